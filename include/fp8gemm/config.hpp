@@ -28,6 +28,13 @@
 #define FP8GEMM_GLOBAL
 #endif
 
+/// Asks a GPU compiler to unroll the next loop; host compilers unroll on their own judgement.
+#if defined(__CUDACC__) || defined(__HIP__) || defined(__clang__)
+#define FP8GEMM_UNROLL _Pragma("unroll")
+#else
+#define FP8GEMM_UNROLL
+#endif
+
 // ---- which pass is being compiled -----------------------------------------------------------
 // FP8GEMM_DEVICE_PASS: this is a device-code compilation pass (nvcc's __CUDA_ARCH__ pass, or
 // clang's HIP device pass). Host passes and host-only builds leave it undefined.

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+/// Per-target machine facts the policies size themselves by (arch layer).
+#pragma once
+
+namespace fp8gemm::arch {
+
+/// NVIDIA Hopper (sm_90a) running the portable mma.sync path.
+struct Sm90 {
+  static constexpr char const* kName = "sm90";
+  static constexpr int kWaveSize = 32;               // a warp
+  static constexpr int kLdsBytes = 227 * 1024;       // max dynamic shared memory per block
+  static constexpr int kLdsBanks = 32;               // 4-byte banks
+  static constexpr int kMaxAccumulatorRegs = 160;    // FP32 accumulators per thread we allow (of 255)
+  static constexpr bool kFnuz = false;               // OCP e4m3fn / e5m2
+};
+
+/// AMD CDNA3 (gfx942: MI300X/MI325X). FP8 is FNUZ here.
+struct Cdna3 {
+  static constexpr char const* kName = "gfx942";
+  static constexpr int kWaveSize = 64;
+  static constexpr int kLdsBytes = 64 * 1024;
+  static constexpr int kLdsBanks = 32;
+  static constexpr int kMaxAccumulatorRegs = 256;    // 256 arch VGPRs + 256 AGPRs per lane at 1 wave/SIMD
+  static constexpr bool kFnuz = true;                // e4m3fnuz / e5m2fnuz
+};
+
+/// AMD CDNA4 (gfx950: MI350X/MI355X). FP8 is OCP here.
+struct Cdna4 {
+  static constexpr char const* kName = "gfx950";
+  static constexpr int kWaveSize = 64;
+  static constexpr int kLdsBytes = 160 * 1024;
+  static constexpr int kLdsBanks = 64;
+  static constexpr int kMaxAccumulatorRegs = 256;
+  static constexpr bool kFnuz = false;
+};
+
+}  // namespace fp8gemm::arch

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+/// Launching a kernel body (arch layer): a __global__ entry on a GPU, the host emulator otherwise.
+/// Also the run-time target check: does the device in use execute this Arch's atoms?
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <type_traits>
+
+#include "fp8gemm/arch/arch_traits.hpp"
+#include "fp8gemm/arch/thread.hpp"
+#include "fp8gemm/status.hpp"
+
+namespace fp8gemm::arch {
+
+#if defined(FP8GEMM_HAS_GPU_RUNTIME)
+/// The one __global__ function: Kernel::run(params, dynamic LDS).
+template <class Kernel>
+__global__ void __launch_bounds__(Kernel::kThreads) kernel_entry(typename Kernel::Params const params) {
+  extern __shared__ __align__(16) unsigned char fp8gemm_lds[];
+  Kernel::run(params, fp8gemm_lds);
+}
+#endif
+
+/// Checks that the current device runs Arch's instructions; the message says what is missing.
+template <class Arch>
+Status check_target() {
+#if defined(FP8GEMM_BACKEND_CUDA) || (defined(FP8GEMM_BACKEND_HIP) && defined(__HIP_PLATFORM_NVIDIA__))
+  if constexpr (!std::is_same_v<Arch, Sm90>) {
+    return Status::error(StatusCode::kErrorUnsupported,
+                         std::string("policy targets ") + Arch::kName +
+                             " (AMD) but this build runs on an NVIDIA GPU; use an Sm90 policy");
+  } else {
+    int device = 0, major = 0, minor = 0;
+    FP8GEMM_GPU_RETURN_IF_ERROR(cudaGetDevice(&device));
+    FP8GEMM_GPU_RETURN_IF_ERROR(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    FP8GEMM_GPU_RETURN_IF_ERROR(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+    if (major * 10 + minor < 89)
+      return Status::error(StatusCode::kErrorUnsupported,
+                           "fp8 mma.sync needs compute capability 8.9 or newer; device has " +
+                               std::to_string(major) + "." + std::to_string(minor));
+    return Status::success();
+  }
+#elif defined(FP8GEMM_BACKEND_HIP)
+  hipDeviceProp_t prop;
+  int device = 0;
+  FP8GEMM_GPU_RETURN_IF_ERROR(hipGetDevice(&device));
+  FP8GEMM_GPU_RETURN_IF_ERROR(hipGetDeviceProperties(&prop, device));
+  std::string const gcn = prop.gcnArchName;
+  if (gcn.rfind(Arch::kName, 0) != 0)
+    return Status::error(StatusCode::kErrorUnsupported,
+                         std::string("policy targets ") + Arch::kName + " but the device is " + gcn +
+                             (Arch::kFnuz ? " (gfx942 computes FNUZ fp8; other targets OCP)"
+                                          : " (OCP fp8 policies need gfx950)"));
+  return Status::success();
+#else
+  return Status::success();  // host emulator: every atom is emulated
+#endif
+}
+
+/// Zeroes `bytes` bytes of device memory (host memory under the emulator), ordered on `stream`.
+inline Status zero_bytes(void* ptr, std::size_t bytes, gpuStream_t stream) {
+#if defined(FP8GEMM_BACKEND_CUDA)
+  return gpu_status(cudaMemsetAsync(ptr, 0, bytes, stream), "cudaMemsetAsync");
+#elif defined(FP8GEMM_BACKEND_HIP)
+  return gpu_status(hipMemsetAsync(ptr, 0, bytes, stream), "hipMemsetAsync");
+#else
+  (void)stream;
+  std::memset(ptr, 0, bytes);
+  return Status::success();
+#endif
+}
+
+/// Runs Kernel::run on a grid of grid_x x grid_y workgroups of Kernel::kThreads threads.
+template <class Kernel>
+Status launch(int grid_x, int grid_y, typename Kernel::Params const& params, gpuStream_t stream) {
+  std::size_t const lds = static_cast<std::size_t>(Kernel::kSharedBytes);
+#if defined(FP8GEMM_BACKEND_CUDA)
+  if (lds > 48 * 1024)
+    FP8GEMM_GPU_RETURN_IF_ERROR(cudaFuncSetAttribute(
+        kernel_entry<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(lds)));
+  kernel_entry<Kernel><<<dim3(grid_x, grid_y), Kernel::kThreads, lds, stream>>>(params);
+  return gpu_status(cudaGetLastError(), "kernel launch");
+#elif defined(FP8GEMM_BACKEND_HIP)
+  if (lds > 64 * 1024)
+    FP8GEMM_GPU_RETURN_IF_ERROR(hipFuncSetAttribute(
+        reinterpret_cast<void const*>(&kernel_entry<Kernel>),
+        hipFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(lds)));
+  kernel_entry<Kernel><<<dim3(grid_x, grid_y), Kernel::kThreads, lds, stream>>>(params);
+  return gpu_status(hipGetLastError(), "kernel launch");
+#else
+  (void)stream;
+  emu::LaunchConfig cfg;
+  cfg.grid = emu::Dim3{grid_x, grid_y, 1};
+  cfg.block_threads = Kernel::kThreads;
+  cfg.wave_size = Kernel::kWaveSize;
+  cfg.shared_bytes = lds;
+  try {
+    emu::launch(cfg, [&params] { Kernel::run(params, emu::shared_memory()); });
+  } catch (std::exception const& e) {
+    return Status::error(StatusCode::kErrorGpuRuntime, std::string("host emulator: ") + e.what());
+  }
+  return Status::success();
+#endif
+}
+
+}  // namespace fp8gemm::arch

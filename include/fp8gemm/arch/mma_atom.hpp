@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+/// What every matrix-instruction atom provides to the mainloop (arch layer), and the host
+/// emulator's execution of an atom.
+///
+/// An atom computes D[kM x kN] f32 += A[kM x kK] * B[kK x kN] over one wave. Each lane holds
+///   A: kAChunks chunks of kAChunkBytes bytes contiguous in K; chunk c of lane l covers row
+///      a_row(l, c), k = a_k(l, c) .. +kAChunkBytes          (A tile addressed M x K)
+///   B: kBChunks chunks of kBChunkBytes bytes contiguous in K; chunk c covers column b_col(l, c),
+///      k = b_k(l, c) .. +kBChunkBytes                        (B tile addressed N x K)
+///   D: kCRegs floats; register r is element (c_row(l, r), c_col(l, r))
+/// Chunk c occupies bytes [c * kXChunkBytes, +kXChunkBytes) of the fragment.
+#pragma once
+
+#include <cstdint>
+
+#include "fp8gemm/arch/thread.hpp"
+#if defined(FP8GEMM_EMULATOR)
+#include "fp8gemm/arch/emu/matrix_semantics.hpp"
+#endif
+
+namespace fp8gemm::arch {
+
+/// Raw fragment bytes of one operand of one atom, as 32-bit registers.
+template <int Bytes>
+struct Fragment {
+  static_assert(Bytes % 4 == 0, "fragments are whole 32-bit registers");
+  std::uint32_t w[Bytes / 4];
+};
+
+#if defined(FP8GEMM_EMULATOR)
+/// Host emulator: one matrix instruction as a wave collective. Every lane hands in its registers;
+/// the last lane to arrive executes the instruction for the whole wave per `Semantics`.
+template <class Semantics, class ElementA, class ElementB, int ABytes, int BBytes, int CRegs>
+inline void emulate_mma(float (&d)[CRegs], Fragment<ABytes> const& a, Fragment<BBytes> const& b) {
+  static_assert(ABytes == Semantics::kABytes && BBytes == Semantics::kBBytes &&
+                    CRegs == Semantics::kCRegs,
+                "atom fragment sizes must match the instruction");
+  emu::MmaLaneSlot slot{d, reinterpret_cast<std::uint8_t const*>(a.w),
+                        reinterpret_cast<std::uint8_t const*>(b.w)};
+  emu::wave_collective(&slot, [](void** slots) {
+    emu::execute_mma<Semantics, ElementA, ElementB>(slots, emu::wave_size());
+  });
+}
+#endif
+
+}  // namespace fp8gemm::arch

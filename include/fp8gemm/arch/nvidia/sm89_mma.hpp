@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+/// The NVIDIA atom (arch layer): mma.sync with fp8 operands, sm_89 and later (runs on Hopper).
+#pragma once
+
+#include <type_traits>
+
+#include "fp8gemm/arch/arch_traits.hpp"
+#include "fp8gemm/arch/mma_atom.hpp"
+#include "fp8gemm/numeric/numeric.hpp"
+
+namespace fp8gemm::arch {
+
+/// mma.sync.aligned.m16n8k32.row.col.f32.{e4m3|e5m2}.{e4m3|e5m2}.f32: D[16x8] f32 += A[16x32] *
+/// B[32x8], one warp. Lane l, g = l/4, t = l%4 (PTX ISA, "Matrix Fragments for mma.m16n8k32"):
+///   A: a0..a3, 4 k-bytes each: a_c holds row g + 8*(c%2), k = 4t + 16*(c/2) .. +3
+///   B: b0..b1, 4 k-bytes each: b_c holds column g,        k = 4t + 16*c .. +3
+///   D: d_r is row g + 8*(r/2), column 2t + r%2
+template <class EA, class EB>
+struct Sm89Mma16x8x32 {
+  static_assert((std::is_same_v<EA, e4m3fn> || std::is_same_v<EA, e5m2>) &&
+                    (std::is_same_v<EB, e4m3fn> || std::is_same_v<EB, e5m2>),
+                "mma.sync fp8 takes OCP e4m3fn or e5m2 operands only");
+  using Arch = Sm90;
+  using ElementA = EA;
+  using ElementB = EB;
+  static constexpr char const* kName = "sm89_mma16x8x32";
+  static constexpr int kM = 16, kN = 8, kK = 32;
+  static constexpr int kAChunkBytes = 4, kAChunks = 4;
+  static constexpr int kBChunkBytes = 4, kBChunks = 2;
+  static constexpr int kCRegs = 4;
+  /// LDS rows are kBlockK + 16 bytes apart. Fragment reads are 4 bytes at row g (8 rows), byte
+  /// 4t (+16c): with a row pitch of 4 (mod 32) banks, row g starts at bank 4g and the 32 lanes hit
+  /// banks 4g + t — all 32 distinct (for kBlockK a multiple of 64; 16 B keeps 16-byte stores aligned).
+  static constexpr int kLdsPadBytes = 16;
+  /// NOTE: Hopper's tensor cores keep fewer than 24 mantissa bits while accumulating fp8
+  /// products, so by default partial sums are promoted into FP32 registers every 128 K.
+  static constexpr int kDefaultPromoteK = 128;
+  using FragA = Fragment<kAChunkBytes * kAChunks>;
+  using FragB = Fragment<kBChunkBytes * kBChunks>;
+
+  FP8GEMM_HOST_DEVICE static constexpr int a_row(int lane, int c) { return lane / 4 + 8 * (c % 2); }
+  FP8GEMM_HOST_DEVICE static constexpr int a_k(int lane, int c) { return 4 * (lane % 4) + 16 * (c / 2); }
+  FP8GEMM_HOST_DEVICE static constexpr int b_col(int lane, int) { return lane / 4; }
+  FP8GEMM_HOST_DEVICE static constexpr int b_k(int lane, int c) { return 4 * (lane % 4) + 16 * c; }
+  FP8GEMM_HOST_DEVICE static constexpr int c_row(int lane, int r) { return lane / 4 + 8 * (r / 2); }
+  FP8GEMM_HOST_DEVICE static constexpr int c_col(int lane, int r) { return 2 * (lane % 4) + r % 2; }
+
+  /// d += a * b
+  FP8GEMM_DEVICE static void mma(float (&d)[kCRegs], FragA const& a, FragB const& b) {
+#if defined(FP8GEMM_ARCH_SM89_PLUS)
+#define FP8GEMM_SM89_MMA(TA, TB)                                                                \
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.f32." TA "." TB ".f32 "                        \
+               "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"               \
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                  \
+               : "r"(a.w[0]), "r"(a.w[1]), "r"(a.w[2]), "r"(a.w[3]), "r"(b.w[0]), "r"(b.w[1]))
+    if constexpr (std::is_same_v<EA, e4m3fn> && std::is_same_v<EB, e4m3fn>) {
+      FP8GEMM_SM89_MMA("e4m3", "e4m3");
+    } else if constexpr (std::is_same_v<EA, e4m3fn>) {
+      FP8GEMM_SM89_MMA("e4m3", "e5m2");
+    } else if constexpr (std::is_same_v<EB, e4m3fn>) {
+      FP8GEMM_SM89_MMA("e5m2", "e4m3");
+    } else {
+      FP8GEMM_SM89_MMA("e5m2", "e5m2");
+    }
+#undef FP8GEMM_SM89_MMA
+#elif defined(FP8GEMM_EMULATOR)
+    emulate_mma<emu::PtxMmaM16N8K32, EA, EB>(d, a, b);
+#elif defined(FP8GEMM_DEVICE_PASS)
+    __builtin_trap();  // compiled for a GPU without fp8 mma.sync: Gemm::can_implement refuses this case
+#else
+    (void)d, (void)a, (void)b;
+#endif
+  }
+};
+
+}  // namespace fp8gemm::arch

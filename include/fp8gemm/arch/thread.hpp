@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+/// The thin arch layer the mainloop and epilogue are written against: thread/block indices,
+/// barriers, LDS and global memory accesses, atomics. On a GPU these are the hardware's; in a
+/// host-only build they are the CDNA host emulator's (arch/emu), so the same kernel source runs
+/// on the CPU.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "fp8gemm/config.hpp"
+
+#if !defined(FP8GEMM_HAS_GPU_RUNTIME)
+#include "fp8gemm/arch/emu/lds_bank_model.hpp"
+#include "fp8gemm/arch/emu/runtime.hpp"
+#define FP8GEMM_EMULATOR 1
+#endif
+
+namespace fp8gemm::arch {
+
+/// `Bytes` bytes moved as one access (ld.shared.v4 / ds_read_b128 for 16).
+template <int Bytes>
+struct alignas(Bytes) Vec {
+  static_assert(Bytes == 1 || Bytes == 2 || Bytes == 4 || Bytes == 8 || Bytes == 16,
+                "LDS/global vectors are 1, 2, 4, 8 or 16 bytes");
+  std::uint8_t b[Bytes];
+};
+template <>
+struct alignas(4) Vec<4> { std::uint32_t w[1]; };
+template <>
+struct alignas(8) Vec<8> { std::uint32_t w[2]; };
+template <>
+struct alignas(16) Vec<16> { std::uint32_t w[4]; };
+
+FP8GEMM_DEVICE int thread_idx() {
+#if defined(FP8GEMM_DEVICE_PASS)
+  return static_cast<int>(threadIdx.x);
+#elif defined(FP8GEMM_EMULATOR)
+  return emu::thread_idx();
+#else
+  return 0;  // host pass of a GPU build: device code is never executed here
+#endif
+}
+
+FP8GEMM_DEVICE int block_idx_x() {
+#if defined(FP8GEMM_DEVICE_PASS)
+  return static_cast<int>(blockIdx.x);
+#elif defined(FP8GEMM_EMULATOR)
+  return emu::block_idx().x;
+#else
+  return 0;
+#endif
+}
+
+FP8GEMM_DEVICE int block_idx_y() {
+#if defined(FP8GEMM_DEVICE_PASS)
+  return static_cast<int>(blockIdx.y);
+#elif defined(FP8GEMM_EMULATOR)
+  return emu::block_idx().y;
+#else
+  return 0;
+#endif
+}
+
+FP8GEMM_DEVICE int grid_dim_x() {
+#if defined(FP8GEMM_DEVICE_PASS)
+  return static_cast<int>(gridDim.x);
+#elif defined(FP8GEMM_EMULATOR)
+  return emu::grid_dim().x;
+#else
+  return 1;
+#endif
+}
+
+/// Workgroup barrier (__syncthreads / s_barrier). Orders LDS accesses of all threads of the block.
+FP8GEMM_DEVICE void sync_block() {
+#if defined(FP8GEMM_DEVICE_PASS)
+  __syncthreads();
+#elif defined(FP8GEMM_EMULATOR)
+  emu::sync_threads();
+#endif
+}
+
+/// LDS read of `Bytes` bytes at `lds + offset` into `dst`; `site` names the instruction for the
+/// emulator's bank-conflict report (kBanks 4-byte banks). Every lane of a wave calls it together.
+template <int Bytes, int kBanks>
+FP8GEMM_DEVICE void lds_load(Vec<Bytes>& dst, std::uint8_t const* lds, std::uint32_t offset,
+                             char const* site) {
+  dst = *reinterpret_cast<Vec<Bytes> const*>(lds + offset);
+#if defined(FP8GEMM_EMULATOR)
+  emu::lds_access(site, offset, Bytes, /*is_write=*/false, kBanks);
+#else
+  (void)site;
+#endif
+}
+
+/// LDS write of `Bytes` bytes; same contract as lds_load.
+template <int Bytes, int kBanks>
+FP8GEMM_DEVICE void lds_store(std::uint8_t* lds, std::uint32_t offset, Vec<Bytes> const& src,
+                              char const* site) {
+  *reinterpret_cast<Vec<Bytes>*>(lds + offset) = src;
+#if defined(FP8GEMM_EMULATOR)
+  emu::lds_access(site, offset, Bytes, /*is_write=*/true, kBanks);
+#else
+  (void)site;
+#endif
+}
+
+/// 16-byte global load (global_load_dwordx4 / ld.global.v4); `p` must be 16-byte aligned.
+FP8GEMM_DEVICE Vec<16> global_load16(void const* p) { return *static_cast<Vec<16> const*>(p); }
+
+/// Atomic max of a non-negative float (the output amax). Non-negative IEEE floats order like
+/// their bit patterns as signed integers, so an integer atomic max is exact.
+FP8GEMM_DEVICE void atomic_max_nonnegative(float* addr, float value) {
+  int bits;
+  std::memcpy(&bits, &value, sizeof bits);
+#if defined(FP8GEMM_DEVICE_PASS)
+  atomicMax(reinterpret_cast<int*>(addr), bits);
+#elif defined(FP8GEMM_EMULATOR)
+  int* word = reinterpret_cast<int*>(addr);
+  int seen = __atomic_load_n(word, __ATOMIC_RELAXED);
+  while (seen < bits &&
+         !__atomic_compare_exchange_n(word, &seen, bits, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+#else
+  (void)addr;
+  (void)bits;
+#endif
+}
+
+}  // namespace fp8gemm::arch

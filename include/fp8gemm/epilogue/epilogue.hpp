@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+/// The fused epilogue (epilogue layer): dequant, bias, activation and output conversion composed in
+/// registers before the single store, plus the output amax for fp8 outputs.
+#pragma once
+
+#include <cstdint>
+
+#include "fp8gemm/arch/thread.hpp"
+#include "fp8gemm/epilogue/functors.hpp"
+
+namespace fp8gemm {
+
+/// out[m][n] = convert(act(acc[m][n] * s_a[m] * s_b[n] + bias[n]))
+/// `acc * s_a * s_b` is the dequant of per-tensor / per-channel scales (K-blocked scales were already
+/// applied in the mainloop, and then s_a = s_b = 1 here). ElementC: float, bf16, fp16, or an fp8
+/// format with output dequant scale s_out (q = fp8(y / s_out)); for every ElementC, if `amax` is
+/// non-null the kernel atomically folds max|y| over all outputs into *amax (the caller zeroes it).
+template <class ElementC, class Activation = Identity>
+struct Epilogue {
+  using Element = ElementC;
+  using Act = Activation;
+
+  struct Params {
+    ElementC* c = nullptr;           // [M, N], N contiguous
+    std::int64_t ldc = 0;            // elements, >= N
+    float const* bias = nullptr;     // [N] or null
+    float output_scale = 1.0f;       // s_out, fp8 outputs only
+    float* amax = nullptr;           // optional: max |y| over the output, before quantization
+  };
+
+  /// y = act(dequantized + bias[n])
+  FP8GEMM_HOST_DEVICE static float compute(Params const& p, float dequantized, int n) {
+    float const x = p.bias != nullptr ? dequantized + p.bias[n] : dequantized;
+    return Activation::apply(x);
+  }
+
+  FP8GEMM_HOST_DEVICE static void store(Params const& p, int m, int n, float y) {
+    p.c[m * p.ldc + n] = convert_output<ElementC>(y, p.output_scale);
+  }
+};
+
+}  // namespace fp8gemm

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+/// Element functors of the fused epilogue (epilogue layer). Host+device, so the FP64 reference's
+/// tests and the host emulator use exactly these formulas.
+#pragma once
+
+#include <cmath>
+#include <type_traits>
+
+#include "fp8gemm/config.hpp"
+#include "fp8gemm/numeric/numeric.hpp"
+
+namespace fp8gemm {
+
+/// y = x
+struct Identity {
+  static constexpr char const* kName = "identity";
+  FP8GEMM_HOST_DEVICE static float apply(float x) { return x; }
+};
+
+/// y = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))   (the tanh approximation of GELU)
+struct GeluTanh {
+  static constexpr char const* kName = "gelu_tanh";
+  FP8GEMM_HOST_DEVICE static float apply(float x) {
+    float const kSqrt2OverPi = 0.7978845608028654f;
+    return 0.5f * x * (1.0f + tanhf(kSqrt2OverPi * (x + 0.044715f * x * x * x)));
+  }
+};
+
+/// y = 0.5 x (1 + erf(x / sqrt(2)))   (exact GELU)
+struct GeluErf {
+  static constexpr char const* kName = "gelu_erf";
+  FP8GEMM_HOST_DEVICE static float apply(float x) {
+    float const kInvSqrt2 = 0.7071067811865476f;
+    return 0.5f * x * (1.0f + erff(x * kInvSqrt2));
+  }
+};
+
+template <class T>
+inline constexpr bool is_output_fp8_v =
+    std::is_same_v<T, e4m3fn> || std::is_same_v<T, e5m2> || std::is_same_v<T, e4m3fnuz> ||
+    std::is_same_v<T, e5m2fnuz>;
+
+/// Output conversion with round-to-nearest-even: float, bf16, fp16 store y; fp8 formats store
+/// q = fp8(y / s_out) saturating to the format's max (s_out = the output's dequant scale).
+template <class ElementC>
+FP8GEMM_HOST_DEVICE ElementC convert_output(float y, float output_scale) {
+  if constexpr (std::is_same_v<ElementC, float>) {
+    (void)output_scale;
+    return y;
+  } else if constexpr (std::is_same_v<ElementC, bf16>) {
+    (void)output_scale;
+    return float_to_bf16(y);
+  } else if constexpr (std::is_same_v<ElementC, fp16>) {
+    (void)output_scale;
+    return float_to_fp16(y);
+  } else {
+    static_assert(is_output_fp8_v<ElementC>, "output must be float, bf16, fp16 or an fp8 format");
+    return float_to_fp8<ElementC>(y / output_scale, Saturation::kSaturate);
+  }
+}
+
+
+}  // namespace fp8gemm

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+/// The K loop (mainloop layer): global -> registers -> LDS (kStages stages) -> fragments -> atom,
+/// FP32 accumulators in registers throughout. Generic over the atom and the wave size.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "fp8gemm/arch/thread.hpp"
+#include "fp8gemm/kernel/gemm_params.hpp"
+#include "fp8gemm/tile/global_to_lds.hpp"
+
+namespace fp8gemm {
+
+/// LDS for one workgroup: kStages stages of the A and B K-tiles, both K contiguous.
+template <class Policy>
+struct SharedStorage {
+  std::uint8_t a[Policy::kStages][Policy::kLdsStageABytes];  // [kBlockM][kLdsRowBytes] per stage
+  std::uint8_t b[Policy::kStages][Policy::kLdsStageBBytes];  // [kBlockN][kLdsRowBytes] per stage
+};
+
+/// FP32 accumulators of one thread: [kAtomsM][kAtomsN][Atom::kCRegs].
+template <class Policy>
+struct Accumulators {
+  float v[Policy::kAtomsM][Policy::kAtomsN][Policy::Atom::kCRegs];
+  FP8GEMM_DEVICE void clear() {
+FP8GEMM_UNROLL
+    for (int i = 0; i < Policy::kAtomsM; ++i)
+FP8GEMM_UNROLL
+      for (int j = 0; j < Policy::kAtomsN; ++j)
+FP8GEMM_UNROLL
+        for (int r = 0; r < Policy::Atom::kCRegs; ++r) v[i][j][r] = 0.0f;
+  }
+};
+
+/// Where this thread's accumulators sit in the block tile: wave (wave_m, wave_n), lane.
+template <class Policy>
+struct ThreadCoords {
+  int lane, wave_m, wave_n;
+  FP8GEMM_DEVICE static ThreadCoords current() {
+    int const tid = arch::thread_idx();
+    int const wave = tid / Policy::Arch::kWaveSize;
+    return {tid % Policy::Arch::kWaveSize, wave / Policy::kWavesN, wave % Policy::kWavesN};
+  }
+  /// Row (in the block tile) of accumulator register r of atom row i.
+  FP8GEMM_DEVICE int row(int i, int r) const {
+    return wave_m * Policy::kWaveTileM + i * Policy::Atom::kM + Policy::Atom::c_row(lane, r);
+  }
+  FP8GEMM_DEVICE int col(int j, int r) const {
+    return wave_n * Policy::kWaveTileN + j * Policy::Atom::kN + Policy::Atom::c_col(lane, r);
+  }
+};
+
+/// kStages LDS stages; while the waves multiply stage s, the next K-tile travels global ->
+/// registers (issued before the multiply) -> LDS stage (s - 1) mod kStages (after it).
+///
+/// Accumulation: with K-blocked scales (Blockwise, Mx32) each scale block of K is accumulated into
+/// `partial`, then acc += partial * s_a(m, kb) * s_b(n, kb). Without them, partial sums are promoted
+/// into acc every kPromoteK of K (Hopper: tensor cores accumulate fp8 with fewer than 24 bits), or
+/// accumulated straight into acc when kPromoteK == 0 (FastAccumulation; the CDNA default).
+template <class Config>
+struct LdsMultistageMainloop {
+  using Policy = typename Config::Policy;
+  using Atom = typename Policy::Atom;
+  using Granularity = typename Config::Granularity;
+  using Params = typename Config::Params;
+  static constexpr int kStages = Policy::kStages;
+  static constexpr bool kKBlockedScales = Granularity::kBlockK > 0;
+  static constexpr int kPromoteK = kKBlockedScales
+                                       ? (Granularity::kBlockK < Policy::kBlockK ? Granularity::kBlockK
+                                                                                 : Policy::kBlockK)
+                                       : Config::kPromoteK;
+  static constexpr bool kUsePartial = kPromoteK > 0;
+  static constexpr int kStepsPerPromote = kUsePartial ? kPromoteK / Atom::kK : 1;
+  static constexpr int kBanks = Policy::Arch::kLdsBanks;
+
+  static_assert(!kKBlockedScales || Granularity::kBlockK % Policy::kBlockK == 0 ||
+                    Policy::kBlockK % Granularity::kBlockK == 0,
+                "K-blocked scales: the scale block along K and BlockK must divide one another");
+  static_assert(kPromoteK % Atom::kK == 0, "promotion interval must be whole atoms along K");
+  static_assert(!kUsePartial || 2 * Policy::kAccumulators <= Policy::Arch::kMaxAccumulatorRegs,
+                "promoted/K-blocked accumulation needs a second set of accumulators: too many "
+                "registers for this tile; use more waves or a smaller tile");
+
+  using CopyA = RowMajorTileCopy<Policy, Policy::kBlockM>;
+  using CopyB = std::conditional_t<Config::kLayoutB == LayoutB::kNK,
+                                   RowMajorTileCopy<Policy, Policy::kBlockN>,
+                                   TransposedTileCopyB<Policy>>;
+
+  /// acc += A[m0:, k_tiles] * B[k_tiles, n0:] for K-tiles [k_tile_begin, k_tile_end).
+  FP8GEMM_DEVICE void operator()(Params const& p, int m0, int n0, int k_tile_begin,
+                                 int k_tile_end, SharedStorage<Policy>& lds,
+                                 Accumulators<Policy>& acc) const {
+    ThreadCoords<Policy> const tc = ThreadCoords<Policy>::current();
+    CopyA copy_a;
+    CopyB copy_b;
+    Accumulators<Policy> partial;
+    partial.clear();
+    int const num_tiles = k_tile_end - k_tile_begin;
+
+    // Prologue: K-tiles 0 .. kStages-2 into stages 0 .. kStages-2.
+    for (int s = 0; s < kStages - 1 && s < num_tiles; ++s) {
+      load_tile(copy_a, copy_b, p, m0, n0, k_tile_begin + s);
+      copy_a.store(lds.a[s], "A tile store");
+      copy_b.store(lds.b[s], "B tile store");
+    }
+    arch::sync_block();  // waits for: the prologue stages written by all threads
+
+    int steps_in_chunk = 0;  // k-steps accumulated into `partial` since the last promotion
+    int chunk_k = k_tile_begin * Policy::kBlockK;  // first k of the current promotion chunk
+    for (int t = 0; t < num_tiles; ++t) {
+      int const stage = t % kStages;
+      int const ahead = t + kStages - 1;  // the K-tile this iteration brings into LDS
+      bool const has_ahead = ahead < num_tiles;
+      if (has_ahead) load_tile(copy_a, copy_b, p, m0, n0, k_tile_begin + ahead);  // in flight
+
+FP8GEMM_UNROLL
+      for (int ks = 0; ks < Policy::kKSteps; ++ks) {
+        multiply_step(tc, lds.a[stage], lds.b[stage], ks, kUsePartial ? partial : acc);
+        if constexpr (kUsePartial) {
+          if (++steps_in_chunk == kStepsPerPromote) {
+            promote(p, tc, m0, n0, chunk_k, partial, acc);
+            steps_in_chunk = 0;
+            chunk_k += kPromoteK;
+          }
+        }
+      }
+
+      if (has_ahead) {
+        copy_a.store(lds.a[ahead % kStages], "A tile store");
+        copy_b.store(lds.b[ahead % kStages], "B tile store");
+      }
+      arch::sync_block();  // waits for: stage `ahead` written, and stage `stage` read by all waves
+    }
+    if constexpr (kUsePartial) {
+      if (steps_in_chunk > 0) promote(p, tc, m0, n0, chunk_k, partial, acc);
+    }
+  }
+
+ private:
+  FP8GEMM_DEVICE static void load_tile(CopyA& copy_a, CopyB& copy_b, Params const& p, int m0,
+                                       int n0, int k_tile) {
+    int const k0 = k_tile * Policy::kBlockK;
+    copy_a.load(reinterpret_cast<std::uint8_t const*>(p.a), p.lda, p.m, p.k, m0, k0);
+    copy_b.load(reinterpret_cast<std::uint8_t const*>(p.b), p.ldb, p.n, p.k, n0, k0);
+  }
+
+  /// One atom-deep K step: fragments LDS -> registers, then kAtomsM x kAtomsN atoms.
+  FP8GEMM_DEVICE static void multiply_step(ThreadCoords<Policy> const& tc,
+                                           std::uint8_t const* lds_a, std::uint8_t const* lds_b,
+                                           int ks, Accumulators<Policy>& d) {
+    typename Atom::FragA fa[Policy::kAtomsM];
+    typename Atom::FragB fb[Policy::kAtomsN];
+FP8GEMM_UNROLL
+    for (int i = 0; i < Policy::kAtomsM; ++i) {
+FP8GEMM_UNROLL
+      for (int c = 0; c < Atom::kAChunks; ++c) {
+        int const row = tc.wave_m * Policy::kWaveTileM + i * Atom::kM + Atom::a_row(tc.lane, c);
+        int const k = ks * Atom::kK + Atom::a_k(tc.lane, c);
+        arch::Vec<Atom::kAChunkBytes> v;
+        arch::lds_load<Atom::kAChunkBytes, kBanks>(v, lds_a, row * Policy::kLdsRowBytes + k,
+                                                   "A fragment read");
+FP8GEMM_UNROLL
+        for (int w = 0; w < Atom::kAChunkBytes / 4; ++w) fa[i].w[c * (Atom::kAChunkBytes / 4) + w] = v.w[w];
+      }
+    }
+FP8GEMM_UNROLL
+    for (int j = 0; j < Policy::kAtomsN; ++j) {
+FP8GEMM_UNROLL
+      for (int c = 0; c < Atom::kBChunks; ++c) {
+        int const col = tc.wave_n * Policy::kWaveTileN + j * Atom::kN + Atom::b_col(tc.lane, c);
+        int const k = ks * Atom::kK + Atom::b_k(tc.lane, c);
+        arch::Vec<Atom::kBChunkBytes> v;
+        arch::lds_load<Atom::kBChunkBytes, kBanks>(v, lds_b, col * Policy::kLdsRowBytes + k,
+                                                   "B fragment read");
+FP8GEMM_UNROLL
+        for (int w = 0; w < Atom::kBChunkBytes / 4; ++w) fb[j].w[c * (Atom::kBChunkBytes / 4) + w] = v.w[w];
+      }
+    }
+FP8GEMM_UNROLL
+    for (int i = 0; i < Policy::kAtomsM; ++i)
+FP8GEMM_UNROLL
+      for (int j = 0; j < Policy::kAtomsN; ++j) Atom::mma(d.v[i][j], fa[i], fb[j]);
+  }
+
+  /// acc += partial * s_a(m, kb) * s_b(n, kb), kb = the scale block of k = chunk_k; partial = 0.
+  /// Chunks entirely past K (zero-filled tail) hold zeros and are skipped.
+  FP8GEMM_DEVICE static void promote(Params const& p, ThreadCoords<Policy> const& tc, int m0,
+                                     int n0, int chunk_k, Accumulators<Policy>& partial,
+                                     Accumulators<Policy>& acc) {
+    if (chunk_k >= p.k) return;
+FP8GEMM_UNROLL
+    for (int i = 0; i < Policy::kAtomsM; ++i) {
+FP8GEMM_UNROLL
+      for (int j = 0; j < Policy::kAtomsN; ++j) {
+FP8GEMM_UNROLL
+        for (int r = 0; r < Atom::kCRegs; ++r) {
+          float scale = 1.0f;
+          if constexpr (kKBlockedScales) {
+            int const m = m0 + tc.row(i, r);
+            int const n = n0 + tc.col(j, r);
+            scale = (m < p.m && n < p.n) ? Config::k_block_scale(p, m, n, chunk_k) : 0.0f;
+          }
+          acc.v[i][j][r] += partial.v[i][j][r] * scale;
+          partial.v[i][j][r] = 0.0f;
+        }
+      }
+    }
+  }
+};
+
+}  // namespace fp8gemm
