@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Builds and runs the demo (target fp8gemm_demo, examples/) in build/ci. Arguments go to the demo.
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$REPO"
+BUILD_DIR="${FP8GEMM_BUILD_DIR:-$REPO/build/ci}"
+JOBS="${FP8GEMM_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+
+bash "$REPO/scripts/test.sh" --configure-only
+
+if ! cmake --build "$BUILD_DIR" --target help 2>/dev/null | grep -qE '(^|[[:space:]./])fp8gemm_demo(:|[[:space:]]|$)'; then
+  echo "demo.sh: there is no target fp8gemm_demo in $BUILD_DIR (examples/ does not define it yet," \
+       "or FP8GEMM_BUILD_EXAMPLES is OFF)" >&2
+  exit 1
+fi
+cmake --build "$BUILD_DIR" --target fp8gemm_demo -j "$JOBS"
+
+DEMO="$(find "$BUILD_DIR" -name fp8gemm_demo -type f -perm -u+x | head -n1)"
+if [[ -z "$DEMO" ]]; then
+  echo "demo.sh: fp8gemm_demo was built but no executable was found under $BUILD_DIR" >&2
+  exit 1
+fi
+echo "==== $DEMO $*" >&2
+exec "$DEMO" "$@"

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# THE test command: installs what is missing (scripts/install_deps.sh), configures build/ci (Release,
+# Ninja when available, CUDA targets when nvcc exists, ISA checks when the AMD toolchain is there),
+# builds everything, and runs every test except those labelled gpu. Exits non-zero on any failure.
+#
+#   bash scripts/test.sh                  full run
+#   bash scripts/test.sh --configure-only install + configure only (used by scripts/demo.sh)
+# Environment: FP8GEMM_BUILD_DIR (default <repo>/build/ci), FP8GEMM_JOBS (default nproc),
+#              FP8GEMM_ENABLE_CUDA=ON|OFF (default: ON when nvcc is found), FP8GEMM_DEPS_DIR (install_deps.sh)
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$REPO"
+CONFIGURE_ONLY=0
+for arg in "$@"; do
+  case "$arg" in
+    --configure-only) CONFIGURE_ONLY=1 ;;
+    *) echo "test.sh: unknown argument '$arg'" >&2; exit 2 ;;
+  esac
+done
+
+BUILD_DIR="${FP8GEMM_BUILD_DIR:-$REPO/build/ci}"
+JOBS="${FP8GEMM_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+step() { printf '\n==== %s\n' "$*" >&2; }
+t0=$SECONDS
+
+step "dependencies"
+ROCM_PREFIX="$(bash "$REPO/scripts/install_deps.sh" | tail -n1)"
+
+step "configure $BUILD_DIR"
+cfg=(-S "$REPO" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release "-DFP8GEMM_ROCM_PREFIX=$ROCM_PREFIX")
+# The generator of an existing build tree cannot change; pick one only for a fresh tree.
+if [[ ! -f "$BUILD_DIR/CMakeCache.txt" ]] && command -v ninja >/dev/null 2>&1; then
+  cfg+=(-G Ninja)
+fi
+if [[ -n "${FP8GEMM_ENABLE_CUDA:-}" ]]; then
+  cfg+=("-DFP8GEMM_ENABLE_CUDA=$FP8GEMM_ENABLE_CUDA")
+elif command -v nvcc >/dev/null 2>&1 || [[ -x /usr/local/cuda/bin/nvcc ]]; then
+  cfg+=(-DFP8GEMM_ENABLE_CUDA=ON)
+else
+  cfg+=(-DFP8GEMM_ENABLE_CUDA=OFF)
+fi
+cmake "${cfg[@]}"
+if ((CONFIGURE_ONLY)); then
+  exit 0
+fi
+
+step "build (-j$JOBS)"
+cmake --build "$BUILD_DIR" -j "$JOBS"
+
+step "test (all but label gpu)"
+ctest --test-dir "$BUILD_DIR" -LE gpu --output-on-failure --no-tests=error -j "$JOBS"
+
+step "all tests passed in $((SECONDS - t0)) s"
