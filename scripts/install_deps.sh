@@ -121,7 +121,7 @@ Acquire::Languages "none";
 Acquire::IndexTargets::deb::Contents-deb::DefaultEnabled "false";
 CONF
   export APT_CONFIG="$APTDIR/apt.conf"
-  apt-get update -qq >"$APTDIR/update.log" 2>&1 \
+  apt-get update -qq --error-on=any >"$APTDIR/update.log" 2>&1 \
     || { cat "$APTDIR/update.log" >&2; die "apt-get update for $MIRROR sid failed"; }
   rm -f "$APTDIR"/debs/*.deb
   (cd "$APTDIR/debs" && apt-get download -qq "${ROCM_PKGS[@]}") >"$APTDIR/download.log" 2>&1 \
