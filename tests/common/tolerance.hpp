@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+/// Per-element error bound of an FP8 GEMM with FP32 (or narrower) accumulation against the FP64
+/// reference of reference_gemm.hpp (test helpers, namespace fp8gemm::test).
+///
+/// Derivation (Higham, "Accuracy and Stability of Numerical Algorithms", §3.1):
+///   1. Every fp8 x fp8 product is exact in FP32 (<= 4 x 4 significant bits), and so is each
+///      dequantized value q·s in FP64, so the only errors are the accumulator's roundings.
+///   2. A sum of K terms in a format with unit roundoff u, in any order and tree shape, satisfies
+///        |fl(Σ p_k) − Σ p_k| ≤ γ_K · Σ |p_k|,   γ_n = n·u / (1 − n·u).
+///      Each further rounded operation on the path of one output (a scale multiply s_a·s_b·acc,
+///      the promotion of a Blockwise partial sum into the main accumulator: one add per K block,
+///      the bias add) adds one more factor (1 + δ), |δ| ≤ u, so with
+///        K' = K + extra_ops:   |z_kernel − z| ≤ γ_{K'} · (Σ_k |a_k b_k| + |bias_n|),
+///      where a, b are the dequantized (scaled) operands and z = C + bias. u = 2^-24 for FP32;
+///      some tensor cores keep fewer bits while accumulating, hence the parameter.
+///   3. The activation is Lipschitz: |act(z') − act(z)| ≤ L·|z' − z|, L = 1 (identity),
+///      L = 1.13 (GELU-erf: gelu' = Φ(x) + x·φ(x), max 1.1289 at x = √2; GELU-tanh: max ≈ 1.129 near
+///      x ≈ 1.5; min of both ≈ −0.13, so |gelu'| ≤ 1.13).
+///      The kernel evaluates act in float: add activation_eval_ulps · 2^-24 · (|y| + |z|) (tanh/erf
+///      and the 0.5·z·(1 + t) cancellation for negative z are accurate to a few float ulps of z).
+///   4. Output rounding (RNE) adds half an ulp of the output format at the kernel's value, bounded
+///      by the ulp at v = |y| + (terms 2-3): f32 u = 2^-24, bf16 2^-8, f16 2^-11 (relative, with the
+///      subnormal spacing as the floor), fp8 per format with its subnormal spacing; fp8 outputs are
+///      q = fp8(y / s_out), so their ulp is s_out·ulp_fp8(v / s_out), and saturation at the format
+///      max adds (v − max·s_out) when v exceeds it. f16 overflows to Inf (no bound is finite then).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "common/reference_gemm.hpp"
+#include "fp8gemm/numeric/numeric.hpp"
+
+namespace fp8gemm::test {
+
+inline constexpr double kFp32UnitRoundoff = 0x1p-24;
+inline constexpr double kGeluLipschitz = 1.13;
+
+/// γ_n = n·u / (1 − n·u); +Inf when n·u ≥ 1 (no bound).
+inline double gamma_n(std::int64_t n, double u = kFp32UnitRoundoff) {
+  double const nu = static_cast<double>(n) * u;
+  return nu < 1.0 ? nu / (1.0 - nu) : std::numeric_limits<double>::infinity();
+}
+
+/// Lipschitz constant of the activation (max |act'|).
+inline double activation_lipschitz(Activation a) {
+  return a == Activation::kIdentity ? 1.0 : kGeluLipschitz;
+}
+
+/// Mantissa bits, smallest normal exponent and largest finite value of an output format.
+struct OutputFormat {
+  int mantissa_bits;
+  int min_exponent;   // exponent of the smallest normal
+  double max_finite;
+  bool saturates;     // fp8 outputs are converted saturating; f32/bf16/f16 overflow to Inf
+};
+
+inline OutputFormat output_format(OutputType t) {
+  switch (t) {
+    case OutputType::kF32: return {23, -126, double(std::numeric_limits<float>::max()), false};
+    case OutputType::kBf16: return {7, -126, double(FormatTraits<bf16>::kMaxFinite), false};
+    case OutputType::kF16: return {10, -14, double(FormatTraits<fp16>::kMaxFinite), false};
+    case OutputType::kE4m3fn: return {3, -6, double(FormatTraits<e4m3fn>::kMaxFinite), true};
+    case OutputType::kE5m2: return {2, -14, double(FormatTraits<e5m2>::kMaxFinite), true};
+    case OutputType::kE4m3fnuz: return {3, -7, double(FormatTraits<e4m3fnuz>::kMaxFinite), true};
+    case OutputType::kE5m2fnuz: return {2, -15, double(FormatTraits<e5m2fnuz>::kMaxFinite), true};
+  }
+  return {23, -126, double(std::numeric_limits<float>::max()), false};
+}
+
+/// ulp of the format at magnitude v: 2^(max(floor(log2 v), emin) − mantissa_bits).
+inline double ulp_at(OutputFormat f, double v) {
+  int e = f.min_exponent;
+  if (v > 0.0) {
+    int const ev = std::ilogb(v);
+    if (ev > e) e = ev;
+  }
+  return std::ldexp(1.0, e - f.mantissa_bits);
+}
+
+/// Largest |rounded − v'| for any v' with |v'| ≤ v, in units of the value (fp8: v / s_out scaled):
+/// s·(ulp(min(v/s, max)) / 2 + max(0, v/s − max)) for saturating formats; half an ulp otherwise
+/// (+Inf past the overflow threshold max + ulp/2 of a non-saturating format).
+inline double output_rounding_bound(OutputType t, double v, double out_scale = 1.0) {
+  OutputFormat const f = output_format(t);
+  double const s = is_fp8_output(t) ? out_scale : 1.0;
+  double const w = std::fabs(v) / s;
+  if (f.saturates) {
+    double const clamp = w < f.max_finite ? w : f.max_finite;
+    double const excess = w > f.max_finite ? w - f.max_finite : 0.0;
+    // NOTE: y / s_out is itself a float division: one more 2^-24 relative rounding
+    return s * (0.5 * ulp_at(f, clamp) + excess + w * kFp32UnitRoundoff);
+  }
+  if (w >= f.max_finite + 0.5 * ulp_at(f, f.max_finite)) return std::numeric_limits<double>::infinity();
+  return 0.5 * ulp_at(f, w);
+}
+
+/// Everything the bound depends on besides the element.
+struct ToleranceParams {
+  std::int64_t k = 0;                           // reduction length
+  std::int64_t extra_ops = 0;                   // scale multiplies + block promotions + bias add
+  double unit_roundoff = kFp32UnitRoundoff;     // accumulator unit roundoff (2^-24 for FP32)
+  Activation activation = Activation::kIdentity;
+  OutputType output = OutputType::kF32;
+  double out_scale = 1.0;                       // s_out of fp8 outputs
+  double activation_eval_ulps = 4.0;            // float evaluation error of act, in 2^-24 units
+};
+
+/// Bound on |out − y| for one element, with abs_sum = Σ_k |a_k b_k| (+ |bias_n|), z = the exact
+/// pre-activation and y = act(z) from reference_epilogue:
+///   pre  = L · γ_{K + extra_ops}(u) · abs_sum + ulps · 2^-24 · (|y| + |z|)   (if act ≠ identity)
+///   out  = pre + output_rounding_bound(output, |y| + pre, s_out)
+inline double element_bound(ToleranceParams const& p, double abs_sum, double z, double y) {
+  double pre = activation_lipschitz(p.activation) * gamma_n(p.k + p.extra_ops, p.unit_roundoff) * abs_sum;
+  if (p.activation != Activation::kIdentity) {
+    pre += p.activation_eval_ulps * kFp32UnitRoundoff * (std::fabs(y) + std::fabs(z));
+  }
+  return pre + output_rounding_bound(p.output, std::fabs(y) + pre, p.out_scale);
+}
+
+/// Bounds of every element of an M x N result: abs_c from reference_gemm, bias double[N] or null.
+inline std::vector<double> element_bounds(ToleranceParams const& p, GemmReference const& c,
+                                          EpilogueReference const& e, double const* bias) {
+  std::vector<double> bound(e.y.size());
+  for (std::int64_t r = 0; r < c.m; ++r) {
+    for (std::int64_t col = 0; col < c.n; ++col) {
+      std::size_t const i = static_cast<std::size_t>(r * c.n + col);
+      double const abs_sum = c.abs_c[i] + (bias != nullptr ? std::fabs(bias[col]) : 0.0);
+      bound[i] = element_bound(p, abs_sum, e.z[i], e.y[i]);
+    }
+  }
+  return bound;
+}
+
+}  // namespace fp8gemm::test
