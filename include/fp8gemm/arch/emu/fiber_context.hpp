@@ -14,7 +14,11 @@
 #include <utility>
 #include <vector>
 
-#if !defined(__x86_64__)
+// FP8GEMM_EMU_ASM_SWITCH: the inline-asm switch (x86-64). Define FP8GEMM_EMU_USE_UCONTEXT to test
+// the portable makecontext/swapcontext path on x86-64 too (slower: one syscall per switch).
+#if defined(__x86_64__) && !defined(FP8GEMM_EMU_USE_UCONTEXT)
+#define FP8GEMM_EMU_ASM_SWITCH 1
+#else
 #include <ucontext.h>
 #endif
 
@@ -26,7 +30,7 @@
 #endif
 #endif
 
-#if defined(__x86_64__)
+#if defined(FP8GEMM_EMU_ASM_SWITCH)
 // fp8gemm_emu_switch_context(save_sp, load_sp): pushes the callee-saved registers (SysV: rbx, rbp,
 // r12-r15) and the MXCSR / x87 control words on the current stack, stores rsp to *save_sp, loads
 // load_sp and pops the same frame from there. Emitted in a COMDAT group so that every translation
@@ -167,7 +171,7 @@ class FiberStackCache {
 
 /// Saved state of a suspended fiber (or of the OS thread's own context).
 struct FiberContext {
-#if defined(__x86_64__)
+#if defined(FP8GEMM_EMU_ASM_SWITCH)
   void* sp = nullptr;  // points at the frame fp8gemm_emu_switch_context pops
 #else
   ucontext_t uc;
@@ -176,7 +180,7 @@ struct FiberContext {
 
 /// Prepares ctx so that the first switch to it calls entry() on stack; entry must never return.
 inline void context_init(FiberContext& ctx, FiberStack const& stack, void (*entry)()) {
-#if defined(__x86_64__)
+#if defined(FP8GEMM_EMU_ASM_SWITCH)
   auto top = reinterpret_cast<std::uintptr_t>(stack.top()) & ~std::uintptr_t{15};
   // Frame popped by the switch: [cw slot][r15 r14 r13 r12 rbx rbp][ret = entry][fake ret = 0].
   // After its ret, rsp = top - 8, as if entry had been called from a 16-byte aligned frame.
@@ -200,8 +204,8 @@ inline void context_init(FiberContext& ctx, FiberStack const& stack, void (*entr
 }
 
 /// Saves the running context into from and resumes to; returns when something switches back.
-inline void context_switch(FiberContext& from, FiberContext& to) {
-#if defined(__x86_64__)
+inline __attribute__((always_inline)) void context_switch(FiberContext& from, FiberContext& to) {
+#if defined(FP8GEMM_EMU_ASM_SWITCH)
   fp8gemm_emu_switch_context(&from.sp, to.sp);
 #else
   ::swapcontext(&from.uc, &to.uc);

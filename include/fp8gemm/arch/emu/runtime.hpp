@@ -22,6 +22,9 @@
 
 #include "fp8gemm/arch/emu/fiber_context.hpp"
 
+// NOTE: forced inlining keeps the switch path short in unoptimized (-O0) test builds too.
+#define FP8GEMM_EMU_INLINE inline __attribute__((always_inline))
+
 namespace fp8gemm::emu {
 
 /// Grid or block extent / index, CUDA-style.
@@ -162,18 +165,18 @@ class Worker {
   }
 
   // ---- accessors used by the device-side API ------------------------------------------------
-  Fiber& current() const { return *current_; }
+  FP8GEMM_EMU_INLINE Fiber& current() const { return *current_; }
   Dim3 block_idx() const { return block_idx_; }
   Dim3 grid_dim() const { return cfg_.grid; }
-  int block_dim() const { return n_; }
+  FP8GEMM_EMU_INLINE int block_dim() const { return n_; }
   int wave_size() const { return cfg_.wave_size; }
   int wave_lanes() const { return waves_[current_->wave].lanes; }
   void* lds() const { return lds_; }
   std::size_t lds_bytes() const { return cfg_.shared_bytes; }
-  bool in_fiber() const { return current_ != nullptr; }
+  FP8GEMM_EMU_INLINE bool in_fiber() const { return current_ != nullptr; }
 
   /// Workgroup barrier: returns once all block_threads threads have arrived.
-  void arrive_block() {
+  FP8GEMM_EMU_INLINE void arrive_block() {
     if (cancelling_) throw FiberCancel{};
     if (++block_arrived_ == n_) {  // the last thread releases everyone and keeps running
       block_arrived_ = 0;
@@ -187,17 +190,14 @@ class Worker {
 
   /// Wave barrier; the last lane to arrive calls fn(slots) before anyone continues.
   template <class Fn>
-  void arrive_wave(void const* tag, void* slot, Fn&& fn) {
+  FP8GEMM_EMU_INLINE void arrive_wave(void const* tag, void* slot, Fn&& fn) {
     if (cancelling_) throw FiberCancel{};
     Fiber& self = *current_;
     WaveState& wave = waves_[self.wave];
     if (wave.arrived == 0) {
       wave.tag = tag;
     } else if (wave.tag != tag) {
-      throw std::logic_error("lane " + std::to_string(self.lane) + " of wave " +
-                             std::to_string(self.wave) + " of block " + block_name() +
-                             " reached a different wave barrier (" + tag_name(tag) +
-                             ") than its wave's other lanes (" + tag_name(wave.tag) + ")");
+      throw_divergence(self, tag, wave.tag);
     }
     wave.slots[self.lane] = slot;
     if (++wave.arrived == wave.lanes) {  // the last lane runs fn, releases the wave, keeps running
@@ -283,7 +283,7 @@ class Worker {
 
   /// The current fiber has just stopped being runnable: runs the next runnable one, or reports a
   /// stall to the OS thread. Returns when the fiber is resumed.
-  void suspend_current() {
+  FP8GEMM_EMU_INLINE void suspend_current() {
     Fiber& self = *current_;
     --runnable_;
     Fiber* next = pick_next(self.tid);
@@ -293,7 +293,7 @@ class Worker {
   }
 
   /// Deterministic round-robin: the first runnable fiber after `after`, wrapping around.
-  Fiber* pick_next(int after) const {
+  FP8GEMM_EMU_INLINE Fiber* pick_next(int after) const {
     if (runnable_ <= 0) return nullptr;
     for (int t = after + 1; t < n_; ++t)
       if (fibers_[t].state == FiberState::kRunnable) return &fibers_[t];
@@ -302,7 +302,7 @@ class Worker {
     return nullptr;
   }
 
-  void switch_from(FiberContext& from, Fiber* next) {
+  FP8GEMM_EMU_INLINE void switch_from(FiberContext& from, Fiber* next) {
     ++switches_;
     current_ = next;
     context_switch(from, next ? next->ctx : main_);
@@ -311,6 +311,13 @@ class Worker {
   std::string block_name() const {
     return "(" + std::to_string(block_idx_.x) + "," + std::to_string(block_idx_.y) + "," +
            std::to_string(block_idx_.z) + ")";
+  }
+  [[noreturn]] __attribute__((noinline)) void throw_divergence(Fiber const& self, void const* tag,
+                                                              void const* wave_tag) const {
+    throw std::logic_error("lane " + std::to_string(self.lane) + " of wave " +
+                           std::to_string(self.wave) + " of block " + block_name() +
+                           " reached a different wave barrier (" + tag_name(tag) +
+                           ") than its wave's other lanes (" + tag_name(wave_tag) + ")");
   }
   static std::string tag_name(void const* tag) {
     return tag == &kSyncWaveTag ? "sync_wave" : "a wave_collective";
@@ -382,11 +389,13 @@ class Worker {
   worker->exit_current();
 }
 
-inline Worker& current_worker() {
+[[noreturn]] __attribute__((noinline)) inline void throw_outside_launch() {
+  throw std::logic_error("fp8gemm::emu device function called outside emu::launch");
+}
+
+FP8GEMM_EMU_INLINE Worker& current_worker() {
   Worker* w = tls_worker;
-  if (__builtin_expect(w == nullptr || !w->in_fiber(), 0)) {
-    throw std::logic_error("fp8gemm::emu device function called outside emu::launch");
-  }
+  if (__builtin_expect(w == nullptr || !w->in_fiber(), 0)) throw_outside_launch();
   return *w;
 }
 
@@ -396,13 +405,13 @@ inline thread_local LaunchStats tls_last_stats;
 
 // ---- device-side API: callable only inside the body passed to launch() --------------------------
 
-inline int thread_idx() { return detail::current_worker().current().tid; }
+FP8GEMM_EMU_INLINE int thread_idx() { return detail::current_worker().current().tid; }
 inline int block_dim() { return detail::current_worker().block_dim(); }
 inline Dim3 block_idx() { return detail::current_worker().block_idx(); }
 inline Dim3 grid_dim() { return detail::current_worker().grid_dim(); }
 inline int wave_size() { return detail::current_worker().wave_size(); }
-inline int lane_id() { return detail::current_worker().current().lane; }
-inline int wave_id() { return detail::current_worker().current().wave; }
+FP8GEMM_EMU_INLINE int lane_id() { return detail::current_worker().current().lane; }
+FP8GEMM_EMU_INLINE int wave_id() { return detail::current_worker().current().wave; }
 /// Lanes that exist in the caller's wave: wave_size, or fewer in a partial last wave.
 inline int wave_lanes() { return detail::current_worker().wave_lanes(); }
 
@@ -411,10 +420,10 @@ inline void* shared_memory() { return detail::current_worker().lds(); }
 inline std::size_t shared_memory_bytes() { return detail::current_worker().lds_bytes(); }
 
 /// Workgroup barrier (s_barrier / __syncthreads): returns when all threads of the block reached it.
-inline void sync_threads() { detail::current_worker().arrive_block(); }
+FP8GEMM_EMU_INLINE void sync_threads() { detail::current_worker().arrive_block(); }
 
 /// Barrier among the existing lanes of the caller's wave.
-inline void sync_wave() {
+FP8GEMM_EMU_INLINE void sync_wave() {
   detail::current_worker().arrive_wave(&detail::kSyncWaveTag, nullptr, [](void**) {});
 }
 
@@ -422,7 +431,7 @@ inline void sync_wave() {
 /// slots[lane] = that lane's pointer (void*[wave_size]; lanes past a partial wave's end are
 /// unspecified), then all lanes continue. One barrier, no copies.
 template <class Fn>
-void wave_collective(void* slot, Fn&& fn) {
+FP8GEMM_EMU_INLINE void wave_collective(void* slot, Fn&& fn) {
   detail::current_worker().arrive_wave(&detail::kCollectiveTag<std::decay_t<Fn>>, slot,
                                        std::forward<Fn>(fn));
 }
