@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+/// Runs a GemmProblem on the GPU (device copies of every operand), checks it against FP64.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <vector>
+
+#include "common/gemm_harness.hpp"
+
+namespace fp8gemm::test {
+
+#define FP8GEMM_TEST_CUDA(call)                                                        \
+  do {                                                                                 \
+    cudaError_t const e_ = (call);                                                     \
+    if (e_ != cudaSuccess)                                                             \
+      return ::testing::AssertionFailure() << #call << ": " << cudaGetErrorString(e_); \
+  } while (0)
+
+/// A device allocation freed on scope exit.
+struct DeviceBuffer {
+  void* ptr = nullptr;
+  DeviceBuffer() = default;
+  DeviceBuffer(DeviceBuffer const&) = delete;
+  DeviceBuffer& operator=(DeviceBuffer const&) = delete;
+  ~DeviceBuffer() {
+    if (ptr != nullptr) cudaFree(ptr);
+  }
+  cudaError_t allocate(std::size_t bytes) { return cudaMalloc(&ptr, bytes == 0 ? 1 : bytes); }
+  template <class T>
+  T* as() const { return static_cast<T*>(ptr); }
+};
+
+template <class T>
+cudaError_t upload(DeviceBuffer& d, std::vector<T> const& h) {
+  cudaError_t const e = d.allocate(h.size() * sizeof(T));
+  if (e != cudaSuccess || h.empty()) return e;
+  return cudaMemcpy(d.ptr, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice);
+}
+
+/// Poisons C on the device, runs Gemm<Config>, copies C and amax back, checks against FP64.
+template <class Config>
+::testing::AssertionResult run_on_gpu(GemmProblem<Config> const& p, std::string* report = nullptr) {
+  using ElementC = typename Config::ElementC;
+  using Scale = typename Config::Scale;
+  DeviceBuffer a, b, sa, sb, bias, c, amax, workspace;
+  FP8GEMM_TEST_CUDA(upload(a, p.a_q));
+  FP8GEMM_TEST_CUDA(upload(b, p.b_q));
+  FP8GEMM_TEST_CUDA(upload(sa, std::vector<Scale>(p.host_scale_a(), p.host_scale_a() + p.scale_a_size())));
+  FP8GEMM_TEST_CUDA(upload(sb, std::vector<Scale>(p.host_scale_b(), p.host_scale_b() + p.scale_b_size())));
+  if (p.cs.bias) FP8GEMM_TEST_CUDA(upload(bias, p.bias_f));
+  FP8GEMM_TEST_CUDA(c.allocate(p.c_size() * sizeof(ElementC)));
+  FP8GEMM_TEST_CUDA(poison_device(c.as<ElementC>(), p.c_size()));
+  FP8GEMM_TEST_CUDA(amax.allocate(sizeof(float)));
+  FP8GEMM_TEST_CUDA(cudaMemset(amax.ptr, 0xFF, sizeof(float)));  // NaN: must be overwritten
+  auto args = p.arguments(a.as<typename Config::ElementA>(), b.as<typename Config::ElementB>(), sa.as<Scale>(),
+                          sb.as<Scale>(), p.cs.bias ? bias.as<float>() : nullptr, c.as<ElementC>(), amax.as<float>());
+  std::size_t const ws = Gemm<Config>::workspace_size(args);
+  if (ws > 0) {
+    FP8GEMM_TEST_CUDA(workspace.allocate(ws));
+    FP8GEMM_TEST_CUDA(cudaMemset(workspace.ptr, 0xFF, ws));
+    args.workspace = workspace.ptr;
+  }
+  Status const st = Gemm<Config>::run(args, nullptr);
+  if (!st.ok()) return ::testing::AssertionFailure() << "run: " << st.to_string();
+  FP8GEMM_TEST_CUDA(cudaDeviceSynchronize());
+  std::vector<ElementC> out(p.c_size());
+  float amax_h = 0;
+  FP8GEMM_TEST_CUDA(cudaMemcpy(out.data(), c.ptr, out.size() * sizeof(ElementC), cudaMemcpyDeviceToHost));
+  FP8GEMM_TEST_CUDA(cudaMemcpy(&amax_h, amax.ptr, sizeof(float), cudaMemcpyDeviceToHost));
+  return p.check(out, amax_h, report);
+}
+
+}  // namespace fp8gemm::test
