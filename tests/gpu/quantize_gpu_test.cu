@@ -280,9 +280,10 @@ TEST(QuantizeGpu, ValidationMatchesHost) {
   Status const d = quantize_a_gpu<e4m3fn, Mx32>(m);
   EXPECT_EQ(d.code(), StatusCode::kErrorInvalidArgument);
   EXPECT_NE(d.message().find("A mx32 scales must be e8m0"), std::string::npos) << d.message();
-  QuantizeBArgs<e5m2> b{x.data(), 64, 64, 63, LayoutB::kKN, nullptr, 64, s.data(), nullptr, 64};
+  QuantizeBArgs<e5m2> b{x.data(), 64, 64, 64, LayoutB::kKN, nullptr, 64, s.data(), nullptr, 64};
   EXPECT_EQ((quantize_b_gpu<e5m2, PerChannel>(b)).message(), "B: q is null");
   b.q = reinterpret_cast<e5m2*>(q.data());
+  b.ldb = 63;
   EXPECT_NE((quantize_b_gpu<e5m2, PerChannel>(b)).message().find("B (mk_kn_mn): ldb must be >= N (ldb 63 < 64)"),
             std::string::npos);
   EXPECT_EQ((amax_a_gpu<PerTensor>({x.data(), 64, 64, 64, s.data(), 2})).code(), StatusCode::kErrorScaleShape);
