@@ -105,18 +105,25 @@ struct ToleranceParams {
   OutputType output = OutputType::kF32;
   double out_scale = 1.0;                       // s_out of fp8 outputs
   double activation_eval_ulps = 4.0;            // float evaluation error of act, in 2^-24 units
+  // The bound is for |out − y| (EpilogueReference::y, exact). To compare with ::rounded instead,
+  // set this: the reference's own rounding (half an ulp at |y|) is added, since y and the kernel's
+  // value can round to neighbouring output values.
+  bool compare_to_rounded = false;
 };
 
 /// Bound on |out − y| for one element, with abs_sum = Σ_k |a_k b_k| (+ |bias_n|), z = the exact
 /// pre-activation and y = act(z) from reference_epilogue:
 ///   pre  = L · γ_{K + extra_ops}(u) · abs_sum + ulps · 2^-24 · (|y| + |z|)   (if act ≠ identity)
 ///   out  = pre + output_rounding_bound(output, |y| + pre, s_out)
+///          (+ output_rounding_bound(output, |y|, s_out) when compare_to_rounded)
 inline double element_bound(ToleranceParams const& p, double abs_sum, double z, double y) {
   double pre = activation_lipschitz(p.activation) * gamma_n(p.k + p.extra_ops, p.unit_roundoff) * abs_sum;
   if (p.activation != Activation::kIdentity) {
     pre += p.activation_eval_ulps * kFp32UnitRoundoff * (std::fabs(y) + std::fabs(z));
   }
-  return pre + output_rounding_bound(p.output, std::fabs(y) + pre, p.out_scale);
+  double bound = pre + output_rounding_bound(p.output, std::fabs(y) + pre, p.out_scale);
+  if (p.compare_to_rounded) bound += output_rounding_bound(p.output, std::fabs(y), p.out_scale);
+  return bound;
 }
 
 /// Bounds of every element of an M x N result: abs_c from reference_gemm, bias double[N] or null.

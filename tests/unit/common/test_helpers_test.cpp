@@ -210,6 +210,11 @@ TEST(Tolerance, BoundsASimulatedFp32GemmAndCatchesAnError) {
           for (std::size_t i = 0; i < got.size(); ++i) ratio = std::fmax(ratio, std::fabs(got[i] - e.y[i]) / bound[i]);
           EXPECT_GT(ratio, 0.05) << activation_name(act);
         }
+        // against the rounded reference (compare_to_rounded adds the reference's half ulp)
+        ToleranceParams pr = p;
+        pr.compare_to_rounded = true;
+        EXPECT_TRUE(all_within_bound(got, e.rounded, element_bounds(pr, c, e, bias.data()), kM, kN))
+            << activation_name(act) << " " << output_type_name(out) << " vs rounded";
         // an error of 2 bounds at (m 3, n 5) is caught and named
         got[3 * kN + 5] = e.y[3 * kN + 5] + 2.0 * bound[3 * kN + 5];
         ::testing::AssertionResult const r = all_within_bound(got, e.y, bound, kM, kN);
