@@ -58,25 +58,9 @@ void push_boundaries(std::vector<float>& out) {
   }
 }
 
-/// The full sweep (about 3.8M floats): see the file comment. Fixed seed: reproducible.
-inline std::vector<float> fp8_sweep_inputs() {
+/// Every rounding boundary of all four formats (+-1 float ulp, both signs) and float specials.
+inline std::vector<float> fp8_boundary_inputs() {
   std::vector<float> out;
-  std::mt19937 rng(0x5eed'f8u);
-  for (std::uint32_t sign : {0u, 0x80000000u}) {
-    for (std::uint32_t biased = 0; biased < 256; ++biased) {
-      // Exponents where fp8 values, their rounding and their overflow live get every 2^8-th
-      // mantissa; every other exponent gets every 2^12-th. Plus 64 random mantissas each.
-      bool const near_fp8 = biased >= 127 - 28 && biased <= 127 + 17;
-      std::uint32_t const step = near_fp8 ? (1u << 8) : (1u << 12);
-      for (std::uint32_t m = 0; m < (1u << 23); m += step) {
-        out.push_back(bits_to_float(sign | (biased << 23) | m));
-        out.push_back(bits_to_float(sign | (biased << 23) | (m + step - 1u)));
-      }
-      for (int r = 0; r < 64; ++r) {
-        out.push_back(bits_to_float(sign | (biased << 23) | (rng() & 0x7FFFFFu)));
-      }
-    }
-  }
   push_boundaries<e4m3fn>(out);
   push_boundaries<e5m2>(out);
   push_boundaries<e4m3fnuz>(out);
@@ -86,6 +70,37 @@ inline std::vector<float> fp8_sweep_inputs() {
     out.push_back(bits_to_float(special));
     out.push_back(bits_to_float(special | 0x80000000u));
   }
+  return out;
+}
+
+/// Every float exponent (all 256 biased exponents, both signs) with dense mantissas: exponents
+/// where fp8 values, their rounding and their overflow live (2^-28 .. 2^17) get every 2^8-th
+/// mantissa (and the one just below it), the others every 2^12-th; plus 64 random mantissas per
+/// exponent. `stride` > 1 keeps every stride-th dense mantissa (for slower per-input checks).
+inline std::vector<float> fp8_dense_inputs(std::uint32_t stride = 1) {
+  std::vector<float> out;
+  std::mt19937 rng(0x5eedf8u);  // fixed seed: reproducible
+  for (std::uint32_t sign : {0u, 0x80000000u}) {
+    for (std::uint32_t biased = 0; biased < 256; ++biased) {
+      bool const near_fp8 = biased >= 127 - 28 && biased <= 127 + 17;
+      std::uint32_t const step = (near_fp8 ? (1u << 8) : (1u << 12)) * stride;
+      for (std::uint32_t m = 0; m < (1u << 23); m += step) {
+        out.push_back(bits_to_float(sign | (biased << 23) | m));
+        out.push_back(bits_to_float(sign | (biased << 23) | (m + step - 1u)));
+      }
+      for (int r = 0; r < 64; ++r) {
+        out.push_back(bits_to_float(sign | (biased << 23) | (rng() & 0x7FFFFFu)));
+      }
+    }
+  }
+  return out;
+}
+
+/// The full oracle sweep (about 3.9M floats): dense inputs plus every boundary.
+inline std::vector<float> fp8_sweep_inputs(std::uint32_t dense_stride = 1) {
+  std::vector<float> out = fp8_dense_inputs(dense_stride);
+  std::vector<float> const boundaries = fp8_boundary_inputs();
+  out.insert(out.end(), boundaries.begin(), boundaries.end());
   return out;
 }
 
