@@ -30,6 +30,20 @@
 #endif
 #endif
 
+// AddressSanitizer must be told about every stack switch (it keeps per-stack shadow and fake frames).
+#if defined(__SANITIZE_ADDRESS__)
+#define FP8GEMM_EMU_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FP8GEMM_EMU_ASAN 1
+#endif
+#endif
+#if defined(FP8GEMM_EMU_ASAN)
+#include <pthread.h>
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 #if defined(FP8GEMM_EMU_ASM_SWITCH)
 // fp8gemm_emu_switch_context(save_sp, load_sp): pushes the callee-saved registers (SysV: rbx, rbp,
 // r12-r15) and the MXCSR / x87 control words on the current stack, stores rsp to *save_sp, loads
@@ -176,10 +190,44 @@ struct FiberContext {
 #else
   ucontext_t uc;
 #endif
+#if defined(FP8GEMM_EMU_ASAN)
+  void const* stack_low = nullptr;
+  std::size_t stack_bytes = 0;
+  void* fake_stack = nullptr;
+#endif
 };
+
+/// Prepares ctx to stand for the calling OS thread's own stack (needed only for sanitizers).
+inline void context_init_thread([[maybe_unused]] FiberContext& ctx) {
+#if defined(FP8GEMM_EMU_ASAN)
+  pthread_attr_t attr;
+  if (::pthread_getattr_np(::pthread_self(), &attr) == 0) {
+    void* low = nullptr;
+    std::size_t bytes = 0;
+    ::pthread_attr_getstack(&attr, &low, &bytes);
+    ctx.stack_low = low;
+    ctx.stack_bytes = bytes;
+    ::pthread_attr_destroy(&attr);
+  }
+#endif
+}
+
+/// First call of a fiber's entry function, before anything else runs on the new stack.
+inline void context_entered() {
+#if defined(FP8GEMM_EMU_ASAN)
+  __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
+#endif
+}
 
 /// Prepares ctx so that the first switch to it calls entry() on stack; entry must never return.
 inline void context_init(FiberContext& ctx, FiberStack const& stack, void (*entry)()) {
+#if defined(FP8GEMM_EMU_ASAN)
+  ctx.stack_low = stack.low();
+  ctx.stack_bytes = stack.usable_bytes();
+  ctx.fake_stack = nullptr;
+  // A reused stack still carries the redzones of frames that never returned (exited fibers).
+  __asan_unpoison_memory_region(stack.low(), stack.usable_bytes());
+#endif
 #if defined(FP8GEMM_EMU_ASM_SWITCH)
   auto top = reinterpret_cast<std::uintptr_t>(stack.top()) & ~std::uintptr_t{15};
   // Frame popped by the switch: [cw slot][r15 r14 r13 r12 rbx rbp][ret = entry][fake ret = 0].
@@ -204,11 +252,20 @@ inline void context_init(FiberContext& ctx, FiberStack const& stack, void (*entr
 }
 
 /// Saves the running context into from and resumes to; returns when something switches back.
-inline __attribute__((always_inline)) void context_switch(FiberContext& from, FiberContext& to) {
+/// from_exits: from is a finished fiber that will never be resumed.
+inline __attribute__((always_inline)) void context_switch(FiberContext& from, FiberContext& to,
+                                                          [[maybe_unused]] bool from_exits = false) {
+#if defined(FP8GEMM_EMU_ASAN)
+  __sanitizer_start_switch_fiber(from_exits ? nullptr : &from.fake_stack, to.stack_low,
+                                 to.stack_bytes);
+#endif
 #if defined(FP8GEMM_EMU_ASM_SWITCH)
   fp8gemm_emu_switch_context(&from.sp, to.sp);
 #else
   ::swapcontext(&from.uc, &to.uc);
+#endif
+#if defined(FP8GEMM_EMU_ASAN)
+  __sanitizer_finish_switch_fiber(from.fake_stack, nullptr, nullptr);
 #endif
 }
 

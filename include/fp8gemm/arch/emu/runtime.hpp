@@ -126,6 +126,7 @@ class Worker {
       fibers_[t].lane = t % cfg.wave_size;
       fibers_[t].stack = FiberStackCache::instance().acquire(cfg.stack_bytes);
     }
+    context_init_thread(main_);
     lds_bytes_ = std::max<std::size_t>((cfg.shared_bytes + 127) / 128 * 128, 128);
     lds_ = ::operator new(lds_bytes_, std::align_val_t{128});
   }
@@ -236,7 +237,7 @@ class Worker {
         if (!next) record_error(stall_error());
       }
     }
-    switch_from(self.ctx, next);
+    switch_from(self.ctx, next, /*from_exits=*/true);
     std::abort();  // a finished fiber is never resumed
   }
 
@@ -302,10 +303,10 @@ class Worker {
     return nullptr;
   }
 
-  FP8GEMM_EMU_INLINE void switch_from(FiberContext& from, Fiber* next) {
+  FP8GEMM_EMU_INLINE void switch_from(FiberContext& from, Fiber* next, bool from_exits = false) {
     ++switches_;
     current_ = next;
-    context_switch(from, next ? next->ctx : main_);
+    context_switch(from, next ? next->ctx : main_, from_exits);
   }
 
   std::string block_name() const {
@@ -377,6 +378,7 @@ class Worker {
 
 /// First code on every fiber stack: runs the body, records its exception, exits the fiber.
 [[noreturn]] inline void fiber_main() {
+  context_entered();
   Worker* worker = tls_worker;
   worker->current().started = true;
   try {
