@@ -451,6 +451,11 @@ TEST(EmuRuntimeSpeed, FiberSwitchRate) {
           emu::wave_collective(&v, [](void** slots) { *static_cast<int*>(slots[0]) += 1; });
         }
       });
+  double const pingpong_rate =
+      measure("sync_threads ping-pong, 2 threads, 1 OS thread", config(4, 2, 0, 1), [] {
+        for (int i = 0; i < 64 * kIters; ++i) emu::sync_threads();
+      });
+  EXPECT_GT(pingpong_rate, kMinRate);
   EXPECT_GT(barrier_rate, kMinRate);
   EXPECT_GT(collective_rate, kMinRate);
 }
