@@ -20,30 +20,38 @@ enum class Distribution {
 
 inline char const* distribution_name(Distribution d) {
   switch (d) {
-    case Distribution::kNormal: return "normal";
-    case Distribution::kUniform: return "uniform";
-    case Distribution::kOutliers: return "outliers";
-    case Distribution::kRowRanges: return "row_ranges";
+    case Distribution::kNormal:
+      return "normal";
+    case Distribution::kUniform:
+      return "uniform";
+    case Distribution::kOutliers:
+      return "outliers";
+    case Distribution::kRowRanges:
+      return "row_ranges";
   }
   return "?";
 }
 
 inline constexpr Distribution kAllDistributions[] = {Distribution::kNormal, Distribution::kUniform,
-                                                     Distribution::kOutliers, Distribution::kRowRanges};
+                                                     Distribution::kOutliers,
+                                                     Distribution::kRowRanges};
 
-/// Row-major rows x cols matrix with leading dimension ld (>= cols); padding (ld − cols) is NaN so a
-/// kernel that reads it is caught. Deterministic in (rows, cols, ld, d, seed). Row 0 is never zero,
-/// so the matrix is never all zero. kRowRanges: "row" is the storage row (for a K x N B, a k).
+/// Row-major rows x cols matrix with leading dimension ld (>= cols); padding (ld − cols) is NaN so
+/// a kernel that reads it is caught. Deterministic in (rows, cols, ld, d, seed). Row 0 is never
+/// zero, so the matrix is never all zero. kRowRanges: "row" is the storage row (for a K x N B, a
+/// k).
 inline std::vector<float> random_matrix(std::int64_t rows, std::int64_t cols, std::int64_t ld,
                                         Distribution d, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<float> normal(0.0f, 1.0f);
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<float> x(static_cast<std::size_t>(rows * ld), std::numeric_limits<float>::quiet_NaN());
+  std::vector<float> x(static_cast<std::size_t>(rows * ld),
+                       std::numeric_limits<float>::quiet_NaN());
   for (std::int64_t r = 0; r < rows; ++r) {
-    float const row_scale = d == Distribution::kRowRanges
-                                ? (r % 7 == 3 ? 0.0f : std::ldexp(1.0f, static_cast<int>(r % 20) - 10))
-                                : 1.0f;
+    float const row_scale =
+        d == Distribution::kRowRanges
+            ? (r % 7 == 3 ? 0.0f : std::ldexp(1.0f, static_cast<int>(r % 20) - 10))
+            : 1.0f;
     for (std::int64_t c = 0; c < cols; ++c) {
       float v = d == Distribution::kUniform ? uniform(rng) : normal(rng);
       x[r * ld + c] = v * row_scale;

@@ -74,7 +74,8 @@ inline double max_abs_error(std::vector<double> const& out, std::vector<double> 
   return error_stats(out, ref, 1, static_cast<std::int64_t>(out.size())).max_abs;
 }
 
-inline double normwise_relative_error(std::vector<double> const& out, std::vector<double> const& ref) {
+inline double normwise_relative_error(std::vector<double> const& out,
+                                      std::vector<double> const& ref) {
   return error_stats(out, ref, 1, static_cast<std::int64_t>(out.size())).normwise_rel;
 }
 
@@ -110,8 +111,9 @@ inline ::testing::AssertionResult all_within_bound(std::vector<double> const& ou
     for (std::int64_t c = 0; c < n; ++c) {
       std::size_t const i = static_cast<std::size_t>(r * n + c);
       double const e = std::fabs(out[i] - ref[i]);
-      bool const ok = std::isfinite(ref[i]) ? (std::isfinite(out[i]) && e <= bound[i])
-                                            : (std::isnan(ref[i]) ? std::isnan(out[i]) : out[i] == ref[i]);
+      bool const ok = std::isfinite(ref[i])
+                          ? (std::isfinite(out[i]) && e <= bound[i])
+                          : (std::isnan(ref[i]) ? std::isnan(out[i]) : out[i] == ref[i]);
       if (ok) continue;
       if (failures++ == 0) {
         first << "first failure at (m " << r << ", n " << c << "): out " << out[i] << ", ref "
@@ -120,8 +122,8 @@ inline ::testing::AssertionResult all_within_bound(std::vector<double> const& ou
     }
   }
   if (failures == 0) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << failures << " of " << m * n << " elements outside the bound; "
-                                       << first.str();
+  return ::testing::AssertionFailure()
+         << failures << " of " << m * n << " elements outside the bound; " << first.str();
 }
 
 }  // namespace fp8gemm::test

@@ -8,12 +8,12 @@
 /// apart: check written-ness only where the expected output is finite.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "fp8gemm/config.hpp"
 #include "fp8gemm/numeric/numeric.hpp"

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /// FP64 host reference for the tests: dequantized operands, C = A·B and Σ|A||B| in double, and the
-/// epilogue y = act(C + bias[n]) rounded to the output type (test helpers, namespace fp8gemm::test).
+/// epilogue y = act(C + bias[n]) rounded to the output type (test helpers, namespace
+/// fp8gemm::test).
 ///
 /// Scales are applied when dequantizing (a = q_a · s_a, b = q_b · s_b, each product exact in
 /// double: an fp8 value has <= 4 significant bits and a float scale 24), so C here already carries
-/// s_a ⊗ s_b. The epilogue takes no further scale except the fp8 output scale s_out: q = fp8(y / s_out).
+/// s_a ⊗ s_b. The epilogue takes no further scale except the fp8 output scale s_out: q = fp8(y /
+/// s_out).
 #pragma once
 
 #include <cmath>
@@ -97,9 +99,12 @@ enum class Activation { kIdentity, kGeluTanh, kGeluErf };
 
 inline char const* activation_name(Activation a) {
   switch (a) {
-    case Activation::kIdentity: return "identity";
-    case Activation::kGeluTanh: return "gelu_tanh";
-    case Activation::kGeluErf: return "gelu_erf";
+    case Activation::kIdentity:
+      return "identity";
+    case Activation::kGeluTanh:
+      return "gelu_tanh";
+    case Activation::kGeluErf:
+      return "gelu_erf";
   }
   return "?";
 }
@@ -118,9 +123,12 @@ inline double gelu_erf(double x) {
 
 inline double apply_activation(Activation a, double x) {
   switch (a) {
-    case Activation::kIdentity: return x;
-    case Activation::kGeluTanh: return gelu_tanh(x);
-    case Activation::kGeluErf: return gelu_erf(x);
+    case Activation::kIdentity:
+      return x;
+    case Activation::kGeluTanh:
+      return gelu_tanh(x);
+    case Activation::kGeluErf:
+      return gelu_erf(x);
   }
   return x;
 }
@@ -130,13 +138,20 @@ enum class OutputType { kF32, kBf16, kF16, kE4m3fn, kE5m2, kE4m3fnuz, kE5m2fnuz 
 
 inline char const* output_type_name(OutputType t) {
   switch (t) {
-    case OutputType::kF32: return "f32";
-    case OutputType::kBf16: return "bf16";
-    case OutputType::kF16: return "f16";
-    case OutputType::kE4m3fn: return "e4m3fn";
-    case OutputType::kE5m2: return "e5m2";
-    case OutputType::kE4m3fnuz: return "e4m3fnuz";
-    case OutputType::kE5m2fnuz: return "e5m2fnuz";
+    case OutputType::kF32:
+      return "f32";
+    case OutputType::kBf16:
+      return "bf16";
+    case OutputType::kF16:
+      return "f16";
+    case OutputType::kE4m3fn:
+      return "e4m3fn";
+    case OutputType::kE5m2:
+      return "e5m2";
+    case OutputType::kE4m3fnuz:
+      return "e4m3fnuz";
+    case OutputType::kE5m2fnuz:
+      return "e5m2fnuz";
   }
   return "?";
 }
@@ -154,18 +169,26 @@ inline double round_to_output(OutputType t, double y, double out_scale = 1.0) {
   float const f = static_cast<float>(y);
   float const s = static_cast<float>(out_scale);
   switch (t) {
-    case OutputType::kF32: return f;
-    case OutputType::kBf16: return bf16_to_float(float_to_bf16(f));
-    case OutputType::kF16: return fp16_to_float(float_to_fp16(f));
-    case OutputType::kE4m3fn: return double(fp8_to_float(float_to_fp8<e4m3fn>(f / s))) * s;
-    case OutputType::kE5m2: return double(fp8_to_float(float_to_fp8<e5m2>(f / s))) * s;
-    case OutputType::kE4m3fnuz: return double(fp8_to_float(float_to_fp8<e4m3fnuz>(f / s))) * s;
-    case OutputType::kE5m2fnuz: return double(fp8_to_float(float_to_fp8<e5m2fnuz>(f / s))) * s;
+    case OutputType::kF32:
+      return f;
+    case OutputType::kBf16:
+      return bf16_to_float(float_to_bf16(f));
+    case OutputType::kF16:
+      return fp16_to_float(float_to_fp16(f));
+    case OutputType::kE4m3fn:
+      return double(fp8_to_float(float_to_fp8<e4m3fn>(f / s))) * s;
+    case OutputType::kE5m2:
+      return double(fp8_to_float(float_to_fp8<e5m2>(f / s))) * s;
+    case OutputType::kE4m3fnuz:
+      return double(fp8_to_float(float_to_fp8<e4m3fnuz>(f / s))) * s;
+    case OutputType::kE5m2fnuz:
+      return double(fp8_to_float(float_to_fp8<e5m2fnuz>(f / s))) * s;
   }
   return f;
 }
 
-/// The epilogue in double: z = C + bias[n], y = act(z), rounded = round_to_output(y), amax = max|y|.
+/// The epilogue in double: z = C + bias[n], y = act(z), rounded = round_to_output(y), amax =
+/// max|y|.
 struct EpilogueReference {
   std::int64_t m = 0;
   std::int64_t n = 0;

@@ -14,15 +14,16 @@
 ///      where a, b are the dequantized (scaled) operands and z = C + bias. u = 2^-24 for FP32;
 ///      some tensor cores keep fewer bits while accumulating, hence the parameter.
 ///   3. The activation is Lipschitz: |act(z') − act(z)| ≤ L·|z' − z|, L = 1 (identity),
-///      L = 1.13 (GELU-erf: gelu' = Φ(x) + x·φ(x), max 1.1289 at x = √2; GELU-tanh: max ≈ 1.129 near
-///      x ≈ 1.5; min of both ≈ −0.13, so |gelu'| ≤ 1.13).
-///      The kernel evaluates act in float: add activation_eval_ulps · 2^-24 · (|y| + |z|) (tanh/erf
-///      and the 0.5·z·(1 + t) cancellation for negative z are accurate to a few float ulps of z).
+///      L = 1.13 (GELU-erf: gelu' = Φ(x) + x·φ(x), max 1.1289 at x = √2; GELU-tanh: max ≈ 1.129
+///      near x ≈ 1.5; min of both ≈ −0.13, so |gelu'| ≤ 1.13). The kernel evaluates act in float:
+///      add activation_eval_ulps · 2^-24 · (|y| + |z|) (tanh/erf and the 0.5·z·(1 + t) cancellation
+///      for negative z are accurate to a few float ulps of z).
 ///   4. Output rounding (RNE) adds half an ulp of the output format at the kernel's value, bounded
-///      by the ulp at v = |y| + (terms 2-3): f32 u = 2^-24, bf16 2^-8, f16 2^-11 (relative, with the
-///      subnormal spacing as the floor), fp8 per format with its subnormal spacing; fp8 outputs are
-///      q = fp8(y / s_out), so their ulp is s_out·ulp_fp8(v / s_out), and saturation at the format
-///      max adds (v − max·s_out) when v exceeds it. f16 overflows to Inf (no bound is finite then).
+///      by the ulp at v = |y| + (terms 2-3): f32 u = 2^-24, bf16 2^-8, f16 2^-11 (relative, with
+///      the subnormal spacing as the floor), fp8 per format with its subnormal spacing; fp8 outputs
+///      are q = fp8(y / s_out), so their ulp is s_out·ulp_fp8(v / s_out), and saturation at the
+///      format max adds (v − max·s_out) when v exceeds it. f16 overflows to Inf (no bound is finite
+///      then).
 #pragma once
 
 #include <cmath>
@@ -51,20 +52,27 @@ inline double activation_lipschitz(Activation a) {
 /// Mantissa bits, smallest normal exponent and largest finite value of an output format.
 struct OutputFormat {
   int mantissa_bits;
-  int min_exponent;   // exponent of the smallest normal
+  int min_exponent;  // exponent of the smallest normal
   double max_finite;
-  bool saturates;     // fp8 outputs are converted saturating; f32/bf16/f16 overflow to Inf
+  bool saturates;  // fp8 outputs are converted saturating; f32/bf16/f16 overflow to Inf
 };
 
 inline OutputFormat output_format(OutputType t) {
   switch (t) {
-    case OutputType::kF32: return {23, -126, double(std::numeric_limits<float>::max()), false};
-    case OutputType::kBf16: return {7, -126, double(FormatTraits<bf16>::kMaxFinite), false};
-    case OutputType::kF16: return {10, -14, double(FormatTraits<fp16>::kMaxFinite), false};
-    case OutputType::kE4m3fn: return {3, -6, double(FormatTraits<e4m3fn>::kMaxFinite), true};
-    case OutputType::kE5m2: return {2, -14, double(FormatTraits<e5m2>::kMaxFinite), true};
-    case OutputType::kE4m3fnuz: return {3, -7, double(FormatTraits<e4m3fnuz>::kMaxFinite), true};
-    case OutputType::kE5m2fnuz: return {2, -15, double(FormatTraits<e5m2fnuz>::kMaxFinite), true};
+    case OutputType::kF32:
+      return {23, -126, double(std::numeric_limits<float>::max()), false};
+    case OutputType::kBf16:
+      return {7, -126, double(FormatTraits<bf16>::kMaxFinite), false};
+    case OutputType::kF16:
+      return {10, -14, double(FormatTraits<fp16>::kMaxFinite), false};
+    case OutputType::kE4m3fn:
+      return {3, -6, double(FormatTraits<e4m3fn>::kMaxFinite), true};
+    case OutputType::kE5m2:
+      return {2, -14, double(FormatTraits<e5m2>::kMaxFinite), true};
+    case OutputType::kE4m3fnuz:
+      return {3, -7, double(FormatTraits<e4m3fnuz>::kMaxFinite), true};
+    case OutputType::kE5m2fnuz:
+      return {2, -15, double(FormatTraits<e5m2fnuz>::kMaxFinite), true};
   }
   return {23, -126, double(std::numeric_limits<float>::max()), false};
 }
@@ -92,19 +100,20 @@ inline double output_rounding_bound(OutputType t, double v, double out_scale = 1
     // NOTE: y / s_out is itself a float division: one more 2^-24 relative rounding
     return s * (0.5 * ulp_at(f, clamp) + excess + w * kFp32UnitRoundoff);
   }
-  if (w >= f.max_finite + 0.5 * ulp_at(f, f.max_finite)) return std::numeric_limits<double>::infinity();
+  if (w >= f.max_finite + 0.5 * ulp_at(f, f.max_finite))
+    return std::numeric_limits<double>::infinity();
   return 0.5 * ulp_at(f, w);
 }
 
 /// Everything the bound depends on besides the element.
 struct ToleranceParams {
-  std::int64_t k = 0;                           // reduction length
-  std::int64_t extra_ops = 0;                   // scale multiplies + block promotions + bias add
-  double unit_roundoff = kFp32UnitRoundoff;     // accumulator unit roundoff (2^-24 for FP32)
+  std::int64_t k = 0;                        // reduction length
+  std::int64_t extra_ops = 0;                // scale multiplies + block promotions + bias add
+  double unit_roundoff = kFp32UnitRoundoff;  // accumulator unit roundoff (2^-24 for FP32)
   Activation activation = Activation::kIdentity;
   OutputType output = OutputType::kF32;
-  double out_scale = 1.0;                       // s_out of fp8 outputs
-  double activation_eval_ulps = 4.0;            // float evaluation error of act, in 2^-24 units
+  double out_scale = 1.0;             // s_out of fp8 outputs
+  double activation_eval_ulps = 4.0;  // float evaluation error of act, in 2^-24 units
   // The bound is for |out − y| (EpilogueReference::y, exact). To compare with ::rounded instead,
   // set this: the reference's own rounding (half an ulp at |y|) is added, since y and the kernel's
   // value can round to neighbouring output values.
@@ -114,10 +123,13 @@ struct ToleranceParams {
 /// Bound on |out − y| for one element, with abs_sum = Σ_k |a_k b_k| (+ |bias_n|), z = the exact
 /// pre-activation and y = act(z) from reference_epilogue:
 ///   pre  = L · γ_{K + extra_ops}(u) · abs_sum + ulps · 2^-24 · (|y| + |z|)   (if act ≠ identity)
-///   out  = pre + output_rounding_bound(output, |y| + pre, s_out)
+///   out  = pre + 2 * output_rounding_bound(output, |y| + pre, s_out)
+/// The output term is two half-ulps: the kernel rounds y' (|y' - y| <= pre) and the reference
+/// rounds y, so |q(y') - q(y)| <= |q(y') - y'| + |y' - y| + |y - q(y)| <= ulp/2 + pre + ulp/2.
 ///          (+ output_rounding_bound(output, |y|, s_out) when compare_to_rounded)
 inline double element_bound(ToleranceParams const& p, double abs_sum, double z, double y) {
-  double pre = activation_lipschitz(p.activation) * gamma_n(p.k + p.extra_ops, p.unit_roundoff) * abs_sum;
+  double pre =
+      activation_lipschitz(p.activation) * gamma_n(p.k + p.extra_ops, p.unit_roundoff) * abs_sum;
   if (p.activation != Activation::kIdentity) {
     pre += p.activation_eval_ulps * kFp32UnitRoundoff * (std::fabs(y) + std::fabs(z));
   }

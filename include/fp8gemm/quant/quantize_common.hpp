@@ -6,17 +6,22 @@
 ///   dequant scale      s = amax / fmt_max            (one per scale block)
 ///   quantize           q = fp8(x / s)                (saturating; RNE or stochastic)
 ///   dequantize         x ~ q * s, so C = (s_a (x) s_b) * (A_q B_q)
-///   amax == 0 or tiny  s = 1 whenever amax / fmt_max is 0, subnormal or not finite for a finite amax:
-///                      never 0, never NaN; the block then quantizes to zeros / tiny-value rounding.
+///   amax == 0 or tiny  s = 1 whenever amax / fmt_max is 0, subnormal or not finite for a finite
+///   amax:
+///                      never 0, never NaN; the block then quantizes to zeros / tiny-value
+///                      rounding.
 ///   amax NaN or Inf    not hidden: amax reports it (NaN dominates Inf dominates finite), forming a
 ///                      scale from it is an error (kErrorInvalidArgument naming the entry), and the
 ///                      quantizers return kErrorInvalidArgument naming the first non-finite element
-///                      (row-major over (row, k) for A, over (n, k) for B). The scale written for such a
-///                      block is NaN (e8m0 0xFF), so an ignored status still shows up downstream.
+///                      (row-major over (row, k) for A, over (n, k) for B). The scale written for
+///                      such a block is NaN (e8m0 0xFF), so an ignored status still shows up
+///                      downstream.
 ///   power_of_two       s is rounded UP to a power of two (2^ceil(log2 s)), so |x / s| <= fmt_max.
-///   Mx32               scale = mx_shared_scale<T>(amax) as e8m0 (OCP MX: 2^(floor(log2 amax) - emax));
+///   Mx32               scale = mx_shared_scale<T>(amax) as e8m0 (OCP MX: 2^(floor(log2 amax) -
+///   emax));
 ///                      values are divided by 2^e and converted saturating. amax == 0 gives 2^0.
-///   stochastic         the random bits of element (r, k) are random_bits(seed, r * K + k), where r is
+///   stochastic         the random bits of element (r, k) are random_bits(seed, r * K + k), where r
+///   is
 ///                      the row of A or the column n of B (B counted as N x K whatever its layout).
 #pragma once
 
@@ -50,11 +55,12 @@ struct AmaxAArgs {
   std::int64_t m = 0;
   std::int64_t k = 0;
   std::int64_t lda = 0;
-  float* amax = nullptr;     // [scale rows, scale cols], row-major
+  float* amax = nullptr;  // [scale rows, scale cols], row-major
   std::int64_t amax_count = 0;
 };
 
-/// Per-block amax of B (logically K x N, stored per `layout`). amax: float[scale_shape<G>(kB, n, k)].
+/// Per-block amax of B (logically K x N, stored per `layout`). amax: float[scale_shape<G>(kB, n,
+/// k)].
 struct AmaxBArgs {
   float const* x = nullptr;  // kNK: [n, ldb]; kKN: [k, ldb]
   std::int64_t n = 0;
@@ -70,40 +76,40 @@ struct ScalesFromAmaxArgs {
   Operand operand = Operand::kA;  // only used in messages
   float const* amax = nullptr;
   std::int64_t count = 0;
-  float* scales = nullptr;        // non-Mx32
-  e8m0* mx_scales = nullptr;      // Mx32
+  float* scales = nullptr;    // non-Mx32
+  e8m0* mx_scales = nullptr;  // Mx32
   ScaleOptions options{};
 };
 
 /// Quantize A (M x K, K contiguous) into q (same layout, leading dimension ldq) plus its scales.
 template <class T>
 struct QuantizeAArgs {
-  float const* x = nullptr;     // [m, lda], row-major
+  float const* x = nullptr;  // [m, lda], row-major
   std::int64_t m = 0;
   std::int64_t k = 0;
   std::int64_t lda = 0;
-  T* q = nullptr;               // [m, ldq], row-major
+  T* q = nullptr;  // [m, ldq], row-major
   std::int64_t ldq = 0;
-  float* scales = nullptr;      // PerTensor/PerChannel/Blockwise: float[scale_shape<G>(kA, m, k)]
-  e8m0* mx_scales = nullptr;    // Mx32: e8m0[m][ceil(k/32)]
-  std::int64_t scale_count = 0; // length of the scale array passed (scales or mx_scales)
+  float* scales = nullptr;       // PerTensor/PerChannel/Blockwise: float[scale_shape<G>(kA, m, k)]
+  e8m0* mx_scales = nullptr;     // Mx32: e8m0[m][ceil(k/32)]
+  std::int64_t scale_count = 0;  // length of the scale array passed (scales or mx_scales)
   ScaleOptions scale_options{};
   Rounding rounding = Rounding::kNearestEven;
-  std::uint64_t seed = 0;       // stochastic rounding only
+  std::uint64_t seed = 0;  // stochastic rounding only
 };
 
 /// Quantize B (logically K x N, stored per `layout`) into q (same layout, leading dimension ldq).
 template <class T>
 struct QuantizeBArgs {
-  float const* x = nullptr;     // kNK: [n, ldb] (K contiguous); kKN: [k, ldb] (N contiguous)
+  float const* x = nullptr;  // kNK: [n, ldb] (K contiguous); kKN: [k, ldb] (N contiguous)
   std::int64_t n = 0;
   std::int64_t k = 0;
   std::int64_t ldb = 0;
   LayoutB layout = LayoutB::kNK;
-  T* q = nullptr;               // same layout as x, leading dimension ldq
+  T* q = nullptr;  // same layout as x, leading dimension ldq
   std::int64_t ldq = 0;
-  float* scales = nullptr;      // PerTensor/PerChannel/Blockwise: float[scale_shape<G>(kB, n, k)]
-  e8m0* mx_scales = nullptr;    // Mx32: e8m0[n][ceil(k/32)]
+  float* scales = nullptr;    // PerTensor/PerChannel/Blockwise: float[scale_shape<G>(kB, n, k)]
+  e8m0* mx_scales = nullptr;  // Mx32: e8m0[n][ceil(k/32)]
   std::int64_t scale_count = 0;
   ScaleOptions scale_options{};
   Rounding rounding = Rounding::kNearestEven;
@@ -113,8 +119,8 @@ struct QuantizeBArgs {
 // ---- element math, identical on host and device ------------------------------------------------
 
 /// Bits of |x|. For non-negative floats the unsigned order of the bits is the numeric order, and
-/// NaN (> 0x7f800000) sorts above Inf (0x7f800000): max over these bits is an order-independent amax
-/// in which NaN dominates Inf dominates every finite value.
+/// NaN (> 0x7f800000) sorts above Inf (0x7f800000): max over these bits is an order-independent
+/// amax in which NaN dominates Inf dominates every finite value.
 FP8GEMM_HOST_DEVICE std::uint32_t abs_bits(float x) {
   std::uint32_t u;
   std::memcpy(&u, &x, sizeof(u));
@@ -127,10 +133,13 @@ FP8GEMM_HOST_DEVICE float float_from_bits(std::uint32_t u) {
   return f;
 }
 
-FP8GEMM_HOST_DEVICE bool is_finite_bits(std::uint32_t abs) { return abs < 0x7f800000u; }
+FP8GEMM_HOST_DEVICE bool is_finite_bits(std::uint32_t abs) {
+  return abs < 0x7f800000u;
+}
 
-/// Dequant scale from amax. s = amax / fmt_max; s = 1 if s is 0, subnormal or not finite while amax is
-/// finite; NaN if amax is NaN or Inf (callers report that as an error). power_of_two: s = 2^ceil(log2 s).
+/// Dequant scale from amax. s = amax / fmt_max; s = 1 if s is 0, subnormal or not finite while amax
+/// is finite; NaN if amax is NaN or Inf (callers report that as an error). power_of_two: s =
+/// 2^ceil(log2 s).
 template <class T>
 FP8GEMM_HOST_DEVICE float scale_from_amax(float amax, ScaleOptions options = {}) {
   std::uint32_t const a = abs_bits(amax);
@@ -156,8 +165,11 @@ FP8GEMM_HOST_DEVICE e8m0 mx_scale_from_amax(float amax) {
   return mx_shared_scale<T>(amax);
 }
 
-/// Value of an e8m0 scale: 2^(bits - 127), exact as a float (2^-127 is a float subnormal); 0xff: NaN.
-FP8GEMM_HOST_DEVICE float mx_scale_value(e8m0 s) { return s.to_float(); }
+/// Value of an e8m0 scale: 2^(bits - 127), exact as a float (2^-127 is a float subnormal); 0xff:
+/// NaN.
+FP8GEMM_HOST_DEVICE float mx_scale_value(e8m0 s) {
+  return s.to_float();
+}
 
 /// One element: q = fp8(x / s), saturating; stochastic uses random_bits(seed, index).
 template <class T>
@@ -213,7 +225,9 @@ struct OperandView {
   }
 };
 
-inline OperandView view_a(std::int64_t m, std::int64_t k, std::int64_t ld) { return {m, k, ld, true}; }
+inline OperandView view_a(std::int64_t m, std::int64_t k, std::int64_t ld) {
+  return {m, k, ld, true};
+}
 inline OperandView view_b(std::int64_t n, std::int64_t k, std::int64_t ld, LayoutB layout) {
   return {n, k, ld, layout == LayoutB::kNK};
 }
@@ -225,7 +239,9 @@ namespace detail {
 template <class G>
 constexpr bool kIsMx = std::is_same_v<G, Mx32>;
 
-inline char const* operand_name(Operand op) { return op == Operand::kA ? "A" : "B"; }
+inline char const* operand_name(Operand op) {
+  return op == Operand::kA ? "A" : "B";
+}
 
 /// "300 floats (one per row)", "12 floats (3 x 4 blocks of 1 x 128 over M x K)", ...
 template <class G>
@@ -249,10 +265,12 @@ inline Status validate_operand(Operand op, float const* x, std::int64_t rows, st
                                std::int64_t ld, LayoutB layout, char const* ld_name) {
   char const* name = operand_name(op);
   char const* rows_name = op == Operand::kA ? "M" : "N";
-  if (x == nullptr) return Status::error(StatusCode::kErrorNullPointer, std::string(name) + ": x is null");
+  if (x == nullptr)
+    return Status::error(StatusCode::kErrorNullPointer, std::string(name) + ": x is null");
   if (rows < 1) {
-    return Status::error(StatusCode::kErrorInvalidSize, std::string(name) + ": " + rows_name +
-                                                            " must be >= 1 (got " + std::to_string(rows) + ")");
+    return Status::error(
+        StatusCode::kErrorInvalidSize,
+        std::string(name) + ": " + rows_name + " must be >= 1 (got " + std::to_string(rows) + ")");
   }
   if (k < 1) {
     return Status::error(StatusCode::kErrorInvalidSize,
@@ -264,8 +282,9 @@ inline Status validate_operand(Operand op, float const* x, std::int64_t rows, st
     std::string const where =
         op == Operand::kA ? std::string("A") : std::string("B (") + layout_name(layout) + ")";
     return Status::error(StatusCode::kErrorLeadingDimension,
-                         where + ": " + ld_name + " must be >= " + (k_contiguous ? "K" : "N") + " (" +
-                             ld_name + " " + std::to_string(ld) + " < " + std::to_string(row) + ")");
+                         where + ": " + ld_name + " must be >= " + (k_contiguous ? "K" : "N") +
+                             " (" + ld_name + " " + std::to_string(ld) + " < " +
+                             std::to_string(row) + ")");
   }
   return Status::success();
 }
@@ -280,13 +299,16 @@ Status validate_scales(Operand op, char const* what, float const* scales, e8m0 c
       return Status::error(StatusCode::kErrorInvalidArgument,
                            prefix + " must be e8m0: pass mx_scales, not float scales");
     }
-    if (mx_scales == nullptr) return Status::error(StatusCode::kErrorNullPointer, prefix + ": mx_scales is null");
+    if (mx_scales == nullptr)
+      return Status::error(StatusCode::kErrorNullPointer, prefix + ": mx_scales is null");
   } else {
     if (mx_scales != nullptr) {
-      return Status::error(StatusCode::kErrorInvalidArgument,
-                           prefix + " must be float: pass scales, not e8m0 mx_scales (e8m0 is for mx32)");
+      return Status::error(
+          StatusCode::kErrorInvalidArgument,
+          prefix + " must be float: pass scales, not e8m0 mx_scales (e8m0 is for mx32)");
     }
-    if (scales == nullptr) return Status::error(StatusCode::kErrorNullPointer, prefix + ": scales is null");
+    if (scales == nullptr)
+      return Status::error(StatusCode::kErrorNullPointer, prefix + ": scales is null");
   }
   ScaleShape const shape = scale_shape<G>(op, rows, k);
   if (count != shape.size()) {
@@ -302,7 +324,8 @@ template <class G>
 Status validate_amax_out(Operand op, float const* amax, std::int64_t count, std::int64_t rows,
                          std::int64_t k) {
   std::string const prefix = std::string(operand_name(op)) + " " + G::kName + " amax";
-  if (amax == nullptr) return Status::error(StatusCode::kErrorNullPointer, prefix + ": amax is null");
+  if (amax == nullptr)
+    return Status::error(StatusCode::kErrorNullPointer, prefix + ": amax is null");
   ScaleShape const shape = scale_shape<G>(op, rows, k);
   if (count != shape.size()) {
     std::string desc = describe_scale_count<G>(op, shape);
@@ -316,7 +339,8 @@ Status validate_amax_out(Operand op, float const* amax, std::int64_t count, std:
 inline Status validate_q(Operand op, void const* q, std::int64_t rows, std::int64_t k,
                          std::int64_t ldq, LayoutB layout) {
   char const* name = operand_name(op);
-  if (q == nullptr) return Status::error(StatusCode::kErrorNullPointer, std::string(name) + ": q is null");
+  if (q == nullptr)
+    return Status::error(StatusCode::kErrorNullPointer, std::string(name) + ": q is null");
   bool const k_contiguous = op == Operand::kA || layout == LayoutB::kNK;
   std::int64_t const row = k_contiguous ? k : rows;
   if (ldq < row) {
@@ -330,7 +354,8 @@ inline Status validate_q(Operand op, void const* q, std::int64_t rows, std::int6
 inline Status validate_rounding(Operand op, Rounding r) {
   if (r != Rounding::kNearestEven && r != Rounding::kStochastic) {
     return Status::error(StatusCode::kErrorInvalidArgument,
-                         std::string(operand_name(op)) + ": rounding must be kNearestEven or kStochastic (got " +
+                         std::string(operand_name(op)) +
+                             ": rounding must be kNearestEven or kStochastic (got " +
                              std::to_string(static_cast<int>(r)) + ")");
   }
   return Status::success();
@@ -339,11 +364,12 @@ inline Status validate_rounding(Operand op, Rounding r) {
 /// "A has a non-finite value (nan) at row 3, k 7: quantization needs finite input".
 inline Status non_finite_input(Operand op, float value, std::int64_t r, std::int64_t k) {
   std::string const v = value != value ? "nan" : (value > 0 ? "+inf" : "-inf");
-  std::string const where = op == Operand::kA ? "row " + std::to_string(r) + ", k " + std::to_string(k)
-                                              : "n " + std::to_string(r) + ", k " + std::to_string(k);
+  std::string const where = op == Operand::kA
+                                ? "row " + std::to_string(r) + ", k " + std::to_string(k)
+                                : "n " + std::to_string(r) + ", k " + std::to_string(k);
   return Status::error(StatusCode::kErrorInvalidArgument,
-                       std::string(operand_name(op)) + " has a non-finite value (" + v + ") at " + where +
-                           ": quantization needs finite input");
+                       std::string(operand_name(op)) + " has a non-finite value (" + v + ") at " +
+                           where + ": quantization needs finite input");
 }
 
 /// "A blockwise: amax[3] is nan: no scale can be formed from a non-finite amax".
@@ -351,8 +377,9 @@ template <class G>
 Status non_finite_amax(Operand op, float value, std::int64_t index) {
   std::string const v = value != value ? "nan" : "inf";
   return Status::error(StatusCode::kErrorInvalidArgument,
-                       std::string(operand_name(op)) + " " + G::kName + ": amax[" + std::to_string(index) +
-                           "] is " + v + ": no scale can be formed from a non-finite amax");
+                       std::string(operand_name(op)) + " " + G::kName + ": amax[" +
+                           std::to_string(index) + "] is " + v +
+                           ": no scale can be formed from a non-finite amax");
 }
 
 }  // namespace detail
@@ -360,21 +387,25 @@ Status non_finite_amax(Operand op, float value, std::int64_t index) {
 /// Validation of each entry point (also used by the GPU launchers).
 template <class G>
 Status validate_args(AmaxAArgs const& a) {
-  FP8GEMM_RETURN_IF_ERROR(detail::validate_operand(Operand::kA, a.x, a.m, a.k, a.lda, LayoutB::kNK, "lda"));
+  FP8GEMM_RETURN_IF_ERROR(
+      detail::validate_operand(Operand::kA, a.x, a.m, a.k, a.lda, LayoutB::kNK, "lda"));
   return detail::validate_amax_out<G>(Operand::kA, a.amax, a.amax_count, a.m, a.k);
 }
 
 template <class G>
 Status validate_args(AmaxBArgs const& b) {
-  FP8GEMM_RETURN_IF_ERROR(detail::validate_operand(Operand::kB, b.x, b.n, b.k, b.ldb, b.layout, "ldb"));
+  FP8GEMM_RETURN_IF_ERROR(
+      detail::validate_operand(Operand::kB, b.x, b.n, b.k, b.ldb, b.layout, "ldb"));
   return detail::validate_amax_out<G>(Operand::kB, b.amax, b.amax_count, b.n, b.k);
 }
 
 /// Checks pointers and scale type only: the count is the caller's (any count >= 1).
 template <class G>
 Status validate_args(ScalesFromAmaxArgs const& s) {
-  std::string const prefix = std::string(detail::operand_name(s.operand)) + " " + G::kName + " scales";
-  if (s.amax == nullptr) return Status::error(StatusCode::kErrorNullPointer, prefix + ": amax is null");
+  std::string const prefix =
+      std::string(detail::operand_name(s.operand)) + " " + G::kName + " scales";
+  if (s.amax == nullptr)
+    return Status::error(StatusCode::kErrorNullPointer, prefix + ": amax is null");
   if (s.count < 1) {
     return Status::error(StatusCode::kErrorInvalidSize,
                          prefix + ": count must be >= 1 (got " + std::to_string(s.count) + ")");
@@ -384,32 +415,37 @@ Status validate_args(ScalesFromAmaxArgs const& s) {
       return Status::error(StatusCode::kErrorInvalidArgument,
                            prefix + " must be e8m0: pass mx_scales, not float scales");
     }
-    if (s.mx_scales == nullptr) return Status::error(StatusCode::kErrorNullPointer, prefix + ": mx_scales is null");
+    if (s.mx_scales == nullptr)
+      return Status::error(StatusCode::kErrorNullPointer, prefix + ": mx_scales is null");
   } else {
     if (s.mx_scales != nullptr) {
-      return Status::error(StatusCode::kErrorInvalidArgument,
-                           prefix + " must be float: pass scales, not e8m0 mx_scales (e8m0 is for mx32)");
+      return Status::error(
+          StatusCode::kErrorInvalidArgument,
+          prefix + " must be float: pass scales, not e8m0 mx_scales (e8m0 is for mx32)");
     }
-    if (s.scales == nullptr) return Status::error(StatusCode::kErrorNullPointer, prefix + ": scales is null");
+    if (s.scales == nullptr)
+      return Status::error(StatusCode::kErrorNullPointer, prefix + ": scales is null");
   }
   return Status::success();
 }
 
 template <class G, class T>
 Status validate_args(QuantizeAArgs<T> const& a) {
-  FP8GEMM_RETURN_IF_ERROR(detail::validate_operand(Operand::kA, a.x, a.m, a.k, a.lda, LayoutB::kNK, "lda"));
-  FP8GEMM_RETURN_IF_ERROR(detail::validate_q(Operand::kA, a.q, a.m, a.k, a.ldq, LayoutB::kNK));
   FP8GEMM_RETURN_IF_ERROR(
-      detail::validate_scales<G>(Operand::kA, "scales", a.scales, a.mx_scales, a.scale_count, a.m, a.k));
+      detail::validate_operand(Operand::kA, a.x, a.m, a.k, a.lda, LayoutB::kNK, "lda"));
+  FP8GEMM_RETURN_IF_ERROR(detail::validate_q(Operand::kA, a.q, a.m, a.k, a.ldq, LayoutB::kNK));
+  FP8GEMM_RETURN_IF_ERROR(detail::validate_scales<G>(Operand::kA, "scales", a.scales, a.mx_scales,
+                                                     a.scale_count, a.m, a.k));
   return detail::validate_rounding(Operand::kA, a.rounding);
 }
 
 template <class G, class T>
 Status validate_args(QuantizeBArgs<T> const& b) {
-  FP8GEMM_RETURN_IF_ERROR(detail::validate_operand(Operand::kB, b.x, b.n, b.k, b.ldb, b.layout, "ldb"));
-  FP8GEMM_RETURN_IF_ERROR(detail::validate_q(Operand::kB, b.q, b.n, b.k, b.ldq, b.layout));
   FP8GEMM_RETURN_IF_ERROR(
-      detail::validate_scales<G>(Operand::kB, "scales", b.scales, b.mx_scales, b.scale_count, b.n, b.k));
+      detail::validate_operand(Operand::kB, b.x, b.n, b.k, b.ldb, b.layout, "ldb"));
+  FP8GEMM_RETURN_IF_ERROR(detail::validate_q(Operand::kB, b.q, b.n, b.k, b.ldq, b.layout));
+  FP8GEMM_RETURN_IF_ERROR(detail::validate_scales<G>(Operand::kB, "scales", b.scales, b.mx_scales,
+                                                     b.scale_count, b.n, b.k));
   return detail::validate_rounding(Operand::kB, b.rounding);
 }
 

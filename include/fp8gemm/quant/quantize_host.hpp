@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /// Host reference quantizers: per-block amax, scales from amax, and fp8 quantization of A and B for
 /// every granularity, RNE or stochastic (quant layer). The GPU kernels in quantize_kernels.hpp give
-/// bit-identical results. Conventions: see quantize_common.hpp (s = amax / fmt_max, q = fp8(x / s)).
+/// bit-identical results. Conventions: see quantize_common.hpp (s = amax / fmt_max, q = fp8(x /
+/// s)).
 #pragma once
 
 #include <cstdint>
@@ -40,7 +41,8 @@ Status quantize_host_impl(Operand op, float const* x, OperandView v, T* q, std::
   std::int64_t first_bad = -1;
   amax_bits_host(x, v, b, bits, first_bad);
 
-  // Scales first: a block with a non-finite amax gets a NaN scale, so an ignored status still shows.
+  // Scales first: a block with a non-finite amax gets a NaN scale, so an ignored status still
+  // shows.
   std::vector<float> s(bits.size());
   for (std::size_t i = 0; i < bits.size(); ++i) {
     float const amax = float_from_bits(bits[i]);
@@ -62,9 +64,8 @@ Status quantize_host_impl(Operand op, float const* x, OperandView v, T* q, std::
   for (std::int64_t r = 0; r < v.rows; ++r) {
     for (std::int64_t kk = 0; kk < v.k; ++kk) {
       float const scale = s[static_cast<std::size_t>(b.index(r, kk))];
-      q[qv.offset(r, kk)] =
-          quantize_value<T>(x[v.offset(r, kk)], scale, rounding, seed,
-                            static_cast<std::uint64_t>(r * v.k + kk));
+      q[qv.offset(r, kk)] = quantize_value<T>(x[v.offset(r, kk)], scale, rounding, seed,
+                                              static_cast<std::uint64_t>(r * v.k + kk));
     }
   }
   return Status::success();
@@ -114,7 +115,8 @@ Status scales_from_amax_host(ScalesFromAmaxArgs const& args) {
       args.scales[i] = scale_from_amax<T>(amax, args.options);
     }
   }
-  if (first_bad >= 0) return detail::non_finite_amax<G>(args.operand, args.amax[first_bad], first_bad);
+  if (first_bad >= 0)
+    return detail::non_finite_amax<G>(args.operand, args.amax[first_bad], first_bad);
   return Status::success();
 }
 

@@ -25,25 +25,37 @@ inline constexpr unsigned long long kNoBadIndex = ~0ull;
 
 // ---- runtime wrappers (the two runtimes differ only in the prefix) -----------------------------
 #if defined(FP8GEMM_BACKEND_HIP)
-inline gpuError_t gpu_malloc(void** p, std::size_t bytes) { return hipMalloc(p, bytes); }
-inline gpuError_t gpu_free(void* p) { return hipFree(p); }
+inline gpuError_t gpu_malloc(void** p, std::size_t bytes) {
+  return hipMalloc(p, bytes);
+}
+inline gpuError_t gpu_free(void* p) {
+  return hipFree(p);
+}
 inline gpuError_t gpu_memset_async(void* p, int v, std::size_t bytes, gpuStream_t s) {
   return hipMemsetAsync(p, v, bytes, s);
 }
 inline gpuError_t gpu_copy_to_host(void* dst, void const* src, std::size_t bytes, gpuStream_t s) {
   return hipMemcpyAsync(dst, src, bytes, hipMemcpyDeviceToHost, s);
 }
-inline gpuError_t gpu_stream_sync(gpuStream_t s) { return hipStreamSynchronize(s); }
+inline gpuError_t gpu_stream_sync(gpuStream_t s) {
+  return hipStreamSynchronize(s);
+}
 #else
-inline gpuError_t gpu_malloc(void** p, std::size_t bytes) { return cudaMalloc(p, bytes); }
-inline gpuError_t gpu_free(void* p) { return cudaFree(p); }
+inline gpuError_t gpu_malloc(void** p, std::size_t bytes) {
+  return cudaMalloc(p, bytes);
+}
+inline gpuError_t gpu_free(void* p) {
+  return cudaFree(p);
+}
 inline gpuError_t gpu_memset_async(void* p, int v, std::size_t bytes, gpuStream_t s) {
   return cudaMemsetAsync(p, v, bytes, s);
 }
 inline gpuError_t gpu_copy_to_host(void* dst, void const* src, std::size_t bytes, gpuStream_t s) {
   return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s);
 }
-inline gpuError_t gpu_stream_sync(gpuStream_t s) { return cudaStreamSynchronize(s); }
+inline gpuError_t gpu_stream_sync(gpuStream_t s) {
+  return cudaStreamSynchronize(s);
+}
 #endif
 
 /// Device scratch freed on scope exit (errors from the free are ignored: the caller's status wins).
@@ -86,7 +98,8 @@ FP8GEMM_GLOBAL void amax_kernel(float const* x, OperandView v, ScaleBlocking b,
     std::int64_t const kk = k0 + j % nk;
     unsigned int const a = abs_bits(x[v.offset(r, kk)]);
     m = a > m ? a : m;
-    if (!is_finite_bits(a) && first_bad != nullptr) atomicMin(first_bad, static_cast<unsigned long long>(r * v.k + kk));
+    if (!is_finite_bits(a) && first_bad != nullptr)
+      atomicMin(first_bad, static_cast<unsigned long long>(r * v.k + kk));
   }
   partial[threadIdx.x] = m;
   __syncthreads();  // waits for: every thread's partial max
@@ -201,7 +214,8 @@ Status quantize_gpu_impl(Operand op, float const* x, OperandView v, T* q, std::i
     std::int64_t const r = static_cast<std::int64_t>(bad) / v.k;
     std::int64_t const kk = static_cast<std::int64_t>(bad) % v.k;
     float value = 0.0f;
-    FP8GEMM_GPU_RETURN_IF_ERROR(gpu_copy_to_host(&value, x + v.offset(r, kk), sizeof(value), stream));
+    FP8GEMM_GPU_RETURN_IF_ERROR(
+        gpu_copy_to_host(&value, x + v.offset(r, kk), sizeof(value), stream));
     FP8GEMM_GPU_RETURN_IF_ERROR(gpu_stream_sync(stream));
     return non_finite_input(op, value, r, kk);
   }
@@ -240,7 +254,8 @@ Status scales_from_amax_gpu(ScalesFromAmaxArgs const& args, gpuStream_t stream =
   detail::DeviceScratch scratch;
   FP8GEMM_RETURN_IF_ERROR(scratch.allocate(sizeof(unsigned long long)));
   auto* first_bad = static_cast<unsigned long long*>(scratch.get());
-  FP8GEMM_GPU_RETURN_IF_ERROR(detail::gpu_memset_async(first_bad, 0xff, sizeof(*first_bad), stream));
+  FP8GEMM_GPU_RETURN_IF_ERROR(
+      detail::gpu_memset_async(first_bad, 0xff, sizeof(*first_bad), stream));
   detail::scales_kernel<T, kMx>
       <<<detail::grid_for(args.count, detail::kQuantThreads), detail::kQuantThreads, 0, stream>>>(
           args.amax, args.count, args.scales, args.mx_scales, args.options, first_bad);

@@ -16,9 +16,9 @@ FP8GEMM_HOST_DEVICE std::uint64_t splitmix64_mix(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
-/// 32 random bits for element `index` of a stream keyed by `seed`; a pure function of (seed, index),
-/// so any thread order (host loop, GPU grid) gives the same bits.
-/// bits = high32(mix(mix(seed) + (index + 1) * 0x9e3779b97f4a7c15))
+/// 32 random bits for element `index` of a stream keyed by `seed`; a pure function of (seed,
+/// index), so any thread order (host loop, GPU grid) gives the same bits. bits =
+/// high32(mix(mix(seed) + (index + 1) * 0x9e3779b97f4a7c15))
 FP8GEMM_HOST_DEVICE std::uint32_t random_bits(std::uint64_t seed, std::uint64_t index) {
   std::uint64_t const key = splitmix64_mix(seed);
   std::uint64_t const z = splitmix64_mix(key + (index + 1) * 0x9e3779b97f4a7c15ull);

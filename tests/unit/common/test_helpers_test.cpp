@@ -38,8 +38,10 @@ TEST(ReferenceGemm, MatchesNaiveLongDouble) {
           sum += static_cast<long double>(a[r * k + kk]) * b[kk * n + c];
           abs_sum += std::fabs(static_cast<long double>(a[r * k + kk]) * b[kk * n + c]);
         }
-        EXPECT_NEAR(ref.c[r * n + c], static_cast<double>(sum), 1e-14 * static_cast<double>(abs_sum));
-        EXPECT_NEAR(ref.abs_c[r * n + c], static_cast<double>(abs_sum), 1e-14 * static_cast<double>(abs_sum));
+        EXPECT_NEAR(ref.c[r * n + c], static_cast<double>(sum),
+                    1e-14 * static_cast<double>(abs_sum));
+        EXPECT_NEAR(ref.abs_c[r * n + c], static_cast<double>(abs_sum),
+                    1e-14 * static_cast<double>(abs_sum));
       }
   }
 }
@@ -52,26 +54,40 @@ TEST(ReferenceGemm, DequantizeMatchesScalesAndLayouts) {
     for (std::int64_t kk = 0; kk < kK; ++kk) xt[kk * kN + r] = x[r * kK + kk];
   std::vector<e4m3fn> q_nk(kN * kK), q_kn(kK * kN), q_a(kN * kK);
   std::vector<e8m0> s_nk(kN * 3), s_kn(kN * 3), s_a(kN * 3);
-  ASSERT_TRUE((quantize_b_host<e4m3fn, Mx32>({x.data(), kN, kK, kK, LayoutB::kNK, q_nk.data(), kK, nullptr, s_nk.data(), kN * 3})).ok());
-  ASSERT_TRUE((quantize_b_host<e4m3fn, Mx32>({xt.data(), kN, kK, kN, LayoutB::kKN, q_kn.data(), kN, nullptr, s_kn.data(), kN * 3})).ok());
-  ASSERT_TRUE((quantize_a_host<e4m3fn, Mx32>({x.data(), kN, kK, kK, q_a.data(), kK, nullptr, s_a.data(), kN * 3})).ok());
-  std::vector<double> const b1 = dequantize_b<e4m3fn, Mx32>(q_nk.data(), kN, kK, kK, LayoutB::kNK, nullptr, s_nk.data());
-  std::vector<double> const b2 = dequantize_b<e4m3fn, Mx32>(q_kn.data(), kN, kK, kN, LayoutB::kKN, nullptr, s_kn.data());
-  std::vector<double> const a = dequantize_a<e4m3fn, Mx32>(q_a.data(), kN, kK, kK, nullptr, s_a.data());
+  ASSERT_TRUE((quantize_b_host<e4m3fn, Mx32>({x.data(), kN, kK, kK, LayoutB::kNK, q_nk.data(), kK,
+                                              nullptr, s_nk.data(), kN * 3}))
+                  .ok());
+  ASSERT_TRUE((quantize_b_host<e4m3fn, Mx32>({xt.data(), kN, kK, kN, LayoutB::kKN, q_kn.data(), kN,
+                                              nullptr, s_kn.data(), kN * 3}))
+                  .ok());
+  ASSERT_TRUE((quantize_a_host<e4m3fn, Mx32>(
+                   {x.data(), kN, kK, kK, q_a.data(), kK, nullptr, s_a.data(), kN * 3}))
+                  .ok());
+  std::vector<double> const b1 =
+      dequantize_b<e4m3fn, Mx32>(q_nk.data(), kN, kK, kK, LayoutB::kNK, nullptr, s_nk.data());
+  std::vector<double> const b2 =
+      dequantize_b<e4m3fn, Mx32>(q_kn.data(), kN, kK, kN, LayoutB::kKN, nullptr, s_kn.data());
+  std::vector<double> const a =
+      dequantize_a<e4m3fn, Mx32>(q_a.data(), kN, kK, kK, nullptr, s_a.data());
   EXPECT_EQ(b1, b2);
   for (std::int64_t r = 0; r < kN; ++r)
     for (std::int64_t kk = 0; kk < kK; ++kk) {
-      double const v = fp8_to_float(q_a[r * kK + kk]) * std::ldexp(1.0, s_a[r * 3 + kk / 32].exponent());
+      double const v =
+          fp8_to_float(q_a[r * kK + kk]) * std::ldexp(1.0, s_a[r * 3 + kk / 32].exponent());
       ASSERT_EQ(a[r * kK + kk], v);
       ASSERT_EQ(b1[kk * kN + r], v);  // B[k][n] = the same matrix transposed
       // Mx32 e4m3fn: |deq − x| ≤ 2^-4 · |x| relative half-ulp, or saturation / subnormal spacing
       double const s = std::ldexp(1.0, s_a[r * 3 + kk / 32].exponent());
-      ASSERT_LE(std::fabs(v - x[r * kK + kk]), std::fmax(0x1p-4 * std::fabs(x[r * kK + kk]), 0x1p-10 * s) + std::fmax(0.0, std::fabs(x[r * kK + kk]) - 448.0 * s));
+      ASSERT_LE(std::fabs(v - x[r * kK + kk]),
+                std::fmax(0x1p-4 * std::fabs(x[r * kK + kk]), 0x1p-10 * s) +
+                    std::fmax(0.0, std::fabs(x[r * kK + kk]) - 448.0 * s));
     }
   // float scales: PerChannel
   std::vector<e5m2> q(kN * kK);
   std::vector<float> sc(kN);
-  ASSERT_TRUE((quantize_a_host<e5m2, PerChannel>({x.data(), kN, kK, kK, q.data(), kK, sc.data(), nullptr, kN})).ok());
+  ASSERT_TRUE((quantize_a_host<e5m2, PerChannel>(
+                   {x.data(), kN, kK, kK, q.data(), kK, sc.data(), nullptr, kN}))
+                  .ok());
   std::vector<double> const ac = dequantize_a<e5m2, PerChannel>(q.data(), kN, kK, kK, sc.data());
   EXPECT_EQ(ac[5 * kK + 3], double(fp8_to_float(q[5 * kK + 3])) * sc[5]);
 }
@@ -104,7 +120,8 @@ TEST(ReferenceEpilogue, GeluKnownValues) {
 TEST(ReferenceEpilogue, BiasActivationOutputRoundingAndAmax) {
   GemmReference c{1, 3, 1, {1.0, -2.0, 300.0}, {1.0, 2.0, 300.0}};
   double const bias[3] = {0.5, 0.0, 200.0};
-  EpilogueReference const e = reference_epilogue(c, bias, Activation::kGeluErf, OutputType::kE4m3fn, 2.0);
+  EpilogueReference const e =
+      reference_epilogue(c, bias, Activation::kGeluErf, OutputType::kE4m3fn, 2.0);
   EXPECT_EQ(e.z[0], 1.5);
   EXPECT_EQ(e.y[1], gelu_erf(-2.0));
   EXPECT_NEAR(e.amax, 500.0, 1e-9);
@@ -138,13 +155,17 @@ TEST(Tolerance, GammaAndOutputRounding) {
   EXPECT_DOUBLE_EQ(output_rounding_bound(OutputType::kE5m2, 1.0), 0x1p-3 + fp8_rel);
   EXPECT_DOUBLE_EQ(output_rounding_bound(OutputType::kE5m2fnuz, 1e-6), 0x1p-18 + 1e-6 * fp8_rel);
   // saturation: 500 → 448 costs 52 on top of half an ulp at 448 (16)
-  EXPECT_DOUBLE_EQ(output_rounding_bound(OutputType::kE4m3fn, 500.0), 16.0 + 52.0 + 500.0 * fp8_rel);
+  EXPECT_DOUBLE_EQ(output_rounding_bound(OutputType::kE4m3fn, 500.0),
+                   16.0 + 52.0 + 500.0 * fp8_rel);
   // s_out scales everything
-  EXPECT_DOUBLE_EQ(output_rounding_bound(OutputType::kE4m3fn, 1000.0, 4.0), 4.0 * (8.0 + 250.0 * fp8_rel));
+  EXPECT_DOUBLE_EQ(output_rounding_bound(OutputType::kE4m3fn, 1000.0, 4.0),
+                   4.0 * (8.0 + 250.0 * fp8_rel));
   ToleranceParams p;
   p.k = 100;
   p.extra_ops = 3;
-  EXPECT_DOUBLE_EQ(element_bound(p, 10.0, 0.0, 0.0), gamma_n(103) * 10.0 + 0.5 * ulp_at(output_format(OutputType::kF32), gamma_n(103) * 10.0));
+  EXPECT_DOUBLE_EQ(
+      element_bound(p, 10.0, 0.0, 0.0),
+      gamma_n(103) * 10.0 + 0.5 * ulp_at(output_format(OutputType::kF32), gamma_n(103) * 10.0));
   p.activation = Activation::kGeluTanh;
   EXPECT_GT(element_bound(p, 10.0, 1.0, gelu_tanh(1.0)), kGeluLipschitz * gamma_n(103) * 10.0);
 }
@@ -152,9 +173,9 @@ TEST(Tolerance, GammaAndOutputRounding) {
 /// An FP32 GEMM as a kernel does it: exact fp8 products summed in float (k order), then
 /// acc · s_a · s_b, + bias, act in float, rounded to the output. Optionally a narrower
 /// accumulator: each partial sum rounded to `acc_bits` mantissa bits (truncation toward zero).
-double simulated_output(std::vector<e4m3fn> const& qa, std::vector<e4m3fn> const& qb, float sa, float sb,
-                        std::int64_t r, std::int64_t c, std::int64_t k, std::int64_t n, float bias,
-                        Activation act, OutputType out, float out_scale, int acc_bits) {
+double simulated_output(std::vector<e4m3fn> const& qa, std::vector<e4m3fn> const& qb, float sa,
+                        float sb, std::int64_t r, std::int64_t c, std::int64_t k, std::int64_t n,
+                        float bias, Activation act, OutputType out, float out_scale, int acc_bits) {
   float acc = 0.0f;
   for (std::int64_t kk = 0; kk < k; ++kk) {
     acc += fp8_to_float(qa[r * k + kk]) * fp8_to_float(qb[c * k + kk]);
@@ -167,8 +188,10 @@ double simulated_output(std::vector<e4m3fn> const& qa, std::vector<e4m3fn> const
   (void)n;
   float z = acc * sa * sb + bias;
   float y = act == Activation::kIdentity ? z
-            : act == Activation::kGeluTanh ? static_cast<float>(0.5f * z * (1.0f + std::tanh(0.7978845608f * (z + 0.044715f * z * z * z))))
-                                           : static_cast<float>(0.5f * z * (1.0f + std::erf(z * 0.70710678f)));
+            : act == Activation::kGeluTanh
+                ? static_cast<float>(
+                      0.5f * z * (1.0f + std::tanh(0.7978845608f * (z + 0.044715f * z * z * z))))
+                : static_cast<float>(0.5f * z * (1.0f + std::erf(z * 0.70710678f)));
   return round_to_output(out, y, out_scale);
 }
 
@@ -178,20 +201,25 @@ TEST(Tolerance, BoundsASimulatedFp32GemmAndCatchesAnError) {
   std::vector<float> xb = random_matrix(kN, kK, kK, Distribution::kOutliers, 2);
   std::vector<e4m3fn> qa(kM * kK), qb(kN * kK);
   float sa = 0, sb = 0;
-  ASSERT_TRUE((quantize_a_host<e4m3fn, PerTensor>({xa.data(), kM, kK, kK, qa.data(), kK, &sa, nullptr, 1})).ok());
-  ASSERT_TRUE((quantize_b_host<e4m3fn, PerTensor>({xb.data(), kN, kK, kK, LayoutB::kNK, qb.data(), kK, &sb, nullptr, 1})).ok());
+  ASSERT_TRUE(
+      (quantize_a_host<e4m3fn, PerTensor>({xa.data(), kM, kK, kK, qa.data(), kK, &sa, nullptr, 1}))
+          .ok());
+  ASSERT_TRUE((quantize_b_host<e4m3fn, PerTensor>(
+                   {xb.data(), kN, kK, kK, LayoutB::kNK, qb.data(), kK, &sb, nullptr, 1}))
+                  .ok());
   auto const a = dequantize_a<e4m3fn, PerTensor>(qa.data(), kM, kK, kK, &sa);
   auto const b = dequantize_b<e4m3fn, PerTensor>(qb.data(), kN, kK, kK, LayoutB::kNK, &sb);
   GemmReference const c = reference_gemm(a, b, kM, kN, kK);
   std::vector<double> const bias = random_bias(kN, 10.0, 3);
   for (Activation act : {Activation::kIdentity, Activation::kGeluTanh, Activation::kGeluErf}) {
-    for (OutputType out : {OutputType::kF32, OutputType::kBf16, OutputType::kF16, OutputType::kE4m3fn, OutputType::kE5m2fnuz}) {
+    for (OutputType out : {OutputType::kF32, OutputType::kBf16, OutputType::kF16,
+                           OutputType::kE4m3fn, OutputType::kE5m2fnuz}) {
       for (int acc_bits : {23, 13}) {
         double const out_scale = is_fp8_output(out) ? 0.5 : 1.0;
         EpilogueReference const e = reference_epilogue(c, bias.data(), act, out, out_scale);
         ToleranceParams p;
         p.k = kK;
-        p.extra_ops = 3;  // · s_a, · s_b, + bias
+        p.extra_ops = 3;                               // · s_a, · s_b, + bias
         p.unit_roundoff = std::ldexp(1.0, -acc_bits);  // truncation: u = 2^-bits
         p.activation = act;
         p.output = out;
@@ -200,14 +228,16 @@ TEST(Tolerance, BoundsASimulatedFp32GemmAndCatchesAnError) {
         std::vector<double> got(kM * kN);
         for (std::int64_t r = 0; r < kM; ++r)
           for (std::int64_t col = 0; col < kN; ++col)
-            got[r * kN + col] = simulated_output(qa, qb, sa, sb, r, col, kK, kN, static_cast<float>(bias[col]),
-                                                 act, out, static_cast<float>(out_scale), acc_bits);
+            got[r * kN + col] =
+                simulated_output(qa, qb, sa, sb, r, col, kK, kN, static_cast<float>(bias[col]), act,
+                                 out, static_cast<float>(out_scale), acc_bits);
         EXPECT_TRUE(all_within_bound(got, e.y, bound, kM, kN))
             << activation_name(act) << " " << output_type_name(out) << " acc bits " << acc_bits;
         if (acc_bits == 13 && out == OutputType::kF32) {
           // the bound is not vacuous: a 13-bit truncating accumulator uses a visible part of it
           double ratio = 0.0;
-          for (std::size_t i = 0; i < got.size(); ++i) ratio = std::fmax(ratio, std::fabs(got[i] - e.y[i]) / bound[i]);
+          for (std::size_t i = 0; i < got.size(); ++i)
+            ratio = std::fmax(ratio, std::fabs(got[i] - e.y[i]) / bound[i]);
           EXPECT_GT(ratio, 0.05) << activation_name(act);
         }
         // against the rounded reference (compare_to_rounded adds the reference's half ulp)
@@ -232,10 +262,12 @@ TEST(Generators, DeterministicPaddedNeverAllZero) {
     auto const x1 = random_matrix(30, 50, 53, d, 9);
     auto const x2 = random_matrix(30, 50, 53, d, 9);
     auto const x3 = random_matrix(30, 50, 53, d, 10);
-    ASSERT_EQ(std::memcmp(x1.data(), x2.data(), x1.size() * sizeof(float)), 0) << distribution_name(d);
+    ASSERT_EQ(std::memcmp(x1.data(), x2.data(), x1.size() * sizeof(float)), 0)
+        << distribution_name(d);
     EXPECT_NE(std::memcmp(x1.data(), x3.data(), x1.size() * sizeof(float)), 0);
     for (std::int64_t r = 0; r < 30; ++r)
-      for (std::int64_t c = 50; c < 53; ++c) ASSERT_TRUE(std::isnan(x1[r * 53 + c])) << "padding is NaN";
+      for (std::int64_t c = 50; c < 53; ++c)
+        ASSERT_TRUE(std::isnan(x1[r * 53 + c])) << "padding is NaN";
     for (std::int64_t rows : {1, 2, 4}) {
       auto const small = random_matrix(rows, 1, 1, d, 0);
       bool any = false;

@@ -15,8 +15,8 @@
 namespace fp8gemm::test {
 
 using Formats = std::tuple<e4m3fn, e5m2, e4m3fnuz, e5m2fnuz>;
-using Granularities = std::tuple<PerTensor, PerChannel, Blockwise<1, 128, 128>, Blockwise<128, 128, 128>,
-                                 Blockwise<3, 5, 7>, Mx32>;
+using Granularities = std::tuple<PerTensor, PerChannel, Blockwise<1, 128, 128>,
+                                 Blockwise<128, 128, 128>, Blockwise<3, 5, 7>, Mx32>;
 
 /// Calls f(T{}) for every T of a tuple type.
 template <class Tuple, class F>
@@ -28,14 +28,19 @@ void for_each_type(F&& f) {
 /// quantize_common.hpp's ScaleBlocking.
 template <class G>
 std::int64_t block_rows_of(Operand op, std::int64_t rows) {
-  if constexpr (std::is_same_v<G, PerTensor>) return rows;
-  else if constexpr (std::is_same_v<G, PerChannel>) return 1;
-  else return op == Operand::kA ? G::kABlockM : G::kBBlockN;
+  if constexpr (std::is_same_v<G, PerTensor>)
+    return rows;
+  else if constexpr (std::is_same_v<G, PerChannel>)
+    return 1;
+  else
+    return op == Operand::kA ? G::kABlockM : G::kBBlockN;
 }
 template <class G>
 std::int64_t block_k_of(std::int64_t k) {
-  if constexpr (std::is_same_v<G, PerTensor> || std::is_same_v<G, PerChannel>) return k;
-  else return G::kBlockK;
+  if constexpr (std::is_same_v<G, PerTensor> || std::is_same_v<G, PerChannel>)
+    return k;
+  else
+    return G::kBlockK;
 }
 
 /// One quantized operand seen as rows x K: the logical input xr[r*K + k], q, and its scales as
@@ -43,11 +48,11 @@ std::int64_t block_k_of(std::int64_t k) {
 template <class T>
 struct Quantized {
   std::int64_t rows = 0, k = 0;
-  std::vector<float> x;           // rows x K logical input (no padding)
-  std::vector<T> q_logical;       // rows x K logical q
-  std::vector<float> scale_of;    // rows x K: the scale applied to each element
-  std::vector<float> scales;      // float scale array (non-Mx32)
-  std::vector<e8m0> mx_scales;    // e8m0 scale array (Mx32)
+  std::vector<float> x;         // rows x K logical input (no padding)
+  std::vector<T> q_logical;     // rows x K logical q
+  std::vector<float> scale_of;  // rows x K: the scale applied to each element
+  std::vector<float> scales;    // float scale array (non-Mx32)
+  std::vector<e8m0> mx_scales;  // e8m0 scale array (Mx32)
   Status status;
 };
 
@@ -56,7 +61,8 @@ struct Quantized {
 template <class T, class G>
 Quantized<T> quantize_operand(Operand op, LayoutB layout, std::int64_t rows, std::int64_t k,
                               Distribution d, std::uint64_t seed, Rounding rounding,
-                              ScaleOptions options = {}, std::vector<float> const* logical = nullptr) {
+                              ScaleOptions options = {},
+                              std::vector<float> const* logical = nullptr) {
   Quantized<T> out;
   out.rows = rows;
   out.k = k;
@@ -74,15 +80,19 @@ Quantized<T> quantize_operand(Operand op, LayoutB layout, std::int64_t rows, std
   }
   std::int64_t const count = scale_shape<G>(op, rows, k).size();
   constexpr bool kMx = std::is_same_v<G, Mx32>;
-  if (kMx) out.mx_scales.assign(count, e8m0::from_bits(0));
-  else out.scales.assign(count, -1.0f);
+  if (kMx)
+    out.mx_scales.assign(count, e8m0::from_bits(0));
+  else
+    out.scales.assign(count, -1.0f);
   float* sp = kMx ? nullptr : out.scales.data();
   e8m0* mp = kMx ? out.mx_scales.data() : nullptr;
   if (op == Operand::kA) {
-    QuantizeAArgs<T> a{xs.data(), rows, k, ld, qs.data(), ldq, sp, mp, count, options, rounding, seed};
+    QuantizeAArgs<T> a{xs.data(), rows, k,     ld,      qs.data(), ldq,
+                       sp,        mp,   count, options, rounding,  seed};
     out.status = quantize_a_host<T, G>(a);
   } else {
-    QuantizeBArgs<T> b{xs.data(), rows, k, ld, layout, qs.data(), ldq, sp, mp, count, options, rounding, seed};
+    QuantizeBArgs<T> b{xs.data(), rows, k,     ld,      layout,   qs.data(), ldq,
+                       sp,        mp,   count, options, rounding, seed};
     out.status = quantize_b_host<T, G>(b);
   }
   out.q_logical.resize(static_cast<std::size_t>(rows * k));

@@ -49,7 +49,8 @@ TEST(QuantizeHost, NearestEvenWithinHalfUlpEveryGranularityFormatLayout) {
       using G = decltype(g);
       for (OperandCase const& oc : kOperandCases) {
         for (Distribution d : kAllDistributions) {
-          auto const qz = quantize_operand<T, G>(oc.op, oc.layout, kRows, kK, d, 7, Rounding::kNearestEven);
+          auto const qz =
+              quantize_operand<T, G>(oc.op, oc.layout, kRows, kK, d, 7, Rounding::kNearestEven);
           std::string const ctx = where(oc.name, FormatTraits<T>::kName, G::kName, d);
           ASSERT_TRUE(qz.status.ok()) << ctx << ": " << qz.status.to_string();
           int bad = 0;
@@ -57,8 +58,11 @@ TEST(QuantizeHost, NearestEvenWithinHalfUlpEveryGranularityFormatLayout) {
             float const s = qz.scale_of[i];
             float const y = qz.x[i] / s;
             double const qv = fp8_to_float(qz.q_logical[i]);
-            double const over = std::fabs(y) > FormatTraits<T>::kMaxFinite ? std::fabs(y) - FormatTraits<T>::kMaxFinite : 0.0;
-            double const bound = 0.5 * fp8_ulp<T>(std::fmin(std::fabs(y), FormatTraits<T>::kMaxFinite)) + over;
+            double const over = std::fabs(y) > FormatTraits<T>::kMaxFinite
+                                    ? std::fabs(y) - FormatTraits<T>::kMaxFinite
+                                    : 0.0;
+            double const bound =
+                0.5 * fp8_ulp<T>(std::fmin(std::fabs(y), FormatTraits<T>::kMaxFinite)) + over;
             if (!(std::fabs(qv - y) <= bound) || !(s > 0.0f) || !std::isfinite(s)) {
               ++bad;
               ADD_FAILURE() << ctx << " element " << i << ": x " << qz.x[i] << " s " << s << " q "
@@ -99,12 +103,14 @@ TEST(QuantizeHost, AmaxMatchesBruteForce) {
       std::int64_t const ld = (kc ? kK : kRows) + 1;
       std::vector<float> xs(static_cast<std::size_t>((kc ? kRows : kK) * ld), NAN);
       for (std::int64_t r = 0; r < kRows; ++r)
-        for (std::int64_t kk = 0; kk < kK; ++kk) xs[kc ? r * ld + kk : kk * ld + r] = x[r * kK + kk];
+        for (std::int64_t kk = 0; kk < kK; ++kk)
+          xs[kc ? r * ld + kk : kk * ld + r] = x[r * kK + kk];
       std::int64_t const count = scale_shape<G>(oc.op, kRows, kK).size();
       std::vector<float> amax(count, -1.0f);
-      Status const st = oc.op == Operand::kA
-                            ? amax_a_host<G>(AmaxAArgs{xs.data(), kRows, kK, ld, amax.data(), count})
-                            : amax_b_host<G>(AmaxBArgs{xs.data(), kRows, kK, ld, oc.layout, amax.data(), count});
+      Status const st =
+          oc.op == Operand::kA
+              ? amax_a_host<G>(AmaxAArgs{xs.data(), kRows, kK, ld, amax.data(), count})
+              : amax_b_host<G>(AmaxBArgs{xs.data(), kRows, kK, ld, oc.layout, amax.data(), count});
       ASSERT_TRUE(st.ok()) << st.to_string();
       std::int64_t const br = block_rows_of<G>(oc.op, kRows), bk = block_k_of<G>(kK);
       std::int64_t const cols = (kK + bk - 1) / bk;
@@ -151,8 +157,8 @@ TEST(QuantizeHost, NonFiniteInputIsReportedNotHidden) {
   bt[2 * 3 + 1] = INFINITY;            // (k 2, n 1)
   std::vector<e5m2> qb(8 * 3);
   std::vector<e8m0> mx(3);
-  Status const sb = quantize_b_host<e5m2, Mx32>(QuantizeBArgs<e5m2>{
-      bt.data(), 3, 8, 3, LayoutB::kKN, qb.data(), 3, nullptr, mx.data(), 3});
+  Status const sb = quantize_b_host<e5m2, Mx32>(
+      QuantizeBArgs<e5m2>{bt.data(), 3, 8, 3, LayoutB::kKN, qb.data(), 3, nullptr, mx.data(), 3});
   EXPECT_EQ(sb.code(), StatusCode::kErrorInvalidArgument);
   EXPECT_NE(sb.message().find("B has a non-finite value (nan) at n 0, k 6"), std::string::npos)
       << sb.message();
@@ -188,22 +194,25 @@ TEST(QuantizeHost, ExactRoundTripOfRepresentableValues) {
             std::uint8_t c;
             do {
               c = static_cast<std::uint8_t>(rng());
-            } while (!std::isfinite(fp8_to_float(T::from_bits(c))) || fp8_to_float(T::from_bits(c)) == 0.0f);
-            if (first_of_block) c = static_cast<std::uint8_t>(FormatTraits<T>::kMaxFiniteBits | (rng() & 0x80));
+            } while (!std::isfinite(fp8_to_float(T::from_bits(c))) ||
+                     fp8_to_float(T::from_bits(c)) == 0.0f);
+            if (first_of_block)
+              c = static_cast<std::uint8_t>(FormatTraits<T>::kMaxFiniteBits | (rng() & 0x80));
             codes[r * kK + kk] = c;
             int const j = static_cast<int>(e % 11) - 5;
             x[r * kK + kk] = std::ldexp(fp8_to_float(T::from_bits(c)), j);
           }
         for (Rounding rounding : {Rounding::kNearestEven, Rounding::kStochastic}) {
-          auto const qz = quantize_operand<T, G>(oc.op, oc.layout, kRows, kK, Distribution::kNormal, 5,
-                                                 rounding, {}, &x);
+          auto const qz = quantize_operand<T, G>(oc.op, oc.layout, kRows, kK, Distribution::kNormal,
+                                                 5, rounding, {}, &x);
           ASSERT_TRUE(qz.status.ok());
           int bad = 0;
           for (std::size_t i = 0; i < x.size() && bad < 3; ++i) {
             if (qz.q_logical[i].bits != codes[i]) {
               ++bad;
-              ADD_FAILURE() << oc.name << " " << FormatTraits<T>::kName << " " << G::kName << " element "
-                            << i << ": code " << int(codes[i]) << " -> " << int(qz.q_logical[i].bits);
+              ADD_FAILURE() << oc.name << " " << FormatTraits<T>::kName << " " << G::kName
+                            << " element " << i << ": code " << int(codes[i]) << " -> "
+                            << int(qz.q_logical[i].bits);
             }
           }
         }
@@ -218,8 +227,8 @@ TEST(QuantizeHost, ZeroBlocksGetScaleOne) {
     using T = decltype(t);
     for_each_type<std::tuple<PerChannel, Blockwise<1, 128, 128>, Mx32>>([](auto g) {
       using G = decltype(g);
-      auto const qz = quantize_operand<T, G>(Operand::kA, LayoutB::kNK, kRows, kK, Distribution::kRowRanges,
-                                             9, Rounding::kStochastic);
+      auto const qz = quantize_operand<T, G>(Operand::kA, LayoutB::kNK, kRows, kK,
+                                             Distribution::kRowRanges, 9, Rounding::kStochastic);
       ASSERT_TRUE(qz.status.ok());
       for (std::int64_t r = 3; r < kRows; r += 7)
         for (std::int64_t kk = 0; kk < kK; ++kk) {
@@ -233,11 +242,13 @@ TEST(QuantizeHost, ZeroBlocksGetScaleOne) {
     std::vector<float> x(16, v);
     std::vector<e4m3fn> q(16);
     float s = -1.0f;
-    ASSERT_TRUE((quantize_a_host<e4m3fn, PerTensor>(QuantizeAArgs<e4m3fn>{x.data(), 2, 8, 8, q.data(), 8, &s, nullptr, 1})).ok());
+    ASSERT_TRUE((quantize_a_host<e4m3fn, PerTensor>(
+                     QuantizeAArgs<e4m3fn>{x.data(), 2, 8, 8, q.data(), 8, &s, nullptr, 1}))
+                    .ok());
     EXPECT_EQ(s, 1.0f) << v;
   }
   EXPECT_EQ(scale_from_amax<e4m3fn>(0.0f), 1.0f);
-  EXPECT_EQ(scale_from_amax<e4m3fn>(448.0f * 0x1p-127f), 1.0f);   // s would be subnormal
+  EXPECT_EQ(scale_from_amax<e4m3fn>(448.0f * 0x1p-127f), 1.0f);       // s would be subnormal
   EXPECT_EQ(scale_from_amax<e4m3fn>(448.0f * 0x1p-126f), 0x1p-126f);  // smallest normal s is kept
   EXPECT_TRUE(std::isnan(scale_from_amax<e4m3fn>(INFINITY)));
   EXPECT_EQ(mx_scale_from_amax<e4m3fn>(0.0f).exponent(), 0);
@@ -250,8 +261,8 @@ TEST(QuantizeHost, PowerOfTwoScalesRoundUp) {
     for_each_type<std::tuple<PerTensor, PerChannel, Blockwise<3, 5, 7>>>([](auto g) {
       using G = decltype(g);
       for (OperandCase const& oc : kOperandCases) {
-        auto const qz = quantize_operand<T, G>(oc.op, oc.layout, kRows, kK, Distribution::kOutliers, 2,
-                                               Rounding::kNearestEven, ScaleOptions{true});
+        auto const qz = quantize_operand<T, G>(oc.op, oc.layout, kRows, kK, Distribution::kOutliers,
+                                               2, Rounding::kNearestEven, ScaleOptions{true});
         ASSERT_TRUE(qz.status.ok());
         for (float s : qz.scales) {
           int e;
@@ -275,8 +286,8 @@ TEST(QuantizeHost, MxSharedExponentRule) {
   for_each_type<Formats>([](auto t) {
     using T = decltype(t);
     for (OperandCase const& oc : kOperandCases) {
-      auto const qz = quantize_operand<T, Mx32>(oc.op, oc.layout, kRows, kK, Distribution::kRowRanges, 4,
-                                                Rounding::kNearestEven);
+      auto const qz = quantize_operand<T, Mx32>(
+          oc.op, oc.layout, kRows, kK, Distribution::kRowRanges, 4, Rounding::kNearestEven);
       ASSERT_TRUE(qz.status.ok());
       std::int64_t const cols = (kK + 31) / 32;
       for (std::int64_t r = 0; r < kRows; ++r)
@@ -285,7 +296,8 @@ TEST(QuantizeHost, MxSharedExponentRule) {
           for (std::int64_t kk = c * 32; kk < std::min<std::int64_t>(kK, c * 32 + 32); ++kk)
             amax = std::fmax(amax, std::fabs(qz.x[r * kK + kk]));
           int const expect = amax == 0.0f ? 0 : std::ilogb(amax) - FormatTraits<T>::kMaxExponent;
-          ASSERT_EQ(qz.mx_scales[r * cols + c].exponent(), expect) << oc.name << " " << FormatTraits<T>::kName;
+          ASSERT_EQ(qz.mx_scales[r * cols + c].exponent(), expect)
+              << oc.name << " " << FormatTraits<T>::kName;
         }
       // elements above fmt_max after the division saturate to ±max (e4m3fn: up to 2^9 > 448)
       for (std::size_t i = 0; i < qz.x.size(); ++i) {
@@ -314,7 +326,8 @@ TEST(QuantizeHost, StochasticRoundingIsUnbiasedAndSeeded) {
       x[0] = fmax;  // pins s = 1
       std::vector<T> q(n), q2(n), q3(n);
       float s = 0.0f;
-      QuantizeAArgs<T> a{x.data(), 1, n, n, q.data(), n, &s, nullptr, 1, {}, Rounding::kStochastic, 42};
+      QuantizeAArgs<T> a{x.data(), 1, n, n, q.data(), n, &s, nullptr, 1, {}, Rounding::kStochastic,
+                         42};
       ASSERT_TRUE((quantize_a_host<T, PerTensor>(a)).ok());
       ASSERT_EQ(s, 1.0f);
       a.q = q2.data();
@@ -347,15 +360,21 @@ TEST(QuantizeHost, LayoutsAgreeBitForBit) {
     for_each_type<Granularities>([](auto g) {
       using G = decltype(g);
       for (Rounding rounding : {Rounding::kNearestEven, Rounding::kStochastic}) {
-        auto const nk = quantize_operand<T, G>(Operand::kB, LayoutB::kNK, kRows, kK, Distribution::kNormal, 8, rounding);
-        auto const kn = quantize_operand<T, G>(Operand::kB, LayoutB::kKN, kRows, kK, Distribution::kNormal, 8, rounding);
+        auto const nk = quantize_operand<T, G>(Operand::kB, LayoutB::kNK, kRows, kK,
+                                               Distribution::kNormal, 8, rounding);
+        auto const kn = quantize_operand<T, G>(Operand::kB, LayoutB::kKN, kRows, kK,
+                                               Distribution::kNormal, 8, rounding);
         ASSERT_TRUE(nk.status.ok() && kn.status.ok());
-        for (std::size_t i = 0; i < nk.q_logical.size(); ++i) ASSERT_EQ(nk.q_logical[i].bits, kn.q_logical[i].bits);
+        for (std::size_t i = 0; i < nk.q_logical.size(); ++i)
+          ASSERT_EQ(nk.q_logical[i].bits, kn.q_logical[i].bits);
         ASSERT_EQ(nk.scale_of, kn.scale_of);
-        if constexpr (std::is_same_v<G, PerTensor> || std::is_same_v<G, PerChannel> || std::is_same_v<G, Mx32>) {
+        if constexpr (std::is_same_v<G, PerTensor> || std::is_same_v<G, PerChannel> ||
+                      std::is_same_v<G, Mx32>) {
           // same block shapes for A and B: A of the same rows x K matrix matches too
-          auto const a = quantize_operand<T, G>(Operand::kA, LayoutB::kNK, kRows, kK, Distribution::kNormal, 8, rounding);
-          for (std::size_t i = 0; i < a.q_logical.size(); ++i) ASSERT_EQ(a.q_logical[i].bits, nk.q_logical[i].bits);
+          auto const a = quantize_operand<T, G>(Operand::kA, LayoutB::kNK, kRows, kK,
+                                                Distribution::kNormal, 8, rounding);
+          for (std::size_t i = 0; i < a.q_logical.size(); ++i)
+            ASSERT_EQ(a.q_logical[i].bits, nk.q_logical[i].bits);
         }
       }
     });
