@@ -17,7 +17,13 @@ namespace fp8gemm {
 ///   kNonSaturating a value whose round-to-nearest-even result (with an unbounded exponent) exceeds
 ///                  max finite -> +-Inf where the format has Inf (e5m2, fp16, bf16), else NaN
 ///                  (e4m3fn: S.1111.111; fnuz: 0x80). A value that rounds down to max stays max:
-///                  IEEE 754 overflow rule, as in CUDA's __NV_NOSAT (HIP differs: see README).
+///                  IEEE 754 overflow rule, as in CUDA's __NV_NOSAT.
+/// fp8 results match CUDA's host cuda_fp8.h bit for bit (e4m3fn, e5m2). HIP's hip_fp8.h (ROCm 6.4
+/// host path) differs in four documented ways (tests/unit/numeric/fp8_hip_oracle_test.cpp):
+/// it keeps the sign of NaN (-NaN -> 0xFF; we and CUDA give 0x7F); with SATFINITE it maps a NaN to
+/// +-max in the fnuz formats (we keep NaN); with NOSAT it overflows all of (max, max + ulp/2]
+/// (we round first, as CUDA); and below 2^(emin-40-M) it shifts by >= 64 bits (undefined
+/// behaviour) and returns garbage codes (we return +-0).
 enum class Saturation { kSaturate, kNonSaturating };
 
 /// Per-format constants; specialised next to each type (fp8.hpp, e8m0.hpp, half.hpp).

@@ -137,6 +137,12 @@ TYPED_TEST(Fp8Format, ZeroSignAndSpecials) {
   }
 }
 
+// The codec is constexpr on bit patterns (the float <-> bits step needs memcpy, so it is not).
+static_assert(detail::encode_bits<FormatTraits<e4m3fn>>(0x3F800000u, Saturation::kSaturate, false,
+                                                        0u) == 0x38);
+static_assert(detail::decode_bits<FormatTraits<e5m2fnuz>>(0x01) == 0x37000000u);  // 2^-17
+static_assert(e8m0::from_exponent(3).bits == 130 && e8m0::from_exponent(3).exponent() == 3);
+
 TEST(Fp8Values, KnownEncodings) {
   EXPECT_EQ(float_to_fp8<e4m3fn>(1.0f).bits, 0x38);
   EXPECT_EQ(float_to_fp8<e4m3fnuz>(1.0f).bits, 0x40);
