@@ -178,6 +178,7 @@ struct GemmProblem {
     p.activation = activation_of<typename Config::Epilogue::Act>();
     p.output = out;
     p.out_scale = out_scale;
+    p.compare_to_rounded = true;  // checked against the reference rounded to the output type
     return p;
   }
 

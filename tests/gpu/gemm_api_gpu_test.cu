@@ -11,7 +11,7 @@ using Config = GemmConfig<Sm90Default<>, PerChannel, LayoutB::kNK, Epilogue<bf16
 using G = Gemm<Config>;
 
 G::Arguments valid_arguments() {
-  static alignas(16) e4m3fn a[64 * 64], b[64 * 64];
+  alignas(16) static e4m3fn a[64 * 64], b[64 * 64];
   static float sa[64], sb[64];
   static bf16 c[64 * 64];
   G::Arguments args;

@@ -2,6 +2,8 @@
 /// Named default tile policies per target (policy layer).
 #pragma once
 
+#include "fp8gemm/arch/amd/cdna3_mma.hpp"
+#include "fp8gemm/arch/amd/cdna4_mma.hpp"
 #include "fp8gemm/arch/nvidia/sm89_mma.hpp"
 #include "fp8gemm/policy/tile_policy.hpp"
 
@@ -15,5 +17,15 @@ using Sm90Default = TilePolicy<128, 128, 128, 2, 4, arch::Sm89Mma16x8x32<EA, EB>
 /// Hopper, small-M (decode) shapes: 64 x 128 x 128, 4 warps (1 x 4) of 64 x 32.
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90SmallM = TilePolicy<64, 128, 128, 1, 4, arch::Sm89Mma16x8x32<EA, EB>, 2>;
+
+/// gfx950 (CDNA4): 256 x 256 x 128 block tile on the full-rate 16x16x128 MFMA, 8 waves (4 x 2) of
+/// 64 x 128, two LDS stages = 2 x (256 + 256) x 144 B = 144 KiB of the 160 KiB.
+template <class EA = e4m3fn, class EB = e4m3fn>
+using Cdna4Default = TilePolicy<256, 256, 128, 4, 2, arch::Cdna4Mma16x16x128<EA, EB>, 2>;
+
+/// gfx942 (CDNA3): 128 x 256 x 64 block tile on the 16x16x32 MFMA (FNUZ), 4 waves (2 x 2) of
+/// 64 x 128, two LDS stages = 2 x (128 + 256) x 72 B = 54 KiB of the 64 KiB.
+template <class EA = e4m3fnuz, class EB = e4m3fnuz>
+using Cdna3Default = TilePolicy<128, 256, 64, 2, 2, arch::Cdna3Mma16x16x32<EA, EB>, 2>;
 
 }  // namespace fp8gemm

@@ -12,21 +12,50 @@ namespace fp8gemm {
 
 /// A row-major operand tile, K contiguous: [kRows, kBlockK] bytes of a [rows, k] matrix (lda bytes
 /// per row, lda % 16 == 0, base 16-byte aligned). Each thread moves kVecs 16-byte vectors; vector
-/// v = thread + i * kThreads covers row v / kChunks, bytes 16 * (v % kChunks) .. +15.
+/// v = thread + i * kThreads covers tile row row_of(v / kChunks), bytes 16 * (v % kChunks) .. +15.
+///
+/// NOTE: LDS stores are free of bank conflicts when the lanes of one store phase cover every bank
+/// once. A phase is kBanks * 4 / kStoreBytes lanes; when it spans two rows, rows r and r + kDelta
+/// (with kDelta * pitch = kBanks / 2 dwords, mod kBanks) fill opposite bank halves, so row_of pairs
+/// them up instead of storing rows r and r + 1 together. Rows padded to 8 (not 16) bytes are
+/// written with two 8-byte stores.
 template <class Policy, int kRows>
 struct RowMajorTileCopy {
   static constexpr int kChunks = Policy::kBlockK / 16;             // 16-byte vectors per row
   static constexpr int kVecs = kRows * kChunks / Policy::kThreads;  // per thread
-  arch::Vec<16> staged[kVecs];                                      // this thread's share of the tile
+  static constexpr int kStoreBytes = Policy::kLdsRowBytes % 16 == 0 ? 16 : 8;
+  static constexpr int kBanks = Policy::Arch::kLdsBanks;
+  static constexpr int kPitchDwords = Policy::kLdsRowBytes / 4;
+  static constexpr int kRowsPerPhase = kBanks * 4 / 16 / kChunks;  // rows one 16-byte phase spans
+
+  static constexpr int find_delta() {
+    if (kRowsPerPhase != 2 || kStoreBytes != 16) return 0;
+    for (int d = 1; d < 64 && 2 * d <= kRows; ++d)
+      if ((kPitchDwords * d) % kBanks == kBanks / 2 && kRows % (2 * d) == 0) return d;
+    return 0;
+  }
+  static constexpr int kDelta = find_delta();
+
+  /// Tile row of the n-th row in copy order (identity unless rows are paired, see NOTE).
+  FP8GEMM_HOST_DEVICE static constexpr int row_of(int n) {
+    if constexpr (kDelta == 0) {
+      return n;
+    } else {
+      int const pair = n / 2, block = pair / kDelta, j = pair % kDelta;
+      return block * 2 * kDelta + (n % 2) * kDelta + j;
+    }
+  }
+
+  arch::Vec<16> staged[kVecs];  // this thread's share of the tile
 
   /// Loads rows [row0, row0 + kRows) x bytes [k0, k0 + kBlockK), zero outside [rows, k).
   FP8GEMM_DEVICE void load(std::uint8_t const* base, std::int64_t ld, int rows, int k, int row0,
                            int k0) {
     int const tid = arch::thread_idx();
-FP8GEMM_UNROLL
+    FP8GEMM_UNROLL
     for (int i = 0; i < kVecs; ++i) {
       int const v = tid + i * Policy::kThreads;
-      int const row = row0 + v / kChunks;
+      int const row = row0 + row_of(v / kChunks);
       int const kk = k0 + 16 * (v % kChunks);
       arch::Vec<16> vec{};
       if (row < rows && kk < k) {
@@ -45,11 +74,19 @@ FP8GEMM_UNROLL
   /// Writes the staged vectors into one LDS stage laid out [kRows][Policy::kLdsRowBytes].
   FP8GEMM_DEVICE void store(std::uint8_t* lds_stage, char const* site) const {
     int const tid = arch::thread_idx();
-FP8GEMM_UNROLL
+    FP8GEMM_UNROLL
     for (int i = 0; i < kVecs; ++i) {
       int const v = tid + i * Policy::kThreads;
-      std::uint32_t const offset = (v / kChunks) * Policy::kLdsRowBytes + 16 * (v % kChunks);
-      arch::lds_store<16, Policy::Arch::kLdsBanks>(lds_stage, offset, staged[i], site);
+      std::uint32_t const offset = row_of(v / kChunks) * Policy::kLdsRowBytes + 16 * (v % kChunks);
+      if constexpr (kStoreBytes == 16) {
+        arch::lds_store<16, kBanks>(lds_stage, offset, staged[i], site);
+      } else {
+        arch::Vec<8> lo, hi;
+        lo.w[0] = staged[i].w[0], lo.w[1] = staged[i].w[1];
+        hi.w[0] = staged[i].w[2], hi.w[1] = staged[i].w[3];
+        arch::lds_store<8, kBanks>(lds_stage, offset, lo, site);
+        arch::lds_store<8, kBanks>(lds_stage, offset + 8, hi, site);
+      }
     }
   }
 };

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+// fp8gemm vs cuBLASLt FP8 on the same inputs, same process, same scale mode (per-tensor e4m3fn A
+// and B, bf16 C, mk_nk_mn = cuBLASLt "TN"). Google Benchmark with manual time from CUDA events:
+// warm-up launches first, then one event pair per iteration; A/B rotate over enough buffer sets
+// that every iteration reads operands not left in L2. Run with --benchmark_repetitions and
+// --benchmark_enable_random_interleaving so the two libraries alternate; report the median.
+#include <benchmark/benchmark.h>
+#include <cublasLt.h>
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fp8gemm/fp8gemm.hpp"
+
+namespace {
+
+using namespace fp8gemm;
+
+#define BENCH_CHECK_CUDA(call)                                                                 \
+  do {                                                                                         \
+    cudaError_t const e_ = (call);                                                             \
+    if (e_ != cudaSuccess) {                                                                   \
+      std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #call, cudaGetErrorString(e_), __FILE__, __LINE__); \
+      std::exit(1);                                                                            \
+    }                                                                                          \
+  } while (0)
+#define BENCH_CHECK_CUBLAS(call)                                                               \
+  do {                                                                                         \
+    cublasStatus_t const s_ = (call);                                                          \
+    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                         \
+      std::fprintf(stderr, "%s failed: status %d (%s:%d)\n", #call, int(s_), __FILE__, __LINE__); \
+      std::exit(1);                                                                            \
+    }                                                                                          \
+  } while (0)
+
+/// Rotating operand sets: together at least 3x the L2 size, so no iteration finds its inputs in L2.
+struct Operands {
+  int m, n, k, sets;
+  std::vector<void*> a, b;
+  void* c = nullptr;
+  float* scales = nullptr;  // [2]: s_a, s_b
+
+  Operands(int m_, int n_, int k_) : m(m_), n(n_), k(k_) {
+    int l2 = 0;
+    BENCH_CHECK_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+    std::size_t const set_bytes = std::size_t(m) * k + std::size_t(n) * k;
+    sets = static_cast<int>(std::min<std::size_t>(64, 3 * std::size_t(l2) / set_bytes + 1));
+    std::vector<std::uint8_t> host(std::max(std::size_t(m) * k, std::size_t(n) * k));
+    std::mt19937 rng(42);
+    std::normal_distribution<float> normal;
+    for (auto& byte : host) byte = float_to_fp8<e4m3fn>(normal(rng)).bits;  // random, never zeros
+    for (int s = 0; s < sets; ++s) {
+      void* pa = nullptr;
+      void* pb = nullptr;
+      BENCH_CHECK_CUDA(cudaMalloc(&pa, std::size_t(m) * k));
+      BENCH_CHECK_CUDA(cudaMalloc(&pb, std::size_t(n) * k));
+      BENCH_CHECK_CUDA(cudaMemcpy(pa, host.data(), std::size_t(m) * k, cudaMemcpyHostToDevice));
+      BENCH_CHECK_CUDA(cudaMemcpy(pb, host.data(), std::size_t(n) * k, cudaMemcpyHostToDevice));
+      a.push_back(pa);
+      b.push_back(pb);
+    }
+    BENCH_CHECK_CUDA(cudaMalloc(&c, std::size_t(m) * n * 2));
+    BENCH_CHECK_CUDA(cudaMalloc(&scales, 2 * sizeof(float)));
+    float const s[2] = {0.01f, 0.02f};
+    BENCH_CHECK_CUDA(cudaMemcpy(scales, s, sizeof s, cudaMemcpyHostToDevice));
+  }
+  ~Operands() {
+    for (void* p : a) cudaFree(p);
+    for (void* p : b) cudaFree(p);
+    cudaFree(c);
+    cudaFree(scales);
+  }
+};
+
+/// Times `launch(set)` with CUDA events, one launch per iteration, rotating operand sets.
+template <class Launch>
+void time_loop(benchmark::State& state, Operands const& ops, Launch&& launch) {
+  cudaEvent_t start, stop;
+  BENCH_CHECK_CUDA(cudaEventCreate(&start));
+  BENCH_CHECK_CUDA(cudaEventCreate(&stop));
+  for (int i = 0; i < 2 * ops.sets; ++i) launch(i % ops.sets);  // warm-up
+  BENCH_CHECK_CUDA(cudaDeviceSynchronize());
+  int it = 0;
+  for (auto _ : state) {
+    int const set = it++ % ops.sets;
+    BENCH_CHECK_CUDA(cudaEventRecord(start));
+    launch(set);
+    BENCH_CHECK_CUDA(cudaEventRecord(stop));
+    BENCH_CHECK_CUDA(cudaEventSynchronize(stop));
+    float ms = 0;
+    BENCH_CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
+    state.SetIterationTime(ms * 1e-3);
+  }
+  BENCH_CHECK_CUDA(cudaGetLastError());
+  double const flops = 2.0 * ops.m * ops.n * ops.k;
+  state.counters["TFLOP/s"] = benchmark::Counter(flops * 1e-12, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["sets"] = ops.sets;
+  BENCH_CHECK_CUDA(cudaEventDestroy(start));
+  BENCH_CHECK_CUDA(cudaEventDestroy(stop));
+}
+
+template <class Policy>
+void bench_fp8gemm(benchmark::State& state, int m, int n, int k) {
+  using Config = GemmConfig<Policy, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  Operands ops(m, n, k);
+  typename Gemm<Config>::Arguments args;
+  args.m = m, args.n = n, args.k = k, args.lda = k, args.ldb = k;
+  args.scale_a = ops.scales, args.scale_b = ops.scales + 1, args.scale_a_count = 1, args.scale_b_count = 1;
+  args.epilogue.c = static_cast<bf16*>(ops.c), args.epilogue.ldc = n;
+  args.a = static_cast<e4m3fn const*>(ops.a[0]), args.b = static_cast<e4m3fn const*>(ops.b[0]);
+  Status const st = Gemm<Config>::can_implement(args);
+  if (!st.ok()) {
+    state.SkipWithError(st.to_string().c_str());
+    return;
+  }
+  time_loop(state, ops, [&](int set) {
+    args.a = static_cast<e4m3fn const*>(ops.a[set]);
+    args.b = static_cast<e4m3fn const*>(ops.b[set]);
+    Status const s = Gemm<Config>::run(args, nullptr);
+    if (!s.ok()) {
+      std::fprintf(stderr, "fp8gemm run: %s\n", s.to_string().c_str());
+      std::exit(1);
+    }
+  });
+  state.SetLabel(Gemm<Config>::name());
+}
+
+/// cuBLASLt FP8: D[M,N] (row-major) = s_a s_b A[M,K] B[N,K]^T, as column-major D^T = B A^T ("TN").
+void bench_cublaslt(benchmark::State& state, int m, int n, int k) {
+  Operands ops(m, n, k);
+  cublasLtHandle_t handle;
+  BENCH_CHECK_CUBLAS(cublasLtCreate(&handle));
+  cublasLtMatmulDesc_t desc;
+  BENCH_CHECK_CUBLAS(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  cublasOperation_t const ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+  BENCH_CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
+  BENCH_CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
+  float const* sa = ops.scales + 1;  // cuBLAS "A" is our B
+  float const* sb = ops.scales;
+  BENCH_CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
+  BENCH_CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
+  cublasLtMatrixLayout_t la, lb, lc;
+  BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, k, n, k));
+  BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&lb, CUDA_R_8F_E4M3, k, m, k));
+  BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, n, m, n));
+  std::size_t const ws_bytes = 64u << 20;
+  void* ws = nullptr;
+  BENCH_CHECK_CUDA(cudaMalloc(&ws, ws_bytes));
+  cublasLtMatmulPreference_t pref;
+  BENCH_CHECK_CUBLAS(cublasLtMatmulPreferenceCreate(&pref));
+  BENCH_CHECK_CUBLAS(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes));
+  cublasLtMatmulHeuristicResult_t heur{};
+  int found = 0;
+  BENCH_CHECK_CUBLAS(cublasLtMatmulAlgoGetHeuristic(handle, desc, la, lb, lc, lc, pref, 1, &heur, &found));
+  if (found == 0) {
+    state.SkipWithError("cuBLASLt found no FP8 algorithm");
+    return;
+  }
+  float const alpha = 1.0f, beta = 0.0f;
+  time_loop(state, ops, [&](int set) {
+    BENCH_CHECK_CUBLAS(cublasLtMatmul(handle, desc, &alpha, ops.b[set], la, ops.a[set], lb, &beta, ops.c, lc,
+                                      ops.c, lc, &heur.algo, ws, ws_bytes, nullptr));
+  });
+  state.SetLabel("cublaslt_fp8_e4m3_tn_bf16");
+  cublasLtMatmulPreferenceDestroy(pref);
+  cublasLtMatrixLayoutDestroy(la);
+  cublasLtMatrixLayoutDestroy(lb);
+  cublasLtMatrixLayoutDestroy(lc);
+  cublasLtMatmulDescDestroy(desc);
+  cublasLtDestroy(handle);
+  cudaFree(ws);
+}
+
+struct Shape {
+  int m, n, k;
+};
+
+int register_all() {
+  Shape const shapes[] = {{4096, 4096, 4096},  {8192, 8192, 8192},  {4096, 8192, 8192},
+                          {1024, 4096, 1024},  {2048, 28672, 8192}, {2048, 8192, 28672},
+                          {1, 8192, 8192},     {16, 8192, 8192},    {128, 8192, 8192}};
+  for (Shape const s : shapes) {
+    std::string const shape = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+    benchmark::RegisterBenchmark(("fp8gemm/sm90_default/" + shape).c_str(), [s](benchmark::State& st) {
+      bench_fp8gemm<Sm90Default<>>(st, s.m, s.n, s.k);
+    })->UseManualTime()->Unit(benchmark::kMicrosecond);
+    if (s.m <= 2048)
+      benchmark::RegisterBenchmark(("fp8gemm/sm90_small_m/" + shape).c_str(), [s](benchmark::State& st) {
+        bench_fp8gemm<Sm90SmallM<>>(st, s.m, s.n, s.k);
+      })->UseManualTime()->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("cublaslt/" + shape).c_str(), [s](benchmark::State& st) {
+      bench_cublaslt(st, s.m, s.n, s.k);
+    })->UseManualTime()->Unit(benchmark::kMicrosecond);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_all();
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs on the H200 (device tool): the GPU test suite, a compute-sanitizer subset, and the
+# benchmark, from binaries built here with nvcc and carried in .carry/. Everything lands in $OUT.
+#   usage there: bash scripts/h200_run.sh [tests|bench|all]
+set -uo pipefail
+what=${1:-all}
+out=${OUT:-/tmp/out}
+mkdir -p "$out"
+export LD_LIBRARY_PATH=$PWD/.carry${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+{
+  date -u +"date: %Y-%m-%dT%H:%M:%SZ"
+  echo "commit: $(cat .carry/COMMIT 2>/dev/null || echo unknown)"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu --format=csv
+} > "$out/env.txt" 2>&1
+cat "$out/env.txt"
+rc=0
+if [[ $what == tests || $what == all ]]; then
+  for t in .carry/fp8gemm_*_gpu_test; do
+    name=$(basename "$t")
+    "$t" --gtest_output=json:"$out/$name.json" > "$out/$name.log" 2>&1
+    r=$?; rc=$((rc | r))
+    echo "$name exit $r: $(grep -E '^\[  (PASSED|FAILED)  \]' "$out/$name.log" | tr '\n' ' ')"
+  done
+  # compute-sanitizer on a subset: memcheck and racecheck must report no errors.
+  for tool in memcheck racecheck; do
+    compute-sanitizer --tool $tool --error-exitcode 9 .carry/fp8gemm_gemm_granularity_gpu_test \
+      --gtest_filter='*per_tensor_mk_nk*:*blockwise_mk_kn*' > "$out/sanitizer_$tool.log" 2>&1
+    r=$?; rc=$((rc | r))
+    echo "compute-sanitizer $tool exit $r: $(tail -1 "$out/sanitizer_$tool.log")"
+  done
+fi
+if [[ $what == bench || $what == all ]]; then
+  .carry/fp8gemm_bench --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true \
+    --benchmark_report_aggregates_only=true --benchmark_min_time=0.2s \
+    --benchmark_out="$out/bench.json" --benchmark_out_format=json > "$out/bench.log" 2>&1
+  r=$?; rc=$((rc | r))
+  grep -E "median" "$out/bench.log" | awk '{print $1, $2, $NF, $(NF-1)}' | head -40
+fi
+nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu --format=csv >> "$out/env.txt" 2>&1
+exit $rc
