@@ -31,10 +31,10 @@ if [[ $what == tests || $what == all ]]; then
 fi
 if [[ $what == bench || $what == all ]]; then
   .carry/fp8gemm_bench --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true \
-    --benchmark_report_aggregates_only=true --benchmark_min_time=0.2s \
+    --benchmark_report_aggregates_only=true --benchmark_min_time=0.2 \
     --benchmark_out="$out/bench.json" --benchmark_out_format=json > "$out/bench.log" 2>&1
   r=$?; rc=$((rc | r))
-  grep -E "median" "$out/bench.log" | awk '{print $1, $2, $NF, $(NF-1)}' | head -40
+  grep -E "median|ERROR" "$out/bench.log" | head -40
 fi
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu --format=csv >> "$out/env.txt" 2>&1
 exit $rc
