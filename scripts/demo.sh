@@ -15,9 +15,16 @@ if ! cmake --build "$BUILD_DIR" --target help 2>/dev/null | grep -qE '(^|[[:spac
        "or FP8GEMM_BUILD_EXAMPLES is OFF)" >&2
   exit 1
 fi
-cmake --build "$BUILD_DIR" --target fp8gemm_demo -j "$JOBS"
+# On a machine with an NVIDIA GPU the CUDA build of the demo runs there; otherwise the host build
+# runs the gfx950 kernel on the CDNA host emulator. The demo prints which.
+TARGET=fp8gemm_demo
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU &&
+   cmake --build "$BUILD_DIR" --target help 2>/dev/null | grep -q fp8gemm_demo_cuda; then
+  TARGET=fp8gemm_demo_cuda
+fi
+cmake --build "$BUILD_DIR" --target "$TARGET" -j "$JOBS"
 
-DEMO="$(find "$BUILD_DIR" -name fp8gemm_demo -type f -perm -u+x | head -n1)"
+DEMO="$(find "$BUILD_DIR" -name "$TARGET" -type f -perm -u+x | head -n1)"
 if [[ -z "$DEMO" ]]; then
   echo "demo.sh: fp8gemm_demo was built but no executable was found under $BUILD_DIR" >&2
   exit 1

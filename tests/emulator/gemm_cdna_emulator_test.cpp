@@ -28,13 +28,15 @@ using Fz = e4m3fnuz;
 using Ez = e5m2fnuz;
 
 using Configs = ::testing::Types<
-    // gfx950: OCP formats. MX-32 on gfx950 needs the hardware-scaled MFMA (not yet: see README).
+    // gfx950: OCP formats; MX-32 through the hardware-scaled MFMA (E8M0 scale byte per lane).
     GemmConfig<G950<F, F>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>>,
     GemmConfig<G950<F, E>, PerTensor, LayoutB::kKN, Epilogue<float, Identity>>,
     GemmConfig<G950<E, F>, PerChannel, LayoutB::kNK, Epilogue<fp16, GeluErf>>,
     GemmConfig<G950<E, E>, PerChannel, LayoutB::kKN, Epilogue<e4m3fn, GeluTanh>>,
     GemmConfig<G950<F, F>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>,
     GemmConfig<G950<E, F>, Blockwise<1, 128, 128>, LayoutB::kKN, Epilogue<e5m2, GeluErf>>,
+    GemmConfig<G950<F, F>, Mx32, LayoutB::kNK, Epilogue<bf16, GeluErf>>,
+    GemmConfig<G950<E, E>, Mx32, LayoutB::kKN, Epilogue<float, Identity>>,
     // gfx942: FNUZ formats.
     GemmConfig<G942<Fz, Fz>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>>,
     GemmConfig<G942<Fz, Ez>, PerChannel, LayoutB::kKN, Epilogue<float, Identity>>,

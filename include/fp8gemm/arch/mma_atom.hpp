@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "fp8gemm/arch/thread.hpp"
 #if defined(FP8GEMM_EMULATOR)
@@ -41,6 +42,26 @@ inline void emulate_mma(float (&d)[CRegs], Fragment<ABytes> const& a, Fragment<B
     emu::execute_mma<Semantics, ElementA, ElementB>(slots, emu::wave_size());
   });
 }
+
+/// The scaled (MX) form: each lane also hands in one E8M0 scale byte for A and one for B.
+template <class Semantics, class ElementA, class ElementB, int ABytes, int BBytes, int CRegs>
+inline void emulate_mma_scaled(float (&d)[CRegs], Fragment<ABytes> const& a, Fragment<BBytes> const& b,
+                               std::uint8_t scale_a, std::uint8_t scale_b) {
+  emu::MmaLaneSlot slot{d, reinterpret_cast<std::uint8_t const*>(a.w),
+                        reinterpret_cast<std::uint8_t const*>(b.w), scale_a, scale_b};
+  emu::wave_collective(&slot, [](void** slots) {
+    emu::execute_mma<Semantics, ElementA, ElementB, /*kScaled=*/true>(slots, emu::wave_size());
+  });
+}
 #endif
+
+/// Atoms whose instruction applies OCP MX-32 E8M0 scales itself declare kHardwareMx32 = true and
+/// provide mma_scaled(d, a, b, scale_a_byte, scale_b_byte), one scale byte per lane for the 32 K
+/// values the lane holds.
+template <class Atom, class = void>
+struct has_hardware_mx32 : std::false_type {};
+template <class Atom>
+struct has_hardware_mx32<Atom, std::void_t<decltype(Atom::kHardwareMx32)>>
+    : std::bool_constant<Atom::kHardwareMx32> {};
 
 }  // namespace fp8gemm::arch

@@ -65,7 +65,10 @@ struct LdsMultistageMainloop {
   using Granularity = typename Config::Granularity;
   using Params = typename Config::Params;
   static constexpr int kStages = Policy::kStages;
-  static constexpr bool kKBlockedScales = Granularity::kBlockK > 0;
+  /// MX-32 on an atom whose instruction applies E8M0 scales itself (gfx950): no promotion.
+  static constexpr bool kHardwareMx =
+      std::is_same_v<Granularity, Mx32> && arch::has_hardware_mx32<Atom>::value;
+  static constexpr bool kKBlockedScales = Granularity::kBlockK > 0 && !kHardwareMx;
   static constexpr int kPromoteK = kKBlockedScales
                                        ? (Granularity::kBlockK < Policy::kBlockK ? Granularity::kBlockK
                                                                                  : Policy::kBlockK)
@@ -74,10 +77,14 @@ struct LdsMultistageMainloop {
   static constexpr int kStepsPerPromote = kUsePartial ? kPromoteK / Atom::kK : 1;
   static constexpr int kBanks = Policy::Arch::kLdsBanks;
 
-  static_assert(!kKBlockedScales || Granularity::kBlockK % Policy::kBlockK == 0 ||
-                    Policy::kBlockK % Granularity::kBlockK == 0,
+  static constexpr int kScaleBlockK = kKBlockedScales ? Granularity::kBlockK : Policy::kBlockK;
+  static_assert(kScaleBlockK % Policy::kBlockK == 0 || Policy::kBlockK % kScaleBlockK == 0,
                 "K-blocked scales: the scale block along K and BlockK must divide one another");
-  static_assert(kPromoteK % Atom::kK == 0, "promotion interval must be whole atoms along K");
+  static_assert(kPromoteK % Atom::kK == 0,
+                "promotion interval (or K-scale block) must be whole atoms along K: MX-32 needs an "
+                "atom with K <= 32, or one that applies E8M0 scales in hardware");
+  static_assert(!kHardwareMx || Atom::kK == 4 * 32,
+                "hardware MX-32 atoms hold 32 K per lane in groups of four lanes");
   static_assert(!kUsePartial || 2 * Policy::kAccumulators <= Policy::Arch::kMaxAccumulatorRegs,
                 "promoted/K-blocked accumulation needs a second set of accumulators: too many "
                 "registers for this tile; use more waves or a smaller tile");
@@ -116,7 +123,8 @@ struct LdsMultistageMainloop {
 
 FP8GEMM_UNROLL
       for (int ks = 0; ks < Policy::kKSteps; ++ks) {
-        multiply_step(tc, lds.a[stage], lds.b[stage], ks, kUsePartial ? partial : acc);
+        int const k_step = (k_tile_begin + t) * Policy::kBlockK + ks * Atom::kK;  // first k of this step
+        multiply_step(p, tc, m0, n0, k_step, lds.a[stage], lds.b[stage], ks, kUsePartial ? partial : acc);
         if constexpr (kUsePartial) {
           if (++steps_in_chunk == kStepsPerPromote) {
             promote(p, tc, m0, n0, chunk_k, partial, acc);
@@ -146,9 +154,10 @@ FP8GEMM_UNROLL
   }
 
   /// One atom-deep K step: fragments LDS -> registers, then kAtomsM x kAtomsN atoms.
-  FP8GEMM_DEVICE static void multiply_step(ThreadCoords<Policy> const& tc,
-                                           std::uint8_t const* lds_a, std::uint8_t const* lds_b,
-                                           int ks, Accumulators<Policy>& d) {
+  FP8GEMM_DEVICE static void multiply_step(Params const& p, ThreadCoords<Policy> const& tc, int m0,
+                                           int n0, int k_step, std::uint8_t const* lds_a,
+                                           std::uint8_t const* lds_b, int ks,
+                                           Accumulators<Policy>& d) {
     typename Atom::FragA fa[Policy::kAtomsM];
     typename Atom::FragB fb[Policy::kAtomsN];
 FP8GEMM_UNROLL
@@ -177,10 +186,40 @@ FP8GEMM_UNROLL
         for (int w = 0; w < Atom::kBChunkBytes / 4; ++w) fb[j].w[c * (Atom::kBChunkBytes / 4) + w] = v.w[w];
       }
     }
-FP8GEMM_UNROLL
-    for (int i = 0; i < Policy::kAtomsM; ++i)
-FP8GEMM_UNROLL
-      for (int j = 0; j < Policy::kAtomsN; ++j) Atom::mma(d.v[i][j], fa[i], fb[j]);
+    if constexpr (kHardwareMx) {
+      // This lane's E8M0 bytes: row/column (lane % 16) of each atom, MX block of its 32 k values.
+      std::uint8_t sa[Policy::kAtomsM], sb[Policy::kAtomsN];
+      int const kb = k_step / 32 + tc.lane / 16;
+      FP8GEMM_UNROLL
+      for (int i = 0; i < Policy::kAtomsM; ++i)
+        sa[i] = mx_scale_byte(p.scale_a, p.scale_a_cols, p.m,
+                              m0 + tc.wave_m * Policy::kWaveTileM + i * Atom::kM + tc.lane % 16, kb);
+      FP8GEMM_UNROLL
+      for (int j = 0; j < Policy::kAtomsN; ++j)
+        sb[j] = mx_scale_byte(p.scale_b, p.scale_b_cols, p.n,
+                              n0 + tc.wave_n * Policy::kWaveTileN + j * Atom::kN + tc.lane % 16, kb);
+      FP8GEMM_UNROLL
+      for (int i = 0; i < Policy::kAtomsM; ++i)
+        FP8GEMM_UNROLL
+        for (int j = 0; j < Policy::kAtomsN; ++j) Atom::mma_scaled(d.v[i][j], fa[i], fb[j], sa[i], sb[j]);
+    } else {
+      FP8GEMM_UNROLL
+      for (int i = 0; i < Policy::kAtomsM; ++i)
+        FP8GEMM_UNROLL
+        for (int j = 0; j < Policy::kAtomsN; ++j) Atom::mma(d.v[i][j], fa[i], fb[j]);
+    }
+  }
+
+  /// E8M0 scale byte of (row, MX block kb); rows or blocks outside the matrix multiply zero-filled
+  /// data, so they get 2^0 (127).
+  template <class Scale>
+  FP8GEMM_DEVICE static std::uint8_t mx_scale_byte(Scale const* scales, std::int64_t cols, int rows,
+                                                   int row, int kb) {
+    if constexpr (std::is_same_v<Scale, e8m0>) {
+      return (row < rows && kb < cols) ? scales[row * cols + kb].bits : std::uint8_t{127};
+    } else {
+      return 127;  // not reached: hardware MX needs e8m0 scales
+    }
   }
 
   /// acc += partial * s_a(m, kb) * s_b(n, kb), kb = the scale block of k = chunk_k; partial = 0.

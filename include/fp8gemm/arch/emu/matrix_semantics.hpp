@@ -52,19 +52,20 @@ struct MfmaF32_32x32x16F8 {
   static Coord c(int lane, int reg) { return {8 * (reg / 4) + 4 * (lane / 32) + reg % 4, lane % 32}; }
 };
 
-/// CDNA4 v_mfma_scale_f32_16x16x128_f8f6f4 with FP8 operands (AMD ROCm blog "FP8 GEMM on MI355X",
-/// wave-lane mapping; HipKittens rt_16x128): lane l holds row l%16, g = l/16, bytes 0..15 <- k =
-/// 16g..16g+15, bytes 16..31 <- k = 64+16g..64+16g+15. composable_kernel instead documents 32
-/// contiguous K per lane (k = 32g..32g+31); for unscaled or per-128-K scaled products the two
-/// agree (the same K permutation on A and B leaves the dot product unchanged). D as 16x16x32.
+/// CDNA4 v_mfma_scale_f32_16x16x128_f8f6f4 with FP8 operands (composable_kernel warp-gemm
+/// attributes kABKLane = 4, kABKPerLane = 32; Modular's MI355X docs: "lane_k_group = lane/16, which
+/// 32-element K group", one E8M0 scale per lane): lane l holds row l%16 and k = 32*(l/16) + byte,
+/// and its scale byte multiplies those 32 products by 2^(scale - 127). AMD's MI355X FP8 GEMM blog
+/// and HipKittens load the unscaled form as two 16-byte chunks (k = 16g.. and 64+16g..), which
+/// yields the same product because A and B share the K permutation; only the scaled form can tell
+/// the two apart, so the MX-32 path is the one to validate first on hardware. D as 16x16x32.
 struct MfmaScaleF32_16x16x128F8 {
   static constexpr int kM = 16, kN = 16, kK = 128, kWave = 64, kABytes = 32, kBBytes = 32, kCRegs = 4;
-  static Coord a(int lane, int byte) {
-    int const g = lane / 16;
-    return {lane % 16, byte < 16 ? 16 * g + byte : 64 + 16 * g + (byte - 16)};
-  }
+  static Coord a(int lane, int byte) { return {lane % 16, 32 * (lane / 16) + byte}; }
   static Coord b(int lane, int byte) { return a(lane, byte); }
   static Coord c(int lane, int reg) { return {4 * (lane / 16) + reg, lane % 16}; }
+  /// The lane whose scale byte applies to A element (row, k) / B element (col, k).
+  static int scale_lane(int row, int k) { return row + 16 * (k / 32); }
 };
 
 /// CDNA4 v_mfma_scale_f32_32x32x64_f8f6f4, FP8 operands (ROCm matrix-core blog): lane l holds row
@@ -90,17 +91,20 @@ float decode_fp8(std::uint8_t byte) {
   return table[byte];
 }
 
-/// One lane's operands of one matrix instruction, handed to the wave collective.
+/// One lane's operands of one matrix instruction, handed to the wave collective. The E8M0 scale
+/// bytes are used by the scaled (MX) instructions only; 127 = 2^0.
 struct MmaLaneSlot {
   float* d;
   std::uint8_t const* a;
   std::uint8_t const* b;
+  std::uint8_t scale_a = 127;
+  std::uint8_t scale_b = 127;
 };
 
 /// D += A * B for the whole wave, from all lanes' registers, per the instruction's Semantics.
 /// Products of two fp8 values are exact in double; the K-sum is taken in double and D rounded to
 /// float once, i.e. at least as accurate as the hardware's FP32 accumulation.
-template <class Semantics, class ElementA, class ElementB>
+template <class Semantics, class ElementA, class ElementB, bool kScaled = false>
 void execute_mma(void** slots, int lanes) {
   constexpr int kM = Semantics::kM, kN = Semantics::kN, kK = Semantics::kK;
   double a[kM][kK];
@@ -123,6 +127,18 @@ void execute_mma(void** slots, int lanes) {
   for (int r = 0; r < kM; ++r)
     for (int k = 0; k < kK; ++k)
       if (!a_set[r][k] || !b_set[r % kN][k]) throw std::logic_error("matrix instruction with a partial wave");
+  if constexpr (kScaled) {  // A(i, k) *= 2^(scale_a of lane scale_lane(i, k) - 127); B likewise
+    for (int r = 0; r < kM; ++r)
+      for (int k = 0; k < kK; ++k) {
+        auto const* sa = static_cast<MmaLaneSlot const*>(slots[Semantics::scale_lane(r, k)]);
+        a[r][k] *= static_cast<double>(fp8_to_float(e8m0::from_bits(sa->scale_a)));
+      }
+    for (int c = 0; c < kN; ++c)
+      for (int k = 0; k < kK; ++k) {
+        auto const* sb = static_cast<MmaLaneSlot const*>(slots[Semantics::scale_lane(c, k)]);
+        b[c][k] *= static_cast<double>(fp8_to_float(e8m0::from_bits(sb->scale_b)));
+      }
+  }
   for (int lane = 0; lane < lanes; ++lane) {
     auto const* s = static_cast<MmaLaneSlot const*>(slots[lane]);
     for (int reg = 0; reg < Semantics::kCRegs; ++reg) {
