@@ -21,6 +21,12 @@ if [[ $what == tests || $what == all ]]; then
     r=$?; rc=$((rc | r))
     echo "$name exit $r: $(grep -E '^\[  (PASSED|FAILED)  \]' "$out/$name.log" | tr '\n' ' ')"
   done
+  for ex in .carry/fp8gemm_demo_cuda .carry/fp8gemm_example_block_level; do
+    [[ -x $ex ]] || continue
+    "$ex" > "$out/$(basename "$ex").log" 2>&1
+    r=$?; rc=$((rc | r))
+    echo "$(basename "$ex") exit $r: $(tail -1 "$out/$(basename "$ex").log")"
+  done
   # compute-sanitizer on a subset: memcheck and racecheck must report no errors.
   for tool in memcheck racecheck; do
     compute-sanitizer --tool $tool --error-exitcode 9 .carry/fp8gemm_gemm_granularity_gpu_test \
