@@ -31,10 +31,11 @@ struct Cdna3Mma16x16x32 {
   static constexpr int kAChunkBytes = 8, kAChunks = 1;
   static constexpr int kBChunkBytes = 8, kBChunks = 1;
   static constexpr int kCRegs = 4;
-  /// LDS rows are kBlockK + 8 bytes apart (pitch = 2 mod 4 dwords for kBlockK a multiple of 16).
-  /// A ds_read_b64 phase is 16 lanes = rows 0..15 at one k: row r starts at dword 2r (mod 32)
-  /// plus a constant, so the 16 lanes cover the 32 banks exactly once. Rows are then only 8-byte
-  /// aligned, so tiles are written with 8-byte stores.
+  /// LDS rows are kBlockK + 8 bytes apart: pitch = 2 * odd dwords (18 for kBlockK = 64) when
+  /// kBlockK is a multiple of 16. A ds_read_b64 phase is 16 lanes = rows 0..15 at one k: row r
+  /// starts at dword 2 * (odd * r mod 16) (mod 32) plus a constant, 16 distinct even banks, so the
+  /// 16 lanes cover the 32 banks exactly once. Rows are then only 8-byte aligned, so tiles are
+  /// written with 8-byte stores (their row order: RowMajorTileCopy in tile/global_to_lds.hpp).
   static constexpr int kLdsPadBytes = 8;
   static constexpr int kDefaultPromoteK = 0;  // MFMA accumulates in FP32
   using FragA = Fragment<8>;
