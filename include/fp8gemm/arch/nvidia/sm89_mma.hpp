@@ -29,8 +29,9 @@ struct Sm89Mma16x8x32 {
   static constexpr int kBChunkBytes = 4, kBChunks = 2;
   static constexpr int kCRegs = 4;
   /// LDS rows are kBlockK + 16 bytes apart. Fragment reads are 4 bytes at row g (8 rows), byte
-  /// 4t (+16c): with a row pitch of 4 (mod 32) banks, row g starts at bank 4g and the 32 lanes hit
-  /// banks 4g + t — all 32 distinct (for kBlockK a multiple of 64; 16 B keeps 16-byte stores aligned).
+  /// 4t (+16c): the pitch is 4 * odd dwords (36 for kBlockK = 128; kBlockK a multiple of 32), so
+  /// row g starts at bank 4 * (odd * g mod 8) and the 32 lanes hit 32 distinct banks (16 B keeps
+  /// 16-byte stores aligned).
   static constexpr int kLdsPadBytes = 16;
   /// NOTE: Hopper's tensor cores keep fewer than 24 mantissa bits while accumulating fp8
   /// products, so by default partial sums are promoted into FP32 registers every 128 K.
