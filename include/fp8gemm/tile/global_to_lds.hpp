@@ -14,37 +14,64 @@ namespace fp8gemm {
 /// per row, lda % 16 == 0, base 16-byte aligned). Each thread moves kVecs 16-byte vectors; vector
 /// v = thread + i * kThreads covers tile row row_of(v / kChunks), bytes 16 * (v % kChunks) .. +15.
 ///
-/// NOTE: LDS stores are free of bank conflicts when the lanes of one store phase cover every bank
-/// once. A phase is kBanks * 4 / kStoreBytes lanes; when it spans two rows, rows r and r + kDelta
-/// (with kDelta * pitch = kBanks / 2 dwords, mod kBanks) fill opposite bank halves, so row_of pairs
-/// them up instead of storing rows r and r + 1 together. Rows padded to 8 (not 16) bytes are
-/// written with two 8-byte stores.
+/// NOTE: an LDS store is free of bank conflicts when the lanes of each store phase (kBanks * 4 /
+/// kStoreBytes lanes, the bank model's rule) write every bank once. A phase spans kRowsPerPhase
+/// rows; row_of makes them kHalf consecutive rows plus the same rows kDelta further on, with kDelta
+/// the smallest distance for which that holds (phase_conflict_free, evaluated at compile time;
+/// kDelta = 0 keeps the natural order when it is already conflict-free or nothing helps):
+///   gfx950, kBlockK 128: pitch 36 dwords, 16-byte stores, a phase = 2 rows of 32 consecutive
+///     dwords; rows r and r + 1 overlap in 4 banks, rows r and r + 8 (8 * 36 = 32 mod 64) fill
+///     opposite bank halves: kDelta = 8.
+///   gfx942, kBlockK 64: rows padded to 8 (not 16) bytes are written with two 8-byte stores, a
+///     phase = 16 lanes = 4 rows x 4 chunks, row r at dwords 18r + {0, 4, 8, 12} (+1). Rows r and
+///     r + 1 (18 = 16 + 2) fill the pairs 0-1 mod 4 of one 16-bank half and 2-3 mod 4 of the other;
+///     rows r + 8, r + 9 (8 * 18 = 16 mod 32) fill the rest: kDelta = 8. (Natural order: rows r
+///     and r + 2 are 36 = 4 mod 32 dwords apart and overlap, 2-way.)
+///   sm90, kBlockK 128: a phase (8 lanes) is one row: natural order.
 template <class Policy, int kRows>
 struct RowMajorTileCopy {
   static constexpr int kChunks = Policy::kBlockK / 16;             // 16-byte vectors per row
   static constexpr int kVecs = kRows * kChunks / Policy::kThreads;  // per thread
   static constexpr int kStoreBytes = Policy::kLdsRowBytes % 16 == 0 ? 16 : 8;
   static constexpr int kBanks = Policy::Arch::kLdsBanks;
-  static constexpr int kPitchDwords = Policy::kLdsRowBytes / 4;
-  static constexpr int kRowsPerPhase = kBanks * 4 / 16 / kChunks;  // rows one 16-byte phase spans
+  static constexpr int kLanesPerPhase = kBanks * 4 / kStoreBytes;
+  static constexpr int kRowsPerPhase =  // rows one store phase spans (1: one row or part of one)
+      kLanesPerPhase > kChunks ? kLanesPerPhase / kChunks : 1;
+  static constexpr int kHalf = kRowsPerPhase > 1 ? kRowsPerPhase / 2 : 1;
+
+  /// Tile row of the n-th row in copy order: store phase p = n / kRowsPerPhase takes kHalf
+  /// consecutive rows and the same rows `delta` further on (delta = 0: natural order).
+  FP8GEMM_HOST_DEVICE static constexpr int paired_row(int n, int delta) {
+    if (delta == 0) return n;
+    int const p = n / kRowsPerPhase, i = n % kRowsPerPhase, phases_per_block = delta / kHalf;
+    return (p / phases_per_block) * 2 * delta + (i / kHalf) * delta +
+           (p % phases_per_block) * kHalf + i % kHalf;
+  }
+
+  /// True when the first store phase writes no bank twice; every other phase (and the second
+  /// 8-byte store) is the same pattern shifted by whole dwords, so it is then conflict-free too.
+  static constexpr bool phase_conflict_free(int delta) {
+    int dwords_per_bank[kBanks] = {};
+    for (int lane = 0; lane < kLanesPerPhase; ++lane) {
+      int const dword =
+          (paired_row(lane / kChunks, delta) * Policy::kLdsRowBytes + 16 * (lane % kChunks)) / 4;
+      for (int w = 0; w < kStoreBytes / 4; ++w)
+        if (++dwords_per_bank[(dword + w) % kBanks] > 1) return false;
+    }
+    return true;
+  }
 
   static constexpr int find_delta() {
-    if (kRowsPerPhase != 2 || kStoreBytes != 16) return 0;
-    for (int d = 1; d < 64 && 2 * d <= kRows; ++d)
-      if ((kPitchDwords * d) % kBanks == kBanks / 2 && kRows % (2 * d) == 0) return d;
+    if (kRowsPerPhase < 2 || kLanesPerPhase % (2 * kChunks) != 0 || phase_conflict_free(0))
+      return 0;
+    for (int d = kHalf; 2 * d <= kRows; d += kHalf)
+      if (kRows % (2 * d) == 0 && phase_conflict_free(d)) return d;
     return 0;
   }
   static constexpr int kDelta = find_delta();
 
-  /// Tile row of the n-th row in copy order (identity unless rows are paired, see NOTE).
-  FP8GEMM_HOST_DEVICE static constexpr int row_of(int n) {
-    if constexpr (kDelta == 0) {
-      return n;
-    } else {
-      int const pair = n / 2, block = pair / kDelta, j = pair % kDelta;
-      return block * 2 * kDelta + (n % 2) * kDelta + j;
-    }
-  }
+  /// Tile row of the n-th row in copy order (see NOTE).
+  FP8GEMM_HOST_DEVICE static constexpr int row_of(int n) { return paired_row(n, kDelta); }
 
   arch::Vec<16> staged[kVecs];  // this thread's share of the tile
 
@@ -92,9 +119,19 @@ struct RowMajorTileCopy {
 };
 
 /// B stored K x N (N contiguous, ldb % 16 == 0) copied into LDS as N x K. A thread's unit is a
-/// 4 (k) x 16 (n) block: four 16-byte row loads, transposed in registers into sixteen 4-byte
-/// words [n][k..k+3]. Unit u covers n = 16 * (u % kUnitsN) .. +15 and k = 4 * (u / kUnitsN) .. +3,
-/// so consecutive threads read consecutive 16-byte pieces of one K row (coalesced).
+/// 4 (k) x 16 (n) block: four 16-byte row loads, transposed in registers (at store time, so the
+/// loads stay in flight during the multiply) into sixteen 4-byte words [n][k..k+3]. Unit u covers
+/// n = 16 * (u % kUnitsN) .. +15 and k = 4 * (u / kUnitsN) .. +3, so consecutive threads read
+/// consecutive 16-byte pieces of one K row (coalesced).
+///
+/// NOTE: the lanes of one 4-byte store phase hold units 16 n apart (rows 16 apart land in the same
+/// banks: 16 * pitch = 0 mod kBanks for the default pitches 36 and 18 dwords) and only a few k.
+/// Storing column c of every unit together would be 16-way (gfx950, gfx942) or 8-way (sm90). So
+/// at step c the unit with x = (u % kUnitsN) % 16 stores column c ^ x: rows 16a + (c ^ x) cover
+/// 16 (8 on sm90) distinct rows whose starts, pitch * row mod kBanks, are distinct multiples of
+/// 4 (gfx950, sm90) or 2 (gfx942), and the phase's 4 (gfx942: 2) consecutive k words fill the
+/// gaps: every bank once. The words are put in c ^ x order by conditional swaps, never by a
+/// register index that depends on the lane.
 template <class Policy>
 struct TransposedTileCopyB {
   static constexpr int kUnitsN = Policy::kBlockN / 16;
@@ -102,7 +139,7 @@ struct TransposedTileCopyB {
   static constexpr int kUnits = kUnitsN * kUnitsK / Policy::kThreads;  // per thread
   static_assert(Policy::kBlockN % 16 == 0 && (kUnitsN * kUnitsK) % Policy::kThreads == 0,
                 "mk_kn_mn: each thread copies whole 4 x 16 blocks of B");
-  std::uint32_t staged[kUnits][16];  // [unit][n]: 4 k-bytes of column n, k ascending in bytes
+  arch::Vec<16> staged[kUnits][4];  // [unit][k]: 16 n-bytes of K row k0 + 4 * (u / kUnitsN) + k
 
   /// Loads k in [k0, k0 + kBlockK) x n in [n0, n0 + kBlockN), zero outside [k, n).
   FP8GEMM_DEVICE void load(std::uint8_t const* base, std::int64_t ld, int n_total, int k_total,
@@ -113,31 +150,23 @@ FP8GEMM_UNROLL
       int const u = tid + i * Policy::kThreads;
       int const n = n0 + 16 * (u % kUnitsN);
       int const k = k0 + 4 * (u / kUnitsN);
-      arch::Vec<16> rows[4];
 FP8GEMM_UNROLL
       for (int j = 0; j < 4; ++j) {
-        rows[j] = arch::Vec<16>{};
+        staged[i][j] = arch::Vec<16>{};
         if (k + j < k_total && n < n_total) {
           std::uint8_t const* p = base + (k + j) * ld + n;
           if (n + 16 <= n_total) {
-            rows[j] = arch::global_load16(p);
+            staged[i][j] = arch::global_load16(p);
           } else {  // N tail: only the valid bytes are read
-            auto* bytes = reinterpret_cast<std::uint8_t*>(rows[j].w);
+            auto* bytes = reinterpret_cast<std::uint8_t*>(staged[i][j].w);
             for (int c = 0; c < n_total - n; ++c) bytes[c] = p[c];
           }
         }
       }
-      // word[c] = bytes {row0[c], row1[c], row2[c], row3[c]} (k ascending = little-endian bytes)
-FP8GEMM_UNROLL
-      for (int c = 0; c < 16; ++c) {
-        std::uint32_t word = 0;
-FP8GEMM_UNROLL
-        for (int j = 0; j < 4; ++j) word |= std::uint32_t((rows[j].w[c / 4] >> (8 * (c % 4))) & 0xFFu) << (8 * j);
-        staged[i][c] = word;
-      }
     }
   }
 
+  /// Writes the staged units transposed into one LDS stage laid out [kBlockN][kLdsRowBytes].
   FP8GEMM_DEVICE void store(std::uint8_t* lds_stage, char const* site) const {
     int const tid = arch::thread_idx();
 FP8GEMM_UNROLL
@@ -145,12 +174,34 @@ FP8GEMM_UNROLL
       int const u = tid + i * Policy::kThreads;
       int const n = 16 * (u % kUnitsN);
       int const k = 4 * (u / kUnitsN);
+      int const x = (u % kUnitsN) % 16;  // column swizzle, see NOTE
+      // word[c] = bytes {row0[c], row1[c], row2[c], row3[c]} (k ascending = little-endian bytes)
+      std::uint32_t word[16];
 FP8GEMM_UNROLL
       for (int c = 0; c < 16; ++c) {
-        arch::Vec<4> word;
-        word.w[0] = staged[i][c];
+        word[c] = 0;
+FP8GEMM_UNROLL
+        for (int j = 0; j < 4; ++j)
+          word[c] |= ((staged[i][j].w[c / 4] >> (8 * (c % 4))) & 0xFFu) << (8 * j);
+      }
+      // word[c] <- word[c ^ x]: one conditional swap stage per bit of x
+FP8GEMM_UNROLL
+      for (int bit = 1; bit < 16; bit <<= 1) {
+        bool const swap = (x & bit) != 0;
+FP8GEMM_UNROLL
+        for (int c = 0; c < 16; ++c) {
+          if (c & bit) continue;
+          std::uint32_t const lo = word[c], hi = word[c | bit];
+          word[c] = swap ? hi : lo;
+          word[c | bit] = swap ? lo : hi;
+        }
+      }
+FP8GEMM_UNROLL
+      for (int c = 0; c < 16; ++c) {
+        arch::Vec<4> v;
+        v.w[0] = word[c];
         arch::lds_store<4, Policy::Arch::kLdsBanks>(
-            lds_stage, std::uint32_t((n + c) * Policy::kLdsRowBytes + k), word, site);
+            lds_stage, std::uint32_t((n + (c ^ x)) * Policy::kLdsRowBytes + k), v, site);
       }
     }
   }

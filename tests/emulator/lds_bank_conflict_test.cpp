@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+// LDS bank conflicts of the default policies, measured by the emulator's bank model
+// (arch/emu/lds_bank_model.hpp) while one 256 x 256 x 256 GEMM runs: one table per policy and B
+// layout (extra cycles = sum over phases of conflict degree - 1), and zero extra cycles asserted
+// for every fragment read and tile store. Sm90Default (32 banks, 32-lane warps) is measured too.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "common/gemm_host_run.hpp"
+
+namespace fp8gemm::test {
+namespace {
+
+template <class Config>
+class LdsBankConflicts : public ::testing::Test {};
+
+struct ConfigName {
+  template <class T>
+  static std::string GetName(int) {
+    return Gemm<T>::name();
+  }
+};
+
+template <class Policy, LayoutB kLayout>
+using Measured = GemmConfig<Policy, PerTensor, kLayout, Epilogue<float, Identity>>;
+
+using Configs =
+    ::testing::Types<Measured<Cdna4Default<e4m3fn, e4m3fn>, LayoutB::kNK>,
+                     Measured<Cdna4Default<e4m3fn, e4m3fn>, LayoutB::kKN>,
+                     Measured<Cdna3Default<e4m3fnuz, e4m3fnuz>, LayoutB::kNK>,
+                     Measured<Cdna3Default<e4m3fnuz, e4m3fnuz>, LayoutB::kKN>,
+                     Measured<Sm90Default<>, LayoutB::kNK>, Measured<Sm90Default<>, LayoutB::kKN>>;
+TYPED_TEST_SUITE(LdsBankConflicts, Configs, ConfigName);
+
+/// The instruction behind a site: ds_read_b128 / ds_write_b64 (AMD), ld.shared.b32 (NVIDIA).
+std::string instruction_name(bool amd, bool read, int width_bytes) {
+  std::string const bits = std::to_string(8 * width_bytes);
+  if (amd) return (read ? "ds_read_b" : "ds_write_b") + bits;
+  return (read ? "ld.shared.b" : "st.shared.b") + bits;
+}
+
+constexpr int kM = 256, kN = 256, kK = 256;
+
+// The row pairing derived in global_to_lds.hpp's NOTE (the table below measures it).
+static_assert(RowMajorTileCopy<Cdna4Default<>, 256>::kDelta == 8);
+static_assert(RowMajorTileCopy<Cdna3Default<>, 128>::kDelta == 8);
+static_assert(RowMajorTileCopy<Cdna3Default<>, 256>::kDelta == 8);
+static_assert(RowMajorTileCopy<Sm90Default<>, 128>::kDelta == 0);
+
+TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
+  using Policy = typename TypeParam::Policy;
+  using Arch = typename Policy::Arch;
+  GemmProblem<TypeParam> const p(GemmCase{kM, kN, kK, /*seed=*/31});
+  std::vector<emu::LdsSiteStats> sites;
+  {
+    emu::LdsRecordingScope recording;
+    ASSERT_TRUE(run_on_host(p));
+    sites = emu::LdsBankRecorder::instance().snapshot();
+  }
+
+  // Bytes each site must have moved (the shape is whole tiles): every tile is stored once, and
+  // each wave reads its rows of A (B) for every K-step, so A is read kWavesN times, B kWavesM.
+  constexpr std::uint64_t kTiles = (kM / Policy::kBlockM) * (kN / Policy::kBlockN);
+  constexpr std::uint64_t kKTiles = kK / Policy::kBlockK;
+  constexpr std::uint64_t kABytes = kTiles * kKTiles * Policy::kBlockM * Policy::kBlockK;
+  constexpr std::uint64_t kBBytes = kTiles * kKTiles * Policy::kBlockN * Policy::kBlockK;
+  struct Expected {
+    char const* site;
+    std::uint64_t bytes;
+  };
+  Expected const expected[] = {{"A fragment read", kABytes * Policy::kWavesN},
+                               {"A tile store", kABytes},
+                               {"B fragment read", kBBytes * Policy::kWavesM},
+                               {"B tile store", kBBytes}};
+  ASSERT_EQ(sites.size(), std::size(expected)) << emu::LdsBankRecorder::instance().report();
+
+  std::string table = "### " + Gemm<TypeParam>::name() + " (" + Arch::kName + ", " +
+                      std::to_string(Arch::kLdsBanks) + " banks, LDS row " +
+                      std::to_string(Policy::kLdsRowBytes) + " B)\n\n" +
+                      "| site | instruction | instructions | bytes | extra cycles | extra/instr "
+                      "| max degree |\n|---|---|--:|--:|--:|--:|--:|\n";
+  bool const amd = Arch::kWaveSize == 64;
+  for (std::size_t i = 0; i < sites.size(); ++i) {
+    emu::LdsSiteStats const& s = sites[i];
+    EXPECT_EQ(s.site, expected[i].site);
+    EXPECT_EQ(s.bytes, expected[i].bytes) << s.site;
+    ASSERT_GT(s.instructions, 0u) << s.site;
+    // Full tiles: every lane is active, so bytes / (instructions x lanes) is the access width.
+    std::uint64_t const lane_accesses = s.instructions * Arch::kWaveSize;
+    EXPECT_EQ(s.bytes % lane_accesses, 0u) << s.site;
+    int const width = static_cast<int>(s.bytes / lane_accesses);
+    char row[256];
+    std::snprintf(
+        row, sizeof row, "| %s | %s | %llu | %llu | %llu | %.2f | %d |\n", s.site.c_str(),
+        instruction_name(amd, s.reads > 0, width).c_str(),
+        static_cast<unsigned long long>(s.instructions), static_cast<unsigned long long>(s.bytes),
+        static_cast<unsigned long long>(s.extra_cycles),
+        static_cast<double>(s.extra_cycles) / static_cast<double>(s.instructions), s.max_degree);
+    table += row;
+    EXPECT_EQ(s.extra_cycles, 0u) << s.site << " has bank conflicts (max degree " << s.max_degree
+                                  << ")";
+  }
+  std::printf("%s\n", table.c_str());
+}
+
+}  // namespace
+}  // namespace fp8gemm::test
