@@ -1,0 +1,647 @@
+// SPDX-License-Identifier: MIT
+// ISA checks of the GEMM kernels compiled for gfx942 / gfx950 (label isa): reads the clang -S
+// output of gemm_kernels.hip.cpp, finds each config's kernel and its K loop, checks the MFMA form and
+// count, scratch, registers, LDS and memory-access widths against what the policy intends, and prints
+// a per-config table (also written as markdown: docs/isa_report.md is a committed copy).
+//
+// K loop method: LLVM's asm printer annotates every basic block inside a loop ("=>This Loop Header:
+// Depth=1", "in Loop: Header=BB0_92 Depth=1", "Parent Loop BB0_92 Depth=1" for nested loops). A K
+// loop is a depth-1 loop whose blocks hold MFMAs (each kernel has two: run_tile and the split-K
+// run_partial inline their own mainloop). Per-iteration counts are taken over the loop's depth-1
+// blocks, each counted once: the K loop is fully unrolled over k-steps and atoms, so every MFMA,
+// fragment read and full-width tile load of one iteration appears exactly once there. Instructions in
+// nested (depth-2) loops and in conditional tail blocks are the K/N-tail byte paths; they are
+// counted separately (narrow loads) and not in the per-iteration numbers.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "isa_kernels.hpp"
+
+namespace fp8gemm::isa {
+namespace {
+
+// ---- the assembly model ----------------------------------------------------------------------
+
+struct Instr {
+  std::string op;    // mnemonic
+  std::string text;  // whole line, trimmed
+};
+
+struct Block {
+  std::string label;         // ".LBB0_92", "%bb.93" or the kernel symbol
+  std::string loop;          // innermost loop header ("BB0_92"), empty outside loops
+  int depth = 0;             // loop depth (0: not in a loop)
+  std::string outer_loop;    // the depth-1 loop holding this block
+  std::vector<Instr> instrs;
+};
+
+struct AsmKernel {
+  std::string symbol;
+  std::vector<Block> blocks;
+  std::map<std::string, std::string> meta;  // amdhsa.kernels YAML entry: ".vgpr_count" -> "226"
+  std::map<std::string, long> info;         // "; NumVgprs: 226" comments after the function
+};
+
+std::string trim(std::string const& s) {
+  auto const b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  auto const e = s.find_last_not_of(" \t\r");
+  return s.substr(b, e - b + 1);
+}
+
+/// Loop facts from a block's annotation comments (LLVM MachineLoopInfo, printed by -S).
+void annotate(Block& b, std::string const& self, std::string const& comments) {
+  static std::regex const header(R"(Loop Header: Depth=(\d+))");
+  static std::regex const in_loop(R"(in Loop: Header=(BB\d+_\d+) Depth=(\d+))");
+  static std::regex const parent(R"(Parent Loop (BB\d+_\d+) Depth=1\b)");
+  std::smatch m;
+  if (std::regex_search(comments, m, header)) {
+    b.loop = self, b.depth = std::stoi(m[1]);
+  } else if (std::regex_search(comments, m, in_loop)) {
+    b.loop = m[1], b.depth = std::stoi(m[2]);
+  }
+  if (b.depth == 1) b.outer_loop = b.loop;
+  if (b.depth > 1 && std::regex_search(comments, m, parent)) b.outer_loop = m[1];
+}
+
+std::vector<AsmKernel> parse_asm(std::string const& text) {
+  static std::regex const label(R"(^(\.LBB\d+_\d+|; %bb\.\d+):(.*)$)");
+  static std::regex const func(R"(^(_Z\S*kernel_entry\S*):.*$)");
+  static std::regex const info(R"(^; (\w+): (-?\d+))");
+  static std::regex const meta_kv(R"(^  (?:- |  )(\.\w+):\s+(\S+)\s*$)");
+  std::vector<AsmKernel> kernels;
+  std::istringstream in(text);
+  std::string line;
+  AsmKernel* cur = nullptr;   // kernel whose function body is being read
+  AsmKernel* last = nullptr;  // kernel whose "; Kernel info" comments follow
+  bool in_func = false, in_meta = false, in_annotation = false;
+  std::string comments;
+  std::map<std::string, std::string> entry;
+  auto flush_entry = [&] {
+    auto const it = entry.find(".name");
+    if (it != entry.end())
+      for (auto& k : kernels)
+        if (k.symbol == it->second) k.meta = entry;
+    entry.clear();
+  };
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (in_meta) {
+      if (line.rfind("  - ", 0) == 0) flush_entry();
+      if (std::regex_match(line, m, meta_kv)) entry[m[1]] = m[2];
+      if (line.rfind(".end_amdgpu_metadata", 0) == 0) flush_entry(), in_meta = false;
+      continue;
+    }
+    if (line.rfind("amdhsa.kernels:", 0) == 0) {
+      in_meta = true;
+      continue;
+    }
+    if (std::regex_match(line, m, func)) {
+      kernels.push_back(AsmKernel{});
+      cur = &kernels.back();
+      cur->symbol = m[1];
+      cur->blocks.push_back(Block{cur->symbol, "", 0, "", {}});
+      in_func = true, in_annotation = false;
+      continue;
+    }
+    if (in_func && line.rfind(".Lfunc_end", 0) == 0) {
+      in_func = false, last = cur, cur = nullptr;
+      continue;
+    }
+    if (!in_func) {
+      if (last != nullptr && std::regex_search(line, m, info)) last->info[m[1]] = std::stol(m[2]);
+      continue;
+    }
+    if (std::regex_match(line, m, label)) {
+      cur->blocks.push_back(Block{m[1], "", 0, "", {}});
+      comments = m[2];
+      in_annotation = true;
+      std::string self = m[1];
+      if (self.rfind(".L", 0) == 0) self = self.substr(2);
+      annotate(cur->blocks.back(), self, comments);
+      continue;
+    }
+    std::string const t = trim(line);
+    if (t.empty()) continue;
+    if (t[0] == ';') {
+      if (in_annotation) {
+        comments += t;
+        std::string self = cur->blocks.back().label;
+        if (self.rfind(".L", 0) == 0) self = self.substr(2);
+        annotate(cur->blocks.back(), self, comments);
+      }
+      continue;
+    }
+    in_annotation = false;
+    if (t[0] == '.' || !std::isalpha(static_cast<unsigned char>(t[0]))) continue;  // directives
+    cur->blocks.back().instrs.push_back(Instr{t.substr(0, t.find_first_of(" \t")), t});
+  }
+  return kernels;
+}
+
+// ---- instruction classes ---------------------------------------------------------------------
+
+/// Bytes per lane one LDS read moves, and the width of each access (read2: two accesses).
+struct Access {
+  int bytes = 0, width = 0;
+};
+Access lds_access(std::string const& op, bool write) {
+  static std::regex const rd(R"(^ds_(?:read|load)(2st64|2)?_[bui](8|16|32|64|96|128)\b.*)");
+  static std::regex const wr(R"(^ds_(?:write|store)(2st64|2)?_b(8|16|32|64|96|128)\b.*)");
+  std::smatch m;
+  if (!std::regex_match(op, m, write ? wr : rd)) return {};
+  int const width = std::stoi(m[2]) / 8;
+  return {m[1].matched ? 2 * width : width, width};
+}
+int global_load_bytes(std::string const& op) {
+  static std::regex const re(R"(^(?:global|buffer|flat)_load_(?:lds_)?(dwordx4|dwordx3|dwordx2|dword|ushort|sshort|short_d16\w*|ubyte\w*|sbyte\w*|b128|b96|b64|b32))");
+  std::smatch m;
+  if (!std::regex_search(op, m, re)) return 0;
+  std::string const s = m[1];
+  if (s == "dwordx4" || s == "b128") return 16;
+  if (s == "dwordx3" || s == "b96") return 12;
+  if (s == "dwordx2" || s == "b64") return 8;
+  if (s == "dword" || s == "b32") return 4;
+  if (s.find("short") != std::string::npos) return 2;
+  return 1;
+}
+bool is_mfma(std::string const& op) { return op.rfind("v_mfma", 0) == 0; }
+bool is_scratch(Instr const& i) {
+  if (i.op.rfind("scratch_", 0) == 0) return true;
+  // pre-flat-scratch spill form: buffer_store/load_dword ... offen through the private segment
+  return (i.op.rfind("buffer_store", 0) == 0 || i.op.rfind("buffer_load", 0) == 0) &&
+         i.text.find("offen") != std::string::npos && i.text.find("s[0:3]") != std::string::npos;
+}
+int modifier(std::string const& text, char const* name) {
+  std::smatch m;
+  std::regex const re(std::string(name) + R"(:(\d+))");
+  return std::regex_search(text, m, re) ? std::stoi(m[1]) : 0;
+}
+
+// ---- what one kernel's code does ------------------------------------------------------------
+
+struct LoopFacts {
+  std::string header;
+  int mfma = 0;
+  std::map<std::string, int> mfma_forms;  // mnemonic + modifiers -> count
+  int lds_reads = 0, lds_read_bytes = 0, lds_read_min_width = 1 << 30;
+  int lds_writes = 0, lds_write_bytes = 0, lds_write_min_width = 1 << 30;
+  int global_x16 = 0, global_narrow = 0, global_narrow_nested = 0;
+  int serialized_loads = 0;  // 16-byte loads waited for (vmcnt) in their own block before any MFMA
+  int barriers = 0;
+  std::map<std::string, int> lds_read_ops, lds_write_ops;
+};
+
+struct KernelFacts {
+  std::string symbol;
+  std::vector<LoopFacts> k_loops;
+  std::map<std::string, int> mfma_ops;  // whole kernel
+  int scratch_instrs = 0;
+  long vgpr = -1, agpr = -1, arch_vgpr = -1, sgpr = -1, vgpr_spill = -1, sgpr_spill = -1,
+       private_bytes = -1, group_bytes = -1, occupancy = -1;
+};
+
+long meta_long(AsmKernel const& k, char const* key) {
+  auto const it = k.meta.find(key);
+  return it == k.meta.end() ? -1 : std::stol(it->second);
+}
+long info_long(AsmKernel const& k, char const* key) {
+  auto const it = k.info.find(key);
+  return it == k.info.end() ? -1 : it->second;
+}
+
+KernelFacts analyze(AsmKernel const& k) {
+  KernelFacts f;
+  f.symbol = k.symbol;
+  f.vgpr = meta_long(k, ".vgpr_count");  // arch + acc VGPRs (gfx90a+: one 512-entry file)
+  f.agpr = meta_long(k, ".agpr_count");
+  f.arch_vgpr = info_long(k, "NumVgprs");
+  f.sgpr = meta_long(k, ".sgpr_count");
+  f.vgpr_spill = meta_long(k, ".vgpr_spill_count");
+  f.sgpr_spill = meta_long(k, ".sgpr_spill_count");
+  f.private_bytes = meta_long(k, ".private_segment_fixed_size");
+  f.group_bytes = meta_long(k, ".group_segment_fixed_size");
+  f.occupancy = info_long(k, "Occupancy");
+  std::map<std::string, LoopFacts> loops;
+  std::vector<std::string> order;
+  for (Block const& b : k.blocks) {
+    for (Instr const& i : b.instrs) {
+      if (is_mfma(i.op)) ++f.mfma_ops[i.op];
+      if (is_scratch(i)) ++f.scratch_instrs;
+    }
+    if (b.outer_loop.empty()) continue;
+    if (!loops.count(b.outer_loop)) order.push_back(b.outer_loop);
+    LoopFacts& l = loops[b.outer_loop];
+    l.header = b.outer_loop;
+    bool const direct = b.depth == 1;
+    int pending_loads = 0;  // 16-byte loads in this block not yet followed by an MFMA
+    for (Instr const& i : b.instrs) {
+      int const g = global_load_bytes(i.op);
+      if (!direct) {
+        if (g > 0 && g < 16) ++l.global_narrow_nested;
+        continue;
+      }
+      if (is_mfma(i.op)) {
+        ++l.mfma;
+        std::string form = i.op;
+        for (char const* mod : {"cbsz", "blgp"})
+          if (int const v = modifier(i.text, mod)) form += std::string(" ") + mod + ":" + std::to_string(v);
+        ++l.mfma_forms[form];
+        pending_loads = 0;
+      }
+      if (g == 16) ++l.global_x16, ++pending_loads;
+      if (g > 0 && g < 16) ++l.global_narrow;
+      if (i.op == "s_waitcnt" && i.text.find("vmcnt(") != std::string::npos && pending_loads > 0) {
+        l.serialized_loads += pending_loads;
+        pending_loads = 0;
+      }
+      if (i.op == "s_barrier") ++l.barriers;
+      if (Access const a = lds_access(i.op, false); a.bytes > 0) {
+        ++l.lds_reads, l.lds_read_bytes += a.bytes, ++l.lds_read_ops[i.op];
+        l.lds_read_min_width = std::min(l.lds_read_min_width, a.width);
+      }
+      if (Access const a = lds_access(i.op, true); a.bytes > 0) {
+        ++l.lds_writes, l.lds_write_bytes += a.bytes, ++l.lds_write_ops[i.op];
+        l.lds_write_min_width = std::min(l.lds_write_min_width, a.width);
+      }
+    }
+  }
+  for (auto const& h : order)
+    if (loops[h].mfma > 0) f.k_loops.push_back(loops[h]);
+  return f;
+}
+
+// ---- what the policy intends --------------------------------------------------------------
+
+struct Expect {
+  std::string name, arch;
+  int waves = 0, threads = 0, waves_per_simd = 0;
+  int mfma_per_iter = 0;
+  std::vector<std::string> mfma_allowed;  // mnemonics allowed anywhere in the kernel
+  std::string mfma_in_loop;               // mnemonic (+ " cbsz:N" / " blgp:N") of every K-loop MFMA
+  int lds_read_bytes = 0, lds_read_width = 0;  // per lane per K-iteration; narrowest access
+  int global_x16 = 0;                          // 16-byte tile loads per lane per K-iteration
+  int lds_bytes = 0, lds_policy_bytes = 0, lds_limit = 0;
+  int tile_bytes = 0;                          // (BM + BN) * BK: A and B bytes per K-iteration
+  int mfma_cycles = 0;                         // notes §1.2
+  int lds_bytes_per_clk = 0;                   // notes §3
+  std::string policy;
+};
+
+template <class E>
+char const* cdna3_operand() {
+  return std::is_same_v<E, e4m3fnuz> ? "fp8" : "bf8";
+}
+
+template <class Config>
+Expect expect(char const* name) {
+  using P = typename Config::Policy;
+  using A = typename P::Atom;
+  Expect e;
+  e.name = name;
+  e.arch = P::Arch::kName;
+  e.waves = P::kWaves;
+  e.threads = P::kThreads;
+  e.waves_per_simd = (P::kWaves + 3) / 4;  // all waves of the workgroup share one CU's 4 SIMDs
+  e.mfma_per_iter = P::kAtomsM * P::kAtomsN * P::kKSteps;
+  e.lds_read_bytes =
+      P::kKSteps * (P::kAtomsM * A::kAChunks * A::kAChunkBytes + P::kAtomsN * A::kBChunks * A::kBChunkBytes);
+  e.lds_read_width = std::min(A::kAChunkBytes, A::kBChunkBytes);
+  constexpr int kVecsA = RowMajorTileCopy<P, P::kBlockM>::kVecs;
+  if constexpr (Config::kLayoutB == LayoutB::kNK) {
+    e.global_x16 = kVecsA + RowMajorTileCopy<P, P::kBlockN>::kVecs;
+  } else {
+    e.global_x16 = kVecsA + 4 * TransposedTileCopyB<P>::kUnits;
+  }
+  e.lds_bytes = GemmKernel<Config>::kSharedBytes;
+  e.lds_policy_bytes = P::kLdsBytes;
+  e.lds_limit = P::Arch::kLdsBytes;
+  e.tile_bytes = (P::kBlockM + P::kBlockN) * P::kBlockK;
+  using EA = typename P::ElementA;
+  using EB = typename P::ElementB;
+  if constexpr (std::is_same_v<typename P::Arch, arch::Cdna3>) {
+    std::string const mn = std::string("v_mfma_f32_16x16x32_") + cdna3_operand<EA>() + "_" + cdna3_operand<EB>();
+    e.mfma_allowed = {mn};
+    e.mfma_in_loop = mn;
+    e.mfma_cycles = 16;        // 16x16x32 fp8, CDNA3: 16 cycles
+    e.lds_bytes_per_clk = 128;  // CDNA3 LDS read bandwidth per CU
+  } else {
+    e.mfma_allowed = {"v_mfma_f32_16x16x128_f8f6f4", "v_mfma_scale_f32_16x16x128_f8f6f4"};
+    // Runtime E8M0 scales (Mx32) keep the scaled form; constant-zero scales fold to the plain one.
+    e.mfma_in_loop = std::is_same_v<typename Config::Granularity, Mx32> ? e.mfma_allowed[1] : e.mfma_allowed[0];
+    if constexpr (!std::is_same_v<EA, e4m3fn>) e.mfma_in_loop += " cbsz:1";
+    if constexpr (!std::is_same_v<EB, e4m3fn>) e.mfma_in_loop += " blgp:1";
+    e.mfma_cycles = 32;         // 16x16x128 f8f6f4 with an FP8 operand, CDNA4: 32 cycles
+    e.lds_bytes_per_clk = 256;  // CDNA4
+  }
+  e.policy = std::string(A::kName) + " " + std::to_string(P::kBlockM) + "x" + std::to_string(P::kBlockN) +
+             "x" + std::to_string(P::kBlockK) + " w" + std::to_string(P::kWavesM) + "x" +
+             std::to_string(P::kWavesN) + " s" + std::to_string(P::kStages) + " " +
+             Config::Granularity::kName + " " + layout_name(Config::kLayoutB);
+  return e;
+}
+
+/// Waves per SIMD the register count allows: 512 VGPRs (arch + acc) per lane per SIMD, allocated in
+/// granules of 8, at most 8 waves.
+int waves_by_registers(long vgpr_total) {
+  if (vgpr_total <= 0) return 8;
+  long const granted = (vgpr_total + 7) / 8 * 8;
+  return static_cast<int>(std::min<long>(8, 512 / granted));
+}
+
+/// Waves per SIMD resident with whole workgroups: limited by registers and by LDS.
+int waves_resident(Expect const& e, KernelFacts const& f) {
+  int const wg_by_regs = waves_by_registers(f.vgpr) / e.waves_per_simd;
+  int const wg_by_lds = e.lds_limit / std::max(1, e.lds_bytes + static_cast<int>(std::max(0L, f.group_bytes)));
+  return std::min(wg_by_regs, wg_by_lds) * e.waves_per_simd;
+}
+
+// ---- the checks ----------------------------------------------------------------------------
+
+std::vector<std::string> check(Expect const& e, KernelFacts const& f) {
+  std::vector<std::string> bad;
+  auto fail = [&bad](std::string s) { bad.push_back(std::move(s)); };
+  if (f.vgpr < 0 || f.private_bytes < 0) fail("no amdhsa.kernels metadata for the kernel");
+  for (auto const& [op, n] : f.mfma_ops)
+    if (std::find(e.mfma_allowed.begin(), e.mfma_allowed.end(), op) == e.mfma_allowed.end())
+      fail(std::to_string(n) + " x " + op + " in the kernel (intended: " + e.mfma_in_loop + ")");
+  if (f.k_loops.empty()) fail("no K loop (no depth-1 loop holding an MFMA)");
+  for (LoopFacts const& l : f.k_loops) {
+    std::string const at = "K loop " + l.header + ": ";
+    if (l.mfma != e.mfma_per_iter)
+      fail(at + std::to_string(l.mfma) + " MFMAs per iteration, policy needs " + std::to_string(e.mfma_per_iter));
+    for (auto const& [form, n] : l.mfma_forms)
+      if (form != e.mfma_in_loop) fail(at + std::to_string(n) + " x '" + form + "', intended '" + e.mfma_in_loop + "'");
+    if (l.lds_read_bytes != e.lds_read_bytes)
+      fail(at + "LDS fragment reads move " + std::to_string(l.lds_read_bytes) + " B per lane, policy needs " +
+           std::to_string(e.lds_read_bytes));
+    if (l.lds_reads > 0 && l.lds_read_min_width < e.lds_read_width)
+      fail(at + "LDS fragment reads split to " + std::to_string(l.lds_read_min_width) + "-byte accesses (atom chunk " +
+           std::to_string(e.lds_read_width) + " B)");
+    if (l.global_x16 != e.global_x16)
+      fail(at + std::to_string(l.global_x16) + " 16-byte global loads per iteration, tile copy needs " +
+           std::to_string(e.global_x16));
+    if (l.serialized_loads > 0)
+      fail(at + std::to_string(l.serialized_loads) +
+           " 16-byte global loads waited for (s_waitcnt vmcnt) in their own block before any MFMA: "
+           "their latency is not hidden behind the multiply");
+    if (l.barriers < 1) fail(at + "no s_barrier");
+  }
+  if (f.private_bytes != 0) fail("scratch: .private_segment_fixed_size " + std::to_string(f.private_bytes));
+  if (f.vgpr_spill > 0) fail("VGPR spills: .vgpr_spill_count " + std::to_string(f.vgpr_spill));
+  if (f.scratch_instrs > 0) fail(std::to_string(f.scratch_instrs) + " scratch instructions (scratch_* / buffer ... offen)");
+  if (waves_by_registers(f.vgpr) < e.waves_per_simd)
+    fail(std::to_string(f.vgpr) + " VGPRs allow " + std::to_string(waves_by_registers(f.vgpr)) +
+         " waves/SIMD; the workgroup needs " + std::to_string(e.waves_per_simd));
+  if (e.lds_bytes != e.lds_policy_bytes)
+    fail("sizeof(SharedStorage) " + std::to_string(e.lds_bytes) + " != Policy::kLdsBytes " + std::to_string(e.lds_policy_bytes));
+  if (e.lds_bytes + std::max(0L, f.group_bytes) > e.lds_limit)
+    fail("LDS " + std::to_string(e.lds_bytes + f.group_bytes) + " B > " + std::to_string(e.lds_limit) + " B");
+  return bad;
+}
+
+// ---- inputs --------------------------------------------------------------------------------
+
+std::string read_file(std::string const& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+struct Case {
+  Expect e;
+  std::string asm_path;
+};
+
+std::vector<Case> const& cases() {
+  static std::vector<Case> const all = [] {
+    std::vector<Case> v;
+#define FP8GEMM_ISA_CASE_942(config) v.push_back({expect<config>(#config), FP8GEMM_ISA_ASM_GFX942});
+#define FP8GEMM_ISA_CASE_950(config) v.push_back({expect<config>(#config), FP8GEMM_ISA_ASM_GFX950});
+    FP8GEMM_ISA_GFX942_CONFIGS(FP8GEMM_ISA_CASE_942)
+    FP8GEMM_ISA_GFX950_CONFIGS(FP8GEMM_ISA_CASE_950)
+#undef FP8GEMM_ISA_CASE_942
+#undef FP8GEMM_ISA_CASE_950
+    return v;
+  }();
+  return all;
+}
+
+std::vector<AsmKernel> const& kernels_in(std::string const& path) {
+  static std::map<std::string, std::vector<AsmKernel>> cache;
+  auto it = cache.find(path);
+  if (it == cache.end()) it = cache.emplace(path, parse_asm(read_file(path))).first;
+  return it->second;
+}
+
+/// The kernel whose symbol names the config: "<len><name>E" in the mangled name.
+AsmKernel const* find_kernel(std::vector<AsmKernel> const& ks, std::string const& config) {
+  std::string const needle = "isa" + std::to_string(config.size()) + config + "E";
+  for (auto const& k : ks)
+    if (k.symbol.find(needle) != std::string::npos) return &k;
+  return nullptr;
+}
+
+std::string shell(char const* cmd) {
+  std::string out;
+  std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd, "r"), pclose);
+  if (!p) return out;
+  char buf[256];
+  while (std::fgets(buf, sizeof buf, p.get())) out += buf;
+  return trim(out.substr(0, out.find('\n')));
+}
+
+// ---- the tests -----------------------------------------------------------------------------
+
+class IsaKernel : public ::testing::TestWithParam<int> {};
+
+TEST_P(IsaKernel, MatchesPolicy) {
+  Case const& c = cases()[GetParam()];
+  auto const& ks = kernels_in(c.asm_path);
+  ASSERT_FALSE(ks.empty()) << "no kernels parsed from " << c.asm_path;
+  AsmKernel const* k = find_kernel(ks, c.e.name);
+  ASSERT_NE(k, nullptr) << c.e.name << ": kernel not found in " << c.asm_path;
+  KernelFacts const f = analyze(*k);
+  std::vector<std::string> const bad = check(c.e, f);
+  for (auto const& b : bad) ADD_FAILURE() << c.e.name << " (" << c.e.arch << ", " << c.e.policy << "): " << b;
+  if (f.sgpr_spill > 0)
+    std::printf("note: %s: %ld SGPR spills (to VGPR lanes via v_writelane, not memory)\n", c.e.name.c_str(),
+                f.sgpr_spill);
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, IsaKernel, ::testing::Range(0, static_cast<int>(cases().size())),
+                         [](::testing::TestParamInfo<int> const& i) { return cases()[i.param].e.name; });
+
+std::string fmt(char const* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+/// The per-config table, on stdout and as markdown (path: FP8GEMM_ISA_REPORT_PATH).
+TEST(IsaReport, Table) {
+  std::ostringstream md;
+  std::string const src = FP8GEMM_SOURCE_DIR;
+  std::string const commit = shell(("git -C '" + src + "' log -1 --format=%h 2>/dev/null").c_str());
+  std::string const dirty =
+      shell(("git -C '" + src + "' status --porcelain -- include tests/isa 2>/dev/null | head -1").c_str());
+  char date[32];
+  std::time_t const now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  md << "# ISA report: fp8gemm GEMM kernels on gfx942 / gfx950\n\n"
+     << "Generated by `tests/isa/isa_check_test.cpp` (`ctest -L isa`) on " << date << " from commit "
+     << (commit.empty() ? "unknown" : commit) << (dirty.empty() ? "" : " (with uncommitted changes in include/ or tests/isa/)")
+     << ", clang " << FP8GEMM_ISA_CLANG_VERSION << ", `--offload-device-only -S -O3`. Static analysis of the "
+     << "emitted code only: no CDNA hardware ran these kernels and no throughput here is measured.\n\n"
+     << "Per K-iteration counts are per wave (one block tile K step, all k-steps and atoms unrolled), "
+        "taken over the depth-1 blocks of the K loop (LLVM loop annotations; tail paths excluded). "
+        "Balance columns assume one workgroup per CU and use MFMA cycles per instruction from "
+        "`notes/amd-cdna-anchors.md` §1.2 (16x16x32 fp8 on CDNA3: 16 cycles; 16x16x128 f8f6f4 with FP8 "
+        "operands on CDNA4: 32 cycles; source: AMD matrix instruction calculator / ROCm blog "
+        "\"Matrix Core Programming on AMD CDNA3 and CDNA4\") and LDS bandwidth from §3 (128 B/clk/CU "
+        "CDNA3, 256 B/clk/CU CDNA4).\n\n";
+  md << "| config | arch | policy | VGPR (arch+AGPR) | SGPR | SGPR spill | scratch B | LDS B (static+dyn / max) "
+        "| waves/SIMD: regs / resident | K loops | MFMA/iter (form) | ds_read/iter (B/lane) | ds_write/iter "
+        "| global x16/iter | other VMEM loads/iter (+nested) | MFMA clk/iter/SIMD | LDS clk/iter/CU (rd+wr) "
+        "| global B/iter/CU (B/clk) | checks |\n"
+     << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (Case const& c : cases()) {
+    auto const& ks = kernels_in(c.asm_path);
+    AsmKernel const* k = find_kernel(ks, c.e.name);
+    if (k == nullptr) {
+      md << "| " << c.e.name << " | " << c.e.arch << " | kernel not found |" << std::string(15, '|') << " FAIL |\n";
+      continue;
+    }
+    KernelFacts const f = analyze(*k);
+    std::vector<std::string> const bad = check(c.e, f);
+    LoopFacts const l = f.k_loops.empty() ? LoopFacts{} : f.k_loops.front();
+    auto ops = [](std::map<std::string, int> const& m) {
+      std::string s;
+      for (auto const& [op, n] : m) s += (s.empty() ? "" : ", ") + std::to_string(n) + " " + op;
+      return s.empty() ? std::string("-") : s;
+    };
+    std::string forms;
+    for (auto const& [form, n] : l.mfma_forms) forms += (forms.empty() ? "" : ", ") + form;
+    long const mfma_clk = static_cast<long>(l.mfma) * c.e.mfma_cycles * c.e.waves_per_simd;
+    long const lds_rd = static_cast<long>(l.lds_read_bytes) * 64 * c.e.waves;
+    long const lds_wr = static_cast<long>(l.lds_write_bytes) * 64 * c.e.waves;
+    long const glb = static_cast<long>(l.global_x16) * 16 * 64 * c.e.waves;
+    md << "| " << c.e.name << " | " << c.e.arch << " | " << c.e.policy << " | " << f.vgpr << " (" << f.arch_vgpr
+       << "+" << f.agpr << ") | " << f.sgpr << " | " << f.sgpr_spill << " | " << f.private_bytes
+       << " | " << f.group_bytes << "+" << c.e.lds_bytes << " / " << c.e.lds_limit << " | "
+       << waves_by_registers(f.vgpr) << " / " << waves_resident(c.e, f) << " (compiler: " << f.occupancy
+       << ") | " << f.k_loops.size() << " | " << l.mfma << " (" << forms << ") | " << l.lds_reads << ": "
+       << ops(l.lds_read_ops) << " (" << l.lds_read_bytes << ") | " << ops(l.lds_write_ops) << " | "
+       << l.global_x16 << " | " << l.global_narrow << " (+" << l.global_narrow_nested << ") | " << mfma_clk << " | "
+       << (lds_rd + lds_wr + c.e.lds_bytes_per_clk - 1) / c.e.lds_bytes_per_clk << " (" << lds_rd << "+" << lds_wr
+       << " B) | " << glb << " (" << fmt("%.1f", mfma_clk > 0 ? double(glb) / mfma_clk : 0.0) << ") | "
+       << (bad.empty() ? "pass" : "FAIL: " + std::to_string(bad.size())) << " |\n";
+  }
+  md << "\nColumns: *waves/SIMD regs* = min(8, 512 / VGPRs rounded up to 8); *resident* = whole "
+        "workgroups that fit both registers and LDS, in waves per SIMD (the workgroup's waves spread over "
+        "the CU's 4 SIMDs); *compiler* = the `; Occupancy:` comment. *ds_read B/lane* = fragment bytes "
+        "one lane reads per K-iteration. *global x16* = 16-byte tile loads per lane per K-iteration; "
+        "*other VMEM loads* = 1/2/4-byte global loads in the K loop's depth-1 blocks: scale loads "
+        "(K-blocked granularities) and the unrolled K/N-tail byte paths (executed only for partial tiles); "
+        "*+nested* = the same in nested (tail) loops. *B/clk* = global bytes per MFMA-bound clock per CU.\n\n"
+        "Failures:\n\n";
+  bool any = false;
+  for (Case const& c : cases()) {
+    AsmKernel const* k = find_kernel(kernels_in(c.asm_path), c.e.name);
+    if (k == nullptr) continue;
+    for (auto const& b : check(c.e, analyze(*k))) md << "- " << c.e.name << ": " << b << "\n", any = true;
+  }
+  if (!any) md << "- none\n";
+  std::string const text = md.str();
+  std::printf("%s", text.c_str());
+  std::ofstream(FP8GEMM_ISA_REPORT_PATH) << text;
+}
+
+// ---- the checker itself must be able to fail --------------------------------------------------
+
+/// Mutates real kernel text and checks that the checker reports each defect.
+class IsaCheckerSelfTest : public ::testing::Test {
+ protected:
+  static std::vector<std::string> failures_after(Case const& c, std::string const& from, std::string const& to) {
+    std::string text = read_file(c.asm_path);
+    std::size_t pos = 0;
+    int replaced = 0;
+    while ((pos = text.find(from, pos)) != std::string::npos) text.replace(pos, from.size(), to), pos += to.size(), ++replaced;
+    EXPECT_GT(replaced, 0) << "mutation '" << from << "' found nothing";
+    std::vector<AsmKernel> const ks = parse_asm(text);
+    AsmKernel const* k = find_kernel(ks, c.e.name);
+    EXPECT_NE(k, nullptr);
+    return k ? check(c.e, analyze(*k)) : std::vector<std::string>{};
+  }
+  static bool mentions(std::vector<std::string> const& bad, std::string const& what) {
+    return std::any_of(bad.begin(), bad.end(), [&](auto const& b) { return b.find(what) != std::string::npos; });
+  }
+  static Case const& find(char const* name) {
+    for (Case const& c : cases())
+      if (c.e.name == name) return c;
+    throw std::runtime_error(name);
+  }
+};
+
+TEST_F(IsaCheckerSelfTest, HalfRateMfmaOnGfx950Fails) {
+  auto const bad = failures_after(find("Gfx950E4m3PerTensorNk"), "v_mfma_f32_16x16x128_f8f6f4", "v_mfma_f32_16x16x32_fp8_fp8");
+  EXPECT_TRUE(mentions(bad, "v_mfma_f32_16x16x32_fp8_fp8 in the kernel"));
+}
+
+TEST_F(IsaCheckerSelfTest, WrongOperandFormatFails) {
+  auto const bad = failures_after(find("Gfx942E4m3PerTensorNk"), "v_mfma_f32_16x16x32_fp8_fp8", "v_mfma_f32_16x16x32_fp8_bf8");
+  EXPECT_TRUE(mentions(bad, "intended"));
+}
+
+TEST_F(IsaCheckerSelfTest, ScratchAndSpillsFail) {
+  Case const& c = find("Gfx942E4m3PerTensorNk");
+  auto bad = failures_after(c, ".vgpr_spill_count: 0", ".vgpr_spill_count: 4");
+  EXPECT_TRUE(mentions(bad, "VGPR spills"));
+  bad = failures_after(c, "\ts_barrier\n", "\tscratch_store_dword off, v0, off\n\ts_barrier\n");
+  EXPECT_TRUE(mentions(bad, "scratch instructions"));
+}
+
+TEST_F(IsaCheckerSelfTest, NarrowFragmentReadsFail) {
+  auto const bad = failures_after(find("Gfx950E4m3PerTensorNk"), "ds_read_b128", "ds_read2_b64");
+  EXPECT_TRUE(mentions(bad, "split to 8-byte accesses"));
+}
+
+TEST_F(IsaCheckerSelfTest, MissingMfmasFail) {
+  // An MFMA turned into a VALU op: the K loop then does less work than the policy needs.
+  auto const bad = failures_after(find("Gfx942E4m3PerTensorNk"), "v_mfma_f32_16x16x32_fp8_fp8 v[2:5]", "v_add_f32 v[2:5]");
+  EXPECT_TRUE(mentions(bad, "MFMAs per iteration"));
+}
+
+TEST_F(IsaCheckerSelfTest, SerializedGlobalLoadFails) {
+  // A wait right after each global access: the loaded tile is consumed before the MFMAs run.
+  auto const bad = failures_after(find("Gfx950E4m3PerTensorNk"), ", off\n", ", off\n\ts_waitcnt vmcnt(0)\n");
+  EXPECT_TRUE(mentions(bad, "latency is not hidden"));
+}
+
+TEST_F(IsaCheckerSelfTest, TooManyRegistersFail) {
+  // gfx950's 8-wave workgroup puts 2 waves on each SIMD: at most 256 VGPRs per wave.
+  Case const& c = find("Gfx950E4m3PerTensorNk");
+  AsmKernel const* k = find_kernel(kernels_in(c.asm_path), c.e.name);
+  ASSERT_NE(k, nullptr);
+  AsmKernel mutated = *k;
+  mutated.meta[".vgpr_count"] = "300";
+  EXPECT_TRUE(mentions(check(c.e, analyze(mutated)), "waves/SIMD"));
+}
+
+}  // namespace
+}  // namespace fp8gemm::isa

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+// The GEMM configurations the ISA checks compile (tests/isa): one named config per row, shared by
+// the HIP translation unit that emits the kernels and the host checker that reads their assembly.
+//
+// Each config is a struct deriving from GemmConfig, so its name appears verbatim in the mangled
+// kernel symbol (_ZN7fp8gemm4arch12kernel_entryINS_10GemmKernelINS_3isa21Gfx950E4m3PerTensorNk...)
+// and the checker finds the kernel without demangling. GemmKernel reads only the config's typedefs
+// and static members, so the kernel is the library's kernel unchanged.
+#pragma once
+
+#include "fp8gemm/fp8gemm.hpp"
+
+namespace fp8gemm::isa {
+
+using EpilogueBf16GeluTanh = Epilogue<bf16, GeluTanh>;
+using Blockwise128 = Blockwise<1, 128, 128>;
+
+// clang-format off
+struct Gfx942E4m3PerTensorNk     : GemmConfig<Cdna3Default<e4m3fnuz, e4m3fnuz>, PerTensor,    LayoutB::kNK, EpilogueBf16GeluTanh> {};
+struct Gfx942E4m3BlockwiseNk     : GemmConfig<Cdna3Default<e4m3fnuz, e4m3fnuz>, Blockwise128, LayoutB::kNK, EpilogueBf16GeluTanh> {};
+struct Gfx942E4m3PerTensorKn     : GemmConfig<Cdna3Default<e4m3fnuz, e4m3fnuz>, PerTensor,    LayoutB::kKN, EpilogueBf16GeluTanh> {};
+struct Gfx942E4m3E5m2PerTensorNk : GemmConfig<Cdna3Default<e4m3fnuz, e5m2fnuz>, PerTensor,    LayoutB::kNK, EpilogueBf16GeluTanh> {};
+struct Gfx950E4m3PerTensorNk     : GemmConfig<Cdna4Default<e4m3fn, e4m3fn>,     PerTensor,    LayoutB::kNK, EpilogueBf16GeluTanh> {};
+struct Gfx950E4m3BlockwiseNk     : GemmConfig<Cdna4Default<e4m3fn, e4m3fn>,     Blockwise128, LayoutB::kNK, EpilogueBf16GeluTanh> {};
+struct Gfx950E4m3PerTensorKn     : GemmConfig<Cdna4Default<e4m3fn, e4m3fn>,     PerTensor,    LayoutB::kKN, EpilogueBf16GeluTanh> {};
+struct Gfx950E4m3E5m2PerTensorNk : GemmConfig<Cdna4Default<e4m3fn, e5m2>,       PerTensor,    LayoutB::kNK, EpilogueBf16GeluTanh> {};
+struct Gfx950E4m3Mx32Nk          : GemmConfig<Cdna4Default<e4m3fn, e4m3fn>,     Mx32,         LayoutB::kNK, EpilogueBf16GeluTanh> {};
+// clang-format on
+
+}  // namespace fp8gemm::isa
+
+/// X(config): every config compiled for gfx942 / for gfx950.
+#define FP8GEMM_ISA_GFX942_CONFIGS(X) \
+  X(Gfx942E4m3PerTensorNk)            \
+  X(Gfx942E4m3BlockwiseNk)            \
+  X(Gfx942E4m3PerTensorKn)            \
+  X(Gfx942E4m3E5m2PerTensorNk)
+#define FP8GEMM_ISA_GFX950_CONFIGS(X) \
+  X(Gfx950E4m3PerTensorNk)            \
+  X(Gfx950E4m3BlockwiseNk)            \
+  X(Gfx950E4m3PerTensorKn)            \
+  X(Gfx950E4m3E5m2PerTensorNk)        \
+  X(Gfx950E4m3Mx32Nk)
