@@ -62,11 +62,12 @@ struct RowMajorTileCopy {
   }
 
   static constexpr int find_delta() {
-    if (kRowsPerPhase < 2 || kLanesPerPhase % (2 * kChunks) != 0 || phase_conflict_free(0))
-      return 0;
-    for (int d = kHalf; 2 * d <= kRows; d += kHalf)
-      if (kRows % (2 * d) == 0 && phase_conflict_free(d)) return d;
-    return 0;
+    bool const search =
+        kRowsPerPhase > 1 && kLanesPerPhase % (2 * kChunks) == 0 && !phase_conflict_free(0);
+    int delta = 0;
+    for (int d = kHalf; search && delta == 0 && 2 * d <= kRows; d += kHalf)
+      if (kRows % (2 * d) == 0 && phase_conflict_free(d)) delta = d;
+    return delta;
   }
   static constexpr int kDelta = find_delta();
 
