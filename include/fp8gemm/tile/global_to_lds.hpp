@@ -10,6 +10,16 @@
 
 namespace fp8gemm {
 
+/// The first `valid` (< 16) bytes at p, zero above. NOTE: compile-time byte indices only: a
+/// run-time index into the vector would move it (and its neighbours) to scratch / local memory.
+FP8GEMM_DEVICE arch::Vec<16> load_partial16(std::uint8_t const* p, int valid) {
+  arch::Vec<16> vec{};
+  FP8GEMM_UNROLL
+  for (int j = 0; j < 16; ++j)
+    if (j < valid) vec.w[j / 4] |= std::uint32_t(p[j]) << (8 * (j % 4));
+  return vec;
+}
+
 /// A row-major operand tile, K contiguous: [kRows, kBlockK] bytes of a [rows, k] matrix (lda bytes
 /// per row, lda % 16 == 0, base 16-byte aligned). Each thread moves kVecs 16-byte vectors; vector
 /// v = thread + i * kThreads covers tile row row_of(v / kChunks), bytes 16 * (v % kChunks) .. +15.
@@ -91,8 +101,7 @@ struct RowMajorTileCopy {
         if (kk + 16 <= k) {
           vec = arch::global_load16(p);
         } else {  // K tail: only the valid bytes are read, the rest stay zero
-          auto* bytes = reinterpret_cast<std::uint8_t*>(vec.w);
-          for (int j = 0; j < k - kk; ++j) bytes[j] = p[j];
+          vec = load_partial16(p, k - kk);
         }
       }
       staged[i] = vec;
@@ -159,8 +168,7 @@ FP8GEMM_UNROLL
           if (n + 16 <= n_total) {
             staged[i][j] = arch::global_load16(p);
           } else {  // N tail: only the valid bytes are read
-            auto* bytes = reinterpret_cast<std::uint8_t*>(staged[i][j].w);
-            for (int c = 0; c < n_total - n; ++c) bytes[c] = p[c];
+            staged[i][j] = load_partial16(p, n_total - n);
           }
         }
       }
