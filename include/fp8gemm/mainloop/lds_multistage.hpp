@@ -153,61 +153,61 @@ FP8GEMM_UNROLL
     copy_b.load(reinterpret_cast<std::uint8_t const*>(p.b), p.ldb, p.n, p.k, n0, k0);
   }
 
-  /// One atom-deep K step: fragments LDS -> registers, then kAtomsM x kAtomsN atoms.
+  /// One atom-deep K step: the wave's A fragments LDS -> registers, then per atom column one B
+  /// fragment and kAtomsM atoms. NOTE: B is read column by column so only one B fragment is live
+  /// (the A fragments are reused by every column).
   FP8GEMM_DEVICE static void multiply_step(Params const& p, ThreadCoords<Policy> const& tc, int m0,
                                            int n0, int k_step, std::uint8_t const* lds_a,
                                            std::uint8_t const* lds_b, int ks,
                                            Accumulators<Policy>& d) {
     typename Atom::FragA fa[Policy::kAtomsM];
-    typename Atom::FragB fb[Policy::kAtomsN];
-FP8GEMM_UNROLL
+    FP8GEMM_UNROLL
     for (int i = 0; i < Policy::kAtomsM; ++i) {
-FP8GEMM_UNROLL
+      FP8GEMM_UNROLL
       for (int c = 0; c < Atom::kAChunks; ++c) {
         int const row = tc.wave_m * Policy::kWaveTileM + i * Atom::kM + Atom::a_row(tc.lane, c);
         int const k = ks * Atom::kK + Atom::a_k(tc.lane, c);
         arch::Vec<Atom::kAChunkBytes> v;
         arch::lds_load<Atom::kAChunkBytes, kBanks>(v, lds_a, row * Policy::kLdsRowBytes + k,
                                                    "A fragment read");
-FP8GEMM_UNROLL
+        FP8GEMM_UNROLL
         for (int w = 0; w < Atom::kAChunkBytes / 4; ++w) fa[i].w[c * (Atom::kAChunkBytes / 4) + w] = v.w[w];
       }
     }
-FP8GEMM_UNROLL
+    // MX-32 in hardware: this lane's E8M0 bytes for row/column (lane % 16) of each atom and the MX
+    // block of its 32 k values.
+    [[maybe_unused]] std::uint8_t sa[Policy::kAtomsM];
+    [[maybe_unused]] int const kb = k_step / 32 + tc.lane / 16;
+    if constexpr (kHardwareMx) {
+      FP8GEMM_UNROLL
+      for (int i = 0; i < Policy::kAtomsM; ++i)
+        sa[i] = mx_scale_byte(p.scale_a, p.scale_a_cols, p.m,
+                              m0 + tc.wave_m * Policy::kWaveTileM + i * Atom::kM + tc.lane % 16, kb);
+    }
+    FP8GEMM_UNROLL
     for (int j = 0; j < Policy::kAtomsN; ++j) {
-FP8GEMM_UNROLL
+      typename Atom::FragB fb;
+      FP8GEMM_UNROLL
       for (int c = 0; c < Atom::kBChunks; ++c) {
         int const col = tc.wave_n * Policy::kWaveTileN + j * Atom::kN + Atom::b_col(tc.lane, c);
         int const k = ks * Atom::kK + Atom::b_k(tc.lane, c);
         arch::Vec<Atom::kBChunkBytes> v;
         arch::lds_load<Atom::kBChunkBytes, kBanks>(v, lds_b, col * Policy::kLdsRowBytes + k,
                                                    "B fragment read");
-FP8GEMM_UNROLL
-        for (int w = 0; w < Atom::kBChunkBytes / 4; ++w) fb[j].w[c * (Atom::kBChunkBytes / 4) + w] = v.w[w];
+        FP8GEMM_UNROLL
+        for (int w = 0; w < Atom::kBChunkBytes / 4; ++w) fb.w[c * (Atom::kBChunkBytes / 4) + w] = v.w[w];
+      }
+      if constexpr (kHardwareMx) {
+        std::uint8_t const sb = mx_scale_byte(
+            p.scale_b, p.scale_b_cols, p.n, n0 + tc.wave_n * Policy::kWaveTileN + j * Atom::kN + tc.lane % 16, kb);
+        FP8GEMM_UNROLL
+        for (int i = 0; i < Policy::kAtomsM; ++i) Atom::mma_scaled(d.v[i][j], fa[i], fb, sa[i], sb);
+      } else {
+        FP8GEMM_UNROLL
+        for (int i = 0; i < Policy::kAtomsM; ++i) Atom::mma(d.v[i][j], fa[i], fb);
       }
     }
-    if constexpr (kHardwareMx) {
-      // This lane's E8M0 bytes: row/column (lane % 16) of each atom, MX block of its 32 k values.
-      std::uint8_t sa[Policy::kAtomsM], sb[Policy::kAtomsN];
-      int const kb = k_step / 32 + tc.lane / 16;
-      FP8GEMM_UNROLL
-      for (int i = 0; i < Policy::kAtomsM; ++i)
-        sa[i] = mx_scale_byte(p.scale_a, p.scale_a_cols, p.m,
-                              m0 + tc.wave_m * Policy::kWaveTileM + i * Atom::kM + tc.lane % 16, kb);
-      FP8GEMM_UNROLL
-      for (int j = 0; j < Policy::kAtomsN; ++j)
-        sb[j] = mx_scale_byte(p.scale_b, p.scale_b_cols, p.n,
-                              n0 + tc.wave_n * Policy::kWaveTileN + j * Atom::kN + tc.lane % 16, kb);
-      FP8GEMM_UNROLL
-      for (int i = 0; i < Policy::kAtomsM; ++i)
-        FP8GEMM_UNROLL
-        for (int j = 0; j < Policy::kAtomsN; ++j) Atom::mma_scaled(d.v[i][j], fa[i], fb[j], sa[i], sb[j]);
-    } else {
-      FP8GEMM_UNROLL
-      for (int i = 0; i < Policy::kAtomsM; ++i)
-        FP8GEMM_UNROLL
-        for (int j = 0; j < Policy::kAtomsN; ++j) Atom::mma(d.v[i][j], fa[i], fb[j]);
-    }
+    (void)p, (void)m0, (void)n0;
   }
 
   /// E8M0 scale byte of (row, MX block kb); rows or blocks outside the matrix multiply zero-filled
