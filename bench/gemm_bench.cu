@@ -38,22 +38,29 @@ using namespace fp8gemm;
     }                                                                                          \
   } while (0)
 
+/// Random e4m3fn bytes (N(0,1) values, never all zeros), generated once and grown on demand.
+std::vector<std::uint8_t> const& random_fp8_bytes(std::size_t bytes) {
+  static std::vector<std::uint8_t> host;
+  static std::mt19937 rng(42);
+  std::normal_distribution<float> normal;
+  while (host.size() < bytes) host.push_back(float_to_fp8<e4m3fn>(normal(rng)).bits);
+  return host;
+}
+
 /// Rotating operand sets: together at least 3x the L2 size, so no iteration finds its inputs in L2.
 struct Operands {
   int m, n, k, sets;
   std::vector<void*> a, b;
   void* c = nullptr;
-  float* scales = nullptr;  // [2]: s_a, s_b
+  float* scale_a = nullptr;  // one float each, in separate (256-byte aligned) allocations
+  float* scale_b = nullptr;
 
   Operands(int m_, int n_, int k_) : m(m_), n(n_), k(k_) {
     int l2 = 0;
     BENCH_CHECK_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
     std::size_t const set_bytes = std::size_t(m) * k + std::size_t(n) * k;
     sets = static_cast<int>(std::min<std::size_t>(64, 3 * std::size_t(l2) / set_bytes + 1));
-    std::vector<std::uint8_t> host(std::max(std::size_t(m) * k, std::size_t(n) * k));
-    std::mt19937 rng(42);
-    std::normal_distribution<float> normal;
-    for (auto& byte : host) byte = float_to_fp8<e4m3fn>(normal(rng)).bits;  // random, never zeros
+    std::vector<std::uint8_t> const& host = random_fp8_bytes(std::max(std::size_t(m) * k, std::size_t(n) * k));
     for (int s = 0; s < sets; ++s) {
       void* pa = nullptr;
       void* pb = nullptr;
@@ -65,15 +72,18 @@ struct Operands {
       b.push_back(pb);
     }
     BENCH_CHECK_CUDA(cudaMalloc(&c, std::size_t(m) * n * 2));
-    BENCH_CHECK_CUDA(cudaMalloc(&scales, 2 * sizeof(float)));
-    float const s[2] = {0.01f, 0.02f};
-    BENCH_CHECK_CUDA(cudaMemcpy(scales, s, sizeof s, cudaMemcpyHostToDevice));
+    BENCH_CHECK_CUDA(cudaMalloc(&scale_a, sizeof(float)));
+    BENCH_CHECK_CUDA(cudaMalloc(&scale_b, sizeof(float)));
+    float const sa = 0.01f, sb = 0.02f;
+    BENCH_CHECK_CUDA(cudaMemcpy(scale_a, &sa, sizeof sa, cudaMemcpyHostToDevice));
+    BENCH_CHECK_CUDA(cudaMemcpy(scale_b, &sb, sizeof sb, cudaMemcpyHostToDevice));
   }
   ~Operands() {
     for (void* p : a) cudaFree(p);
     for (void* p : b) cudaFree(p);
     cudaFree(c);
-    cudaFree(scales);
+    cudaFree(scale_a);
+    cudaFree(scale_b);
   }
 };
 
@@ -110,7 +120,7 @@ void bench_fp8gemm(benchmark::State& state, int m, int n, int k) {
   Operands ops(m, n, k);
   typename Gemm<Config>::Arguments args;
   args.m = m, args.n = n, args.k = k, args.lda = k, args.ldb = k;
-  args.scale_a = ops.scales, args.scale_b = ops.scales + 1, args.scale_a_count = 1, args.scale_b_count = 1;
+  args.scale_a = ops.scale_a, args.scale_b = ops.scale_b, args.scale_a_count = 1, args.scale_b_count = 1;
   args.epilogue.c = static_cast<bf16*>(ops.c), args.epilogue.ldc = n;
   args.a = static_cast<e4m3fn const*>(ops.a[0]), args.b = static_cast<e4m3fn const*>(ops.b[0]);
   Status const st = Gemm<Config>::can_implement(args);
@@ -140,8 +150,8 @@ void bench_cublaslt(benchmark::State& state, int m, int n, int k) {
   cublasOperation_t const ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
   BENCH_CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
   BENCH_CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
-  float const* sa = ops.scales + 1;  // cuBLAS "A" is our B
-  float const* sb = ops.scales;
+  float const* sa = ops.scale_b;  // cuBLAS "A" is our B
+  float const* sb = ops.scale_a;
   BENCH_CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
   BENCH_CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
   cublasLtMatrixLayout_t la, lb, lc;
@@ -166,7 +176,14 @@ void bench_cublaslt(benchmark::State& state, int m, int n, int k) {
                           &heur[i].algo, ws, ws_bytes, nullptr);
     if (last == CUBLAS_STATUS_SUCCESS) chosen = i;
   }
-  if (chosen < 0) {
+  if (chosen < 0) {  // diagnose: does the same call run without the scale pointers?
+    float const* none = nullptr;
+    cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &none, sizeof none);
+    cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &none, sizeof none);
+    cublasStatus_t const unscaled = found > 0 ? cublasLtMatmul(handle, desc, &alpha, ops.b[0], la, ops.a[0], lb, &beta, ops.c, lc,
+                                                               ops.c, lc, &heur[0].algo, ws, ws_bytes, nullptr)
+                                              : CUBLAS_STATUS_NOT_SUPPORTED;
+    std::fprintf(stderr, "cuBLASLt %dx%dx%d: scaled status %d, unscaled status %d\n", m, n, k, int(last), int(unscaled));
     state.SkipWithError(("cuBLASLt: no FP8 algorithm runs for this shape (found " + std::to_string(found) +
                          ", last status " + std::to_string(int(last)) + ")").c_str());
     return;

@@ -16,6 +16,7 @@ template <class Config>
 class Sm90OnEmulator : public ::testing::Test {};
 
 using Configs = ::testing::Types<
+    GemmConfig<Sm90Default<>, PerTensor, LayoutB::kKN, Epilogue<bf16, Identity>>,  // fewer B blocks than threads
     GemmConfig<Small, PerTensor, LayoutB::kNK, Epilogue<float, Identity>>,
     GemmConfig<SmallK128, PerChannel, LayoutB::kKN, Epilogue<bf16, GeluTanh>>,
     GemmConfig<TilePolicy<64, 64, 128, 2, 2, arch::Sm89Mma16x8x32<e5m2, e4m3fn>>, Blockwise<1, 128, 128>,

@@ -106,6 +106,19 @@ FP8GEMM_DEVICE void lds_store(std::uint8_t* lds, std::uint32_t offset, Vec<Bytes
 #endif
 }
 
+/// LDS write by the lanes with `active` set; inactive lanes still take part in the emulator's
+/// per-instruction bank accounting (the instruction runs with those lanes masked off).
+template <int Bytes, int kBanks>
+FP8GEMM_DEVICE void lds_store_if(bool active, std::uint8_t* lds, std::uint32_t offset,
+                                 Vec<Bytes> const& src, char const* site) {
+  if (active) *reinterpret_cast<Vec<Bytes>*>(lds + offset) = src;
+#if defined(FP8GEMM_EMULATOR)
+  emu::lds_access(site, offset, Bytes, /*is_write=*/true, kBanks, active);
+#else
+  (void)site;
+#endif
+}
+
 /// 16-byte global load (global_load_dwordx4 / ld.global.v4); `p` must be 16-byte aligned.
 FP8GEMM_DEVICE Vec<16> global_load16(void const* p) { return *static_cast<Vec<16> const*>(p); }
 

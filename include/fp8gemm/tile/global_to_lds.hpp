@@ -146,9 +146,12 @@ template <class Policy>
 struct TransposedTileCopyB {
   static constexpr int kUnitsN = Policy::kBlockN / 16;
   static constexpr int kUnitsK = Policy::kBlockK / 4;
-  static constexpr int kUnits = kUnitsN * kUnitsK / Policy::kThreads;  // per thread
-  static_assert(Policy::kBlockN % 16 == 0 && (kUnitsN * kUnitsK) % Policy::kThreads == 0,
-                "mk_kn_mn: each thread copies whole 4 x 16 blocks of B");
+  static constexpr int kTotalUnits = kUnitsN * kUnitsK;
+  static constexpr int kUnits = (kTotalUnits + Policy::kThreads - 1) / Policy::kThreads;  // per thread
+  static_assert(Policy::kBlockN % 16 == 0 &&
+                    (kTotalUnits % Policy::kThreads == 0 || kTotalUnits < Policy::kThreads),
+                "mk_kn_mn: B is copied as 4 (k) x 16 (n) blocks, whole blocks per thread (or at most "
+                "one per thread when the tile has fewer blocks than threads)");
   arch::Vec<16> staged[kUnits][4];  // [unit][k]: 16 n-bytes of K row k0 + 4 * (u / kUnitsN) + k
 
   /// Loads k in [k0, k0 + kBlockK) x n in [n0, n0 + kBlockN), zero outside [k, n).
@@ -163,7 +166,7 @@ FP8GEMM_UNROLL
 FP8GEMM_UNROLL
       for (int j = 0; j < 4; ++j) {
         staged[i][j] = arch::Vec<16>{};
-        if (k + j < k_total && n < n_total) {
+        if (u < kTotalUnits && k + j < k_total && n < n_total) {
           std::uint8_t const* p = base + (k + j) * ld + n;
           if (n + 16 <= n_total) {
             staged[i][j] = arch::global_load16(p);
@@ -209,8 +212,8 @@ FP8GEMM_UNROLL
       for (int c = 0; c < 16; ++c) {
         arch::Vec<4> v;
         v.w[0] = word[c];
-        arch::lds_store<4, Policy::Arch::kLdsBanks>(
-            lds_stage, std::uint32_t((n + (c ^ x)) * Policy::kLdsRowBytes + k), v, site);
+        arch::lds_store_if<4, Policy::Arch::kLdsBanks>(
+            u < kTotalUnits, lds_stage, std::uint32_t((n + (c ^ x)) * Policy::kLdsRowBytes + k), v, site);
       }
     }
   }
