@@ -37,7 +37,9 @@ FP8GEMM_DEVICE arch::Vec<16> load_partial16(std::uint8_t const* p, int valid) {
 ///     r + 1 (18 = 16 + 2) fill the pairs 0-1 mod 4 of one 16-bank half and 2-3 mod 4 of the other;
 ///     rows r + 8, r + 9 (8 * 18 = 16 mod 32) fill the rest: kDelta = 8. (Natural order: rows r
 ///     and r + 2 are 36 = 4 mod 32 dwords apart and overlap, 2-way.)
-///   sm90, kBlockK 128: a phase (8 lanes) is one row: natural order.
+///   sm90, kBlockK 64: pitch 20 dwords, 16-byte stores, a phase = 8 lanes = 2 rows of 16 dwords;
+///     rows r and r + 4 (4 * 20 = 16 mod 32) fill opposite bank halves: kDelta = 4. (kBlockK 128:
+///     a phase is one row, natural order.)
 template <class Policy, int kRows>
 struct RowMajorTileCopy {
   static constexpr int kChunks = Policy::kBlockK / 16;             // 16-byte vectors per row
