@@ -21,6 +21,8 @@ struct ConfigName {
 template <class EA, class EB>
 using G950 = Cdna4Default<EA, EB>;
 template <class EA, class EB>
+using G950K = Cdna4KBlocked<EA, EB>;  // gfx950 with K-blocked (Blockwise) scales
+template <class EA, class EB>
 using G942 = Cdna3Default<EA, EB>;
 using F = e4m3fn;
 using E = e5m2;
@@ -33,8 +35,8 @@ using Configs = ::testing::Types<
     GemmConfig<G950<F, E>, PerTensor, LayoutB::kKN, Epilogue<float, Identity>>,
     GemmConfig<G950<E, F>, PerChannel, LayoutB::kNK, Epilogue<fp16, GeluErf>>,
     GemmConfig<G950<E, E>, PerChannel, LayoutB::kKN, Epilogue<e4m3fn, GeluTanh>>,
-    GemmConfig<G950<F, F>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>,
-    GemmConfig<G950<E, F>, Blockwise<1, 128, 128>, LayoutB::kKN, Epilogue<e5m2, GeluErf>>,
+    GemmConfig<G950K<F, F>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>,
+    GemmConfig<G950K<E, F>, Blockwise<1, 128, 128>, LayoutB::kKN, Epilogue<e5m2, GeluErf>>,
     GemmConfig<G950<F, F>, Mx32, LayoutB::kNK, Epilogue<bf16, GeluErf>>,
     GemmConfig<G950<E, E>, Mx32, LayoutB::kKN, Epilogue<float, Identity>>,
     // gfx942: FNUZ formats.

@@ -12,6 +12,8 @@ struct Sm90 {
   static constexpr int kLdsBanks = 32;               // 4-byte banks
   static constexpr int kMaxAccumulatorRegs = 160;    // FP32 accumulators per thread we allow (of 255)
   static constexpr bool kFnuz = false;               // OCP e4m3fn / e5m2
+  /// Registers one thread may use: 255 whatever the block size.
+  static constexpr int registers_per_lane(int /*waves_per_block*/) { return 255; }
 };
 
 /// AMD CDNA3 (gfx942: MI300X/MI325X). FP8 is FNUZ here.
@@ -22,6 +24,9 @@ struct Cdna3 {
   static constexpr int kLdsBanks = 32;
   static constexpr int kMaxAccumulatorRegs = 256;    // 256 arch VGPRs + 256 AGPRs per lane at 1 wave/SIMD
   static constexpr bool kFnuz = true;                // e4m3fnuz / e5m2fnuz
+  /// VGPRs + AGPRs per lane: 512 per SIMD lane, shared by the block's waves on that SIMD (a
+  /// block's waves spread over the CU's 4 SIMDs).
+  static constexpr int registers_per_lane(int waves_per_block) { return 512 / ((waves_per_block + 3) / 4); }
 };
 
 /// AMD CDNA4 (gfx950: MI350X/MI355X). FP8 is OCP here.
@@ -32,6 +37,7 @@ struct Cdna4 {
   static constexpr int kLdsBanks = 64;
   static constexpr int kMaxAccumulatorRegs = 256;
   static constexpr bool kFnuz = false;
+  static constexpr int registers_per_lane(int waves_per_block) { return 512 / ((waves_per_block + 3) / 4); }
 };
 
 }  // namespace fp8gemm::arch

@@ -67,12 +67,12 @@ struct GemmConfig {
   FP8GEMM_HOST_DEVICE static float scale_value(float s) { return s; }
   FP8GEMM_HOST_DEVICE static float scale_value(e8m0 s) { return s.to_float(); }
 
-  /// s_a(m, kb) * s_b(n, kb) for the K block holding k (K-blocked granularities only).
-  FP8GEMM_HOST_DEVICE static float k_block_scale(Params const& p, int m, int n, int k) {
-    int const kb = k / Granularity::kBlockK;
-    float const sa = scale_value(p.scale_a[(m / Granularity::kABlockM) * p.scale_a_cols + kb]);
-    float const sb = scale_value(p.scale_b[(n / Granularity::kBBlockN) * p.scale_b_cols + kb]);
-    return sa * sb;
+  /// s_a(m, kb) and s_b(n, kb) for the K block holding k (K-blocked granularities only).
+  FP8GEMM_HOST_DEVICE static float a_block_scale(Params const& p, int m, int k) {
+    return scale_value(p.scale_a[(m / Granularity::kABlockM) * p.scale_a_cols + k / Granularity::kBlockK]);
+  }
+  FP8GEMM_HOST_DEVICE static float b_block_scale(Params const& p, int n, int k) {
+    return scale_value(p.scale_b[(n / Granularity::kBBlockN) * p.scale_b_cols + k / Granularity::kBlockK]);
   }
 
   /// s_a[m] * s_b[n] applied after the K loop (per-tensor / per-channel; 1 when K-blocked).

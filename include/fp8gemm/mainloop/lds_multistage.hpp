@@ -85,9 +85,11 @@ struct LdsMultistageMainloop {
                 "atom with K <= 32, or one that applies E8M0 scales in hardware");
   static_assert(!kHardwareMx || Atom::kK == 4 * 32,
                 "hardware MX-32 atoms hold 32 K per lane in groups of four lanes");
-  static_assert(!kUsePartial || 2 * Policy::kAccumulators <= Policy::Arch::kMaxAccumulatorRegs,
-                "promoted/K-blocked accumulation needs a second set of accumulators: too many "
-                "registers for this tile; use more waves or a smaller tile");
+  static_assert(!kUsePartial || (2 * Policy::kAccumulators <= Policy::Arch::kMaxAccumulatorRegs &&
+                                 2 * Policy::kAccumulators <= Policy::kRegisterBudget * 3 / 4),
+                "promoted/K-blocked accumulation needs a second set of accumulators, and with it more "
+                "than 3/4 of the registers a thread may use at this block size: use fewer waves per "
+                "SIMD or a smaller wave tile (gfx950 with Blockwise scales: Cdna4KBlocked)");
 
   using CopyA = RowMajorTileCopy<Policy, Policy::kBlockM>;
   using CopyB = std::conditional_t<Config::kLayoutB == LayoutB::kNK,
@@ -222,25 +224,43 @@ FP8GEMM_UNROLL
     }
   }
 
-  /// acc += partial * s_a(m, kb) * s_b(n, kb), kb = the scale block of k = chunk_k; partial = 0.
-  /// Chunks entirely past K (zero-filled tail) hold zeros and are skipped.
+  /// acc += partial * (s_a(m, kb) * s_b(n, kb)), kb = the scale block of k = chunk_k; partial = 0.
+  /// Chunks entirely past K (zero-filled tail) hold zeros and are skipped. NOTE: the scales are
+  /// loaded once per atom row / column register ((kAtomsM + kAtomsN) * kCRegs loads), not once per
+  /// accumulator; elements outside the matrix get scale 0.
   FP8GEMM_DEVICE static void promote(Params const& p, ThreadCoords<Policy> const& tc, int m0,
                                      int n0, int chunk_k, Accumulators<Policy>& partial,
                                      Accumulators<Policy>& acc) {
     if (chunk_k >= p.k) return;
-FP8GEMM_UNROLL
-    for (int i = 0; i < Policy::kAtomsM; ++i) {
-FP8GEMM_UNROLL
-      for (int j = 0; j < Policy::kAtomsN; ++j) {
-FP8GEMM_UNROLL
+    [[maybe_unused]] float sa[Policy::kAtomsM][Atom::kCRegs];
+    [[maybe_unused]] float sb[Policy::kAtomsN][Atom::kCRegs];
+    if constexpr (kKBlockedScales) {
+      FP8GEMM_UNROLL
+      for (int i = 0; i < Policy::kAtomsM; ++i)
+        FP8GEMM_UNROLL
         for (int r = 0; r < Atom::kCRegs; ++r) {
-          float scale = 1.0f;
+          int const m = m0 + tc.row(i, r);
+          sa[i][r] = m < p.m ? Config::a_block_scale(p, m, chunk_k) : 0.0f;
+        }
+      FP8GEMM_UNROLL
+      for (int j = 0; j < Policy::kAtomsN; ++j)
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Atom::kCRegs; ++r) {
+          int const n = n0 + tc.col(j, r);
+          sb[j][r] = n < p.n ? Config::b_block_scale(p, n, chunk_k) : 0.0f;
+        }
+    }
+    FP8GEMM_UNROLL
+    for (int i = 0; i < Policy::kAtomsM; ++i) {
+      FP8GEMM_UNROLL
+      for (int j = 0; j < Policy::kAtomsN; ++j) {
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Atom::kCRegs; ++r) {
           if constexpr (kKBlockedScales) {
-            int const m = m0 + tc.row(i, r);
-            int const n = n0 + tc.col(j, r);
-            scale = (m < p.m && n < p.n) ? Config::k_block_scale(p, m, n, chunk_k) : 0.0f;
+            acc.v[i][j][r] += partial.v[i][j][r] * (sa[i][r] * sb[j][r]);
+          } else {
+            acc.v[i][j][r] += partial.v[i][j][r];
           }
-          acc.v[i][j][r] += partial.v[i][j][r] * scale;
           partial.v[i][j][r] = 0.0f;
         }
       }

@@ -37,6 +37,9 @@ struct TilePolicy {
   static constexpr int kLdsStageBBytes = BlockN * kLdsRowBytes;
   static constexpr int kLdsBytes = kStages * (kLdsStageABytes + kLdsStageBBytes);
   static constexpr int kAccumulators = kAtomsM * kAtomsN * Atom::kCRegs;  // FP32 per thread
+  /// Registers a thread may hold (arch and block size); accumulators may take at most half, the
+  /// rest is fragments, the staged copy and addresses.
+  static constexpr int kRegisterBudget = Arch::registers_per_lane(kWaves);
 
   static_assert(BlockM > 0 && BlockN > 0 && BlockK > 0 && WavesM > 0 && WavesN > 0,
                 "tile sizes and wave counts must be positive");
@@ -54,7 +57,7 @@ struct TilePolicy {
   static_assert(kThreads <= 1024, "at most 1024 threads per workgroup");
   static_assert(kLdsBytes <= Arch::kLdsBytes,
                 "the LDS stages do not fit this target's LDS: shrink the tile, BlockK or Stages");
-  static_assert(kAccumulators <= Arch::kMaxAccumulatorRegs / 2,
+  static_assert(kAccumulators <= Arch::kMaxAccumulatorRegs / 2 && kAccumulators <= kRegisterBudget / 2,
                 "too many FP32 accumulators per thread for this target (each K-blocked or promoted "
                 "accumulator also needs a partial-sum copy): use more waves or a smaller tile");
   static_assert((BlockM * BlockK / 16) % kThreads == 0 && (BlockN * BlockK / 16) % kThreads == 0,
