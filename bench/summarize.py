@@ -12,13 +12,14 @@ def main(path):
     for b in data["benchmarks"]:
         if b.get("aggregate_name") != "median":
             continue
-        impl, *policy, shape = b["run_name"].split("/")
+        parts = [x for x in b["run_name"].split("/") if x != "manual_time"]
+        impl, *policy, shape = parts
         name = "/".join([impl] + policy)
         rows.setdefault(shape, {})[name] = (b["real_time"], b.get("TFLOP/s", 0.0) / 1e12
                                             if b.get("TFLOP/s", 0.0) > 1e6 else b.get("TFLOP/s", 0.0))
     print("| M×N×K | cuBLASLt µs | cuBLASLt TFLOP/s | fp8gemm policy | µs | TFLOP/s | fp8gemm / cuBLASLt |")
     print("|---|---|---|---|---|---|---|")
-    for shape, impls in rows.items():
+    for shape, impls in sorted(rows.items(), key=lambda kv: [int(x) for x in kv[0].split("x")]):
         base = impls.get("cublaslt")
         for name, (t, tf) in impls.items():
             if name == "cublaslt":
