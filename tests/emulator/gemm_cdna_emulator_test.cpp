@@ -21,7 +21,7 @@ struct ConfigName {
 template <class EA, class EB>
 using G950 = Cdna4Default<EA, EB>;
 template <class EA, class EB>
-using G950K = Cdna4KBlocked<EA, EB>;  // gfx950 with K-blocked (Blockwise) scales
+using G950K = Cdna4KBlocked<EA, EB>;  // gfx950 with K-blocked scales (Blockwise, MX-32)
 template <class EA, class EB>
 using G942 = Cdna3Default<EA, EB>;
 using F = e4m3fn;
@@ -37,8 +37,8 @@ using Configs = ::testing::Types<
     GemmConfig<G950<E, E>, PerChannel, LayoutB::kKN, Epilogue<e4m3fn, GeluTanh>>,
     GemmConfig<G950K<F, F>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>,
     GemmConfig<G950K<E, F>, Blockwise<1, 128, 128>, LayoutB::kKN, Epilogue<e5m2, GeluErf>>,
-    GemmConfig<G950<F, F>, Mx32, LayoutB::kNK, Epilogue<bf16, GeluErf>>,
-    GemmConfig<G950<E, E>, Mx32, LayoutB::kKN, Epilogue<float, Identity>>,
+    GemmConfig<G950K<F, F>, Mx32, LayoutB::kNK, Epilogue<bf16, GeluErf>>,
+    GemmConfig<G950K<E, E>, Mx32, LayoutB::kKN, Epilogue<float, Identity>>,
     // gfx942: FNUZ formats.
     GemmConfig<G942<Fz, Fz>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>>,
     GemmConfig<G942<Fz, Ez>, PerChannel, LayoutB::kKN, Epilogue<float, Identity>>,

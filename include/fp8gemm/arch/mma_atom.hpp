@@ -55,6 +55,42 @@ inline void emulate_mma_scaled(float (&d)[CRegs], Fragment<ABytes> const& a, Fra
 }
 #endif
 
+/// Loads an atom's A fragment from an LDS tile (K contiguous, `pitch` bytes per row) whose atom
+/// starts at row0, k0: one LDS access of kAChunkBytes per chunk, at the atom's documented layout.
+template <class Atom, int kBanks>
+FP8GEMM_DEVICE void load_fragment_a_by_chunks(typename Atom::FragA& f, std::uint8_t const* lds,
+                                              int lane, int row0, int k0, int pitch) {
+  FP8GEMM_UNROLL
+  for (int c = 0; c < Atom::kAChunks; ++c) {
+    Vec<Atom::kAChunkBytes> v;
+    lds_load<Atom::kAChunkBytes, kBanks>(
+        v, lds, (row0 + Atom::a_row(lane, c)) * pitch + k0 + Atom::a_k(lane, c), "A fragment read");
+    FP8GEMM_UNROLL
+    for (int w = 0; w < Atom::kAChunkBytes / 4; ++w) f.w[c * (Atom::kAChunkBytes / 4) + w] = v.w[w];
+  }
+}
+
+/// The same for B (the LDS tile is N x K): column col0 + b_col, k0 + b_k.
+template <class Atom, int kBanks>
+FP8GEMM_DEVICE void load_fragment_b_by_chunks(typename Atom::FragB& f, std::uint8_t const* lds,
+                                              int lane, int col0, int k0, int pitch) {
+  FP8GEMM_UNROLL
+  for (int c = 0; c < Atom::kBChunks; ++c) {
+    Vec<Atom::kBChunkBytes> v;
+    lds_load<Atom::kBChunkBytes, kBanks>(
+        v, lds, (col0 + Atom::b_col(lane, c)) * pitch + k0 + Atom::b_k(lane, c), "B fragment read");
+    FP8GEMM_UNROLL
+    for (int w = 0; w < Atom::kBChunkBytes / 4; ++w) f.w[c * (Atom::kBChunkBytes / 4) + w] = v.w[w];
+  }
+}
+
+/// Atoms with a faster fragment load than one access per chunk (NVIDIA: ldmatrix) provide
+/// load_a / load_b with the signature of the functions above; the others use those.
+template <class Atom, class = void>
+struct has_fragment_loads : std::false_type {};
+template <class Atom>
+struct has_fragment_loads<Atom, std::void_t<decltype(&Atom::template load_a<32>)>> : std::true_type {};
+
 /// Atoms whose instruction applies OCP MX-32 E8M0 scales itself declare kHardwareMx32 = true and
 /// provide mma_scaled(d, a, b, scale_a_byte, scale_b_byte), one scale byte per lane for the 32 K
 /// values the lane holds.

@@ -164,18 +164,8 @@ FP8GEMM_UNROLL
                                            Accumulators<Policy>& d) {
     typename Atom::FragA fa[Policy::kAtomsM];
     FP8GEMM_UNROLL
-    for (int i = 0; i < Policy::kAtomsM; ++i) {
-      FP8GEMM_UNROLL
-      for (int c = 0; c < Atom::kAChunks; ++c) {
-        int const row = tc.wave_m * Policy::kWaveTileM + i * Atom::kM + Atom::a_row(tc.lane, c);
-        int const k = ks * Atom::kK + Atom::a_k(tc.lane, c);
-        arch::Vec<Atom::kAChunkBytes> v;
-        arch::lds_load<Atom::kAChunkBytes, kBanks>(v, lds_a, row * Policy::kLdsRowBytes + k,
-                                                   "A fragment read");
-        FP8GEMM_UNROLL
-        for (int w = 0; w < Atom::kAChunkBytes / 4; ++w) fa[i].w[c * (Atom::kAChunkBytes / 4) + w] = v.w[w];
-      }
-    }
+    for (int i = 0; i < Policy::kAtomsM; ++i)
+      load_a(fa[i], lds_a, tc.lane, tc.wave_m * Policy::kWaveTileM + i * Atom::kM, ks * Atom::kK);
     // MX-32 in hardware: this lane's E8M0 bytes for row/column (lane % 16) of each atom and the MX
     // block of its 32 k values.
     [[maybe_unused]] std::uint8_t sa[Policy::kAtomsM];
@@ -189,16 +179,7 @@ FP8GEMM_UNROLL
     FP8GEMM_UNROLL
     for (int j = 0; j < Policy::kAtomsN; ++j) {
       typename Atom::FragB fb;
-      FP8GEMM_UNROLL
-      for (int c = 0; c < Atom::kBChunks; ++c) {
-        int const col = tc.wave_n * Policy::kWaveTileN + j * Atom::kN + Atom::b_col(tc.lane, c);
-        int const k = ks * Atom::kK + Atom::b_k(tc.lane, c);
-        arch::Vec<Atom::kBChunkBytes> v;
-        arch::lds_load<Atom::kBChunkBytes, kBanks>(v, lds_b, col * Policy::kLdsRowBytes + k,
-                                                   "B fragment read");
-        FP8GEMM_UNROLL
-        for (int w = 0; w < Atom::kBChunkBytes / 4; ++w) fb.w[c * (Atom::kBChunkBytes / 4) + w] = v.w[w];
-      }
+      load_b(fb, lds_b, tc.lane, tc.wave_n * Policy::kWaveTileN + j * Atom::kN, ks * Atom::kK);
       if constexpr (kHardwareMx) {
         std::uint8_t const sb = mx_scale_byte(
             p.scale_b, p.scale_b_cols, p.n, n0 + tc.wave_n * Policy::kWaveTileN + j * Atom::kN + tc.lane % 16, kb);
@@ -210,6 +191,24 @@ FP8GEMM_UNROLL
       }
     }
     (void)p, (void)m0, (void)n0;
+  }
+
+  /// The atom's fragment loads (its own, e.g. ldmatrix, or one LDS access per chunk).
+  FP8GEMM_DEVICE static void load_a(typename Atom::FragA& f, std::uint8_t const* lds, int lane,
+                                    int row0, int k0) {
+    if constexpr (arch::has_fragment_loads<Atom>::value) {
+      Atom::template load_a<kBanks>(f, lds, lane, row0, k0, Policy::kLdsRowBytes);
+    } else {
+      arch::load_fragment_a_by_chunks<Atom, kBanks>(f, lds, lane, row0, k0, Policy::kLdsRowBytes);
+    }
+  }
+  FP8GEMM_DEVICE static void load_b(typename Atom::FragB& f, std::uint8_t const* lds, int lane,
+                                    int col0, int k0) {
+    if constexpr (arch::has_fragment_loads<Atom>::value) {
+      Atom::template load_b<kBanks>(f, lds, lane, col0, k0, Policy::kLdsRowBytes);
+    } else {
+      arch::load_fragment_b_by_chunks<Atom, kBanks>(f, lds, lane, col0, k0, Policy::kLdsRowBytes);
+    }
   }
 
   /// E8M0 scale byte of (row, MX block kb); rows or blocks outside the matrix multiply zero-filled

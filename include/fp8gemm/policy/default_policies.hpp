@@ -25,9 +25,10 @@ using Sm90SmallM = TilePolicy<64, 128, 64, 1, 4, arch::Sm89Mma16x8x32<EA, EB>, 3
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Cdna4Default = TilePolicy<256, 256, 128, 4, 2, arch::Cdna4Mma16x16x128<EA, EB>, 2>;
 
-/// gfx950 with K-blocked scales (Blockwise; promotion needs a second accumulator set):
-/// 256 x 128 x 128, 4 waves (2 x 2) of 128 x 64 at one wave per SIMD (512 registers per lane),
-/// two LDS stages = 2 x (256 + 128) x 144 B = 108 KiB.
+/// gfx950 with K-blocked scales: Blockwise (promotion needs a second accumulator set) and MX-32
+/// (per-lane E8M0 bytes for every atom; at 2 waves per SIMD it spills): 256 x 128 x 128, 4 waves
+/// (2 x 2) of 128 x 64 at one wave per SIMD (512 registers per lane), two LDS stages =
+/// 2 x (256 + 128) x 144 B = 108 KiB.
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Cdna4KBlocked = TilePolicy<256, 128, 128, 2, 2, arch::Cdna4Mma16x16x128<EA, EB>, 2>;
 

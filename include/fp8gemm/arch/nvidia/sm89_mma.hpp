@@ -33,6 +33,7 @@ struct Sm89Mma16x8x32 {
   /// row g starts at bank 4 * (odd * g mod 8) and the 32 lanes hit 32 distinct banks (16 B keeps
   /// 16-byte stores aligned).
   static constexpr int kLdsPadBytes = 16;
+  static_assert(kLdsPadBytes % 16 == 0, "ldmatrix needs 16-byte aligned LDS rows");
   /// NOTE: Hopper's tensor cores keep fewer than 24 mantissa bits while accumulating fp8
   /// products, so by default partial sums are promoted into FP32 registers every 128 K.
   static constexpr int kDefaultPromoteK = 128;
@@ -45,6 +46,43 @@ struct Sm89Mma16x8x32 {
   FP8GEMM_HOST_DEVICE static constexpr int b_k(int lane, int c) { return 4 * (lane % 4) + 16 * c; }
   FP8GEMM_HOST_DEVICE static constexpr int c_row(int lane, int r) { return lane / 4 + 8 * (r / 2); }
   FP8GEMM_HOST_DEVICE static constexpr int c_col(int lane, int r) { return 2 * (lane % 4) + r % 2; }
+
+  /// A fragment of the atom at (row0, k0) of an LDS tile with `pitch` bytes per row.
+  /// ldmatrix.sync.aligned.m8n8.x4.shared.b16: matrix q (= register a_q) is rows row0 + 8*(q%2)
+  /// .. +7 at k0 + 16*(q/2), 16 bytes per row; lane l addresses row l%8 of matrix l/8 and receives
+  /// row l/4, bytes 4*(l%4) .. +3 of each matrix: exactly a0..a3 above. Rows must be 16-byte aligned.
+  template <int kBanks>
+  FP8GEMM_DEVICE static void load_a(FragA& f, std::uint8_t const* lds, int lane, int row0, int k0,
+                                    int pitch) {
+#if defined(FP8GEMM_ARCH_SM89_PLUS)
+    int const q = lane / 8;
+    auto const addr = static_cast<unsigned>(__cvta_generic_to_shared(
+        lds + (row0 + lane % 8 + 8 * (q % 2)) * pitch + k0 + 16 * (q / 2)));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(f.w[0]), "=r"(f.w[1]), "=r"(f.w[2]), "=r"(f.w[3])
+                 : "r"(addr));
+#else
+    load_fragment_a_by_chunks<Sm89Mma16x8x32, kBanks>(f, lds, lane, row0, k0, pitch);
+#endif
+  }
+
+  /// B fragment (LDS tile N x K): ldmatrix .x2, matrix q = columns col0 .. +7 at k0 + 16q; lanes
+  /// 0..15 give the addresses (lanes 16..31 repeat them), lane l receives column l/4, bytes
+  /// 4*(l%4) .. +3: b0, b1.
+  template <int kBanks>
+  FP8GEMM_DEVICE static void load_b(FragB& f, std::uint8_t const* lds, int lane, int col0, int k0,
+                                    int pitch) {
+#if defined(FP8GEMM_ARCH_SM89_PLUS)
+    int const q = (lane / 8) % 2;
+    auto const addr = static_cast<unsigned>(
+        __cvta_generic_to_shared(lds + (col0 + lane % 8) * pitch + k0 + 16 * q));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n"
+                 : "=r"(f.w[0]), "=r"(f.w[1])
+                 : "r"(addr));
+#else
+    load_fragment_b_by_chunks<Sm89Mma16x8x32, kBanks>(f, lds, lane, col0, k0, pitch);
+#endif
+  }
 
   /// d += a * b
   FP8GEMM_DEVICE static void mma(float (&d)[kCRegs], FragA const& a, FragB const& b) {
