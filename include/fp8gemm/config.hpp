@@ -49,6 +49,9 @@
 #if defined(__gfx950__)
 #define FP8GEMM_ARCH_GFX950 1
 #endif
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define FP8GEMM_ARCH_SM80_PLUS 1  // cp.async (global -> shared without registers)
+#endif
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
 #define FP8GEMM_ARCH_SM89_PLUS 1  // mma.sync with e4m3/e5m2 operands (sm_89, sm_90, ...)
 #endif

@@ -12,6 +12,9 @@ struct Sm90 {
   static constexpr int kLdsBanks = 32;               // 4-byte banks
   static constexpr int kMaxAccumulatorRegs = 160;    // FP32 accumulators per thread we allow (of 255)
   static constexpr bool kFnuz = false;               // OCP e4m3fn / e5m2
+  /// Global -> LDS copies without registers (cp.async), so K-tiles can be in flight kStages - 1
+  /// deep. CDNA stages copies through registers (gfx950's 16-byte global_load_lds: TODO(#4)).
+  static constexpr bool kAsyncCopy = true;
   /// Registers one thread may use: 255 whatever the block size.
   static constexpr int registers_per_lane(int /*waves_per_block*/) { return 255; }
 };
@@ -24,6 +27,7 @@ struct Cdna3 {
   static constexpr int kLdsBanks = 32;
   static constexpr int kMaxAccumulatorRegs = 256;    // 256 arch VGPRs + 256 AGPRs per lane at 1 wave/SIMD
   static constexpr bool kFnuz = true;                // e4m3fnuz / e5m2fnuz
+  static constexpr bool kAsyncCopy = false;          // global_load_lds is 4 bytes per lane here
   /// VGPRs + AGPRs per lane: 512 per SIMD lane, shared by the block's waves on that SIMD (a
   /// block's waves spread over the CU's 4 SIMDs).
   static constexpr int registers_per_lane(int waves_per_block) { return 512 / ((waves_per_block + 3) / 4); }
@@ -37,6 +41,7 @@ struct Cdna4 {
   static constexpr int kLdsBanks = 64;
   static constexpr int kMaxAccumulatorRegs = 256;
   static constexpr bool kFnuz = false;
+  static constexpr bool kAsyncCopy = false;
   static constexpr int registers_per_lane(int waves_per_block) { return 512 / ((waves_per_block + 3) / 4); }
 };
 

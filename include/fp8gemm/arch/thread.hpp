@@ -119,6 +119,43 @@ FP8GEMM_DEVICE void lds_store_if(bool active, std::uint8_t* lds, std::uint32_t o
 #endif
 }
 
+/// Asynchronous 16-byte global -> LDS copy: the first `valid` (0..16) bytes at `src`, zeros after;
+/// nothing past `valid` is read. Completes at async_copy_wait. sm_80+: cp.async.cg with a source
+/// size (the hardware zero-fills); elsewhere (the host emulator, other GPUs) it copies at once.
+/// src and lds + offset must be 16-byte aligned.
+template <int kBanks>
+FP8GEMM_DEVICE void copy_global_to_lds16(std::uint8_t* lds, std::uint32_t offset, void const* src,
+                                         int valid, char const* site) {
+#if defined(FP8GEMM_ARCH_SM80_PLUS)
+  (void)site;
+  auto const dst = static_cast<unsigned>(__cvta_generic_to_shared(lds + offset));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(valid));
+#else
+  Vec<16> v{};
+  auto const* bytes = static_cast<std::uint8_t const*>(src);
+  FP8GEMM_UNROLL
+  for (int j = 0; j < 16; ++j)
+    if (j < valid) v.w[j / 4] |= std::uint32_t(bytes[j]) << (8 * (j % 4));
+  lds_store<16, kBanks>(lds, offset, v, site);
+#endif
+}
+
+/// Closes the group of async copies issued since the last commit (cp.async.commit_group).
+FP8GEMM_DEVICE void async_copy_commit() {
+#if defined(FP8GEMM_ARCH_SM80_PLUS)
+  asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+
+/// Waits until at most `kPending` of this thread's committed copy groups are still in flight
+/// (cp.async.wait_group). Other threads' copies need a barrier after it.
+template <int kPending>
+FP8GEMM_DEVICE void async_copy_wait() {
+#if defined(FP8GEMM_ARCH_SM80_PLUS)
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+#endif
+}
+
 /// 16-byte global load (global_load_dwordx4 / ld.global.v4); `p` must be 16-byte aligned.
 FP8GEMM_DEVICE Vec<16> global_load16(void const* p) { return *static_cast<Vec<16> const*>(p); }
 

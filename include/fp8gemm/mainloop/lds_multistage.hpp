@@ -51,8 +51,10 @@ struct ThreadCoords {
   }
 };
 
-/// kStages LDS stages; while the waves multiply stage s, the next K-tile travels global ->
-/// registers (issued before the multiply) -> LDS stage (s - 1) mod kStages (after it).
+/// kStages LDS stages; while the waves multiply K-tile t, K-tile t + kStages - 1 travels into LDS
+/// stage (t - 1) mod kStages: straight from global memory with async copies (cp.async, up to
+/// kStages - 1 tiles in flight), or global -> registers before the multiply and registers -> LDS
+/// after it. One barrier per K-tile.
 ///
 /// Accumulation: with K-blocked scales (Blockwise, Mx32) each scale block of K is accumulated into
 /// `partial`, then acc += partial * s_a(m, kb) * s_b(n, kb). Without them, partial sums are promoted
@@ -91,9 +93,13 @@ struct LdsMultistageMainloop {
                 "than 3/4 of the registers a thread may use at this block size: use fewer waves per "
                 "SIMD or a smaller wave tile (gfx950 with Blockwise scales: Cdna4KBlocked)");
 
-  using CopyA = RowMajorTileCopy<Policy, Policy::kBlockM>;
-  using CopyB = std::conditional_t<Config::kLayoutB == LayoutB::kNK,
-                                   RowMajorTileCopy<Policy, Policy::kBlockN>,
+  /// K-contiguous tiles go global -> LDS without registers where the arch can (cp.async), through
+  /// registers otherwise; mk_kn_mn B is transposed on the way, so it always goes through registers.
+  template <int kRows>
+  using RowCopy = std::conditional_t<Policy::Arch::kAsyncCopy, AsyncRowMajorTileCopy<Policy, kRows>,
+                                     RowMajorTileCopy<Policy, kRows>>;
+  using CopyA = RowCopy<Policy::kBlockM>;
+  using CopyB = std::conditional_t<Config::kLayoutB == LayoutB::kNK, RowCopy<Policy::kBlockN>,
                                    TransposedTileCopyB<Policy>>;
 
   /// acc += A[m0:, k_tiles] * B[k_tiles, n0:] for K-tiles [k_tile_begin, k_tile_end).
@@ -107,13 +113,15 @@ struct LdsMultistageMainloop {
     partial.clear();
     int const num_tiles = k_tile_end - k_tile_begin;
 
-    // Prologue: K-tiles 0 .. kStages-2 into stages 0 .. kStages-2.
-    for (int s = 0; s < kStages - 1 && s < num_tiles; ++s) {
-      load_tile(copy_a, copy_b, p, m0, n0, k_tile_begin + s);
-      copy_a.store(lds.a[s], "A tile store");
-      copy_b.store(lds.b[s], "B tile store");
+    // Prologue: K-tiles 0 .. kStages-2 into stages 0 .. kStages-2, one copy group per stage.
+    for (int s = 0; s < kStages - 1; ++s) {
+      if (s < num_tiles) {
+        issue_tile(copy_a, copy_b, p, m0, n0, k_tile_begin + s, lds, s);
+        copy_a.land(lds.a[s], "A tile store");
+        copy_b.land(lds.b[s], "B tile store");
+      }
+      arch::async_copy_commit();
     }
-    arch::sync_block();  // waits for: the prologue stages written by all threads
 
     int steps_in_chunk = 0;  // k-steps accumulated into `partial` since the last promotion
     int chunk_k = k_tile_begin * Policy::kBlockK;  // first k of the current promotion chunk
@@ -121,7 +129,11 @@ struct LdsMultistageMainloop {
       int const stage = t % kStages;
       int const ahead = t + kStages - 1;  // the K-tile this iteration brings into LDS
       bool const has_ahead = ahead < num_tiles;
-      if (has_ahead) load_tile(copy_a, copy_b, p, m0, n0, k_tile_begin + ahead);  // in flight
+      arch::async_copy_wait<kStages - 2>();  // this thread's copies of K-tile t have landed
+      arch::sync_block();  // waits for: K-tile t in LDS from every thread, and every wave done
+                           // reading stage (t - 1) % kStages, which K-tile `ahead` now overwrites
+      if (has_ahead) issue_tile(copy_a, copy_b, p, m0, n0, k_tile_begin + ahead, lds, ahead % kStages);
+      arch::async_copy_commit();  // one group per iteration, empty or not, keeps the count fixed
 
 FP8GEMM_UNROLL
       for (int ks = 0; ks < Policy::kKSteps; ++ks) {
@@ -136,11 +148,10 @@ FP8GEMM_UNROLL
         }
       }
 
-      if (has_ahead) {
-        copy_a.store(lds.a[ahead % kStages], "A tile store");
-        copy_b.store(lds.b[ahead % kStages], "B tile store");
+      if (has_ahead) {  // register-staged copies: registers -> LDS (visible after the next barrier)
+        copy_a.land(lds.a[ahead % kStages], "A tile store");
+        copy_b.land(lds.b[ahead % kStages], "B tile store");
       }
-      arch::sync_block();  // waits for: stage `ahead` written, and stage `stage` read by all waves
     }
     if constexpr (kUsePartial) {
       if (steps_in_chunk > 0) promote(p, tc, m0, n0, chunk_k, partial, acc);
@@ -148,11 +159,15 @@ FP8GEMM_UNROLL
   }
 
  private:
-  FP8GEMM_DEVICE static void load_tile(CopyA& copy_a, CopyB& copy_b, Params const& p, int m0,
-                                       int n0, int k_tile) {
+  /// Starts K-tile k_tile on its way to LDS stage `stage` (async copies write it directly,
+  /// register-staged ones hold it until land).
+  FP8GEMM_DEVICE static void issue_tile(CopyA& copy_a, CopyB& copy_b, Params const& p, int m0,
+                                        int n0, int k_tile, SharedStorage<Policy>& lds, int stage) {
     int const k0 = k_tile * Policy::kBlockK;
-    copy_a.load(reinterpret_cast<std::uint8_t const*>(p.a), p.lda, p.m, p.k, m0, k0);
-    copy_b.load(reinterpret_cast<std::uint8_t const*>(p.b), p.ldb, p.n, p.k, n0, k0);
+    copy_a.issue(reinterpret_cast<std::uint8_t const*>(p.a), p.lda, p.m, p.k, m0, k0, lds.a[stage],
+                 "A tile store");
+    copy_b.issue(reinterpret_cast<std::uint8_t const*>(p.b), p.ldb, p.n, p.k, n0, k0, lds.b[stage],
+                 "B tile store");
   }
 
   /// One atom-deep K step: the wave's A fragments LDS -> registers, then per atom column one B

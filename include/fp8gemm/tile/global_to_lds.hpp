@@ -110,6 +110,13 @@ struct RowMajorTileCopy {
     }
   }
 
+  /// The mainloop's two steps: issue = the global loads (into registers), land = the LDS stores.
+  FP8GEMM_DEVICE void issue(std::uint8_t const* base, std::int64_t ld, int rows, int k, int row0,
+                            int k0, std::uint8_t*, char const*) {
+    load(base, ld, rows, k, row0, k0);
+  }
+  FP8GEMM_DEVICE void land(std::uint8_t* lds_stage, char const* site) const { store(lds_stage, site); }
+
   /// Writes the staged vectors into one LDS stage laid out [kRows][Policy::kLdsRowBytes].
   FP8GEMM_DEVICE void store(std::uint8_t* lds_stage, char const* site) const {
     int const tid = arch::thread_idx();
@@ -128,6 +135,35 @@ struct RowMajorTileCopy {
       }
     }
   }
+};
+
+/// The same tile copied without registers (Arch::kAsyncCopy, cp.async): issue puts each 16-byte
+/// vector straight into the LDS stage (same vector -> row mapping and bank pattern as
+/// RowMajorTileCopy), zero-filling bytes outside [rows, k); the mainloop's async_copy_wait and
+/// barrier make it visible, so land has nothing left to do.
+template <class Policy, int kRows>
+struct AsyncRowMajorTileCopy {
+  using Layout = RowMajorTileCopy<Policy, kRows>;
+  static_assert(Layout::kStoreBytes == 16, "async copies write 16-byte LDS vectors");
+
+  FP8GEMM_DEVICE void issue(std::uint8_t const* base, std::int64_t ld, int rows, int k, int row0,
+                            int k0, std::uint8_t* lds_stage, char const* site) {
+    int const tid = arch::thread_idx();
+    FP8GEMM_UNROLL
+    for (int i = 0; i < Layout::kVecs; ++i) {
+      int const v = tid + i * Policy::kThreads;
+      int const tile_row = Layout::row_of(v / Layout::kChunks);
+      int const row = row0 + tile_row;
+      int const kk = k0 + 16 * (v % Layout::kChunks);
+      bool const inside = row < rows && kk < k;
+      int const valid = !inside ? 0 : (k - kk < 16 ? k - kk : 16);
+      std::uint8_t const* src = inside ? base + row * ld + kk : base;  // valid = 0 reads nothing
+      arch::copy_global_to_lds16<Policy::Arch::kLdsBanks>(
+          lds_stage, std::uint32_t(tile_row * Policy::kLdsRowBytes + 16 * (v % Layout::kChunks)), src,
+          valid, site);
+    }
+  }
+  FP8GEMM_DEVICE void land(std::uint8_t*, char const*) const {}
 };
 
 /// B stored K x N (N contiguous, ldb % 16 == 0) copied into LDS as N x K. A thread's unit is a
@@ -179,6 +215,13 @@ FP8GEMM_UNROLL
       }
     }
   }
+
+  /// The mainloop's two steps: issue = the global loads (into registers), land = the LDS stores.
+  FP8GEMM_DEVICE void issue(std::uint8_t const* base, std::int64_t ld, int n_total, int k_total,
+                            int n0, int k0, std::uint8_t*, char const*) {
+    load(base, ld, n_total, k_total, n0, k0);
+  }
+  FP8GEMM_DEVICE void land(std::uint8_t* lds_stage, char const* site) const { store(lds_stage, site); }
 
   /// Writes the staged units transposed into one LDS stage laid out [kBlockN][kLdsRowBytes].
   FP8GEMM_DEVICE void store(std::uint8_t* lds_stage, char const* site) const {
