@@ -334,18 +334,20 @@ Expect expect(char const* name) {
   using EA = typename P::ElementA;
   using EB = typename P::ElementB;
   if constexpr (std::is_same_v<typename P::Arch, arch::Cdna3>) {
-    std::string const mn = std::string("v_mfma_f32_16x16x32_") + cdna3_operand<EA>() + "_" + cdna3_operand<EB>();
+    std::string const shape = A::kM == 16 ? "16x16x32_" : "32x32x16_";
+    std::string const mn = "v_mfma_f32_" + shape + cdna3_operand<EA>() + "_" + cdna3_operand<EB>();
     e.mfma_allowed = {mn};
     e.mfma_in_loop = mn;
-    e.mfma_cycles = 16;        // 16x16x32 fp8, CDNA3: 16 cycles
+    e.mfma_cycles = A::kM == 16 ? 16 : 32;  // CDNA3 fp8: 16x16x32 16 cycles, 32x32x16 32 cycles
     e.lds_bytes_per_clk = 128;  // CDNA3 LDS read bandwidth per CU
   } else {
-    e.mfma_allowed = {"v_mfma_f32_16x16x128_f8f6f4", "v_mfma_scale_f32_16x16x128_f8f6f4"};
+    std::string const shape = A::kM == 16 ? "16x16x128" : "32x32x64";
+    e.mfma_allowed = {"v_mfma_f32_" + shape + "_f8f6f4", "v_mfma_scale_f32_" + shape + "_f8f6f4"};
     // Runtime E8M0 scales (Mx32) keep the scaled form; constant-zero scales fold to the plain one.
     e.mfma_in_loop = std::is_same_v<typename Config::Granularity, Mx32> ? e.mfma_allowed[1] : e.mfma_allowed[0];
     if constexpr (!std::is_same_v<EA, e4m3fn>) e.mfma_in_loop += " cbsz:1";
     if constexpr (!std::is_same_v<EB, e4m3fn>) e.mfma_in_loop += " blgp:1";
-    e.mfma_cycles = 32;         // 16x16x128 f8f6f4 with an FP8 operand, CDNA4: 32 cycles
+    e.mfma_cycles = A::kM == 16 ? 32 : 64;  // CDNA4 f8f6f4 with an FP8 operand: 16x16x128 32, 32x32x64 64
     e.lds_bytes_per_clk = 256;  // CDNA4
   }
   e.policy = std::string(A::kName) + " " + std::to_string(P::kBlockM) + "x" + std::to_string(P::kBlockN) +

@@ -85,8 +85,8 @@ struct LdsMultistageMainloop {
   static_assert(kPromoteK % Atom::kK == 0,
                 "promotion interval (or K-scale block) must be whole atoms along K: MX-32 needs an "
                 "atom with K <= 32, or one that applies E8M0 scales in hardware");
-  static_assert(!kHardwareMx || Atom::kK == 4 * 32,
-                "hardware MX-32 atoms hold 32 K per lane in groups of four lanes");
+  static_assert(!kHardwareMx || Atom::kK == 32 * (Policy::Arch::kWaveSize / Atom::kM),
+                "hardware MX-32 atoms hold 32 contiguous K per lane (one E8M0 byte each)");
   static_assert(!kUsePartial || (2 * Policy::kAccumulators <= Policy::Arch::kMaxAccumulatorRegs &&
                                  2 * Policy::kAccumulators <= Policy::kRegisterBudget * 3 / 4),
                 "promoted/K-blocked accumulation needs a second set of accumulators, and with it more "
@@ -181,15 +181,15 @@ FP8GEMM_UNROLL
     FP8GEMM_UNROLL
     for (int i = 0; i < Policy::kAtomsM; ++i)
       load_a(fa[i], lds_a, tc.lane, tc.wave_m * Policy::kWaveTileM + i * Atom::kM, ks * Atom::kK);
-    // MX-32 in hardware: this lane's E8M0 bytes for row/column (lane % 16) of each atom and the MX
+    // MX-32 in hardware: this lane's E8M0 bytes for row/column (lane % kM) of each atom and the MX
     // block of its 32 k values.
     [[maybe_unused]] std::uint8_t sa[Policy::kAtomsM];
-    [[maybe_unused]] int const kb = k_step / 32 + tc.lane / 16;
+    [[maybe_unused]] int const kb = k_step / 32 + tc.lane / Atom::kM;
     if constexpr (kHardwareMx) {
       FP8GEMM_UNROLL
       for (int i = 0; i < Policy::kAtomsM; ++i)
         sa[i] = mx_scale_byte(p.scale_a, p.scale_a_cols, p.m,
-                              m0 + tc.wave_m * Policy::kWaveTileM + i * Atom::kM + tc.lane % 16, kb);
+                              m0 + tc.wave_m * Policy::kWaveTileM + i * Atom::kM + tc.lane % Atom::kM, kb);
     }
     FP8GEMM_UNROLL
     for (int j = 0; j < Policy::kAtomsN; ++j) {
@@ -197,7 +197,7 @@ FP8GEMM_UNROLL
       load_b(fb, lds_b, tc.lane, tc.wave_n * Policy::kWaveTileN + j * Atom::kN, ks * Atom::kK);
       if constexpr (kHardwareMx) {
         std::uint8_t const sb = mx_scale_byte(
-            p.scale_b, p.scale_b_cols, p.n, n0 + tc.wave_n * Policy::kWaveTileN + j * Atom::kN + tc.lane % 16, kb);
+            p.scale_b, p.scale_b_cols, p.n, n0 + tc.wave_n * Policy::kWaveTileN + j * Atom::kN + tc.lane % Atom::kN, kb);
         FP8GEMM_UNROLL
         for (int i = 0; i < Policy::kAtomsM; ++i) Atom::mma_scaled(d.v[i][j], fa[i], fb, sa[i], sb);
       } else {

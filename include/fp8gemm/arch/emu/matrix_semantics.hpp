@@ -68,16 +68,16 @@ struct MfmaScaleF32_16x16x128F8 {
   static int scale_lane(int row, int k) { return row + 16 * (k / 32); }
 };
 
-/// CDNA4 v_mfma_scale_f32_32x32x64_f8f6f4, FP8 operands (ROCm matrix-core blog): lane l holds row
-/// l%32, h = l/32, bytes 0..15 <- k = 16h..16h+15, bytes 16..31 <- k = 32+16h..; D as 32x32x16.
+/// CDNA4 v_mfma_scale_f32_32x32x64_f8f6f4, FP8 operands (composable_kernel: kABKLane = 2,
+/// kABKPerLane = 32): lane l holds row l%32 and k = 32*(l/32) + byte, and its scale byte covers
+/// those 32 k values. (AMD's matrix-core blog loads the unscaled form as k = 16h.. and 32+16h..,
+/// h = l/32: the same product, as for 16x16x128.) D as 32x32x16.
 struct MfmaScaleF32_32x32x64F8 {
   static constexpr int kM = 32, kN = 32, kK = 64, kWave = 64, kABytes = 32, kBBytes = 32, kCRegs = 16;
-  static Coord a(int lane, int byte) {
-    int const h = lane / 32;
-    return {lane % 32, byte < 16 ? 16 * h + byte : 32 + 16 * h + (byte - 16)};
-  }
+  static Coord a(int lane, int byte) { return {lane % 32, 32 * (lane / 32) + byte}; }
   static Coord b(int lane, int byte) { return a(lane, byte); }
   static Coord c(int lane, int reg) { return MfmaF32_32x32x16F8::c(lane, reg); }
+  static int scale_lane(int row, int k) { return row + 32 * (k / 32); }
 };
 
 /// fp8 byte -> float through a 256-entry table (exact; fp8_to_float is the source of truth).
