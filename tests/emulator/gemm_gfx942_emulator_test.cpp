@@ -5,7 +5,7 @@
 // so that all 15 pairs appear.
 #include <gtest/gtest.h>
 
-#include "gemm_cdna_emulator_cases.hpp"
+#include "gemm_emulator_cases.hpp"
 
 namespace fp8gemm::test {
 namespace {
@@ -27,7 +27,7 @@ using Configs = ::testing::Types<
     GemmConfig<Cdna3Default<e5m2fnuz, e5m2fnuz>, PerChannel, LayoutB::kNK, Epilogue<e4m3fnuz, GeluTanh>>,
     GemmConfig<Cdna3Default<e5m2fnuz, e5m2fnuz>, Blockwise<1, 128, 128>, LayoutB::kKN, Epilogue<e5m2fnuz, GeluErf>>,
     GemmConfig<Cdna3Default<e5m2fnuz, e5m2fnuz>, Mx32, LayoutB::kNK, Epilogue<float, Identity>>>;
-INSTANTIATE_TYPED_TEST_SUITE_P(Gfx942, CdnaOnEmulator, Configs, ConfigName);
+INSTANTIATE_TYPED_TEST_SUITE_P(Gfx942, GemmOnEmulator, Configs, ConfigName);
 
 }  // namespace
 }  // namespace fp8gemm::test

@@ -6,7 +6,7 @@
 // use Cdna4KBlocked (the policy for K-blocked scales); MX-32 goes through the scaled MFMA.
 #include <gtest/gtest.h>
 
-#include "gemm_cdna_emulator_cases.hpp"
+#include "gemm_emulator_cases.hpp"
 
 namespace fp8gemm::test {
 namespace {
@@ -28,7 +28,7 @@ using Configs = ::testing::Types<
     GemmConfig<Cdna4Default<e5m2, e5m2>, PerChannel, LayoutB::kNK, Epilogue<e4m3fn, GeluTanh>>,
     GemmConfig<Cdna4KBlocked<e5m2, e5m2>, Blockwise<1, 128, 128>, LayoutB::kKN, Epilogue<e5m2, GeluErf>>,
     GemmConfig<Cdna4KBlocked<e5m2, e5m2>, Mx32, LayoutB::kNK, Epilogue<float, Identity>>>;
-INSTANTIATE_TYPED_TEST_SUITE_P(Gfx950, CdnaOnEmulator, Configs, ConfigName);
+INSTANTIATE_TYPED_TEST_SUITE_P(Gfx950, GemmOnEmulator, Configs, ConfigName);
 
 }  // namespace
 }  // namespace fp8gemm::test

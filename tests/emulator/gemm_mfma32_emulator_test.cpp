@@ -3,7 +3,7 @@
 // their own, on the host emulator against the FP64 reference.
 #include <gtest/gtest.h>
 
-#include "gemm_cdna_emulator_cases.hpp"
+#include "gemm_emulator_cases.hpp"
 
 namespace fp8gemm::test {
 namespace {
@@ -15,7 +15,7 @@ using Configs = ::testing::Types<
     GemmConfig<Gfx942Mfma32, Blockwise<1, 128, 128>, LayoutB::kKN, Epilogue<float, Identity>>,
     GemmConfig<Gfx950Mfma32, PerTensor, LayoutB::kKN, Epilogue<fp16, GeluErf>>,
     GemmConfig<Gfx950Mfma32, Mx32, LayoutB::kNK, Epilogue<bf16, Identity>>>;
-INSTANTIATE_TYPED_TEST_SUITE_P(Mfma32x32, CdnaOnEmulator, Configs, ConfigName);
+INSTANTIATE_TYPED_TEST_SUITE_P(Mfma32x32, GemmOnEmulator, Configs, ConfigName);
 
 }  // namespace
 }  // namespace fp8gemm::test

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Shared cases of the CDNA emulator tests (typed-test pattern, instantiated per file): small and
+// Shared cases of the GEMM emulator tests (typed-test pattern, instantiated per file): small and
 // ragged shapes (1x1x1, 17x33x65, 256x256x256, 300x200x1000), NaN propagation, split-K.
 #pragma once
 
@@ -17,10 +17,10 @@ struct ConfigName {
 };
 
 template <class Config>
-class CdnaOnEmulator : public ::testing::Test {};
-TYPED_TEST_SUITE_P(CdnaOnEmulator);
+class GemmOnEmulator : public ::testing::Test {};
+TYPED_TEST_SUITE_P(GemmOnEmulator);
 
-TYPED_TEST_P(CdnaOnEmulator, MatchesFp64OnRaggedShapes) {
+TYPED_TEST_P(GemmOnEmulator, MatchesFp64OnRaggedShapes) {
   std::uint64_t seed = 500;
   for (GemmCase c : {GemmCase{1, 1, 1}, GemmCase{17, 33, 65},
                      GemmCase{256, 256, 256, 0, Distribution::kRowRanges},
@@ -33,7 +33,7 @@ TYPED_TEST_P(CdnaOnEmulator, MatchesFp64OnRaggedShapes) {
   }
 }
 
-TYPED_TEST_P(CdnaOnEmulator, NanPropagatesAndSplitKMatches) {
+TYPED_TEST_P(GemmOnEmulator, NanPropagatesAndSplitKMatches) {
   GemmCase c{70, 40, 700, 900};
   c.nan_at = 3 * 700 + 650;
   c.split_k = 2;
@@ -41,6 +41,6 @@ TYPED_TEST_P(CdnaOnEmulator, NanPropagatesAndSplitKMatches) {
   EXPECT_TRUE(run_on_host(p));
 }
 
-REGISTER_TYPED_TEST_SUITE_P(CdnaOnEmulator, MatchesFp64OnRaggedShapes, NanPropagatesAndSplitKMatches);
+REGISTER_TYPED_TEST_SUITE_P(GemmOnEmulator, MatchesFp64OnRaggedShapes, NanPropagatesAndSplitKMatches);
 
 }  // namespace fp8gemm::test
