@@ -14,7 +14,8 @@ namespace fp8gemm {
 /// `acc * s_a * s_b` is the dequant of per-tensor / per-channel scales (K-blocked scales were already
 /// applied in the mainloop, and then s_a = s_b = 1 here). ElementC: float, bf16, fp16, or an fp8
 /// format with output dequant scale s_out (q = fp8(y / s_out)); for every ElementC, if `amax` is
-/// non-null the kernel atomically folds max|y| over all outputs into *amax (the caller zeroes it).
+/// non-null the kernel atomically folds max|y| over all outputs into *amax (NaN wins). Gemm::run
+/// zeroes *amax first; block-level callers zero it themselves.
 template <class ElementC, class Activation = Identity>
 struct Epilogue {
   using Element = ElementC;
