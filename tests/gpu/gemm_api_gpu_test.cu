@@ -2,53 +2,15 @@
 // can_implement: every refusal names its check; workspace_size; split-K determinism (label gpu).
 #include <gtest/gtest.h>
 
+#include "common/can_implement_cases.hpp"
 #include "gpu_run.hpp"
 
 namespace fp8gemm::test {
 namespace {
 
-using Config = GemmConfig<Sm90Default<>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluTanh>>;
-using G = Gemm<Config>;
-
-G::Arguments valid_arguments() {
-  alignas(16) static e4m3fn a[64 * 64], b[64 * 64];
-  static float sa[64], sb[64];
-  static bf16 c[64 * 64];
-  G::Arguments args;
-  args.m = 64, args.n = 64, args.k = 64;
-  args.a = a, args.lda = 64, args.b = b, args.ldb = 64;
-  args.scale_a = sa, args.scale_a_count = 64, args.scale_b = sb, args.scale_b_count = 64;
-  args.epilogue.c = c, args.epilogue.ldc = 64;
-  return args;
-}
-
-void expect_refused(G::Arguments const& args, StatusCode code, char const* phrase) {
-  Status const s = G::can_implement(args);
-  EXPECT_EQ(s.code(), code) << s.to_string();
-  EXPECT_NE(s.message().find(phrase), std::string::npos) << "message: " << s.message();
-}
-
 TEST(GemmCanImplement, ExplainsEveryRefusal) {
-  ASSERT_TRUE(G::can_implement(valid_arguments()).ok()) << G::can_implement(valid_arguments()).to_string();
-  auto args = valid_arguments();
-  args.m = 0;
-  expect_refused(args, StatusCode::kErrorInvalidSize, "M, N and K must be >= 1");
-  args = valid_arguments(), args.a = nullptr;
-  expect_refused(args, StatusCode::kErrorNullPointer, "A is null");
-  args = valid_arguments(), args.epilogue.c = nullptr;
-  expect_refused(args, StatusCode::kErrorNullPointer, "C is null");
-  args = valid_arguments(), args.lda = 63;
-  expect_refused(args, StatusCode::kErrorLeadingDimension, "lda (63) must be >= K (64)");
-  args = valid_arguments(), args.epilogue.ldc = 10;
-  expect_refused(args, StatusCode::kErrorLeadingDimension, "ldc (10)");
-  args = valid_arguments(), args.a = args.a + 1;
-  expect_refused(args, StatusCode::kErrorMisaligned, "16-byte aligned");
-  args = valid_arguments(), args.lda = 72;
-  expect_refused(args, StatusCode::kErrorMisaligned, "lda=72");
-  args = valid_arguments(), args.scale_a_count = 63;
-  expect_refused(args, StatusCode::kErrorScaleShape, "expected 64 x 1 = 64 values, got 63");
-  args = valid_arguments(), args.split_k = 5;
-  expect_refused(args, StatusCode::kErrorInvalidArgument, "split_k must be in [1, ceil(K / BlockK) = 1]");
+  check_every_refusal<GemmConfig<Sm90Default<>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluTanh>>>();
+  check_every_refusal<GemmConfig<Sm90Default<>, Mx32, LayoutB::kKN, Epilogue<e4m3fn, Identity>>>();
 }
 
 TEST(GemmSplitK, DeterministicAndMatchesUnsplit) {

@@ -92,9 +92,11 @@ class Gemm {
       return fail(StatusCode::kErrorMisaligned,
                   "B must be 16-byte aligned with ldb a multiple of 16 (16-byte vector loads); got ldb=" +
                       std::to_string(args.ldb) + ": pad the leading dimension");
-    if (std::int64_t(args.m) * args.epilogue.ldc > std::int64_t(INT32_MAX) * 16 ||
-        std::int64_t(args.m) * args.lda > std::int64_t(INT32_MAX) * 16)
-      return fail(StatusCode::kErrorInvalidSize, "matrix too large for 64-bit offsets in this build");
+    std::int64_t const tiles = ((args.m + std::int64_t(Policy::kBlockM) - 1) / Policy::kBlockM) *
+                               ((args.n + std::int64_t(Policy::kBlockN) - 1) / Policy::kBlockN);
+    if (tiles > INT32_MAX)
+      return fail(StatusCode::kErrorInvalidSize,
+                  "M x N needs " + std::to_string(tiles) + " output tiles; the grid holds at most 2^31 - 1");
     ScaleShape const sa = scale_shape<Granularity>(Operand::kA, args.m, args.k);
     ScaleShape const sb = scale_shape<Granularity>(Operand::kB, args.n, args.k);
     if (args.scale_a_count != sa.size())
@@ -115,9 +117,10 @@ class Gemm {
                         std::to_string(s));
     }
     int const k_tiles = (args.k + Policy::kBlockK - 1) / Policy::kBlockK;
-    if (args.split_k < 1 || args.split_k > k_tiles)
+    if (args.split_k < 1 || args.split_k > k_tiles || args.split_k > 65535)
       return fail(StatusCode::kErrorInvalidArgument,
-                  "split_k must be in [1, ceil(K / BlockK) = " + std::to_string(k_tiles) + "]; got " +
+                  "split_k must be in [1, min(ceil(K / BlockK) = " + std::to_string(k_tiles) +
+                      ", 65535)]; got " +
                       std::to_string(args.split_k));
     if (args.group_m < 1)
       return fail(StatusCode::kErrorInvalidArgument, "group_m must be >= 1");

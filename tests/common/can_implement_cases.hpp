@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+/// Gemm::can_implement: every refusal, with its code and the words of its message (test helpers).
+/// Shared by the GPU API test and the host-emulator one (the checks are host code either way).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "fp8gemm/fp8gemm.hpp"
+
+namespace fp8gemm::test {
+
+/// Valid arguments for a 64 x 64 x 64 problem over static host buffers (never dereferenced).
+template <class Config>
+typename Gemm<Config>::Arguments valid_arguments_64() {
+  using G = Gemm<Config>;
+  alignas(16) static typename Config::ElementA a[64 * 64];
+  alignas(16) static typename Config::ElementB b[64 * 64];
+  static typename Config::Scale sa[64 * 2], sb[64 * 2];
+  static typename Config::ElementC c[64 * 64];
+  typename G::Arguments args;
+  args.m = 64, args.n = 64, args.k = 64;
+  args.a = a, args.lda = 64, args.b = b, args.ldb = 64;
+  args.scale_a = sa, args.scale_b = sb;
+  args.scale_a_count = scale_shape<typename Config::Granularity>(Operand::kA, 64, 64).size();
+  args.scale_b_count = scale_shape<typename Config::Granularity>(Operand::kB, 64, 64).size();
+  args.epilogue.c = c, args.epilogue.ldc = 64;
+  return args;
+}
+
+template <class Config>
+void expect_refused(typename Gemm<Config>::Arguments const& args, StatusCode code, std::string const& phrase) {
+  Status const s = Gemm<Config>::can_implement(args);
+  EXPECT_EQ(s.code(), code) << s.to_string();
+  EXPECT_NE(s.message().find(phrase), std::string::npos) << "message: " << s.message() << "\nwanted: " << phrase;
+}
+
+/// Each precondition broken alone, on otherwise valid arguments.
+template <class Config>
+void check_every_refusal() {
+  using G = Gemm<Config>;
+  auto const valid = valid_arguments_64<Config>();
+  ASSERT_TRUE(G::can_implement(valid).ok()) << G::can_implement(valid).to_string();
+  auto args = valid;
+  args.m = 0;
+  expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "M, N and K must be >= 1 (got M=0");
+  args = valid, args.k = -3;
+  expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "K=-3");
+  args = valid, args.a = nullptr;
+  expect_refused<Config>(args, StatusCode::kErrorNullPointer, "A is null");
+  args = valid, args.b = nullptr;
+  expect_refused<Config>(args, StatusCode::kErrorNullPointer, "B is null");
+  args = valid, args.epilogue.c = nullptr;
+  expect_refused<Config>(args, StatusCode::kErrorNullPointer, "C is null");
+  args = valid, args.scale_a = nullptr;
+  expect_refused<Config>(args, StatusCode::kErrorNullPointer, "scale_a is null");
+  args = valid, args.scale_b = nullptr;
+  expect_refused<Config>(args, StatusCode::kErrorNullPointer, "scale_b is null");
+  args = valid, args.lda = 63;
+  expect_refused<Config>(args, StatusCode::kErrorLeadingDimension, "lda (63) must be >= K (64)");
+  args = valid, args.ldb = 48;
+  expect_refused<Config>(args, StatusCode::kErrorLeadingDimension, "ldb (48) must be >= ");
+  args = valid, args.epilogue.ldc = 10;
+  expect_refused<Config>(args, StatusCode::kErrorLeadingDimension, "ldc (10) must be >= N (64)");
+  args = valid, args.a = args.a + 1;
+  expect_refused<Config>(args, StatusCode::kErrorMisaligned, "A must be 16-byte aligned");
+  args = valid, args.b = args.b + 8;
+  expect_refused<Config>(args, StatusCode::kErrorMisaligned, "B must be 16-byte aligned");
+  args = valid, args.lda = 72;
+  expect_refused<Config>(args, StatusCode::kErrorMisaligned, "lda=72");
+  args = valid, args.scale_a_count -= 1;
+  expect_refused<Config>(args, StatusCode::kErrorScaleShape, std::string(Config::Granularity::kName) + " scale_a: expected");
+  args = valid, args.scale_b_count += 1;
+  expect_refused<Config>(args, StatusCode::kErrorScaleShape, std::string(Config::Granularity::kName) + " scale_b: expected");
+  args = valid, args.split_k = 1000;
+  expect_refused<Config>(args, StatusCode::kErrorInvalidArgument, "split_k must be in [1, min(ceil(K / BlockK)");
+  args = valid, args.split_k = 1, args.group_m = 0;
+  expect_refused<Config>(args, StatusCode::kErrorInvalidArgument, "group_m must be >= 1");
+  if constexpr (is_output_fp8_v<typename Config::ElementC>) {
+    args = valid, args.epilogue.output_scale = 0.0f;
+    expect_refused<Config>(args, StatusCode::kErrorInvalidArgument, "finite output_scale > 0");
+  }
+  if (G::workspace_size(valid) == 0) {
+    args = valid;
+    args.k = 4096, args.lda = 4096, args.ldb = Config::kLayoutB == LayoutB::kNK ? 4096 : 64;
+    args.scale_a_count = scale_shape<typename Config::Granularity>(Operand::kA, 64, 4096).size();
+    args.scale_b_count = scale_shape<typename Config::Granularity>(Operand::kB, 64, 4096).size();
+    args.split_k = 2;  // no workspace given
+    expect_refused<Config>(args, StatusCode::kErrorNullPointer, "split_k > 1 needs a workspace of");
+  }
+}
+
+}  // namespace fp8gemm::test
