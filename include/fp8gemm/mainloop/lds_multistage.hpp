@@ -58,8 +58,8 @@ struct ThreadCoords {
 ///
 /// Accumulation: with K-blocked scales (Blockwise, Mx32) each scale block of K is accumulated into
 /// `partial`, then acc += partial * s_a(m, kb) * s_b(n, kb). Without them, partial sums are promoted
-/// into acc every kPromoteK of K (Hopper: tensor cores accumulate fp8 with fewer than 24 bits), or
-/// accumulated straight into acc when kPromoteK == 0 (FastAccumulation; the CDNA default).
+/// into acc every kPromoteK of K (the Hopper default, 128), or accumulated straight into acc when
+/// kPromoteK == 0 (FastAccumulation; the CDNA default, where MFMA accumulates in FP32).
 template <class Config>
 struct LdsMultistageMainloop {
   using Policy = typename Config::Policy;

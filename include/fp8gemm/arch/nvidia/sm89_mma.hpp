@@ -34,8 +34,10 @@ struct Sm89Mma16x8x32 {
   /// 16-byte stores aligned).
   static constexpr int kLdsPadBytes = 16;
   static_assert(kLdsPadBytes % 16 == 0, "ldmatrix needs 16-byte aligned LDS rows");
-  /// NOTE: Hopper's tensor cores keep fewer than 24 mantissa bits while accumulating fp8
-  /// products, so by default partial sums are promoted into FP32 registers every 128 K.
+  /// NOTE: Hopper's FP8 tensor-core accumulation is reported to keep fewer than 24 mantissa bits
+  /// (DeepSeek-V3, for WGMMA), so by default partial sums are promoted into FP32 registers every
+  /// 128 K. (On sm_90 ptxas lowers this mma.sync to fp8->fp16 conversions + FP16 HMMA with FP32
+  /// accumulation, bench/NOTES.md; the H200 tests measure FP32-sized errors either way.)
   static constexpr int kDefaultPromoteK = 128;
   using FragA = Fragment<kAChunkBytes * kAChunks>;
   using FragB = Fragment<kBChunkBytes * kBChunks>;
