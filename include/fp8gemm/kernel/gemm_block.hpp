@@ -3,6 +3,7 @@
 /// (kernel layer). The caller provides the LDS (SharedStorage) and picks the tile and K range.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "fp8gemm/arch/thread.hpp"
@@ -48,7 +49,7 @@ FP8GEMM_UNROLL
           if (m >= p.m || n >= p.n) continue;
           float const y = Epilogue::compute(p.epilogue, acc.v[i][j][r] * Config::epilogue_scale(p, m, n), n);
           Epilogue::store(p.epilogue, m, n, y);
-          float const mag = y < 0.0f ? -y : y;
+          float const mag = fabsf(y);  // also clears the sign of a NaN
           amax = (mag > amax || mag != mag) ? mag : amax;  // NaN sticks
         }
       }

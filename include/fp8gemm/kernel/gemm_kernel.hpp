@@ -2,6 +2,7 @@
 /// Kernel entry points (kernel layer): grouped tile order, the GEMM kernel, the split-K reduction.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "fp8gemm/arch/thread.hpp"
@@ -65,8 +66,7 @@ struct SplitKReduceKernel {
       int const n = static_cast<int>(idx % p.n);
       float const y = Epilogue::compute(p.epilogue, sum * Config::epilogue_scale(p, m, n), n);
       Epilogue::store(p.epilogue, m, n, y);
-      float const mag = y < 0.0f ? -y : y;
-      amax = mag;
+      amax = fabsf(y);  // clears the sign of a NaN too, so NaN reaches the atomic max as NaN
     }
     if (p.epilogue.amax != nullptr && idx < total) arch::atomic_max_nonnegative(p.epilogue.amax, amax);
   }
