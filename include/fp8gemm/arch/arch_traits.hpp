@@ -13,7 +13,8 @@ struct Sm90 {
   static constexpr int kMaxAccumulatorRegs = 160;    // FP32 accumulators per thread we allow (of 255)
   static constexpr bool kFnuz = false;               // OCP e4m3fn / e5m2
   /// Global -> LDS copies without registers (cp.async), so K-tiles can be in flight kStages - 1
-  /// deep. CDNA stages copies through registers (gfx950's 16-byte global_load_lds: TODO(#4)).
+  /// deep. CDNA stages copies through registers (gfx950's 16-byte global_load_lds could do the
+  /// same; not used yet).
   static constexpr bool kAsyncCopy = true;
   /// Registers one thread may use: 255 whatever the block size.
   static constexpr int registers_per_lane(int /*waves_per_block*/) { return 255; }
