@@ -47,14 +47,20 @@ FP8GEMM_UNROLL
           int const m = m0 + tc.row(i, r);
           int const n = n0 + tc.col(j, r);
           if (m >= p.m || n >= p.n) continue;
-          float const y = Epilogue::compute(p.epilogue, acc.v[i][j][r] * Config::epilogue_scale(p, m, n), n);
-          Epilogue::store(p.epilogue, m, n, y);
-          float const mag = fabsf(y);  // also clears the sign of a NaN
+          float const mag = finish_element(p, m, n, acc.v[i][j][r]);
           amax = (mag > amax || mag != mag) ? mag : amax;  // NaN sticks
         }
       }
     }
     if (p.epilogue.amax != nullptr) arch::atomic_max_nonnegative(p.epilogue.amax, amax);
+  }
+
+  /// out[m][n] = epilogue(acc * s_a[m] * s_b[n]), stored; returns |y| for the amax (fabsf also
+  /// clears the sign of a NaN, so NaN reaches the atomic max as NaN). Used by the split-K reduction too.
+  FP8GEMM_DEVICE static float finish_element(Params const& p, int m, int n, float acc) {
+    float const y = Epilogue::compute(p.epilogue, acc * Config::epilogue_scale(p, m, n), n);
+    Epilogue::store(p.epilogue, m, n, y);
+    return fabsf(y);
   }
 
   /// Split-K: raw FP32 partial sums of this K range into workspace[split][m][n].

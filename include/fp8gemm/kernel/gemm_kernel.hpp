@@ -2,7 +2,6 @@
 /// Kernel entry points (kernel layer): grouped tile order, the GEMM kernel, the split-K reduction.
 #pragma once
 
-#include <cmath>
 #include <cstdint>
 
 #include "fp8gemm/arch/thread.hpp"
@@ -50,7 +49,6 @@ struct GemmKernel {
 template <class Config>
 struct SplitKReduceKernel {
   using Params = typename Config::Params;
-  using Epilogue = typename Config::Epilogue;
   static constexpr int kThreads = 256;
   static constexpr int kWaveSize = Config::Policy::Arch::kWaveSize;
   static constexpr int kSharedBytes = 0;
@@ -62,11 +60,7 @@ struct SplitKReduceKernel {
     if (idx < total) {
       float sum = 0.0f;
       for (int s = 0; s < p.split_k; ++s) sum += p.workspace[s * total + idx];
-      int const m = static_cast<int>(idx / p.n);
-      int const n = static_cast<int>(idx % p.n);
-      float const y = Epilogue::compute(p.epilogue, sum * Config::epilogue_scale(p, m, n), n);
-      Epilogue::store(p.epilogue, m, n, y);
-      amax = fabsf(y);  // clears the sign of a NaN too, so NaN reaches the atomic max as NaN
+      amax = GemmBlock<Config>::finish_element(p, static_cast<int>(idx / p.n), static_cast<int>(idx % p.n), sum);
     }
     if (p.epilogue.amax != nullptr && idx < total) arch::atomic_max_nonnegative(p.epilogue.amax, amax);
   }
