@@ -16,13 +16,16 @@ cat "$out/env.txt"
 rc=0
 if [[ $what == tests || $what == all ]]; then
   : > "$out/tests.log"
+  # One gtest JSON per binary, packed into one archive: $OUT brings back at most 8 files.
+  json=$(mktemp -d)
   for t in .carry/fp8gemm_*_gpu_test; do
     name=$(basename "$t")
     echo "==== $name" >> "$out/tests.log"
-    "$t" --gtest_output=json:"$out/$name.json" >> "$out/tests.log" 2>&1
+    "$t" --gtest_output=json:"$json/$name.json" >> "$out/tests.log" 2>&1
     r=$?; rc=$((rc | r))
     echo "$name exit $r: $(grep -E '^\[  (PASSED|FAILED)  \]' "$out/tests.log" | tail -2 | tr '\n' ' ')"
   done
+  tar -C "$json" -czf "$out/gtest_json.tar.gz" .
   for ex in .carry/fp8gemm_demo_cuda .carry/fp8gemm_example_block_level; do
     [[ -x $ex ]] || continue
     echo "==== $(basename "$ex")" >> "$out/tests.log"
@@ -30,14 +33,18 @@ if [[ $what == tests || $what == all ]]; then
     r=$?; rc=$((rc | r))
     echo "$(basename "$ex") exit $r: $(tail -1 "$out/tests.log")"
   done
-  # compute-sanitizer on a subset (small shapes: every config's NaN case, the ragged-shape list
-  # of two configs): memcheck and racecheck must report no errors.
+  # compute-sanitizer on a subset (small shapes: every config's NaN case; the split-K test for the
+  # workspace partials and their reduction): memcheck and racecheck must report no errors.
   : > "$out/sanitizer.log"
   for tool in memcheck racecheck; do
-    compute-sanitizer --tool $tool --error-exitcode 9 .carry/fp8gemm_gemm_granularity_gpu_test \
-      --gtest_filter='*NanInAPropagatesToItsRowOnly*' >> "$out/sanitizer.log" 2>&1
-    r=$?; rc=$((rc | r))
-    echo "compute-sanitizer $tool exit $r: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer.log" | tail -1)"
+    for sub in "fp8gemm_gemm_granularity_gpu_test *NanInAPropagatesToItsRowOnly*" \
+               "fp8gemm_gemm_api_gpu_test GemmSplitK.*"; do
+      set -f; set -- $sub; set +f  # the filter is a pattern, not a file glob
+      echo "==== $tool $1 $2" >> "$out/sanitizer.log"
+      compute-sanitizer --tool $tool --error-exitcode 9 ".carry/$1" --gtest_filter="$2" >> "$out/sanitizer.log" 2>&1
+      r=$?; rc=$((rc | r))
+      echo "compute-sanitizer $tool $1 exit $r: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer.log" | tail -1)"
+    done
   done
 fi
 if [[ $what == bench || $what == all ]]; then
