@@ -21,11 +21,12 @@ if [[ $what == tests || $what == all ]]; then
   for t in .carry/fp8gemm_*_gpu_test; do
     name=$(basename "$t")
     echo "==== $name" >> "$out/tests.log"
-    "$t" --gtest_output=json:"$json/$name.json" >> "$out/tests.log" 2>&1
+    "$t" --gtest_output=json:"$json/$name.json" > "$json/$name.log" 2>&1
     r=$?; rc=$((rc | r))
-    echo "$name exit $r: $(grep -E '^\[  (PASSED|FAILED)  \]' "$out/tests.log" | tail -2 | tr '\n' ' ')"
+    cat "$json/$name.log" >> "$out/tests.log"
+    echo "$name exit $r: $(grep -E '^\[  (PASSED|FAILED)  \]' "$json/$name.log" | tr '\n' ' ')"
   done
-  tar -C "$json" -czf "$out/gtest_json.tar.gz" .
+  tar -C "$json" -czf "$out/gtest_json.tar.gz" --exclude='*.log' .
   for ex in .carry/fp8gemm_demo_cuda .carry/fp8gemm_example_block_level; do
     [[ -x $ex ]] || continue
     echo "==== $(basename "$ex")" >> "$out/tests.log"
