@@ -42,6 +42,16 @@
 #define FP8GEMM_DEVICE_PASS 1
 #endif
 
+// FP8GEMM_DEVICE_TRAP(): ends the kernel with an error. Stands in for an atom's instruction in the
+// device pass of a target that lacks it, so that a fat binary including such a target still
+// compiles; Gemm::can_implement refuses to launch there. nvcc's device code has __trap() (its
+// __builtin_trap is host-only); clang (HIP) has __builtin_trap.
+#if defined(__CUDA_ARCH__)
+#define FP8GEMM_DEVICE_TRAP() __trap()
+#else
+#define FP8GEMM_DEVICE_TRAP() __builtin_trap()
+#endif
+
 // Target predicates, true only in the device pass of that target.
 #if defined(__gfx942__)
 #define FP8GEMM_ARCH_GFX942 1

@@ -47,6 +47,10 @@ void check_every_refusal() {
   expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "M, N and K must be >= 1 (got M=0");
   args = valid, args.k = -3;
   expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "K=-3");
+  args = valid, args.m = INT32_MAX - 10;  // m0 + row would wrap past 2^31
+  expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "so that tile indices fit in int; got M=2147483637");
+  args = valid, args.n = INT32_MAX - 1;
+  expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "N=2147483646");
   args = valid, args.a = nullptr;
   expect_refused<Config>(args, StatusCode::kErrorNullPointer, "A is null");
   args = valid, args.b = nullptr;
@@ -88,6 +92,18 @@ void check_every_refusal() {
     args.scale_b_count = scale_shape<typename Config::Granularity>(Operand::kB, 64, 4096).size();
     args.split_k = 2;  // no workspace given
     expect_refused<Config>(args, StatusCode::kErrorNullPointer, "split_k > 1 needs a workspace of");
+    alignas(16) static unsigned char workspace[16];
+    args.workspace = workspace + 2;
+    expect_refused<Config>(args, StatusCode::kErrorMisaligned, "workspace must be 4-byte aligned");
+    args.workspace = workspace;
+    EXPECT_TRUE(G::can_implement(args).ok()) << G::can_implement(args).to_string();
+    // 2^20 x 2^20 outputs: 2^26 output tiles are fine, but 2^40 / 256 reduction workgroups are not.
+    args.m = 1 << 20, args.n = 1 << 20;
+    args.ldb = Config::kLayoutB == LayoutB::kNK ? 4096 : (1 << 20);
+    args.epilogue.ldc = 1 << 20;
+    args.scale_a_count = scale_shape<typename Config::Granularity>(Operand::kA, 1 << 20, 4096).size();
+    args.scale_b_count = scale_shape<typename Config::Granularity>(Operand::kB, 1 << 20, 4096).size();
+    expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "outputs needs more than 2^31 - 1 workgroups");
   }
 }
 

@@ -167,13 +167,15 @@ struct GemmProblem {
   }
 
   /// The derived tolerance (tolerance.hpp): K products accumulated with the atom's unit roundoff,
-  /// plus per promotion chunk a scale multiply and an add, plus dequant (2) and bias (1).
+  /// plus per promotion chunk an add (K-blocked scales: also two multiplies, (partial·s_a)·s_b),
+  /// plus dequant (2: (acc·s_a)·s_b) and bias (1), plus one add per split-K partial.
   ToleranceParams tolerance(OutputType out) const {
     ToleranceParams p;
     p.k = cs.k;
     int const chunk = Config::Granularity::kBlockK > 0 ? std::min(Config::Granularity::kBlockK, Config::Policy::kBlockK)
                                                        : (Config::kPromoteK > 0 ? Config::kPromoteK : cs.k);
-    p.extra_ops = 2 * ((cs.k + chunk - 1) / chunk) + 3 + cs.split_k;
+    int const ops_per_chunk = Config::Granularity::kBlockK > 0 ? 3 : 1;
+    p.extra_ops = ops_per_chunk * ((cs.k + chunk - 1) / chunk) + 3 + cs.split_k;
     p.unit_roundoff = accumulator_unit_roundoff<typename Config::Policy::Atom>();
     p.activation = activation_of<typename Config::Epilogue::Act>();
     p.output = out;

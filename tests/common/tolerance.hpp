@@ -7,9 +7,10 @@
 ///      dequantized value q·s in FP64, so the only errors are the accumulator's roundings.
 ///   2. A sum of K terms in a format with unit roundoff u, in any order and tree shape, satisfies
 ///        |fl(Σ p_k) − Σ p_k| ≤ γ_K · Σ |p_k|,   γ_n = n·u / (1 − n·u).
-///      Each further rounded operation on the path of one output (a scale multiply s_a·s_b·acc,
-///      the promotion of a Blockwise partial sum into the main accumulator: one add per K block,
-///      the bias add) adds one more factor (1 + δ), |δ| ≤ u, so with
+///      Each further rounded operation on the path of one output (each of the two scale multiplies
+///      (acc·s_a)·s_b; per K block of a K-blocked granularity the two multiplies of the partial sum
+///      and its add into the main accumulator; the bias add) adds one more factor (1 + δ), |δ| ≤ u,
+///      so with
 ///        K' = K + extra_ops:   |z_kernel − z| ≤ γ_{K'} · (Σ_k |a_k b_k| + |bias_n|),
 ///      where a, b are the dequantized (scaled) operands and z = C + bias. u = 2^-24 for FP32;
 ///      some tensor cores keep fewer bits while accumulating, hence the parameter.
@@ -123,10 +124,10 @@ struct ToleranceParams {
 /// Bound on |out − y| for one element, with abs_sum = Σ_k |a_k b_k| (+ |bias_n|), z = the exact
 /// pre-activation and y = act(z) from reference_epilogue:
 ///   pre  = L · γ_{K + extra_ops}(u) · abs_sum + ulps · 2^-24 · (|y| + |z|)   (if act ≠ identity)
-///   out  = pre + 2 * output_rounding_bound(output, |y| + pre, s_out)
-/// The output term is two half-ulps: the kernel rounds y' (|y' - y| <= pre) and the reference
-/// rounds y, so |q(y') - q(y)| <= |q(y') - y'| + |y' - y| + |y - q(y)| <= ulp/2 + pre + ulp/2.
-///          (+ output_rounding_bound(output, |y|, s_out) when compare_to_rounded)
+///   out  = pre + output_rounding_bound(output, |y| + pre, s_out)     (the kernel rounds y')
+///              + output_rounding_bound(output, |y|, s_out)            (compare_to_rounded only)
+/// With the second term (the reference rounds y too, |y' - y| <= pre):
+///   |q(y') - q(y)| <= |q(y') - y'| + |y' - y| + |y - q(y)| <= ulp/2 + pre + ulp/2.
 inline double element_bound(ToleranceParams const& p, double abs_sum, double z, double y) {
   double pre =
       activation_lipschitz(p.activation) * gamma_n(p.k + p.extra_ops, p.unit_roundoff) * abs_sum;

@@ -3,6 +3,10 @@
 // mainloop's indexing, tails, split-K and epilogue without a GPU (the H200 run proves the silicon).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <random>
+#include <vector>
+
 #include "common/gemm_host_run.hpp"
 
 namespace fp8gemm::test {
@@ -46,6 +50,54 @@ TYPED_TEST(Sm90OnEmulator, NanInAPropagatesToItsRow) {
   c.nan_at = 7 * 100 + 33;  // row 7
   GemmProblem<TypeParam> const p(c);
   EXPECT_TRUE(run_on_host(p));
+}
+
+/// C = (acc · s_a) · s_b with s_a = s_b = s = 4e19: s² = 1.6e39 is past FP32's 3.4e38 but every C
+/// is not (|a|, |b| <= 2^-7, K = 256: |acc| <= 2^-6, |C| <= 2.5e37). Multiplying the scales first
+/// would give inf, and 0 · inf = NaN for a K block whose partial sum is 0 (row 0's first block).
+/// Values ±2^-7..2^-9 make every product and each K block's sum exact in FP32, so the only errors
+/// are the two scale roundings and, K-blocked, the add of the second block:
+/// |C − C_fp64| <= 3·2^-24·s²·Σ_k|a_k b_k|.
+template <class Config>
+void check_extreme_scales() {
+  using G = Gemm<Config>;
+  using Granularity = typename Config::Granularity;
+  int const m = 3, n = 5, k = 256;
+  float const s = 4e19f;
+  std::mt19937 rng(2026);
+  auto value = [&rng] { return std::ldexp(rng() % 2 ? 1.0f : -1.0f, -7 - int(rng() % 3)); };
+  std::vector<e4m3fn> a(m * k), b(n * k);  // A [M, K], B [N, K] (mk_nk_mn)
+  for (int i = 0; i < m * k; ++i) a[i] = e4m3fn((i < 128) ? 0.0f : value());  // row 0: first K block zero
+  for (auto& x : b) x = e4m3fn(value());
+  ScaleShape const sha = scale_shape<Granularity>(Operand::kA, m, k);
+  ScaleShape const shb = scale_shape<Granularity>(Operand::kB, n, k);
+  std::vector<float> sa(sha.size(), s), sb(shb.size(), s);
+  std::vector<float> c(m * n, -12345.0f);
+  typename G::Arguments args;
+  args.m = m, args.n = n, args.k = k;
+  args.a = a.data(), args.lda = k, args.b = b.data(), args.ldb = k;
+  args.scale_a = sa.data(), args.scale_a_count = sha.size();
+  args.scale_b = sb.data(), args.scale_b_count = shb.size();
+  args.epilogue.c = c.data(), args.epilogue.ldc = n;
+  ASSERT_TRUE(G::run(args).ok()) << G::run(args).to_string();
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double dot = 0.0, abs_dot = 0.0;
+      for (int kk = 0; kk < k; ++kk) {
+        double const prod = double(a[i * k + kk].to_float()) * b[j * k + kk].to_float();
+        dot += prod, abs_dot += std::fabs(prod);
+      }
+      double const want = dot * s * s;
+      ASSERT_TRUE(std::isfinite(c[i * n + j])) << Granularity::kName << " C(" << i << "," << j << ") = " << c[i * n + j];
+      EXPECT_LE(std::fabs(c[i * n + j] - want), 3.0 * std::ldexp(1.0, -24) * abs_dot * s * s)
+          << Granularity::kName << " C(" << i << "," << j << ")";
+    }
+}
+
+TEST(Sm90OnEmulatorScales, ProductOfScalesOutsideFp32StillGivesRepresentableResults) {
+  check_extreme_scales<GemmConfig<Small, PerTensor, LayoutB::kNK, Epilogue<float, Identity>>>();
+  check_extreme_scales<GemmConfig<Small, PerChannel, LayoutB::kNK, Epilogue<float, Identity>>>();
+  check_extreme_scales<GemmConfig<SmallK128, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<float, Identity>>>();
 }
 
 }  // namespace

@@ -513,7 +513,7 @@ TEST(IsaReport, Table) {
      << "Per K-iteration counts are per wave (one block tile K step, all k-steps and atoms unrolled), "
         "taken over the depth-1 blocks of the K loop (LLVM loop annotations; tail paths excluded). "
         "Balance columns assume one workgroup per CU and use MFMA cycles per instruction from "
-        "`notes/amd-cdna-anchors.md` §1.2 (16x16x32 fp8 on CDNA3: 16 cycles; 16x16x128 f8f6f4 with FP8 "
+        "`../shared/notes/amd-cdna-anchors.md` (team research notes, beside the repo) §1.2 (16x16x32 fp8 on CDNA3: 16 cycles; 16x16x128 f8f6f4 with FP8 "
         "operands on CDNA4: 32 cycles; source: AMD matrix instruction calculator / ROCm blog "
         "\"Matrix Core Programming on AMD CDNA3 and CDNA4\") and LDS bandwidth from §3 (128 B/clk/CU "
         "CDNA3, 256 B/clk/CU CDNA4).\n\n";

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /// The thin arch layer the mainloop and epilogue are written against: thread/block indices,
 /// barriers, LDS and global memory accesses, atomics. On a GPU these are the hardware's; in a
-/// host-only build they are the CDNA host emulator's (arch/emu), so the same kernel source runs
+/// host-only build they are the host emulator's (arch/emu; wave64 for CDNA, wave32 for Sm90 policies), so the same kernel source runs
 /// on the CPU.
 #pragma once
 

@@ -67,6 +67,14 @@ class Gemm {
     if (args.m < 1 || args.n < 1 || args.k < 1)
       return fail(StatusCode::kErrorInvalidSize, "M, N and K must be >= 1 (got M=" + std::to_string(args.m) +
                                                      ", N=" + std::to_string(args.n) + ", K=" + std::to_string(args.k) + ")");
+    // Tile origins plus an in-tile offset (m0 + row, k0 + k) are int: keep them below 2^31.
+    if (args.m > INT32_MAX - Policy::kBlockM || args.n > INT32_MAX - Policy::kBlockN ||
+        args.k > INT32_MAX - Policy::kBlockK)
+      return fail(StatusCode::kErrorInvalidSize,
+                  "M, N and K must be at most 2^31 - 1 minus the block tile (" + std::to_string(Policy::kBlockM) +
+                      " x " + std::to_string(Policy::kBlockN) + " x " + std::to_string(Policy::kBlockK) +
+                      ") so that tile indices fit in int; got M=" + std::to_string(args.m) +
+                      ", N=" + std::to_string(args.n) + ", K=" + std::to_string(args.k));
     if (args.a == nullptr) return fail(StatusCode::kErrorNullPointer, "A is null");
     if (args.b == nullptr) return fail(StatusCode::kErrorNullPointer, "B is null");
     if (args.epilogue.c == nullptr) return fail(StatusCode::kErrorNullPointer, "C is null");
@@ -128,6 +136,12 @@ class Gemm {
       return fail(StatusCode::kErrorNullPointer,
                   "split_k > 1 needs a workspace of workspace_size(args) = " +
                       std::to_string(workspace_size(args)) + " bytes");
+    if (args.split_k > 1 && reinterpret_cast<std::uintptr_t>(args.workspace) % alignof(float) != 0)
+      return fail(StatusCode::kErrorMisaligned, "the split-K workspace must be 4-byte aligned (FP32 partial sums)");
+    if (args.split_k > 1 && reduce_blocks(args.m, args.n) > INT32_MAX)
+      return fail(StatusCode::kErrorInvalidSize,
+                  "split-K reduction of M x N = " + std::to_string(std::int64_t(args.m) * args.n) +
+                      " outputs needs more than 2^31 - 1 workgroups; use split_k = 1");
     return arch::check_target<typename Policy::Arch>();
   }
 
@@ -138,9 +152,7 @@ class Gemm {
     if (args.epilogue.amax != nullptr) FP8GEMM_RETURN_IF_ERROR(arch::zero_bytes(args.epilogue.amax, sizeof(float), stream));
     if (p.split_k == 1) return arch::launch<Kernel>(p.tiles_m * p.tiles_n, 1, p, stream);
     FP8GEMM_RETURN_IF_ERROR(arch::launch<Kernel>(p.tiles_m * p.tiles_n, p.split_k, p, stream));
-    std::int64_t const outputs = std::int64_t(p.m) * p.n;
-    int const blocks = static_cast<int>((outputs + ReduceKernel::kThreads - 1) / ReduceKernel::kThreads);
-    return arch::launch<ReduceKernel>(blocks, 1, p, stream);
+    return arch::launch<ReduceKernel>(static_cast<int>(reduce_blocks(p.m, p.n)), 1, p, stream);
   }
 
   static typename Config::Params to_params(Arguments const& args) {
@@ -169,6 +181,9 @@ class Gemm {
 
  private:
   static bool aligned16(void const* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+  static std::int64_t reduce_blocks(int m, int n) {
+    return (std::int64_t(m) * n + ReduceKernel::kThreads - 1) / ReduceKernel::kThreads;
+  }
 };
 
 }  // namespace fp8gemm

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /// The fused epilogue (epilogue layer): dequant, bias, activation and output conversion composed in
-/// registers before the single store, plus the output amax for fp8 outputs.
+/// registers before the single store, plus the output amax (any output type) when asked for.
 #pragma once
 
 #include <cstdint>

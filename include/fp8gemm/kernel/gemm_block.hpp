@@ -58,7 +58,7 @@ FP8GEMM_UNROLL
   /// out[m][n] = epilogue(acc * s_a[m] * s_b[n]), stored; returns |y| for the amax (fabsf also
   /// clears the sign of a NaN, so NaN reaches the atomic max as NaN). Used by the split-K reduction too.
   FP8GEMM_DEVICE static float finish_element(Params const& p, int m, int n, float acc) {
-    float const y = Epilogue::compute(p.epilogue, acc * Config::epilogue_scale(p, m, n), n);
+    float const y = Epilogue::compute(p.epilogue, Config::apply_epilogue_scales(p, m, n, acc), n);
     Epilogue::store(p.epilogue, m, n, y);
     return fabsf(y);
   }

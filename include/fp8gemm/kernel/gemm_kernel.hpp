@@ -11,10 +11,13 @@ namespace fp8gemm {
 
 /// Grouped (L2-friendly) tile order: consecutive workgroups walk `group_m` tile rows down one tile
 /// column before moving right, so a wave of workgroups shares A rows and B columns in L2.
+/// group_m >= 1; a group taller than the matrix is one group (clamped, so group_m x tiles_n <=
+/// tiles_m x tiles_n stays in int for any group_m).
 struct TileCoord {
   int m, n;
 };
 FP8GEMM_HOST_DEVICE TileCoord grouped_tile(int linear, int tiles_m, int tiles_n, int group_m) {
+  group_m = group_m < tiles_m ? group_m : tiles_m;
   int const per_group = group_m * tiles_n;
   int const group = linear / per_group;
   int const first_m = group * group_m;

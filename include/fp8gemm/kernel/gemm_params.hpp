@@ -75,15 +75,21 @@ struct GemmConfig {
     return scale_value(p.scale_b[(n / Granularity::kBBlockN) * p.scale_b_cols + k / Granularity::kBlockK]);
   }
 
-  /// s_a[m] * s_b[n] applied after the K loop (per-tensor / per-channel; 1 when K-blocked).
-  FP8GEMM_HOST_DEVICE static float epilogue_scale(Params const& p, int m, int n) {
+  /// (x · s_a) · s_b, in that order: the two scales are never multiplied on their own, so a pair
+  /// whose product leaves FP32 (1e20 · 1e20) still scales a representable x to a representable
+  /// result, and x = 0 stays 0 instead of 0 · inf = NaN.
+  FP8GEMM_HOST_DEVICE static float scale_twice(float x, float s_a, float s_b) { return (x * s_a) * s_b; }
+
+  /// acc · s_a[m] · s_b[n] after the K loop (per-tensor / per-channel); acc itself when K-blocked
+  /// (the mainloop applied those scales per K block).
+  FP8GEMM_HOST_DEVICE static float apply_epilogue_scales(Params const& p, int m, int n, float acc) {
     if constexpr (std::is_same_v<Granularity, PerTensor>) {
-      return p.scale_a[0] * p.scale_b[0];
+      return scale_twice(acc, p.scale_a[0], p.scale_b[0]);
     } else if constexpr (std::is_same_v<Granularity, PerChannel>) {
-      return p.scale_a[m] * p.scale_b[n];
+      return scale_twice(acc, p.scale_a[m], p.scale_b[n]);
     } else {
       (void)p, (void)m, (void)n;
-      return 1.0f;
+      return acc;
     }
   }
 };

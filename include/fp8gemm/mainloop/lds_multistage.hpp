@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/// The K loop (mainloop layer): global -> registers -> LDS (kStages stages) -> fragments -> atom,
+/// The K loop (mainloop layer): global -> LDS (kStages stages; through registers, or cp.async straight
+/// into LDS where the arch has it) -> fragments -> atom,
 /// FP32 accumulators in registers throughout. Generic over the atom and the wave size.
 #pragma once
 
@@ -57,7 +58,7 @@ struct ThreadCoords {
 /// after it. One barrier per K-tile.
 ///
 /// Accumulation: with K-blocked scales (Blockwise, Mx32) each scale block of K is accumulated into
-/// `partial`, then acc += partial * s_a(m, kb) * s_b(n, kb). Without them, partial sums are promoted
+/// `partial`, then acc += (partial * s_a(m, kb)) * s_b(n, kb). Without them, partial sums are promoted
 /// into acc every kPromoteK of K (the Hopper default, 128), or accumulated straight into acc when
 /// kPromoteK == 0 (FastAccumulation; the CDNA default, where MFMA accumulates in FP32).
 template <class Config>
@@ -238,7 +239,7 @@ FP8GEMM_UNROLL
     }
   }
 
-  /// acc += partial * (s_a(m, kb) * s_b(n, kb)), kb = the scale block of k = chunk_k; partial = 0.
+  /// acc += (partial * s_a(m, kb)) * s_b(n, kb), kb = the scale block of k = chunk_k; partial = 0.
   /// Chunks entirely past K (zero-filled tail) hold zeros and are skipped. NOTE: the scales are
   /// loaded once per atom row / column register ((kAtomsM + kAtomsN) * kCRegs loads), not once per
   /// accumulator; elements outside the matrix get scale 0.
@@ -271,7 +272,7 @@ FP8GEMM_UNROLL
         FP8GEMM_UNROLL
         for (int r = 0; r < Atom::kCRegs; ++r) {
           if constexpr (kKBlockedScales) {
-            acc.v[i][j][r] += partial.v[i][j][r] * (sa[i][r] * sb[j][r]);
+            acc.v[i][j][r] += Config::scale_twice(partial.v[i][j][r], sa[i][r], sb[j][r]);
           } else {
             acc.v[i][j][r] += partial.v[i][j][r];
           }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/// Global -> registers -> LDS copies of the A and B K-tiles (tile layer). Every byte outside the
+/// Global -> LDS copies of the A and B K-tiles (tile layer): through registers, or by cp.async with
+/// no registers (AsyncRowMajorTileCopy). Every byte outside the
 /// matrix (rows >= M or N, k >= K) arrives in LDS as zero; nothing outside is ever read.
 #pragma once
 

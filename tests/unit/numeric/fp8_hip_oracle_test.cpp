@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /// Oracle 2: numeric/ conversions vs HIP's host conversions in hip/hip_fp8.h (ROCm 6.4), all four
-/// formats, both saturation modes, bit for bit up to three documented differences (below).
+/// formats, both saturation modes, bit for bit up to four documented differences (below).
 /// Compiled by clang in HIP host-only mode (fp8gemm_add_hip_host_test); needs no GPU.
 #include <gtest/gtest.h>
 #include <hip/hip_fp8.h>

@@ -107,7 +107,7 @@ struct Cdna4MmaFp8 {
     }
 #elif defined(FP8GEMM_DEVICE_PASS)
     (void)scale_a, (void)scale_b;
-    __builtin_trap();  // not gfx950: Gemm::can_implement refuses this case
+    FP8GEMM_DEVICE_TRAP();  // not gfx950: Gemm::can_implement refuses this case
 #else
     (void)d, (void)a, (void)b, (void)scale_a, (void)scale_b;
 #endif

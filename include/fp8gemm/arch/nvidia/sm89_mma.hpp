@@ -107,7 +107,7 @@ struct Sm89Mma16x8x32 {
 #elif defined(FP8GEMM_EMULATOR)
     emulate_mma<emu::PtxMmaM16N8K32, EA, EB>(d, a, b);
 #elif defined(FP8GEMM_DEVICE_PASS)
-    __builtin_trap();  // compiled for a GPU without fp8 mma.sync: Gemm::can_implement refuses this case
+    FP8GEMM_DEVICE_TRAP();  // compiled for a GPU without fp8 mma.sync: Gemm::can_implement refuses this case
 #else
     (void)d, (void)a, (void)b;
 #endif
