@@ -79,11 +79,11 @@ struct Operands {
     BENCH_CHECK_CUDA(cudaMemcpy(scale_b, &sb, sizeof sb, cudaMemcpyHostToDevice));
   }
   ~Operands() {
-    for (void* p : a) cudaFree(p);
-    for (void* p : b) cudaFree(p);
-    cudaFree(c);
-    cudaFree(scale_a);
-    cudaFree(scale_b);
+    for (void* p : a) BENCH_CHECK_CUDA(cudaFree(p));
+    for (void* p : b) BENCH_CHECK_CUDA(cudaFree(p));
+    BENCH_CHECK_CUDA(cudaFree(c));
+    BENCH_CHECK_CUDA(cudaFree(scale_a));
+    BENCH_CHECK_CUDA(cudaFree(scale_b));
   }
 };
 
@@ -193,13 +193,13 @@ void bench_cublaslt(benchmark::State& state, int m, int n, int k) {
                                       ops.c, lc, &heur[chosen].algo, ws, ws_bytes, nullptr));
   });
   state.SetLabel("cublaslt_fp8_e4m3_tn_bf16");
-  cublasLtMatmulPreferenceDestroy(pref);
-  cublasLtMatrixLayoutDestroy(la);
-  cublasLtMatrixLayoutDestroy(lb);
-  cublasLtMatrixLayoutDestroy(lc);
-  cublasLtMatmulDescDestroy(desc);
-  cublasLtDestroy(handle);
-  cudaFree(ws);
+  BENCH_CHECK_CUBLAS(cublasLtMatmulPreferenceDestroy(pref));
+  BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutDestroy(la));
+  BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutDestroy(lb));
+  BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutDestroy(lc));
+  BENCH_CHECK_CUBLAS(cublasLtMatmulDescDestroy(desc));
+  BENCH_CHECK_CUBLAS(cublasLtDestroy(handle));
+  BENCH_CHECK_CUDA(cudaFree(ws));
 }
 
 struct Shape {

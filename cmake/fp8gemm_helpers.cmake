@@ -4,7 +4,9 @@
 #   emulator  runs the CDNA kernels on the host emulator
 #   isa       compiles for gfx942/gfx950 and checks the emitted code (needs the AMD toolchain)
 #   gpu       needs a GPU (built everywhere nvcc exists, run only on the GPU machine)
-find_package(GTest REQUIRED)
+if(FP8GEMM_BUILD_TESTS OR FP8GEMM_BUILD_EXAMPLES)  # the demo links the test helpers' headers only
+  find_package(GTest REQUIRED)
+endif()
 find_package(Threads REQUIRED)
 
 set(FP8GEMM_WARNINGS -Wall -Wextra)

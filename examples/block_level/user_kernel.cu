@@ -2,12 +2,23 @@
 // Block-level API: a user's own __global__ kernel that computes one output tile per workgroup
 // with fp8gemm's mainloop + epilogue (GemmBlock), with LDS it provides itself. Here the user
 // walks tiles in their own order (a persistent loop over tiles) instead of fp8gemm's scheduler.
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
 #include "fp8gemm/fp8gemm.hpp"
 
 using namespace fp8gemm;
+
+/// Every CUDA call is checked: on failure, say which call and why, and leave main with 1.
+#define CHECK(call)                                                                        \
+  do {                                                                                     \
+    cudaError_t const e_ = (call);                                                         \
+    if (e_ != cudaSuccess) {                                                               \
+      std::printf("%s failed: %s\n", #call, cudaGetErrorString(e_));                      \
+      return 1;                                                                            \
+    }                                                                                      \
+  } while (0)
 using Config = GemmConfig<Sm90Default<>, PerTensor, LayoutB::kNK, Epilogue<float, Identity>>;
 using Block = GemmBlock<Config>;
 
@@ -30,14 +41,13 @@ int main() {
   e4m3fn *da, *db;
   float *dc, *ds;
   float const scales[2] = {0.5f, 0.25f};
-  if (cudaMalloc(&da, a.size()) != cudaSuccess || cudaMalloc(&db, b.size()) != cudaSuccess ||
-      cudaMalloc(&dc, m * n * 4) != cudaSuccess || cudaMalloc(&ds, 8) != cudaSuccess) {
-    std::printf("no GPU memory (is there a GPU?)\n");
-    return 1;
-  }
-  cudaMemcpy(da, a.data(), a.size(), cudaMemcpyHostToDevice);
-  cudaMemcpy(db, b.data(), b.size(), cudaMemcpyHostToDevice);
-  cudaMemcpy(ds, scales, 8, cudaMemcpyHostToDevice);
+  CHECK(cudaMalloc(&da, a.size()));
+  CHECK(cudaMalloc(&db, b.size()));
+  CHECK(cudaMalloc(&dc, m * n * 4));
+  CHECK(cudaMalloc(&ds, 8));
+  CHECK(cudaMemcpy(da, a.data(), a.size(), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(db, b.data(), b.size(), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(ds, scales, 8, cudaMemcpyHostToDevice));
   Gemm<Config>::Arguments args;
   args.m = m, args.n = n, args.k = k, args.a = da, args.lda = k, args.b = db, args.ldb = k;
   args.scale_a = ds, args.scale_b = ds + 1, args.scale_a_count = 1, args.scale_b_count = 1;
@@ -48,11 +58,12 @@ int main() {
     return 1;
   }
   Config::Params const p = Gemm<Config>::to_params(args);
-  cudaFuncSetAttribute(my_persistent_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, Block::kSharedBytes);
+  CHECK(cudaFuncSetAttribute(my_persistent_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, Block::kSharedBytes));
   my_persistent_gemm<<<16, Block::kThreads, Block::kSharedBytes>>>(p);
-  if (cudaDeviceSynchronize() != cudaSuccess) return 1;
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
   std::vector<float> c(m * n);
-  cudaMemcpy(c.data(), dc, c.size() * 4, cudaMemcpyDeviceToHost);
+  CHECK(cudaMemcpy(c.data(), dc, c.size() * 4, cudaMemcpyDeviceToHost));
   double worst = 0;
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {
@@ -60,6 +71,10 @@ int main() {
       for (int kk = 0; kk < k; ++kk) r += double(fp8_to_float(a[i * k + kk])) * fp8_to_float(b[j * k + kk]);
       worst = std::fmax(worst, std::fabs(r * 0.125 - c[i * n + j]));
     }
+  CHECK(cudaFree(da));
+  CHECK(cudaFree(db));
+  CHECK(cudaFree(dc));
+  CHECK(cudaFree(ds));
   std::printf("user kernel with GemmBlock: max |C - FP64| = %g -> %s\n", worst, worst < 1e-3 ? "PASS" : "FAIL");
   return worst < 1e-3 ? 0 : 1;
 }

@@ -35,7 +35,7 @@ inline char const* to_string(StatusCode c) {
 }
 
 /// A code plus a sentence. `Status::ok()` is the only success; every error has a message.
-class Status {
+class [[nodiscard]] Status {
  public:
   Status() = default;
   static Status success() { return Status(); }
@@ -50,7 +50,7 @@ class Status {
   explicit operator bool() const { return ok(); }
   StatusCode code() const { return code_; }
   std::string const& message() const { return message_; }
-  /// "invalid size: M must be >= 1 (got 0)" — code name, colon, message.
+  /// "null pointer: C is null" — code name, colon, message.
   std::string to_string() const {
     return ok() ? std::string("success") : std::string(fp8gemm::to_string(code_)) + ": " + message_;
   }

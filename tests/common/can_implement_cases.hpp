@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 
 #include "fp8gemm/fp8gemm.hpp"
@@ -26,6 +27,7 @@ typename Gemm<Config>::Arguments valid_arguments_64() {
   args.scale_a_count = scale_shape<typename Config::Granularity>(Operand::kA, 64, 64).size();
   args.scale_b_count = scale_shape<typename Config::Granularity>(Operand::kB, 64, 64).size();
   args.epilogue.c = c, args.epilogue.ldc = 64;
+  if constexpr (is_output_fp8_v<typename Config::ElementC>) args.epilogue.output_scale = 0.5f;
   return args;
 }
 
@@ -51,6 +53,15 @@ void check_every_refusal() {
   expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "so that tile indices fit in int; got M=2147483637");
   args = valid, args.n = INT32_MAX - 1;
   expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "N=2147483646");
+  args = valid, args.k = INT32_MAX - Config::Policy::kBlockK + 1;  // one past the largest K
+  expect_refused<Config>(args, StatusCode::kErrorInvalidSize,
+                         "so that tile indices fit in int; got M=64, N=64, K=" + std::to_string(args.k));
+  args = valid, args.m = INT32_MAX - Config::Policy::kBlockM;  // the largest M: refused later, if at all
+  EXPECT_EQ(G::can_implement(args).message().find("tile indices fit"), std::string::npos);
+  args = valid, args.m = 1 << 23, args.n = 1 << 23;  // 2^46 outputs: more tiles than any grid.x holds
+  args.ldb = Config::kLayoutB == LayoutB::kNK ? 64 : args.n, args.epilogue.ldc = args.n;
+  expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "output tiles (one workgroup each); a " +
+                                                                   std::string(Config::Policy::Arch::kName) + " grid holds at most");
   args = valid, args.a = nullptr;
   expect_refused<Config>(args, StatusCode::kErrorNullPointer, "A is null");
   args = valid, args.b = nullptr;
@@ -68,11 +79,13 @@ void check_every_refusal() {
   args = valid, args.epilogue.ldc = 10;
   expect_refused<Config>(args, StatusCode::kErrorLeadingDimension, "ldc (10) must be >= N (64)");
   args = valid, args.a = args.a + 1;
-  expect_refused<Config>(args, StatusCode::kErrorMisaligned, "A must be 16-byte aligned");
+  expect_refused<Config>(args, StatusCode::kErrorMisaligned, "A must be 16-byte aligned (16-byte vector loads); its address is 1 bytes past");
   args = valid, args.b = args.b + 8;
-  expect_refused<Config>(args, StatusCode::kErrorMisaligned, "B must be 16-byte aligned");
+  expect_refused<Config>(args, StatusCode::kErrorMisaligned, "B must be 16-byte aligned (16-byte vector loads); its address is 8 bytes past");
   args = valid, args.lda = 72;
-  expect_refused<Config>(args, StatusCode::kErrorMisaligned, "lda=72");
+  expect_refused<Config>(args, StatusCode::kErrorMisaligned, "lda must be a multiple of 16 (16-byte vector loads of every row); got lda=72");
+  args = valid, args.ldb = 72;
+  expect_refused<Config>(args, StatusCode::kErrorMisaligned, "ldb must be a multiple of 16 (16-byte vector loads of every row); got ldb=72");
   args = valid, args.scale_a_count -= 1;
   expect_refused<Config>(args, StatusCode::kErrorScaleShape, std::string(Config::Granularity::kName) + " scale_a: expected");
   args = valid, args.scale_b_count += 1;
@@ -84,6 +97,8 @@ void check_every_refusal() {
   if constexpr (is_output_fp8_v<typename Config::ElementC>) {
     args = valid, args.epilogue.output_scale = 0.0f;
     expect_refused<Config>(args, StatusCode::kErrorInvalidArgument, "finite output_scale > 0");
+    args = valid, args.epilogue.output_scale = typename G::Arguments{}.epilogue.output_scale;  // never set
+    expect_refused<Config>(args, StatusCode::kErrorInvalidArgument, "fp8 output needs output_scale (q = fp8(y / output_scale)); it is not set");
   }
   if (G::workspace_size(valid) == 0) {
     args = valid;
@@ -97,13 +112,17 @@ void check_every_refusal() {
     expect_refused<Config>(args, StatusCode::kErrorMisaligned, "workspace must be 4-byte aligned");
     args.workspace = workspace;
     EXPECT_TRUE(G::can_implement(args).ok()) << G::can_implement(args).to_string();
-    // 2^20 x 2^20 outputs: 2^26 output tiles are fine, but 2^40 / 256 reduction workgroups are not.
-    args.m = 1 << 20, args.n = 1 << 20;
-    args.ldb = Config::kLayoutB == LayoutB::kNK ? 4096 : (1 << 20);
-    args.epilogue.ldc = 1 << 20;
-    args.scale_a_count = scale_shape<typename Config::Granularity>(Operand::kA, 1 << 20, 4096).size();
-    args.scale_b_count = scale_shape<typename Config::Granularity>(Operand::kB, 1 << 20, 4096).size();
-    expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "outputs needs more than 2^31 - 1 workgroups");
+    // side x side outputs: few enough output tiles for the main grid, too many reduction workgroups
+    // of 256 threads (NVIDIA: 2^26 tiles, 2^32 > 2^31 - 1 workgroups; AMD, where workgroups x threads
+    // < 2^32: 2^18 tiles, 2^26 > 2^24 - 1 workgroups).
+    int const side = Config::Policy::Arch::max_blocks_x(256) > (std::int64_t(1) << 30) ? (1 << 20) : (1 << 17);
+    args.m = side, args.n = side;
+    args.ldb = Config::kLayoutB == LayoutB::kNK ? 4096 : side;
+    args.epilogue.ldc = side;
+    args.scale_a_count = scale_shape<typename Config::Granularity>(Operand::kA, side, 4096).size();
+    args.scale_b_count = scale_shape<typename Config::Granularity>(Operand::kB, side, 4096).size();
+    args.workspace = nullptr;  // the size refusal comes first: workspace_size would not be meaningful
+    expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "outputs needs more than");
   }
 }
 

@@ -2,6 +2,8 @@
 /// Per-target machine facts the policies size themselves by (arch layer).
 #pragma once
 
+#include <cstdint>
+
 namespace fp8gemm::arch {
 
 /// NVIDIA Hopper (sm_90a) running the portable mma.sync path.
@@ -18,6 +20,9 @@ struct Sm90 {
   static constexpr bool kAsyncCopy = true;
   /// Registers one thread may use: 255 whatever the block size.
   static constexpr int registers_per_lane(int /*waves_per_block*/) { return 255; }
+  /// Largest grid.x: 2^31 - 1 blocks (CUDA), whatever the block size.
+  static constexpr std::int64_t max_blocks_x(int /*threads_per_block*/) { return 2147483647; }
+  static constexpr std::int64_t kMaxBlocksY = 65535;
 };
 
 /// AMD CDNA3 (gfx942: MI300X/MI325X). FP8 is FNUZ here.
@@ -32,6 +37,9 @@ struct Cdna3 {
   /// VGPRs + AGPRs per lane: 512 per SIMD lane, shared by the block's waves on that SIMD (a
   /// block's waves spread over the CU's 4 SIMDs).
   static constexpr int registers_per_lane(int waves_per_block) { return 512 / ((waves_per_block + 3) / 4); }
+  /// Largest grid.x: the dispatch packet counts work-items in 32 bits, so blocks x threads < 2^32.
+  static constexpr std::int64_t max_blocks_x(int threads_per_block) { return 4294967295LL / threads_per_block; }
+  static constexpr std::int64_t kMaxBlocksY = 65535;
 };
 
 /// AMD CDNA4 (gfx950: MI350X/MI355X). FP8 is OCP here.
@@ -44,6 +52,9 @@ struct Cdna4 {
   static constexpr bool kFnuz = false;
   static constexpr bool kAsyncCopy = false;
   static constexpr int registers_per_lane(int waves_per_block) { return 512 / ((waves_per_block + 3) / 4); }
+  /// Largest grid.x: the dispatch packet counts work-items in 32 bits, so blocks x threads < 2^32.
+  static constexpr std::int64_t max_blocks_x(int threads_per_block) { return 4294967295LL / threads_per_block; }
+  static constexpr std::int64_t kMaxBlocksY = 65535;
 };
 
 }  // namespace fp8gemm::arch

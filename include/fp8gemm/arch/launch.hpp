@@ -74,22 +74,24 @@ inline Status zero_bytes(void* ptr, std::size_t bytes, gpuStream_t stream) {
 }
 
 /// Runs Kernel::run on a grid of grid_x x grid_y workgroups of Kernel::kThreads threads.
+/// Dynamic LDS a launch may use without opting in: 48 KiB on NVIDIA (CUDA, or HIP on CUDA), 64 KiB
+/// on AMD. Beyond it the kernel's max dynamic shared memory attribute must be raised first.
+#if defined(FP8GEMM_BACKEND_CUDA) || defined(__HIP_PLATFORM_NVIDIA__)
+inline constexpr std::size_t kDefaultDynamicLds = 48 * 1024;
+#else
+inline constexpr std::size_t kDefaultDynamicLds = 64 * 1024;
+#endif
+
 template <class Kernel>
 Status launch(int grid_x, int grid_y, typename Kernel::Params const& params, gpuStream_t stream) {
   std::size_t const lds = static_cast<std::size_t>(Kernel::kSharedBytes);
 #if defined(FP8GEMM_BACKEND_CUDA)
-  if (lds > 48 * 1024)
+  if (lds > kDefaultDynamicLds)
     FP8GEMM_GPU_RETURN_IF_ERROR(cudaFuncSetAttribute(
         kernel_entry<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(lds)));
   kernel_entry<Kernel><<<dim3(grid_x, grid_y), Kernel::kThreads, lds, stream>>>(params);
   return gpu_status(cudaGetLastError(), "kernel launch");
 #elif defined(FP8GEMM_BACKEND_HIP)
-  // Dynamic LDS beyond the default needs an opt-in: 48 KiB on NVIDIA (HIP on CUDA), 64 KiB on AMD.
-#if defined(__HIP_PLATFORM_NVIDIA__)
-  constexpr std::size_t kDefaultDynamicLds = 48 * 1024;
-#else
-  constexpr std::size_t kDefaultDynamicLds = 64 * 1024;
-#endif
   if (lds > kDefaultDynamicLds)
     FP8GEMM_GPU_RETURN_IF_ERROR(hipFuncSetAttribute(
         reinterpret_cast<void const*>(&kernel_entry<Kernel>),

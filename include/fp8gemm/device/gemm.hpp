@@ -56,9 +56,12 @@ class Gemm {
   }
 
   /// Bytes of workspace `run` needs (0 unless split_k > 1).
+  /// SIZE_MAX when the size does not fit a size_t (can_implement refuses such arguments anyway).
   static std::size_t workspace_size(Arguments const& args) {
     if (args.split_k <= 1 || args.m < 1 || args.n < 1) return 0;
-    return std::size_t(args.split_k) * std::size_t(args.m) * std::size_t(args.n) * sizeof(float);
+    std::size_t const per_split = std::size_t(args.m) * std::size_t(args.n) * sizeof(float);  // < 2^64
+    if (per_split > SIZE_MAX / std::size_t(args.split_k)) return SIZE_MAX;
+    return std::size_t(args.split_k) * per_split;
   }
 
   /// Every precondition of run(), checked on the host; the message names the one that failed.
@@ -92,19 +95,27 @@ class Gemm {
     if (args.epilogue.ldc < args.n)
       return fail(StatusCode::kErrorLeadingDimension,
                   "ldc (" + std::to_string(args.epilogue.ldc) + ") must be >= N (" + std::to_string(args.n) + ")");
-    if (!aligned16(args.a) || args.lda % 16 != 0)
-      return fail(StatusCode::kErrorMisaligned,
-                  "A must be 16-byte aligned with lda a multiple of 16 (16-byte vector loads); got lda=" +
-                      std::to_string(args.lda) + ": pad the leading dimension");
-    if (!aligned16(args.b) || args.ldb % 16 != 0)
-      return fail(StatusCode::kErrorMisaligned,
-                  "B must be 16-byte aligned with ldb a multiple of 16 (16-byte vector loads); got ldb=" +
-                      std::to_string(args.ldb) + ": pad the leading dimension");
+    // 16-byte vector loads of every row: the pointer and the row pitch both.
+    if (!aligned16(args.a))
+      return fail(StatusCode::kErrorMisaligned, "A must be 16-byte aligned (16-byte vector loads); its address is " +
+                                                    std::to_string(misalignment16(args.a)) + " bytes past a multiple of 16");
+    if (args.lda % 16 != 0)
+      return fail(StatusCode::kErrorMisaligned, "lda must be a multiple of 16 (16-byte vector loads of every row); got lda=" +
+                                                    std::to_string(args.lda) + ": pad the leading dimension");
+    if (!aligned16(args.b))
+      return fail(StatusCode::kErrorMisaligned, "B must be 16-byte aligned (16-byte vector loads); its address is " +
+                                                    std::to_string(misalignment16(args.b)) + " bytes past a multiple of 16");
+    if (args.ldb % 16 != 0)
+      return fail(StatusCode::kErrorMisaligned, "ldb must be a multiple of 16 (16-byte vector loads of every row); got ldb=" +
+                                                    std::to_string(args.ldb) + ": pad the leading dimension");
     std::int64_t const tiles = ((args.m + std::int64_t(Policy::kBlockM) - 1) / Policy::kBlockM) *
                                ((args.n + std::int64_t(Policy::kBlockN) - 1) / Policy::kBlockN);
-    if (tiles > INT32_MAX)
+    std::int64_t const max_tiles = Policy::Arch::max_blocks_x(Policy::kThreads);
+    if (tiles > max_tiles)
       return fail(StatusCode::kErrorInvalidSize,
-                  "M x N needs " + std::to_string(tiles) + " output tiles; the grid holds at most 2^31 - 1");
+                  "M x N needs " + std::to_string(tiles) + " output tiles (one workgroup each); a " +
+                      Policy::Arch::kName + " grid holds at most " + std::to_string(max_tiles) +
+                      " workgroups of " + std::to_string(Policy::kThreads) + " threads");
     ScaleShape const sa = scale_shape<Granularity>(Operand::kA, args.m, args.k);
     ScaleShape const sb = scale_shape<Granularity>(Operand::kB, args.n, args.k);
     if (args.scale_a_count != sa.size())
@@ -119,29 +130,34 @@ class Gemm {
                       std::to_string(args.scale_b_count));
     if constexpr (is_output_fp8_v<ElementC>) {
       float const s = args.epilogue.output_scale;
+      if (s != s)
+        return fail(StatusCode::kErrorInvalidArgument,
+                    "fp8 output needs output_scale (q = fp8(y / output_scale)); it is not set");
       if (!(s > 0.0f) || s > 3.4e38f)
         return fail(StatusCode::kErrorInvalidArgument,
                     "fp8 output needs a finite output_scale > 0 (q = fp8(y / output_scale)); got " +
                         std::to_string(s));
     }
     int const k_tiles = (args.k + Policy::kBlockK - 1) / Policy::kBlockK;
-    if (args.split_k < 1 || args.split_k > k_tiles || args.split_k > 65535)
+    if (args.split_k < 1 || args.split_k > k_tiles || args.split_k > Policy::Arch::kMaxBlocksY)
       return fail(StatusCode::kErrorInvalidArgument,
-                  "split_k must be in [1, min(ceil(K / BlockK) = " + std::to_string(k_tiles) +
-                      ", 65535)]; got " +
-                      std::to_string(args.split_k));
+                  "split_k must be in [1, min(ceil(K / BlockK) = ceil(" + std::to_string(args.k) + " / " +
+                      std::to_string(Policy::kBlockK) + ") = " + std::to_string(k_tiles) + ", " +
+                      std::to_string(Policy::Arch::kMaxBlocksY) + " (grid.y))]; got " + std::to_string(args.split_k));
     if (args.group_m < 1)
       return fail(StatusCode::kErrorInvalidArgument, "group_m must be >= 1");
-    if (args.split_k > 1 && args.workspace == nullptr)
+    std::int64_t const max_reduce_blocks = Policy::Arch::max_blocks_x(ReduceKernel::kThreads);
+    if (args.split_k > 1 && reduce_blocks(args.m, args.n) > max_reduce_blocks)
+      return fail(StatusCode::kErrorInvalidSize,
+                  "split-K reduction of M x N = " + std::to_string(std::int64_t(args.m) * args.n) +
+                      " outputs needs more than " + std::to_string(max_reduce_blocks) + " workgroups of " +
+                      std::to_string(ReduceKernel::kThreads) + " threads; use split_k = 1");
+    if (args.split_k > 1 && args.workspace == nullptr)  // after the size checks: workspace_size fits
       return fail(StatusCode::kErrorNullPointer,
                   "split_k > 1 needs a workspace of workspace_size(args) = " +
                       std::to_string(workspace_size(args)) + " bytes");
     if (args.split_k > 1 && reinterpret_cast<std::uintptr_t>(args.workspace) % alignof(float) != 0)
       return fail(StatusCode::kErrorMisaligned, "the split-K workspace must be 4-byte aligned (FP32 partial sums)");
-    if (args.split_k > 1 && reduce_blocks(args.m, args.n) > INT32_MAX)
-      return fail(StatusCode::kErrorInvalidSize,
-                  "split-K reduction of M x N = " + std::to_string(std::int64_t(args.m) * args.n) +
-                      " outputs needs more than 2^31 - 1 workgroups; use split_k = 1");
     return arch::check_target<typename Policy::Arch>();
   }
 
@@ -180,7 +196,8 @@ class Gemm {
   }
 
  private:
-  static bool aligned16(void const* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+  static int misalignment16(void const* p) { return static_cast<int>(reinterpret_cast<std::uintptr_t>(p) % 16); }
+  static bool aligned16(void const* p) { return misalignment16(p) == 0; }
   static std::int64_t reduce_blocks(int m, int n) {
     return (std::int64_t(m) * n + ReduceKernel::kThreads - 1) / ReduceKernel::kThreads;
   }

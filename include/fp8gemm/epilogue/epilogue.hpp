@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 #include "fp8gemm/arch/thread.hpp"
 #include "fp8gemm/epilogue/functors.hpp"
@@ -25,7 +26,9 @@ struct Epilogue {
     ElementC* c = nullptr;           // [M, N], N contiguous
     std::int64_t ldc = 0;            // elements, >= N
     float const* bias = nullptr;     // [N] or null
-    float output_scale = 1.0f;       // s_out, fp8 outputs only
+    // s_out, fp8 outputs only (q = fp8(y / s_out)); NaN = not set, which can_implement refuses for
+    // fp8 outputs rather than silently using 1.
+    float output_scale = std::numeric_limits<float>::quiet_NaN();
     float* amax = nullptr;           // optional: max |y| over the output, before quantization
   };
 

@@ -18,7 +18,8 @@ struct GemmBlock {
   using Epilogue = typename Config::Epilogue;
   using Mainloop = LdsMultistageMainloop<Config>;
   using SharedStorage = fp8gemm::SharedStorage<Policy>;
-  static constexpr int kThreads = Policy::kThreads;
+  static constexpr int kThreads = Policy::kThreads;            // launch with this many threads per block
+  static constexpr int kWaveSize = Policy::Arch::kWaveSize;    // 64 on CDNA, 32 on NVIDIA
   static constexpr int kSharedBytes = static_cast<int>(sizeof(SharedStorage));
 
   /// C[tile] = epilogue(A[tile_m rows] * B[tile_n cols]) over K-tiles [k_tile_begin, k_tile_end).

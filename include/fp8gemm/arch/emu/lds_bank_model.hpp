@@ -109,7 +109,9 @@ class LdsBankRecorder {
     std::vector<LdsSiteStats> out;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      for (auto const& [site, s] : table_) {
+      for (auto const& entry : table_) {  // not a structured binding: lambdas capture it (C++17)
+        char const* const& site = entry.first;
+        LdsSiteStats const& s = entry.second;
         auto it = std::find_if(out.begin(), out.end(),
                                [&](LdsSiteStats const& o) { return o.site == site; });
         if (it == out.end()) {
