@@ -79,13 +79,13 @@ int main(int argc, char** argv) {
   st = Gemm<Config>::run(args);  // warm-up
   DEMO_CHECK(st.ok(), st.to_string().c_str());
   cudaEvent_t e0, e1;
-  cudaEventCreate(&e0), cudaEventCreate(&e1);
-  cudaEventRecord(e0);
+  DEMO_CHECK(cudaEventCreate(&e0) == cudaSuccess && cudaEventCreate(&e1) == cudaSuccess, "cudaEventCreate failed");
+  DEMO_CHECK(cudaEventRecord(e0) == cudaSuccess, "cudaEventRecord failed");
   st = Gemm<Config>::run(args);
-  cudaEventRecord(e1);
+  DEMO_CHECK(cudaEventRecord(e1) == cudaSuccess, "cudaEventRecord failed");
   DEMO_CHECK(st.ok() && cudaEventSynchronize(e1) == cudaSuccess, "GEMM failed");
   float fms = 0;
-  cudaEventElapsedTime(&fms, e0, e1);
+  DEMO_CHECK(cudaEventElapsedTime(&fms, e0, e1) == cudaSuccess, "cudaEventElapsedTime failed");
   ms = fms;
   DEMO_CHECK(cudaMemcpy(c.data(), dc, c.size() * 2, cudaMemcpyDeviceToHost) == cudaSuccess, "cudaMemcpy failed");
 #else

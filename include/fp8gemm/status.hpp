@@ -35,7 +35,7 @@ inline char const* to_string(StatusCode c) {
 }
 
 /// A code plus a sentence. `Status::ok()` is the only success; every error has a message.
-class [[nodiscard]] Status {
+class Status {
  public:
   Status() = default;
   static Status success() { return Status(); }

@@ -65,7 +65,7 @@ class Gemm {
   }
 
   /// Every precondition of run(), checked on the host; the message names the one that failed.
-  static Status can_implement(Arguments const& args) {
+  [[nodiscard]] static Status can_implement(Arguments const& args) {
     auto fail = [](StatusCode code, std::string const& what) { return Status::error(code, what); };
     if (args.m < 1 || args.n < 1 || args.k < 1)
       return fail(StatusCode::kErrorInvalidSize, "M, N and K must be >= 1 (got M=" + std::to_string(args.m) +
@@ -162,7 +162,7 @@ class Gemm {
   }
 
   /// Checks, then launches on `stream` (ignored by the host emulator, which runs synchronously).
-  static Status run(Arguments const& args, gpuStream_t stream = nullptr) {
+  [[nodiscard]] static Status run(Arguments const& args, gpuStream_t stream = nullptr) {
     FP8GEMM_RETURN_IF_ERROR(can_implement(args));
     typename Config::Params p = to_params(args);
     if (args.epilogue.amax != nullptr) FP8GEMM_RETURN_IF_ERROR(arch::zero_bytes(args.epilogue.amax, sizeof(float), stream));

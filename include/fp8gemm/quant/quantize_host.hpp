@@ -85,7 +85,7 @@ void amax_host_impl(Operand op, float const* x, OperandView v, float* amax) {
 /// amax[i] = max |x| over scale block i of A (granularity G). NaN if the block holds a NaN, else
 /// Inf if it holds an Inf (reported, not hidden; forming a scale from it is an error).
 template <class G>
-Status amax_a_host(AmaxAArgs const& args) {
+[[nodiscard]] Status amax_a_host(AmaxAArgs const& args) {
   FP8GEMM_RETURN_IF_ERROR(validate_args<G>(args));
   detail::amax_host_impl<G>(Operand::kA, args.x, view_a(args.m, args.k, args.lda), args.amax);
   return Status::success();
@@ -93,7 +93,7 @@ Status amax_a_host(AmaxAArgs const& args) {
 
 /// amax[i] = max |x| over scale block i of B (blocks counted over (n, k)), either layout.
 template <class G>
-Status amax_b_host(AmaxBArgs const& args) {
+[[nodiscard]] Status amax_b_host(AmaxBArgs const& args) {
   FP8GEMM_RETURN_IF_ERROR(validate_args<G>(args));
   detail::amax_host_impl<G>(Operand::kB, args.x, view_b(args.n, args.k, args.ldb, args.layout),
                             args.amax);
@@ -103,7 +103,7 @@ Status amax_b_host(AmaxBArgs const& args) {
 /// scales[i] = scale_from_amax<T>(amax[i]) (Mx32: mx_scales[i] = mx_scale_from_amax<T>(amax[i])).
 /// Every entry is written; a non-finite amax gets a NaN scale and the status names the first one.
 template <class T, class G>
-Status scales_from_amax_host(ScalesFromAmaxArgs const& args) {
+[[nodiscard]] Status scales_from_amax_host(ScalesFromAmaxArgs const& args) {
   FP8GEMM_RETURN_IF_ERROR(validate_args<G>(args));
   std::int64_t first_bad = -1;
   for (std::int64_t i = 0; i < args.count; ++i) {
@@ -123,7 +123,7 @@ Status scales_from_amax_host(ScalesFromAmaxArgs const& args) {
 /// Quantizes A: scales per G from the block amax, then q = fp8(x / s) (RNE or stochastic).
 /// Non-finite input: kErrorInvalidArgument naming the first one (row, k); q is then not written.
 template <class T, class G>
-Status quantize_a_host(QuantizeAArgs<T> const& args) {
+[[nodiscard]] Status quantize_a_host(QuantizeAArgs<T> const& args) {
   FP8GEMM_RETURN_IF_ERROR(validate_args<G>(args));
   return detail::quantize_host_impl<T, G>(Operand::kA, args.x, view_a(args.m, args.k, args.lda),
                                           args.q, args.ldq, args.scales, args.mx_scales,
@@ -132,7 +132,7 @@ Status quantize_a_host(QuantizeAArgs<T> const& args) {
 
 /// Quantizes B (either layout; q keeps the layout of x with leading dimension ldq).
 template <class T, class G>
-Status quantize_b_host(QuantizeBArgs<T> const& args) {
+[[nodiscard]] Status quantize_b_host(QuantizeBArgs<T> const& args) {
   FP8GEMM_RETURN_IF_ERROR(validate_args<G>(args));
   return detail::quantize_host_impl<T, G>(
       Operand::kB, args.x, view_b(args.n, args.k, args.ldb, args.layout), args.q, args.ldq,

@@ -231,7 +231,7 @@ Status quantize_gpu_impl(Operand op, float const* x, OperandView v, T* q, std::i
 
 /// GPU amax_a_host: amax[i] = max |x| over scale block i of A (NaN > Inf > finite). Asynchronous.
 template <class G>
-Status amax_a_gpu(AmaxAArgs const& args, gpuStream_t stream = nullptr) {
+[[nodiscard]] Status amax_a_gpu(AmaxAArgs const& args, gpuStream_t stream = nullptr) {
   FP8GEMM_RETURN_IF_ERROR(validate_args<G>(args));
   return detail::amax_gpu_impl<G>(Operand::kA, args.x, view_a(args.m, args.k, args.lda), args.amax,
                                   stream);
@@ -239,7 +239,7 @@ Status amax_a_gpu(AmaxAArgs const& args, gpuStream_t stream = nullptr) {
 
 /// GPU amax_b_host (blocks counted over (n, k), either layout). Asynchronous.
 template <class G>
-Status amax_b_gpu(AmaxBArgs const& args, gpuStream_t stream = nullptr) {
+[[nodiscard]] Status amax_b_gpu(AmaxBArgs const& args, gpuStream_t stream = nullptr) {
   FP8GEMM_RETURN_IF_ERROR(validate_args<G>(args));
   return detail::amax_gpu_impl<G>(Operand::kB, args.x,
                                   view_b(args.n, args.k, args.ldb, args.layout), args.amax, stream);
@@ -248,7 +248,7 @@ Status amax_b_gpu(AmaxBArgs const& args, gpuStream_t stream = nullptr) {
 /// GPU scales_from_amax_host. Synchronizes the stream to report a non-finite amax (the status
 /// names the first one; its scale is NaN, as on the host).
 template <class T, class G>
-Status scales_from_amax_gpu(ScalesFromAmaxArgs const& args, gpuStream_t stream = nullptr) {
+[[nodiscard]] Status scales_from_amax_gpu(ScalesFromAmaxArgs const& args, gpuStream_t stream = nullptr) {
   FP8GEMM_RETURN_IF_ERROR(validate_args<G>(args));
   constexpr bool kMx = std::is_same_v<G, Mx32>;
   detail::DeviceScratch scratch;
@@ -276,7 +276,7 @@ Status scales_from_amax_gpu(ScalesFromAmaxArgs const& args, gpuStream_t stream =
 /// GPU quantize_a_host, bit-identical to it. Synchronizes the stream once (after the amax pass) to
 /// report non-finite input; the quantize kernel itself is left running on `stream`.
 template <class T, class G>
-Status quantize_a_gpu(QuantizeAArgs<T> const& args, gpuStream_t stream = nullptr) {
+[[nodiscard]] Status quantize_a_gpu(QuantizeAArgs<T> const& args, gpuStream_t stream = nullptr) {
   FP8GEMM_RETURN_IF_ERROR(validate_args<G>(args));
   return detail::quantize_gpu_impl<T, G>(Operand::kA, args.x, view_a(args.m, args.k, args.lda),
                                          args.q, args.ldq, args.scales, args.mx_scales,
@@ -285,7 +285,7 @@ Status quantize_a_gpu(QuantizeAArgs<T> const& args, gpuStream_t stream = nullptr
 
 /// GPU quantize_b_host, bit-identical to it (either layout).
 template <class T, class G>
-Status quantize_b_gpu(QuantizeBArgs<T> const& args, gpuStream_t stream = nullptr) {
+[[nodiscard]] Status quantize_b_gpu(QuantizeBArgs<T> const& args, gpuStream_t stream = nullptr) {
   FP8GEMM_RETURN_IF_ERROR(validate_args<G>(args));
   return detail::quantize_gpu_impl<T, G>(
       Operand::kB, args.x, view_b(args.n, args.k, args.ldb, args.layout), args.q, args.ldq,
