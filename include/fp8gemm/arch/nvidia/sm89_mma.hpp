@@ -88,7 +88,9 @@ struct Sm89Mma16x8x32 {
 
   /// d += a * b
   FP8GEMM_DEVICE static void mma(float (&d)[kCRegs], FragA const& a, FragB const& b) {
-#if defined(FP8GEMM_ARCH_SM89_PLUS)
+#if defined(FP8GEMM_ARCH_SM90)
+    mma_via_f16(d, a, b);
+#elif defined(FP8GEMM_ARCH_SM89_PLUS)
 #define FP8GEMM_SM89_MMA(TA, TB)                                                                \
   asm volatile("mma.sync.aligned.m16n8k32.row.col.f32." TA "." TB ".f32 "                        \
                "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"               \
@@ -112,6 +114,46 @@ struct Sm89Mma16x8x32 {
     (void)d, (void)a, (void)b;
 #endif
   }
+
+#if defined(FP8GEMM_ARCH_SM90)
+  /// Two fp8 (the 16-bit half `h` of w, low byte first) -> f16x2, exact (every e4m3/e5m2 value is
+  /// an f16 value); the low byte goes to the low half.
+  template <class E>
+  FP8GEMM_DEVICE static unsigned to_f16x2(unsigned w, int h) {
+    unsigned short const pair = static_cast<unsigned short>(w >> (16 * h));
+    unsigned out;
+    if constexpr (std::is_same_v<E, e4m3fn>) {
+      asm("cvt.rn.f16x2.e4m3x2 %0, %1;\n" : "=r"(out) : "h"(pair));
+    } else {
+      asm("cvt.rn.f16x2.e5m2x2 %0, %1;\n" : "=r"(out) : "h"(pair));
+    }
+    return out;
+  }
+
+  /// sm_90 has FP8 only in wgmma: ptxas lowers the fp8 mma.sync above to fp8->f16 conversions, two
+  /// FP16 HMMAs into zeroed registers and four FP32 adds per call (ncu on the H200: 29 % of all
+  /// instructions were those adds; bench/NOTES.md). Converting here and accumulating straight into
+  /// d does the same arithmetic without the adds: d += A[16x32] B[32x8] as two
+  /// mma.sync.m16n8k16.f32.f16.f16.f32, K half h = 0, 1 (k = 16h .. 16h + 15).
+  /// K order inside a half: this lane's fp8 bytes k = 4t, 4t+1 (low pair of a_c / b_c) fill the
+  /// m16n8k16 slots k = 2t, 2t+1 and bytes 4t+2, 4t+3 (high pair) the slots 2t+8, 2t+9 — one
+  /// permutation of K, the same for A and B, so every product a_k b_k meets its partner and the sum
+  /// is unchanged. m16n8k16 f16 fragments (PTX ISA): A a0 = (row g, k 2t..), a1 = (row g+8, k 2t..),
+  /// a2 = (row g, k 2t+8..), a3 = (row g+8, k 2t+8..); B b0 = (k 2t.., col g), b1 = (k 2t+8.., col g);
+  /// D as for m16n8k32.
+  FP8GEMM_DEVICE static void mma_via_f16(float (&d)[kCRegs], FragA const& a, FragB const& b) {
+    FP8GEMM_UNROLL
+    for (int h = 0; h < 2; ++h) {
+      unsigned const a0 = to_f16x2<EA>(a.w[2 * h], 0), a1 = to_f16x2<EA>(a.w[2 * h + 1], 0);
+      unsigned const a2 = to_f16x2<EA>(a.w[2 * h], 1), a3 = to_f16x2<EA>(a.w[2 * h + 1], 1);
+      unsigned const b0 = to_f16x2<EB>(b.w[h], 0), b1 = to_f16x2<EB>(b.w[h], 1);
+      asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                   "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                   : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                   : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+    }
+  }
+#endif
 };
 
 }  // namespace fp8gemm::arch
