@@ -36,8 +36,8 @@ struct Sm89Mma16x8x32 {
   static_assert(kLdsPadBytes % 16 == 0, "ldmatrix needs 16-byte aligned LDS rows");
   /// NOTE: Hopper's FP8 tensor-core accumulation is reported to keep fewer than 24 mantissa bits
   /// (DeepSeek-V3, for WGMMA), so by default partial sums are promoted into FP32 registers every
-  /// 128 K. (On sm_90 ptxas lowers this mma.sync to fp8->fp16 conversions + FP16 HMMA with FP32
-  /// accumulation, bench/NOTES.md; the H200 tests measure FP32-sized errors either way.)
+  /// 128 K. (On sm_90 mma() converts fp8 to fp16 and runs FP16 HMMAs with FP32 accumulation,
+  /// mma_via_f16 below; the H200 tests measure FP32-sized errors.)
   static constexpr int kDefaultPromoteK = 128;
   using FragA = Fragment<kAChunkBytes * kAChunks>;
   using FragB = Fragment<kBChunkBytes * kBChunks>;
