@@ -131,10 +131,10 @@ struct Sm89Mma16x8x32 {
   }
 
   /// sm_90 has FP8 only in wgmma: ptxas lowers the fp8 mma.sync above to fp8->f16 conversions, two
-  /// FP16 HMMAs into zeroed registers and four FP32 adds per call (ncu on the H200: 29 % of all
-  /// instructions were those adds; bench/NOTES.md). Converting here and accumulating straight into
-  /// d does the same arithmetic without the adds: d += A[16x32] B[32x8] as two
-  /// mma.sync.m16n8k16.f32.f16.f16.f32, K half h = 0, 1 (k = 16h .. 16h + 15).
+  /// FP16 HMMAs and four FP32 adds per call (ncu on the H200 counted the adds, 4 per call, 29 % of
+  /// all instructions: its HMMAs evidently do not accumulate into d; bench/NOTES.md). Converting
+  /// here and accumulating straight into d does the same arithmetic without the adds:
+  /// d += A[16x32] B[32x8] as two mma.sync.m16n8k16.f32.f16.f16.f32, K half h = 0, 1.
   /// K order inside a half: this lane's fp8 bytes k = 4t, 4t+1 (low pair of a_c / b_c) fill the
   /// m16n8k16 slots k = 2t, 2t+1 and bytes 4t+2, 4t+3 (high pair) the slots 2t+8, 2t+9 — one
   /// permutation of K, the same for A and B, so every product a_k b_k meets its partner and the sum
