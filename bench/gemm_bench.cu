@@ -223,6 +223,10 @@ int register_all() {
       benchmark::RegisterBenchmark(("fp8gemm/sm90_default_fast_accum/" + shape).c_str(), [s](benchmark::State& st) {
         bench_fp8gemm<Sm90Default<>, FastAccumulation>(st, s.m, s.n, s.k);
       })->UseManualTime()->Unit(benchmark::kMicrosecond);
+    if (s.m >= 2048)  // 16 warps of 32x32: half the accumulators per thread, for occupancy with promotion
+      benchmark::RegisterBenchmark(("fp8gemm/sm90_128x128x64_w4x4/" + shape).c_str(), [s](benchmark::State& st) {
+        bench_fp8gemm<TilePolicy<128, 128, 64, 4, 4, arch::Sm89Mma16x8x32<e4m3fn, e4m3fn>, 4>>(st, s.m, s.n, s.k);
+      })->UseManualTime()->Unit(benchmark::kMicrosecond);
     if (s.m >= 4096)  // stage-count variant of the default, to keep the default honest
       benchmark::RegisterBenchmark(("fp8gemm/sm90_128x128x64_3stage/" + shape).c_str(), [s](benchmark::State& st) {
         bench_fp8gemm<TilePolicy<128, 128, 64, 2, 4, arch::Sm89Mma16x8x32<e4m3fn, e4m3fn>, 3>>(st, s.m, s.n, s.k);
