@@ -65,9 +65,6 @@
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
 #define FP8GEMM_ARCH_SM89_PLUS 1  // mma.sync with e4m3/e5m2 operands (sm_89, sm_90, ...)
 #endif
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900
-#define FP8GEMM_ARCH_SM90 1  // Hopper: FP8 only in wgmma; fp8 mma.sync is emulated by ptxas
-#endif
 
 // clang 22 no longer predefines __AMDGCN_WAVEFRONT_SIZE, which ROCm 6.x headers still read.
 #if defined(__HIP_PLATFORM_AMD__) && !defined(__AMDGCN_WAVEFRONT_SIZE)

@@ -11,14 +11,15 @@ namespace fp8gemm {
 
 /// Hopper, portable mma.sync path: 128 x 128 x 64 block tile, 8 warps (2 x 4) of 64 x 32, four
 /// LDS stages = 4 x (128 + 128) x 80 B = 80 KiB, filled by cp.async (three K-tiles in flight).
-/// NOTE: 64 x 32 per warp keeps accumulators + promoted partial sums (128 floats) within 255
-/// registers without spills (ptxas: 239 registers, 0 spill bytes for PerTensor / bf16).
+/// The atom accumulates in FP32 registers (Sm90MmaFp8ViaF16): 64 accumulators per thread, 126
+/// registers, two blocks per SM (ncu, PerTensor / bf16). With PromoteEvery<128> (a second set of 64
+/// partial sums) it is 240 registers and one block per SM, still without spills.
 template <class EA = e4m3fn, class EB = e4m3fn>
-using Sm90Default = TilePolicy<128, 128, 64, 2, 4, arch::Sm89Mma16x8x32<EA, EB>, 4>;
+using Sm90Default = TilePolicy<128, 128, 64, 2, 4, arch::Sm90MmaFp8ViaF16<EA, EB>, 4>;
 
 /// Hopper, small-M (decode) shapes: 64 x 128 x 64, 4 warps (1 x 4) of 64 x 32, four stages.
 template <class EA = e4m3fn, class EB = e4m3fn>
-using Sm90SmallM = TilePolicy<64, 128, 64, 1, 4, arch::Sm89Mma16x8x32<EA, EB>, 4>;
+using Sm90SmallM = TilePolicy<64, 128, 64, 1, 4, arch::Sm90MmaFp8ViaF16<EA, EB>, 4>;
 
 /// gfx950 (CDNA4): 256 x 256 x 128 block tile on the full-rate 16x16x128 MFMA, 8 waves (4 x 2) of
 /// 64 x 128, two LDS stages = 2 x (256 + 256) x 144 B = 144 KiB of the 160 KiB.

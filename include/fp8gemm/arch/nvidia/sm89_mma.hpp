@@ -36,8 +36,7 @@ struct Sm89Mma16x8x32 {
   static_assert(kLdsPadBytes % 16 == 0, "ldmatrix needs 16-byte aligned LDS rows");
   /// NOTE: Hopper's FP8 tensor-core accumulation is reported to keep fewer than 24 mantissa bits
   /// (DeepSeek-V3, for WGMMA), so by default partial sums are promoted into FP32 registers every
-  /// 128 K. (On sm_90 mma() converts fp8 to fp16 and runs FP16 HMMAs with FP32 accumulation,
-  /// mma_via_f16 below; the H200 tests measure FP32-sized errors.)
+  /// 128 K. (On sm_90 ptxas emulates this instruction; Sm90MmaFp8ViaF16 below is Hopper's atom.)
   static constexpr int kDefaultPromoteK = 128;
   using FragA = Fragment<kAChunkBytes * kAChunks>;
   using FragB = Fragment<kBChunkBytes * kBChunks>;
@@ -88,9 +87,7 @@ struct Sm89Mma16x8x32 {
 
   /// d += a * b
   FP8GEMM_DEVICE static void mma(float (&d)[kCRegs], FragA const& a, FragB const& b) {
-#if defined(FP8GEMM_ARCH_SM90)
-    mma_via_f16(d, a, b);
-#elif defined(FP8GEMM_ARCH_SM89_PLUS)
+#if defined(FP8GEMM_ARCH_SM89_PLUS)
 #define FP8GEMM_SM89_MMA(TA, TB)                                                                \
   asm volatile("mma.sync.aligned.m16n8k32.row.col.f32." TA "." TB ".f32 "                        \
                "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"               \
@@ -114,8 +111,41 @@ struct Sm89Mma16x8x32 {
     (void)d, (void)a, (void)b;
 #endif
   }
+};
 
-#if defined(FP8GEMM_ARCH_SM90)
+/// Hopper's atom for the portable path (Sm90Default, Sm90SmallM). sm_90 has FP8 only in wgmma; its
+/// fp8 mma.sync is emulated by ptxas. This atom keeps Sm89Mma16x8x32's m16n8k32 fragments (lane
+/// layout, ldmatrix loaders, LDS padding) and computes them itself: fp8->f16 conversions (exact)
+/// and two mma.sync.m16n8k16 f16 MMAs accumulating into the FP32 registers d.
+/// Accumulation: every 16-K HMMA leaves its sum in FP32 registers, so tensor-core partial sums are
+/// promoted to FP32 registers every 16 K by construction, within the 128 K the library promises on
+/// Hopper: kDefaultPromoteK = 0, no second accumulator set (126 instead of 240 registers, two blocks
+/// per SM, 1.46x at 8192^3 on the H200: bench/NOTES.md). PromoteEvery<128> remains selectable.
+/// The FP32 accumulation of tensor cores may truncate instead of rounding (Fasi, Higham, Mikaitis,
+/// Pranesh, "Numerical behavior of NVIDIA tensor cores", 2021), so its unit roundoff is taken as 2^-23.
+template <class EA, class EB>
+struct Sm90MmaFp8ViaF16 : Sm89Mma16x8x32<EA, EB> {
+  using Base = Sm89Mma16x8x32<EA, EB>;
+  using typename Base::FragA;
+  using typename Base::FragB;
+  static constexpr char const* kName = "sm90_mma16x8x32_via_f16";
+  static constexpr int kDefaultPromoteK = 0;
+  static constexpr double kAccumulatorUnitRoundoff = 1.0 / (1 << 23);
+
+  /// d += a * b
+  FP8GEMM_DEVICE static void mma(float (&d)[Base::kCRegs], FragA const& a, FragB const& b) {
+#if defined(FP8GEMM_ARCH_SM89_PLUS)
+    mma_via_f16(d, a, b);
+#elif defined(FP8GEMM_EMULATOR)
+    emulate_mma<emu::PtxMmaM16N8K32, EA, EB>(d, a, b);
+#elif defined(FP8GEMM_DEVICE_PASS)
+    FP8GEMM_DEVICE_TRAP();  // compiled for a GPU without the fp8->f16 conversions: can_implement refuses
+#else
+    (void)d, (void)a, (void)b;
+#endif
+  }
+
+#if defined(FP8GEMM_ARCH_SM89_PLUS)
   /// Two fp8 (the 16-bit half `h` of w, low byte first) -> f16x2, exact (every e4m3/e5m2 value is
   /// an f16 value); the low byte goes to the low half.
   template <class E>
@@ -130,7 +160,7 @@ struct Sm89Mma16x8x32 {
     return out;
   }
 
-  /// sm_90 has FP8 only in wgmma: ptxas lowers the fp8 mma.sync above to fp8->f16 conversions, two
+  /// ptxas lowers the fp8 mma.sync of Sm89Mma16x8x32 on sm_90 to fp8->f16 conversions, two
   /// FP16 HMMAs and four FP32 adds per call (ncu on the H200 counted the adds, 4 per call, 29 % of
   /// all instructions: its HMMAs evidently do not accumulate into d; bench/NOTES.md). Converting
   /// here and accumulating straight into d does the same arithmetic without the adds:
@@ -141,7 +171,7 @@ struct Sm89Mma16x8x32 {
   /// is unchanged. m16n8k16 f16 fragments (PTX ISA): A a0 = (row g, k 2t..), a1 = (row g+8, k 2t..),
   /// a2 = (row g, k 2t+8..), a3 = (row g+8, k 2t+8..); B b0 = (k 2t.., col g), b1 = (k 2t+8.., col g);
   /// D as for m16n8k32.
-  FP8GEMM_DEVICE static void mma_via_f16(float (&d)[kCRegs], FragA const& a, FragB const& b) {
+  FP8GEMM_DEVICE static void mma_via_f16(float (&d)[Base::kCRegs], FragA const& a, FragB const& b) {
     FP8GEMM_UNROLL
     for (int h = 0; h < 2; ++h) {
       unsigned const a0 = to_f16x2<EA>(a.w[2 * h], 0), a1 = to_f16x2<EA>(a.w[2 * h + 1], 0);
