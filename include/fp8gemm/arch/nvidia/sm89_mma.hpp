@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/// The NVIDIA atom (arch layer): mma.sync with fp8 operands, sm_89 and later (runs on Hopper).
+/// The NVIDIA atoms (arch layer): Sm89Mma16x8x32, the native fp8 mma.sync (sm_89; ptxas emulates it
+/// on Hopper), and Sm90MmaFp8ViaF16, Hopper's: the same fragments through f16 MMAs.
 #pragma once
 
 #include <type_traits>
