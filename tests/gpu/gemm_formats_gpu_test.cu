@@ -14,7 +14,7 @@ using Configs = ::testing::Types<
     GemmConfig<Sm90SmallM<e5m2, e4m3fn>, Mx32, LayoutB::kKN, Epilogue<fp16, GeluTanh>>,
     GemmConfig<TilePolicy<64, 64, 64, 2, 2, arch::Sm89Mma16x8x32<e4m3fn, e4m3fn>, 4>, PerChannel,
                LayoutB::kNK, Epilogue<bf16, GeluTanh>>,
-    GemmConfig<Sm90Default<>, PerTensor, LayoutB::kNK, Epilogue<float, Identity>, PromoteEvery<128>>>;
+    GemmConfig<Sm90Default<>, PerTensor, LayoutB::kNK, Epilogue<float, Identity>, FastAccumulation>>;
 }  // namespace
 }  // namespace fp8gemm::test
 

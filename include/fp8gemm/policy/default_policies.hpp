@@ -11,9 +11,9 @@ namespace fp8gemm {
 
 /// Hopper, portable mma.sync path: 128 x 128 x 64 block tile, 8 warps (2 x 4) of 64 x 32, four
 /// LDS stages = 4 x (128 + 128) x 80 B = 80 KiB, filled by cp.async (three K-tiles in flight).
-/// The atom accumulates in FP32 registers (Sm90MmaFp8ViaF16): 64 accumulators per thread, 126
-/// registers, two blocks per SM (ncu, PerTensor / bf16). With PromoteEvery<128> (a second set of 64
-/// partial sums) it is 240 registers and one block per SM, still without spills.
+/// 64 x 32 per warp keeps accumulators + promoted partial sums (128 floats) within 255 registers
+/// without spills (ncu: 240 registers, one block per SM, PerTensor / bf16); with FastAccumulation
+/// (no partial sums) 126 registers and two blocks per SM, 1.46x faster (bench/NOTES.md).
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90Default = TilePolicy<128, 128, 64, 2, 4, arch::Sm90MmaFp8ViaF16<EA, EB>, 4>;
 

@@ -117,20 +117,21 @@ struct Sm89Mma16x8x32 {
 /// Hopper's atom for the portable path (Sm90Default, Sm90SmallM). sm_90 has FP8 only in wgmma; its
 /// fp8 mma.sync is emulated by ptxas. This atom keeps Sm89Mma16x8x32's m16n8k32 fragments (lane
 /// layout, ldmatrix loaders, LDS padding) and computes them itself: fp8->f16 conversions (exact)
-/// and two mma.sync.m16n8k16 f16 MMAs accumulating into the FP32 registers d.
-/// Accumulation: every 16-K HMMA leaves its sum in FP32 registers, so tensor-core partial sums are
-/// promoted to FP32 registers every 16 K by construction, within the 128 K the library promises on
-/// Hopper: kDefaultPromoteK = 0, no second accumulator set (126 instead of 240 registers, two blocks
-/// per SM, 1.46x at 8192^3 on the H200: bench/NOTES.md). PromoteEvery<128> remains selectable.
-/// The FP32 accumulation of tensor cores may truncate instead of rounding (Fasi, Higham, Mikaitis,
-/// Pranesh, "Numerical behavior of NVIDIA tensor cores", 2021), so its unit roundoff is taken as 2^-23.
+/// and two mma.sync.m16n8k16 f16 MMAs with d as their FP32 accumulator operand.
+/// Accumulation: the running sum is added inside the tensor core (d goes back in as C), with the
+/// tensor core's adder, which may truncate instead of rounding (Fasi, Higham, Mikaitis, Pranesh,
+/// "Numerical behavior of NVIDIA tensor cores", 2021, measured before Hopper: here an assumption,
+/// hence a unit roundoff of 2^-23 in the tests' bound). So, as for every Hopper atom, partial sums
+/// are promoted into FP32 registers every 128 K by default. FastAccumulation drops the second
+/// accumulator set: 126 instead of 240 registers, two blocks per SM instead of one, 1.46x at 8192^3
+/// on the H200, with errors still FP32-sized there (about 2x those promoted; bench/NOTES.md).
 template <class EA, class EB>
 struct Sm90MmaFp8ViaF16 : Sm89Mma16x8x32<EA, EB> {
   using Base = Sm89Mma16x8x32<EA, EB>;
   using typename Base::FragA;
   using typename Base::FragB;
   static constexpr char const* kName = "sm90_mma16x8x32_via_f16";
-  static constexpr int kDefaultPromoteK = 0;
+  static constexpr int kDefaultPromoteK = 128;
   static constexpr double kAccumulatorUnitRoundoff = 1.0 / (1 << 23);
 
   /// d += a * b
@@ -164,7 +165,8 @@ struct Sm90MmaFp8ViaF16 : Sm89Mma16x8x32<EA, EB> {
   /// ptxas lowers the fp8 mma.sync of Sm89Mma16x8x32 on sm_90 to fp8->f16 conversions, two
   /// FP16 HMMAs and four FP32 adds per call (ncu on the H200 counted the adds, 4 per call, 29 % of
   /// all instructions: its HMMAs evidently do not accumulate into d; bench/NOTES.md). Converting
-  /// here and accumulating straight into d does the same arithmetic without the adds:
+  /// here and using d as the MMAs' accumulator saves the adds (the sum is then added inside the
+  /// tensor core, see above):
   /// d += A[16x32] B[32x8] as two mma.sync.m16n8k16.f32.f16.f16.f32, K half h = 0, 1.
   /// K order inside a half: this lane's fp8 bytes k = 4t, 4t+1 (low pair of a_c / b_c) fill the
   /// m16n8k16 slots k = 2t, 2t+1 and bytes 4t+2, 4t+3 (high pair) the slots 2t+8, 2t+9 — one
