@@ -123,8 +123,8 @@ struct Sm89Mma16x8x32 {
 /// "Numerical behavior of NVIDIA tensor cores", 2021, measured before Hopper: here an assumption,
 /// hence a unit roundoff of 2^-23 in the tests' bound). So, as for every Hopper atom, partial sums
 /// are promoted into FP32 registers every 128 K by default. FastAccumulation drops the second
-/// accumulator set: 126 instead of 240 registers, two blocks per SM instead of one, 1.46x at 8192^3
-/// on the H200, with errors still FP32-sized there (about 2x those promoted; bench/NOTES.md).
+/// accumulator set: 126 registers and two blocks per SM instead of one (ncu), 1.46x at 8192^3 on the
+/// H200, with errors still FP32-sized there (about 2x those promoted; bench/NOTES.md).
 template <class EA, class EB>
 struct Sm90MmaFp8ViaF16 : Sm89Mma16x8x32<EA, EB> {
   using Base = Sm89Mma16x8x32<EA, EB>;
