@@ -92,8 +92,10 @@ template <class Atom>
 struct has_fragment_loads<Atom, std::void_t<decltype(&Atom::template load_a<32>)>> : std::true_type {};
 
 /// Atoms whose instruction applies OCP MX-32 E8M0 scales itself declare kHardwareMx32 = true and
-/// provide mma_scaled(d, a, b, scale_a_byte, scale_b_byte), one scale byte per lane for the 32 K
-/// values the lane holds.
+/// provide mma_scaled(d, a, b, scale_a_byte, scale_b_byte) with one scale byte per lane: lane l's
+/// byte scales row (column) l % kM for the MX-32 block k = 32*(l/kM) .. +31 of the atom's K. The
+/// association is by lane index, not by the K values the lane's fragment holds (on gfx950 those
+/// are two 16-byte chunks at k0 and k0 + kK/2, which straddle two MX blocks).
 template <class Atom, class = void>
 struct has_hardware_mx32 : std::false_type {};
 template <class Atom>

@@ -87,7 +87,8 @@ struct LdsMultistageMainloop {
                 "promotion interval (or K-scale block) must be whole atoms along K: MX-32 needs an "
                 "atom with K <= 32, or one that applies E8M0 scales in hardware");
   static_assert(!kHardwareMx || Atom::kK == 32 * (Policy::Arch::kWaveSize / Atom::kM),
-                "hardware MX-32 atoms hold 32 contiguous K per lane (one E8M0 byte each)");
+                "hardware MX-32 atoms take one E8M0 byte per lane, lane l's for row l % kM and the MX "
+                "block 32 * (l / kM) of the atom's K: kK must be 32 * (wave size / kM)");
   static_assert(!kUsePartial || (2 * Policy::kAccumulators <= Policy::Arch::kMaxAccumulatorRegs &&
                                  2 * Policy::kAccumulators <= Policy::kRegisterBudget * 3 / 4),
                 "promoted/K-blocked accumulation needs a second set of accumulators, and with it more "
@@ -182,8 +183,9 @@ FP8GEMM_UNROLL
     FP8GEMM_UNROLL
     for (int i = 0; i < Policy::kAtomsM; ++i)
       load_a(fa[i], lds_a, tc.lane, tc.wave_m * Policy::kWaveTileM + i * Atom::kM, ks * Atom::kK);
-    // MX-32 in hardware: this lane's E8M0 bytes for row/column (lane % kM) of each atom and the MX
-    // block of its 32 k values.
+    // MX-32 in hardware: this lane's E8M0 bytes, for row/column lane % kM of each atom and the MX
+    // block lane / kM of the atom's K (by lane index, per the ISA; not the k values the lane's
+    // fragment holds, which straddle two blocks on gfx950).
     [[maybe_unused]] std::uint8_t sa[Policy::kAtomsM];
     [[maybe_unused]] int const kb = k_step / 32 + tc.lane / Atom::kM;
     if constexpr (kHardwareMx) {

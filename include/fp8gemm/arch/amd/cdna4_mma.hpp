@@ -18,14 +18,21 @@ namespace fp8gemm::arch {
 /// opsel_a, scale_a, opsel_b, scale_b) (32x32x64: float16 c): type 0 = E4M3 (e4m3fn), 1 = E5M2;
 /// constant-zero scale operands, which clang folds into the unscaled v_mfma_f32_*_f8f6f4. The K=32
 /// fp8 MFMA runs at half rate on gfx950: the gfx950 policies use these atoms.
-/// Lane l, g = l/S (composable_kernel warp-gemm attributes; Modular's MI355X docs):
-///   A: 32 contiguous k-bytes of row l%S, k = 32g .. +31, read as two 16-byte chunks (c = 0, 1)
+/// Lane l, g = l / S, j = 0..15, FP8 operands (from the load code of AMD's "FP8 GEMM Optimization
+/// on AMD CDNA4" blog and HipKittens' MI355X kernels for 16x16x128, of AMD's "Matrix Core
+/// Programming on CDNA3/CDNA4" blog for 32x32x64; the emulator's table, arch/emu/matrix_semantics.hpp,
+/// is written from AMD's ISA emulator and ISA guide instead):
+///   A: row l%S; chunk c = 0, 1 (bytes 16c .. 16c+15) holds k = 16g + c*K/2 + j, i.e. two 16-byte
+///      reads at k0 and k0 + K/2 (K/2 = 64 for 16x16x128, 32 for 32x32x64)
 ///   B: the same with column l%S
 ///   D: S = 16: d_r is row 4g + r, column l%16; S = 32: row 8*(r/4) + 4g + r%4, column l%32
-///   MX: the lane's E8M0 scale byte covers its 32 k values (one MX-32 block)
-/// AMD's MI355X FP8 GEMM blog and HipKittens load the unscaled 16x16x128 as k = 16g.. and 64+16g..;
-/// that is the same product (A and B share the K permutation), but not the same MX scaling: the
-/// scaled path follows CK/Modular and is the first thing to validate on MI355X hardware.
+///   MX (CDNA4 ISA guide, section 7.2.1): the E8M0 byte in lane r + S*b scales row (column) r's
+///      products for k = 32b .. 32b+31, b = 0 .. K/32-1. Those are NOT the 32 bytes lane r + S*b
+///      holds: the scale association is by lane index, the data association by the chunks above.
+/// composable_kernel's warp-gemm attributes (and an earlier version of this atom) read "32
+/// contiguous K per lane"; that gives the same unscaled product (A and B share the K permutation)
+/// but applies every MX scale to the wrong K values. tests/emulator/mfma_layout_test.cpp pins
+/// these facts from AMD's sources and shows that the old layout fails an MX-32 product.
 template <int kShape, class EA, class EB>
 struct Cdna4MmaFp8 {
   static_assert(kShape == 16 || kShape == 32, "gfx950 f8f6f4 MFMA comes as 16x16x128 and 32x32x64");
@@ -50,9 +57,9 @@ struct Cdna4MmaFp8 {
   using FragB = Fragment<32>;
 
   FP8GEMM_HOST_DEVICE static constexpr int a_row(int lane, int) { return lane % kShape; }
-  FP8GEMM_HOST_DEVICE static constexpr int a_k(int lane, int c) { return 32 * (lane / kShape) + 16 * c; }
+  FP8GEMM_HOST_DEVICE static constexpr int a_k(int lane, int c) { return 16 * (lane / kShape) + c * (kK / 2); }
   FP8GEMM_HOST_DEVICE static constexpr int b_col(int lane, int) { return lane % kShape; }
-  FP8GEMM_HOST_DEVICE static constexpr int b_k(int lane, int c) { return 32 * (lane / kShape) + 16 * c; }
+  FP8GEMM_HOST_DEVICE static constexpr int b_k(int lane, int c) { return 16 * (lane / kShape) + c * (kK / 2); }
   FP8GEMM_HOST_DEVICE static constexpr int c_row(int lane, int r) {
     return kShape == 16 ? 4 * (lane / 16) + r : 8 * (r / 4) + 4 * (lane / 32) + r % 4;
   }
@@ -63,7 +70,8 @@ struct Cdna4MmaFp8 {
     mma_impl</*kScaled=*/false>(d, a, b, 0, 0);
   }
 
-  /// d += (a * 2^(scale_a - 127)) * (b * 2^(scale_b - 127)), scales per lane (E8M0 bytes).
+  /// d += (a * 2^(scale_a - 127)) * (b * 2^(scale_b - 127)), one E8M0 byte per lane: lane l's byte
+  /// scales row (column) l%S for k = 32*(l/S) .. +31 (see the layout above).
   FP8GEMM_DEVICE static void mma_scaled(float (&d)[kCRegs], FragA const& a, FragB const& b,
                                         std::uint8_t scale_a, std::uint8_t scale_b) {
     mma_impl</*kScaled=*/true>(d, a, b, scale_a, scale_b);

@@ -33,7 +33,7 @@ struct PtxMmaM16N8K32 {
   static Coord c(int lane, int reg) { return {lane / 4 + 8 * (reg / 2), 2 * (lane % 4) + reg % 2}; }
 };
 
-/// AMD matrix instruction calculator (CDNA3), v_mfma_f32_16x16x32_{fp8,bf8}_{fp8,bf8}, wave64:
+/// AMD matrix instruction calculator (ROCm/amd_matrix_instruction_calculator, CDNA3), v_mfma_f32_16x16x32_{fp8,bf8}_{fp8,bf8}, wave64:
 /// A: i = lane%16, k = 8*(lane/16) + 4*GPR + byte; B: j = lane%16, same k; D: j = lane%16,
 /// i = 4*(lane/16) + GPR.
 struct MfmaF32_16x16x32F8 {
@@ -52,29 +52,34 @@ struct MfmaF32_32x32x16F8 {
   static Coord c(int lane, int reg) { return {8 * (reg / 4) + 4 * (lane / 32) + reg % 4, lane % 32}; }
 };
 
-/// CDNA4 v_mfma_scale_f32_16x16x128_f8f6f4 with FP8 operands (composable_kernel warp-gemm
-/// attributes kABKLane = 4, kABKPerLane = 32; Modular's MI355X docs: "lane_k_group = lane/16, which
-/// 32-element K group", one E8M0 scale per lane): lane l holds row l%16 and k = 32*(l/16) + byte,
-/// and its scale byte multiplies those 32 products by 2^(scale - 127). AMD's MI355X FP8 GEMM blog
-/// and HipKittens load the unscaled form as two 16-byte chunks (k = 16g.. and 64+16g..), which
-/// yields the same product because A and B share the K permutation; only the scaled form can tell
-/// the two apart, so the MX-32 path is the one to validate first on hardware. D as 16x16x32.
+/// CDNA4 v_mfma_scale_f32_16x16x128_f8f6f4 with FP8 operands, wave64. Sources, each a different
+/// reading from the atom's (arch/amd/cdna4_mma.hpp):
+///  - operands: AMD's ISA emulator (ROCm/rocm-systems, rocjitsu, shared/mma_exec.h): the scaled
+///    f8f6f4 MFMA uses the dense operand layout of the unscaled one, and byte-wide formats with more
+///    than 16 K per lane are laid out in 16-element chunks; AMD's "FP8 GEMM Optimization on AMD
+///    CDNA4" blog (its load code: k_chunk0 = 16 * (lane / 16), k_chunk1 = k_chunk0 + 64).
+///    Lane l holds row l%16; operand byte i < 16 is k = 16*(l/16) + i, byte i >= 16 is
+///    k = 64 + 16*(l/16) + (i - 16).
+///  - scales: CDNA4 ISA guide, section 7.2.1: the E8M0 byte of lane r + 16b multiplies row r's
+///    products for k = 32b .. 32b+31.
+///  - D: as 16x16x32 (the blog's write-back code).
 struct MfmaScaleF32_16x16x128F8 {
   static constexpr int kM = 16, kN = 16, kK = 128, kWave = 64, kABytes = 32, kBBytes = 32, kCRegs = 4;
-  static Coord a(int lane, int byte) { return {lane % 16, 32 * (lane / 16) + byte}; }
+  static Coord a(int lane, int byte) { return {lane % 16, 64 * (byte / 16) + 16 * (lane / 16) + byte % 16}; }
   static Coord b(int lane, int byte) { return a(lane, byte); }
   static Coord c(int lane, int reg) { return {4 * (lane / 16) + reg, lane % 16}; }
   /// The lane whose scale byte applies to A element (row, k) / B element (col, k).
   static int scale_lane(int row, int k) { return row + 16 * (k / 32); }
 };
 
-/// CDNA4 v_mfma_scale_f32_32x32x64_f8f6f4, FP8 operands (composable_kernel: kABKLane = 2,
-/// kABKPerLane = 32): lane l holds row l%32 and k = 32*(l/32) + byte, and its scale byte covers
-/// those 32 k values. (AMD's matrix-core blog loads the unscaled form as k = 16h.. and 32+16h..,
-/// h = l/32: the same product, as for 16x16x128.) D as 32x32x16.
+/// CDNA4 v_mfma_scale_f32_32x32x64_f8f6f4, FP8 operands, wave64. Operands: AMD's ISA emulator (as
+/// above) and AMD's "Matrix Core Programming on CDNA3/CDNA4" blog (its 32x32x64 FP8 kernel: bytes
+/// 0..15 of lane t are k = 16*(t/32) + 0..15, bytes 16..31 are k = 32 + 16*(t/32) + 0..15, row
+/// t%32). Scales: CDNA4 ISA guide, section 7.2.1: the byte of lane r + 32b scales row r's
+/// k = 32b .. 32b+31. D as 32x32x16.
 struct MfmaScaleF32_32x32x64F8 {
   static constexpr int kM = 32, kN = 32, kK = 64, kWave = 64, kABytes = 32, kBBytes = 32, kCRegs = 16;
-  static Coord a(int lane, int byte) { return {lane % 32, 32 * (lane / 32) + byte}; }
+  static Coord a(int lane, int byte) { return {lane % 32, 32 * (byte / 16) + 16 * (lane / 32) + byte % 16}; }
   static Coord b(int lane, int byte) { return a(lane, byte); }
   static Coord c(int lane, int reg) { return MfmaF32_32x32x16F8::c(lane, reg); }
   static int scale_lane(int row, int k) { return row + 32 * (k / 32); }
