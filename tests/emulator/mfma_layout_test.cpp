@@ -58,7 +58,8 @@ void expect_bijections() {
 }
 
 // AMD matrix instruction calculator (CDNA3), v_mfma_f32_16x16x32_fp8_fp8, "--register-layout":
-// A[i][k] is in lane i + 16*floor(k/8), byte k % 8; D[i][j] is in lane j + 16*floor(i/4), GPR i % 4.
+// A[i][k] is in lane i + 16*floor(k/8), byte k % 8; D[i][j] is in lane j + 16*floor(i/4), GPR i
+// % 4.
 TEST(MfmaTables, Gfx942Mfma16x16x32MatchesTheCalculator) {
   using S = emu::MfmaF32_16x16x32F8;
   expect_operand_facts<S>({{0, 0, 0, 0}, {21, 3, 5, 11}, {47, 7, 15, 23}, {63, 7, 15, 31}});
@@ -136,7 +137,8 @@ void expect_atom_matches_table() {
       for (int j = 0; j < Atom::kAChunkBytes; ++j) {
         Coord const t = Semantics::a(lane, c * Atom::kAChunkBytes + j);
         EXPECT_EQ(Atom::a_row(lane, c), t.row) << "lane " << lane << " chunk " << c;
-        EXPECT_EQ(Atom::a_k(lane, c) + j, t.col) << "lane " << lane << " chunk " << c << " byte " << j;
+        EXPECT_EQ(Atom::a_k(lane, c) + j, t.col)
+            << "lane " << lane << " chunk " << c << " byte " << j;
         Coord const u = Semantics::b(lane, c * Atom::kBChunkBytes + j);
         EXPECT_EQ(Atom::b_col(lane, c), u.row);
         EXPECT_EQ(Atom::b_k(lane, c) + j, u.col);
@@ -152,11 +154,13 @@ void expect_atom_matches_table() {
 TEST(MfmaAtoms, FragmentMappingsMatchTheTables) {
   expect_atom_matches_table<arch::Cdna3Mma16x16x32<e4m3fnuz, e4m3fnuz>, emu::MfmaF32_16x16x32F8>();
   expect_atom_matches_table<arch::Cdna3Mma32x32x16<e4m3fnuz, e4m3fnuz>, emu::MfmaF32_32x32x16F8>();
-  expect_atom_matches_table<arch::Cdna4Mma16x16x128<e4m3fn, e4m3fn>, emu::MfmaScaleF32_16x16x128F8>();
+  expect_atom_matches_table<arch::Cdna4Mma16x16x128<e4m3fn, e4m3fn>,
+                            emu::MfmaScaleF32_16x16x128F8>();
   expect_atom_matches_table<arch::Cdna4Mma32x32x64<e4m3fn, e4m3fn>, emu::MfmaScaleF32_32x32x64F8>();
 }
 
-// ---- MX-32, sensitive to the K order inside one MFMA ---------------------------------------------
+// ---- MX-32, sensitive to the K order inside one MFMA
+// ---------------------------------------------
 //
 // Every 32-K block gets its own power of two, for A and B, varying with the row too:
 // s(r, b) = 2^kExp[(r + 3b) % 8]. Data are e4m3 values of magnitude [1, 2) with random signs, so a
@@ -164,7 +168,9 @@ TEST(MfmaAtoms, FragmentMappingsMatchTheTables) {
 // to another block's scale changes its contribution by 2^3 .. 2^14: far beyond the tolerance,
 // which is a few FP32 roundings of the sum of |products|.
 constexpr int kExp[8] = {-3, 0, 5, -7, 2, -5, 7, -1};
-int mx_exponent(int row, int block) { return kExp[(row + 3 * block) % 8]; }
+int mx_exponent(int row, int block) {
+  return kExp[(row + 3 * block) % 8];
+}
 
 std::vector<std::uint8_t> unit_magnitude_e4m3(std::size_t count, std::uint32_t seed) {
   std::mt19937 rng(seed);
@@ -192,7 +198,9 @@ double one_mfma_relative_error(KOf k_of) {
         fb[l][16 * c + j] = b[(l % kM) * kK + k_of(l, c) + j];
       }
     d[l].fill(0.0f);
-    auto const scale = [&](int salt) { return e8m0::from_exponent(mx_exponent(l % kM + salt, l / kM)).bits; };
+    auto const scale = [&](int salt) {
+      return e8m0::from_exponent(mx_exponent(l % kM + salt, l / kM)).bits;
+    };
     slots[l] = {d[l].data(), fa[l].data(), fb[l].data(), scale(0), scale(5)};
     ptrs[l] = &slots[l];
   }
@@ -257,7 +265,8 @@ double mx32_gemm_relative_error() {
   for (int r = 0; r < kM; ++r)
     for (int q = 0; q < kBlocks; ++q) sa[r * kBlocks + q] = e8m0::from_exponent(mx_exponent(r, q));
   for (int r = 0; r < kN; ++r)
-    for (int q = 0; q < kBlocks; ++q) sb[r * kBlocks + q] = e8m0::from_exponent(mx_exponent(r + 5, q));
+    for (int q = 0; q < kBlocks; ++q)
+      sb[r * kBlocks + q] = e8m0::from_exponent(mx_exponent(r + 5, q));
   std::vector<float> c(kM * kN, std::nanf(""));
   typename Gemm<Config>::Arguments args;
   args.m = kM, args.n = kN, args.k = kK;
@@ -273,9 +282,10 @@ double mx32_gemm_relative_error() {
     for (int n = 0; n < kN; ++n) {
       double ref = 0.0, mag = 0.0;
       for (int k = 0; k < kK; ++k) {
-        double const t =
-            std::ldexp(double(fp8_to_float(e4m3fn::from_bits(a[m * kK + k]))), mx_exponent(m, k / 32)) *
-            std::ldexp(double(fp8_to_float(e5m2::from_bits(b[n * kK + k]))), mx_exponent(n + 5, k / 32));
+        double const t = std::ldexp(double(fp8_to_float(e4m3fn::from_bits(a[m * kK + k]))),
+                                    mx_exponent(m, k / 32)) *
+                         std::ldexp(double(fp8_to_float(e5m2::from_bits(b[n * kK + k]))),
+                                    mx_exponent(n + 5, k / 32));
         ref += t, mag += std::fabs(t);
       }
       double const got = c[m * kN + n];
@@ -285,7 +295,8 @@ double mx32_gemm_relative_error() {
 }
 
 // Whole GEMM: one FP32 rounding per MFMA accumulation (K / kK of them) plus the output's: the error
-// is below (ceil(K/kK) + 1) * 2^-24 of the sum of |products|; the bound used is (ceil(K/kK) + 2) * 2^-24.
+// is below (ceil(K/kK) + 1) * 2^-24 of the sum of |products|; the bound used is (ceil(K/kK) + 2) *
+// 2^-24.
 TEST(MfmaMx32KOrder, GemmFollowsTheIsaLayoutAndTheOldLayoutFails) {
   double const bound16 = (3 + 2) * std::ldexp(1.0, -24);  // ceil(320 / 128) = 3 MFMAs per output
   double const bound32 = (5 + 2) * std::ldexp(1.0, -24);  // 320 / 64 = 5
