@@ -26,9 +26,9 @@ using Block = GemmBlock<Config>;
 __global__ void __launch_bounds__(Block::kThreads) my_persistent_gemm(Config::Params p) {
   extern __shared__ __align__(16) unsigned char lds[];
   auto& storage = *reinterpret_cast<Block::SharedStorage*>(lds);
-  int const k_tiles = (p.k + Config::Policy::kBlockK - 1) / Config::Policy::kBlockK;
-  for (int t = blockIdx.x; t < p.tiles_m * p.tiles_n; t += gridDim.x) {
-    Block::run_tile(p, t / p.tiles_n, t % p.tiles_n, 0, k_tiles, storage);
+  auto const& tiles = p.scheduler;  // tile counts (the library's own kernel uses its tile scheduler)
+  for (int t = blockIdx.x; t < tiles.tiles_m * tiles.tiles_n; t += gridDim.x) {
+    Block::run_tile(p, t / tiles.tiles_n, t % tiles.tiles_n, 0, tiles.k_tiles, storage);
     __syncthreads();  // waits for: every wave done with the LDS stages before the next tile's prologue
   }
 }

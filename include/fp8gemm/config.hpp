@@ -17,6 +17,14 @@
 #define FP8GEMM_BACKEND_HOST 1
 #endif
 
+// FP8GEMM_EMULATOR: a host build that runs the kernels on the CPU emulator (arch/emu: fibers,
+// POSIX stacks, std::thread). Opt-in: define FP8GEMM_ENABLE_EMULATOR (CMake: link
+// fp8gemm::emulator). A plain host build gets the numerics, the quantizers and Gemm's checks, and
+// Gemm::run refuses to launch, saying so.
+#if defined(FP8GEMM_BACKEND_HOST) && defined(FP8GEMM_ENABLE_EMULATOR)
+#define FP8GEMM_EMULATOR 1
+#endif
+
 #if defined(FP8GEMM_BACKEND_HIP) || defined(FP8GEMM_BACKEND_CUDA)
 #define FP8GEMM_HAS_GPU_RUNTIME 1
 #define FP8GEMM_HOST_DEVICE __host__ __device__ __forceinline__

@@ -8,6 +8,6 @@
 #include "fp8gemm/quant/granularity.hpp"
 #include "fp8gemm/policy/default_policies.hpp"
 #include "fp8gemm/epilogue/epilogue.hpp"
-#include "fp8gemm/kernel/gemm_params.hpp"
+#include "fp8gemm/kernel/gemm_config.hpp"
 #include "fp8gemm/kernel/gemm_block.hpp"
 #include "fp8gemm/device/gemm.hpp"

@@ -45,18 +45,24 @@ std::string instruction_name(bool amd, bool read, int width_bytes) {
 constexpr int kM = 256, kN = 256, kK = 256;
 
 // The row pairing derived in global_to_lds.hpp's NOTE (the table below measures it).
-static_assert(RowMajorTileCopy<Cdna4Default<>, 256>::kDelta == 8);
-static_assert(RowMajorTileCopy<Cdna3Default<>, 128>::kDelta == 8);
-static_assert(RowMajorTileCopy<Cdna3Default<>, 256>::kDelta == 8);
-static_assert(RowMajorTileCopy<Sm90Default<>, 128>::kDelta == 4);
+template <class Policy>
+using MainloopOf = typename Measured<Policy, LayoutB::kNK>::Mainloop;
+static_assert(MainloopOf<Cdna4Default<>>::CopyA::kDelta == 8);
+static_assert(MainloopOf<Cdna3Default<>>::CopyA::kDelta == 8);
+static_assert(MainloopOf<Cdna3Default<>>::CopyB::kDelta == 8);
+static_assert(MainloopOf<Sm90Default<>>::CopyA::Order::kDelta == 4);
 
 TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
   using Policy = typename TypeParam::Policy;
   using Arch = typename Policy::Arch;
+  using Mainloop = typename TypeParam::Mainloop;
+  using Storage = typename Mainloop::SharedStorage;
   GemmProblem<TypeParam> const p(GemmCase{kM, kN, kK, /*seed=*/31});
   std::vector<emu::LdsSiteStats> sites;
   {
-    emu::LdsRecordingScope recording;
+    // The mainloop's LDS regions: A stages, then B stages (SharedStorage's members).
+    auto const a_end = static_cast<std::uint32_t>(sizeof(Storage::a));
+    emu::LdsRecordingScope recording({{"A", 0, a_end}, {"B", a_end, static_cast<std::uint32_t>(sizeof(Storage))}});
     ASSERT_TRUE(run_on_host(p));
     sites = emu::LdsBankRecorder::instance().snapshot();
   }
@@ -70,36 +76,37 @@ TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
   // Access widths: fragment chunks of the atom; row-major tile stores 16 or 8 bytes; the mk_kn_mn
   // B copy stores 4-byte words.
   using Atom = typename Policy::Atom;
-  constexpr int kAStoreBytes = RowMajorTileCopy<Policy, Policy::kBlockM>::kStoreBytes;
-  constexpr int kBStoreBytes = TypeParam::kLayoutB == LayoutB::kNK
-                                   ? RowMajorTileCopy<Policy, Policy::kBlockN>::kStoreBytes
-                                   : 4;
+  using Copy = RowMajorTileCopy<typename Mainloop::LdsLayoutA, Mainloop::kCopyThreads, Arch::kLdsBanks>;
+  constexpr int kAStoreBytes = Copy::kStoreBytes;
+  constexpr int kBStoreBytes = TypeParam::kLayoutB == LayoutB::kNK ? Copy::kStoreBytes : 4;
   struct Expected {
-    char const* site;
+    char const* site;   // the recorder's: region and direction
+    char const* label;  // the table's
     std::uint64_t bytes;
     int width;
   };
-  Expected const expected[] = {{"A fragment read", kABytes * Policy::kWavesN, Atom::kAChunkBytes},
-                               {"A tile store", kABytes, kAStoreBytes},
-                               {"B fragment read", kBBytes * Policy::kWavesM, Atom::kBChunkBytes},
-                               {"B tile store", kBBytes, kBStoreBytes}};
+  Expected const expected[] = {{"A read", "A fragment read", kABytes * Policy::kWavesN, Atom::kAChunkBytes},
+                               {"A write", "A tile store", kABytes, kAStoreBytes},
+                               {"B read", "B fragment read", kBBytes * Policy::kWavesM, Atom::kBChunkBytes},
+                               {"B write", "B tile store", kBBytes, kBStoreBytes}};
   ASSERT_EQ(sites.size(), std::size(expected)) << emu::LdsBankRecorder::instance().report();
 
   std::string table = "### " + Gemm<TypeParam>::name() + " (" + Arch::kName + ", " +
                       std::to_string(Arch::kLdsBanks) + " banks, LDS row " +
-                      std::to_string(Policy::kLdsRowBytes) + " B)\n\n" +
+                      std::to_string(Mainloop::LdsLayoutA::kPitch) + " B)\n\n" +
                       "| site | instruction | instructions | bytes | extra cycles | extra/instr "
                       "| max degree |\n|---|---|--:|--:|--:|--:|--:|\n";
   bool const amd = Arch::kWaveSize == 64;
   for (std::size_t i = 0; i < sites.size(); ++i) {
     emu::LdsSiteStats const& s = sites[i];
     EXPECT_EQ(s.site, expected[i].site);
+    EXPECT_EQ(s.width, expected[i].width) << s.site;
     EXPECT_EQ(s.bytes, expected[i].bytes) << s.site;
     ASSERT_GT(s.instructions, 0u) << s.site;
     int const width = expected[i].width;
     char row[256];
     std::snprintf(
-        row, sizeof row, "| %s | %s | %llu | %llu | %llu | %.2f | %d |\n", s.site.c_str(),
+        row, sizeof row, "| %s | %s | %llu | %llu | %llu | %.2f | %d |\n", expected[i].label,
         instruction_name(amd, s.reads > 0, width).c_str(),
         static_cast<unsigned long long>(s.instructions), static_cast<unsigned long long>(s.bytes),
         static_cast<unsigned long long>(s.extra_cycles),

@@ -380,35 +380,111 @@ TEST(LdsBankModel, HandComputedPatterns) {
   EXPECT_THROW(emu::lds_bank_conflicts(offsets.data(), nullptr, 64, 12, 64), std::invalid_argument);
 }
 
-TEST(LdsBankModel, RecordsPerSiteThroughWaveCollective) {
-  static char const kSiteA[] = "test A ds_read_b32 stride 256";
-  static char const kSiteB[] = "test B ds_write_b128 stride 16";
+TEST(LdsBankModel, GroupsEachLanesAccessesIntoWaveInstructions) {
+  // Region "A" = LDS bytes [0, 16384), "B" = [16384, 32768). Per wave: three 4-byte reads of A at
+  // stride 256 B (all 64 lanes in one bank), one 16-byte write of B at stride 16 B, a barrier, and
+  // a write of B by the even lanes only (a masked store: 32 lanes, 2 phases' worth of banks).
   auto kernel = [] {
+    auto* lds = static_cast<std::uint8_t*>(emu::shared_memory());
     std::uint32_t const lane = static_cast<std::uint32_t>(emu::lane_id());
-    for (int i = 0; i < 3; ++i) emu::lds_access(kSiteA, lane * 256, 4, false, emu::kLdsBanksGfx950);
-    emu::lds_access(kSiteB, lane * 16, 16, true, emu::kLdsBanksGfx950);
+    for (int i = 0; i < 3; ++i) emu::lds_access(lds + lane * 256, 4, /*is_write=*/false);
+    emu::lds_access(lds + 16384 + lane * 16, 16, /*is_write=*/true);
+    emu::sync_threads();
+    if (lane % 2 == 0) emu::lds_access(lds + 16384 + lane * 8, 16, /*is_write=*/true);
   };
+  emu::LaunchConfig cfg = config(4, 128, 32768, 2);
+  cfg.lds_banks = 64;
   {
-    emu::LdsRecordingScope recording;
-    emu::launch(config(4, 128, 0, 2), kernel);
-    emu::LdsSiteStats const a = emu::LdsBankRecorder::instance().site(kSiteA);
+    emu::LdsRecordingScope recording({{"A", 0, 16384}, {"B", 16384, 32768}});
+    emu::launch(cfg, kernel);
+    emu::LdsSiteStats const a = emu::LdsBankRecorder::instance().site("A read");
     EXPECT_EQ(a.instructions, 4u * 2 * 3);
     EXPECT_EQ(a.reads, a.instructions);
+    EXPECT_EQ(a.width, 4);
     EXPECT_EQ(a.bytes, 4u * 2 * 3 * 64 * 4);
     EXPECT_EQ(a.extra_cycles, 4u * 2 * 3 * 63);
     EXPECT_EQ(a.max_degree, 64);
-    emu::LdsSiteStats const b = emu::LdsBankRecorder::instance().site(kSiteB);
-    EXPECT_EQ(b.instructions, 8u);
+    emu::LdsSiteStats const b = emu::LdsBankRecorder::instance().site("B write");
+    EXPECT_EQ(b.instructions, 4u * 2 * 2);
     EXPECT_EQ(b.reads, 0u);
+    EXPECT_EQ(b.bytes, 4u * 2 * (64 + 32) * 16);
+    // The masked store: 4 phases of 16 lanes, 8 of them active, 16 B apart: 32 distinct banks.
     EXPECT_EQ(b.extra_cycles, 0u);
+    EXPECT_EQ(emu::LdsBankRecorder::instance().snapshot().size(), 2u);
     std::string const report = emu::LdsBankRecorder::instance().report();
-    EXPECT_NE(report.find(kSiteA), std::string::npos);
+    EXPECT_NE(report.find("A read"), std::string::npos);
     std::printf("%s", report.c_str());
   }
   EXPECT_FALSE(emu::LdsBankRecorder::instance().enabled());
   emu::LdsBankRecorder::instance().reset();
-  emu::launch(config(4, 128, 0, 2), kernel);  // recording off: nothing recorded
+  emu::launch(cfg, kernel);  // recording off: nothing recorded
   EXPECT_TRUE(emu::LdsBankRecorder::instance().snapshot().empty());
+}
+
+// ---- asynchronous copies -----------------------------------------------------------------------
+
+namespace {
+/// Each thread copies 16 bytes into LDS in three groups (one copy each: 0x11.., 0x22.., 0x33..),
+/// waits with `pending` groups allowed in flight, and reports what LDS holds for each group.
+std::vector<int> landed_groups(int pending) {
+  std::vector<int> out(3 * 64, -1);
+  emu::launch(config(1, 64, 3 * 64 * 16, 1), [&out, pending] {
+    auto* lds = static_cast<std::uint8_t*>(emu::shared_memory());
+    int const t = emu::thread_idx();
+    std::uint8_t src[3][16];
+    for (int g = 0; g < 3; ++g) {
+      std::memset(src[g], 0x11 * (g + 1), 16);
+      emu::async_copy(lds + (g * 64 + t) * 16, src[g], 16, 16);
+      emu::async_commit();
+    }
+    emu::async_wait(pending);
+    for (int g = 0; g < 3; ++g) out[g * 64 + t] = lds[(g * 64 + t) * 16];
+    emu::async_wait(0);  // everything lands before the thread ends
+  });
+  return out;
+}
+}  // namespace
+
+TEST(EmuAsyncCopy, LandsOnlyAtTheMatchingWait) {
+  std::vector<int> const all = landed_groups(0);
+  std::vector<int> const two_in_flight = landed_groups(2);  // one group too early for group 1
+  for (int t = 0; t < 64; ++t) {
+    EXPECT_EQ(all[0 * 64 + t], 0x11);
+    EXPECT_EQ(all[1 * 64 + t], 0x22);
+    EXPECT_EQ(all[2 * 64 + t], 0x33);
+    EXPECT_EQ(two_in_flight[0 * 64 + t], 0x11);                 // the oldest group landed
+    EXPECT_EQ(two_in_flight[1 * 64 + t], emu::kLdsPoisonByte);  // still in flight: poison
+    EXPECT_EQ(two_in_flight[2 * 64 + t], emu::kLdsPoisonByte);
+  }
+}
+
+TEST(EmuAsyncCopy, PartialCopiesZeroFillAndNeverReadPastValid) {
+  std::vector<int> got(16, -1);
+  emu::launch(config(1, 1, 16, 1), [&got] {
+    auto* lds = static_cast<std::uint8_t*>(emu::shared_memory());
+    std::uint8_t const src[5] = {1, 2, 3, 4, 5};  // only 5 bytes exist
+    emu::async_copy(lds, src, 16, 5);
+    emu::async_commit();
+    emu::async_wait(0);
+    for (int i = 0; i < 16; ++i) got[i] = lds[i];
+  });
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(got[i], i < 5 ? i + 1 : 0) << i;
+}
+
+TEST(EmuAsyncCopy, ExitingWithCopiesInFlightIsAnError) {
+  try {
+    emu::launch(config(1, 64, 64 * 16, 1), [] {
+      auto* lds = static_cast<std::uint8_t*>(emu::shared_memory());
+      std::uint8_t src[16] = {};
+      emu::async_copy(lds + emu::thread_idx() * 16, src, 16, 16);
+      emu::async_commit();
+      emu::async_wait(1);  // wrong count: the only group is still in flight
+    });
+    FAIL() << "expected an error";
+  } catch (std::logic_error const& e) {
+    EXPECT_NE(std::string(e.what()).find("asynchronous copies it never waited for"), std::string::npos)
+        << e.what();
+  }
 }
 
 // ---- speed -------------------------------------------------------------------------------------

@@ -321,14 +321,15 @@ Expect expect(char const* name) {
   e.lds_read_bytes =
       P::kKSteps * (P::kAtomsM * A::kAChunks * A::kAChunkBytes + P::kAtomsN * A::kBChunks * A::kBChunkBytes);
   e.lds_read_width = std::min(A::kAChunkBytes, A::kBChunkBytes);
-  constexpr int kVecsA = RowMajorTileCopy<P, P::kBlockM>::kVecs;
+  using Mainloop = typename Config::Mainloop;
+  constexpr int kVecsA = Mainloop::CopyA::kVecs;
   if constexpr (Config::kLayoutB == LayoutB::kNK) {
-    e.global_x16 = kVecsA + RowMajorTileCopy<P, P::kBlockN>::kVecs;
+    e.global_x16 = kVecsA + Mainloop::CopyB::kVecs;
   } else {
-    e.global_x16 = kVecsA + 4 * TransposedTileCopyB<P>::kUnits;
+    e.global_x16 = kVecsA + 4 * Mainloop::CopyB::kUnits;
   }
-  e.lds_bytes = GemmKernel<Config>::kSharedBytes;
-  e.lds_policy_bytes = P::kLdsBytes;
+  e.lds_bytes = Config::Kernel::kSharedBytes;
+  e.lds_policy_bytes = P::kStages * (Mainloop::LdsLayoutA::kBytes + Mainloop::LdsLayoutB::kBytes);
   e.lds_limit = P::Arch::kLdsBytes;
   e.tile_bytes = (P::kBlockM + P::kBlockN) * P::kBlockK;
   using EA = typename P::ElementA;
@@ -410,7 +411,7 @@ std::vector<std::string> check(Expect const& e, KernelFacts const& f) {
     fail(std::to_string(f.vgpr) + " VGPRs allow " + std::to_string(waves_by_registers(f.vgpr)) +
          " waves/SIMD; the workgroup needs " + std::to_string(e.waves_per_simd));
   if (e.lds_bytes != e.lds_policy_bytes)
-    fail("sizeof(SharedStorage) " + std::to_string(e.lds_bytes) + " != Policy::kLdsBytes " + std::to_string(e.lds_policy_bytes));
+    fail("sizeof(SharedStorage) " + std::to_string(e.lds_bytes) + " != the stages' layouts " + std::to_string(e.lds_policy_bytes));
   if (e.lds_bytes + std::max(0L, f.group_bytes) > e.lds_limit)
     fail("LDS " + std::to_string(e.lds_bytes + f.group_bytes) + " B > " + std::to_string(e.lds_limit) + " B");
   return bad;
@@ -453,7 +454,7 @@ std::vector<AsmKernel> const& kernels_in(std::string const& path) {
 
 /// The kernel whose symbol names the config: "<len><name>E" in the mangled name.
 AsmKernel const* find_kernel(std::vector<AsmKernel> const& ks, std::string const& config) {
-  std::string const needle = "isa" + std::to_string(config.size()) + config + "E";
+  std::string const needle = std::to_string(config.size()) + config + "E";
   for (auto const& k : ks)
     if (k.symbol.find(needle) != std::string::npos) return &k;
   return nullptr;

@@ -2,15 +2,19 @@
 // The GEMM configurations the ISA checks compile (tests/isa): one named config per row, shared by
 // the HIP translation unit that emits the kernels and the host checker that reads their assembly.
 //
-// Each config is a struct deriving from GemmConfig, so its name appears verbatim in the mangled
-// kernel symbol (_ZN7fp8gemm4arch12kernel_entryINS_10GemmKernelINS_3isa21Gfx950E4m3PerTensorNk...)
-// and the checker finds the kernel without demangling. GemmKernel reads only the config's typedefs
-// and static members, so the kernel is the library's kernel unchanged.
+// Each config is a struct deriving from GemmConfig, and the kernel is compiled as NamedKernel<config>,
+// a struct deriving from the config's kernel (Config::Kernel) and adding nothing, so the config's
+// name appears verbatim in the mangled kernel symbol
+// (_ZN7fp8gemm4arch12kernel_entryINS_3isa11NamedKernelINS2_21Gfx950E4m3PerTensorNk...) and the
+// checker finds the kernel without demangling; the kernel is the library's kernel unchanged.
 #pragma once
 
 #include "fp8gemm/fp8gemm.hpp"
 
 namespace fp8gemm::isa {
+
+template <class Config>
+struct NamedKernel : Config::Kernel {};
 
 using EpilogueBf16GeluTanh = Epilogue<bf16, GeluTanh>;
 using Blockwise128 = Blockwise<1, 128, 128>;

@@ -55,10 +55,23 @@ Status check_target() {
                              (Arch::kFnuz ? " (gfx942 computes FNUZ fp8; other targets OCP)"
                                           : " (OCP fp8 policies need gfx950)"));
   return Status::success();
-#else
+#elif defined(FP8GEMM_EMULATOR)
   return Status::success();  // host emulator: every atom is emulated
+#else
+  return Status::error(StatusCode::kErrorUnsupported,
+                       std::string("this is a host build without a GPU runtime, and the host emulator is "
+                                   "not enabled: compile with hipcc/nvcc to run on a GPU, or define "
+                                   "FP8GEMM_ENABLE_EMULATOR (CMake: link fp8gemm::emulator) to run the ") +
+                           Arch::kName + " kernel on the CPU emulator");
 #endif
 }
+
+/// 4-byte LDS banks of the target a kernel runs on (Kernel::Arch), for the emulator's bank model.
+template <class Kernel, class = void>
+struct kernel_lds_banks : std::integral_constant<int, 32> {};
+template <class Kernel>
+struct kernel_lds_banks<Kernel, std::void_t<typename Kernel::Arch>>
+    : std::integral_constant<int, Kernel::Arch::kLdsBanks> {};
 
 /// Zeroes `bytes` bytes of device memory (host memory under the emulator), ordered on `stream`.
 inline Status zero_bytes(void* ptr, std::size_t bytes, gpuStream_t stream) {
@@ -68,7 +81,7 @@ inline Status zero_bytes(void* ptr, std::size_t bytes, gpuStream_t stream) {
   return gpu_status(hipMemsetAsync(ptr, 0, bytes, stream), "hipMemsetAsync");
 #else
   (void)stream;
-  std::memset(ptr, 0, bytes);
+  std::memset(ptr, 0, bytes);  // host memory (emulator); a plain host build never gets here
   return Status::success();
 #endif
 }
@@ -98,19 +111,23 @@ Status launch(int grid_x, int grid_y, typename Kernel::Params const& params, gpu
         hipFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(lds)));
   kernel_entry<Kernel><<<dim3(grid_x, grid_y), Kernel::kThreads, lds, stream>>>(params);
   return gpu_status(hipGetLastError(), "kernel launch");
-#else
+#elif defined(FP8GEMM_EMULATOR)
   (void)stream;
   emu::LaunchConfig cfg;
   cfg.grid = emu::Dim3{grid_x, grid_y, 1};
   cfg.block_threads = Kernel::kThreads;
   cfg.wave_size = Kernel::kWaveSize;
   cfg.shared_bytes = lds;
+  cfg.lds_banks = kernel_lds_banks<Kernel>::value;
   try {
     emu::launch(cfg, [&params] { Kernel::run(params, emu::shared_memory()); });
   } catch (std::exception const& e) {
     return Status::error(StatusCode::kErrorGpuRuntime, std::string("host emulator: ") + e.what());
   }
   return Status::success();
+#else
+  (void)grid_x, (void)grid_y, (void)params, (void)stream, (void)lds;
+  return check_target<typename Kernel::Arch>();  // refuses: no GPU runtime, no emulator
 #endif
 }
 

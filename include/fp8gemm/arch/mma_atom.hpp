@@ -2,13 +2,15 @@
 /// What every matrix-instruction atom provides to the mainloop (arch layer), and the host
 /// emulator's execution of an atom.
 ///
-/// An atom computes D[kM x kN] f32 += A[kM x kK] * B[kK x kN] over one wave. Each lane holds
+/// An atom computes D[kM x kN] f32 += A[kM x kK] * B[kK x kN] over kThreads threads (one wave
+/// for every atom here: MFMA, mma.sync; a warpgroup atom would declare 128). Each lane holds
 ///   A: kAChunks chunks of kAChunkBytes bytes contiguous in K; chunk c of lane l covers row
 ///      a_row(l, c), k = a_k(l, c) .. +kAChunkBytes          (A tile addressed M x K)
 ///   B: kBChunks chunks of kBChunkBytes bytes contiguous in K; chunk c covers column b_col(l, c),
 ///      k = b_k(l, c) .. +kBChunkBytes                        (B tile addressed N x K)
 ///   D: kCRegs floats; register r is element (c_row(l, r), c_col(l, r))
-/// Chunk c occupies bytes [c * kXChunkBytes, +kXChunkBytes) of the fragment.
+/// Chunk c occupies bytes [c * kXChunkBytes, +kXChunkBytes) of the fragment. kLdsReadBytes: the
+/// width of the atom's LDS row reads, from which tile/lds_layout.hpp pads the LDS rows.
 #pragma once
 
 #include <cstdint>
@@ -55,41 +57,42 @@ inline void emulate_mma_scaled(float (&d)[CRegs], Fragment<ABytes> const& a, Fra
 }
 #endif
 
-/// Loads an atom's A fragment from an LDS tile (K contiguous, `pitch` bytes per row) whose atom
-/// starts at row0, k0: one LDS access of kAChunkBytes per chunk, at the atom's documented layout.
-template <class Atom, int kBanks>
+/// Loads an atom's A fragment from an LDS tile (K contiguous, addressed by `Layout::offset(row, k)`,
+/// tile/lds_layout.hpp) whose atom starts at row0, k0: one LDS access of kAChunkBytes per chunk,
+/// at the atom's documented layout.
+template <class Atom, class Layout>
 FP8GEMM_DEVICE void load_fragment_a_by_chunks(typename Atom::FragA& f, std::uint8_t const* lds,
-                                              int lane, int row0, int k0, int pitch) {
+                                              int lane, int row0, int k0) {
   FP8GEMM_UNROLL
   for (int c = 0; c < Atom::kAChunks; ++c) {
     Vec<Atom::kAChunkBytes> v;
-    lds_load<Atom::kAChunkBytes, kBanks>(
-        v, lds, (row0 + Atom::a_row(lane, c)) * pitch + k0 + Atom::a_k(lane, c), "A fragment read");
+    lds_load<Atom::kAChunkBytes>(v, lds, Layout::offset(row0 + Atom::a_row(lane, c), k0 + Atom::a_k(lane, c)));
     FP8GEMM_UNROLL
     for (int w = 0; w < Atom::kAChunkBytes / 4; ++w) f.w[c * (Atom::kAChunkBytes / 4) + w] = v.w[w];
   }
 }
 
 /// The same for B (the LDS tile is N x K): column col0 + b_col, k0 + b_k.
-template <class Atom, int kBanks>
+template <class Atom, class Layout>
 FP8GEMM_DEVICE void load_fragment_b_by_chunks(typename Atom::FragB& f, std::uint8_t const* lds,
-                                              int lane, int col0, int k0, int pitch) {
+                                              int lane, int col0, int k0) {
   FP8GEMM_UNROLL
   for (int c = 0; c < Atom::kBChunks; ++c) {
     Vec<Atom::kBChunkBytes> v;
-    lds_load<Atom::kBChunkBytes, kBanks>(
-        v, lds, (col0 + Atom::b_col(lane, c)) * pitch + k0 + Atom::b_k(lane, c), "B fragment read");
+    lds_load<Atom::kBChunkBytes>(v, lds, Layout::offset(col0 + Atom::b_col(lane, c), k0 + Atom::b_k(lane, c)));
     FP8GEMM_UNROLL
     for (int w = 0; w < Atom::kBChunkBytes / 4; ++w) f.w[c * (Atom::kBChunkBytes / 4) + w] = v.w[w];
   }
 }
 
-/// Atoms with a faster fragment load than one access per chunk (NVIDIA: ldmatrix) provide
-/// load_a / load_b with the signature of the functions above; the others use those.
+/// Atoms with a faster fragment load than one access per chunk (NVIDIA: ldmatrix) declare
+/// kHasFragmentLoads = true and provide load_a<Layout> / load_b<Layout> with the signature of the
+/// functions above; the others use those.
 template <class Atom, class = void>
 struct has_fragment_loads : std::false_type {};
 template <class Atom>
-struct has_fragment_loads<Atom, std::void_t<decltype(&Atom::template load_a<32>)>> : std::true_type {};
+struct has_fragment_loads<Atom, std::void_t<decltype(Atom::kHasFragmentLoads)>>
+    : std::bool_constant<Atom::kHasFragmentLoads> {};
 
 /// Atoms whose instruction applies OCP MX-32 E8M0 scales itself declare kHardwareMx32 = true and
 /// provide mma_scaled(d, a, b, scale_a_byte, scale_b_byte) with one scale byte per lane: lane l's

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /// The thin arch layer the mainloop and epilogue are written against: thread/block indices,
 /// barriers, LDS and global memory accesses, atomics. On a GPU these are the hardware's; in a
-/// host-only build they are the host emulator's (arch/emu; wave64 for CDNA, wave32 for Sm90 policies), so the same kernel source runs
-/// on the CPU.
+/// host build with the emulator enabled (FP8GEMM_EMULATOR, target fp8gemm::emulator) they are the
+/// host emulator's (arch/emu), so the same kernel source runs on the CPU; in a plain host build
+/// they are inert (kernels are never launched there).
 #pragma once
 
 #include <cstdint>
@@ -10,10 +11,9 @@
 
 #include "fp8gemm/config.hpp"
 
-#if !defined(FP8GEMM_HAS_GPU_RUNTIME)
+#if defined(FP8GEMM_EMULATOR)
 #include "fp8gemm/arch/emu/lds_bank_model.hpp"
 #include "fp8gemm/arch/emu/runtime.hpp"
-#define FP8GEMM_EMULATOR 1
 #endif
 
 namespace fp8gemm::arch {
@@ -62,16 +62,6 @@ FP8GEMM_DEVICE int block_idx_y() {
 #endif
 }
 
-FP8GEMM_DEVICE int grid_dim_x() {
-#if defined(FP8GEMM_DEVICE_PASS)
-  return static_cast<int>(gridDim.x);
-#elif defined(FP8GEMM_EMULATOR)
-  return emu::grid_dim().x;
-#else
-  return 1;
-#endif
-}
-
 /// Workgroup barrier (__syncthreads / s_barrier). Orders LDS accesses of all threads of the block.
 FP8GEMM_DEVICE void sync_block() {
 #if defined(FP8GEMM_DEVICE_PASS)
@@ -81,62 +71,44 @@ FP8GEMM_DEVICE void sync_block() {
 #endif
 }
 
-/// LDS read of `Bytes` bytes at `lds + offset` into `dst`; `site` names the instruction for the
-/// emulator's bank-conflict report (kBanks 4-byte banks). Every lane of a wave calls it together.
-template <int Bytes, int kBanks>
-FP8GEMM_DEVICE void lds_load(Vec<Bytes>& dst, std::uint8_t const* lds, std::uint32_t offset,
-                             char const* site) {
+/// LDS read of `Bytes` bytes at `lds + offset` into `dst` (ds_read_b<8*Bytes> / ld.shared).
+template <int Bytes>
+FP8GEMM_DEVICE void lds_load(Vec<Bytes>& dst, std::uint8_t const* lds, std::uint32_t offset) {
   dst = *reinterpret_cast<Vec<Bytes> const*>(lds + offset);
 #if defined(FP8GEMM_EMULATOR)
-  emu::lds_access(site, offset, Bytes, /*is_write=*/false, kBanks);
-#else
-  (void)site;
+  emu::lds_access(lds + offset, Bytes, /*is_write=*/false);
 #endif
 }
 
-/// LDS write of `Bytes` bytes; same contract as lds_load.
-template <int Bytes, int kBanks>
-FP8GEMM_DEVICE void lds_store(std::uint8_t* lds, std::uint32_t offset, Vec<Bytes> const& src,
-                              char const* site) {
+/// LDS write of `Bytes` bytes at `lds + offset`.
+template <int Bytes>
+FP8GEMM_DEVICE void lds_store(std::uint8_t* lds, std::uint32_t offset, Vec<Bytes> const& src) {
   *reinterpret_cast<Vec<Bytes>*>(lds + offset) = src;
 #if defined(FP8GEMM_EMULATOR)
-  emu::lds_access(site, offset, Bytes, /*is_write=*/true, kBanks);
-#else
-  (void)site;
-#endif
-}
-
-/// LDS write by the lanes with `active` set; inactive lanes still take part in the emulator's
-/// per-instruction bank accounting (the instruction runs with those lanes masked off).
-template <int Bytes, int kBanks>
-FP8GEMM_DEVICE void lds_store_if(bool active, std::uint8_t* lds, std::uint32_t offset,
-                                 Vec<Bytes> const& src, char const* site) {
-  if (active) *reinterpret_cast<Vec<Bytes>*>(lds + offset) = src;
-#if defined(FP8GEMM_EMULATOR)
-  emu::lds_access(site, offset, Bytes, /*is_write=*/true, kBanks, active);
-#else
-  (void)site;
+  emu::lds_access(lds + offset, Bytes, /*is_write=*/true);
 #endif
 }
 
 /// Asynchronous 16-byte global -> LDS copy: the first `valid` (0..16) bytes at `src`, zeros after;
-/// nothing past `valid` is read. Completes at async_copy_wait. sm_80+: cp.async.cg with a source
-/// size (the hardware zero-fills); elsewhere (the host emulator, other GPUs) it copies at once.
-/// src and lds + offset must be 16-byte aligned.
-template <int kBanks>
+/// nothing past `valid` is read. Lands at the async_copy_wait that covers its commit group.
+/// sm_80+: cp.async.cg with a source size (the hardware zero-fills); the host emulator queues it
+/// per thread until that wait (emu::async_copy); other GPUs copy at once. src and lds + offset
+/// must be 16-byte aligned.
 FP8GEMM_DEVICE void copy_global_to_lds16(std::uint8_t* lds, std::uint32_t offset, void const* src,
-                                         int valid, char const* site) {
+                                         int valid) {
 #if defined(FP8GEMM_ARCH_SM80_PLUS)
-  (void)site;
   auto const dst = static_cast<unsigned>(__cvta_generic_to_shared(lds + offset));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(valid));
+#elif defined(FP8GEMM_EMULATOR)
+  emu::async_copy(lds + offset, src, 16, valid);
+  emu::lds_access(lds + offset, 16, /*is_write=*/true);
 #else
   Vec<16> v{};
   auto const* bytes = static_cast<std::uint8_t const*>(src);
   FP8GEMM_UNROLL
   for (int j = 0; j < 16; ++j)
     if (j < valid) v.w[j / 4] |= std::uint32_t(bytes[j]) << (8 * (j % 4));
-  lds_store<16, kBanks>(lds, offset, v, site);
+  lds_store<16>(lds, offset, v);
 #endif
 }
 
@@ -144,6 +116,8 @@ FP8GEMM_DEVICE void copy_global_to_lds16(std::uint8_t* lds, std::uint32_t offset
 FP8GEMM_DEVICE void async_copy_commit() {
 #if defined(FP8GEMM_ARCH_SM80_PLUS)
   asm volatile("cp.async.commit_group;\n" ::);
+#elif defined(FP8GEMM_EMULATOR)
+  emu::async_commit();
 #endif
 }
 
@@ -153,6 +127,8 @@ template <int kPending>
 FP8GEMM_DEVICE void async_copy_wait() {
 #if defined(FP8GEMM_ARCH_SM80_PLUS)
   asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+#elif defined(FP8GEMM_EMULATOR)
+  emu::async_wait(kPending);
 #endif
 }
 

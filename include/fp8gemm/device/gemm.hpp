@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include "fp8gemm/arch/launch.hpp"
-#include "fp8gemm/kernel/gemm_kernel.hpp"
+#include "fp8gemm/kernel/gemm_config.hpp"
 #include "fp8gemm/status.hpp"
 
 namespace fp8gemm {
@@ -25,8 +25,8 @@ class Gemm {
   using ElementC = typename Config::ElementC;
   using Scale = typename Config::Scale;
   using Granularity = typename Config::Granularity;
-  using Kernel = GemmKernel<Config>;
-  using ReduceKernel = SplitKReduceKernel<Config>;
+  using Kernel = typename Config::Kernel;
+  using ReduceKernel = SplitKReduceKernel<Kernel>;
   using EpilogueParams = typename Config::Epilogue::Params;
   static constexpr LayoutB kLayoutB = Config::kLayoutB;
 
@@ -65,6 +65,8 @@ class Gemm {
   }
 
   /// Every precondition of run(), checked on the host; the message names the one that failed.
+  /// The problem's shape here; then the kernel's layers (Kernel::can_implement: mainloop, epilogue,
+  /// tile scheduler), then the scales, the split-K reduction and workspace, and the device.
   [[nodiscard]] static Status can_implement(Arguments const& args) {
     auto fail = [](StatusCode code, std::string const& what) { return Status::error(code, what); };
     if (args.m < 1 || args.n < 1 || args.k < 1)
@@ -78,44 +80,9 @@ class Gemm {
                       " x " + std::to_string(Policy::kBlockN) + " x " + std::to_string(Policy::kBlockK) +
                       ") so that tile indices fit in int; got M=" + std::to_string(args.m) +
                       ", N=" + std::to_string(args.n) + ", K=" + std::to_string(args.k));
-    if (args.a == nullptr) return fail(StatusCode::kErrorNullPointer, "A is null");
-    if (args.b == nullptr) return fail(StatusCode::kErrorNullPointer, "B is null");
-    if (args.epilogue.c == nullptr) return fail(StatusCode::kErrorNullPointer, "C is null");
+    FP8GEMM_RETURN_IF_ERROR(Kernel::can_implement(kernel_arguments(args)));
     if (args.scale_a == nullptr) return fail(StatusCode::kErrorNullPointer, "scale_a is null");
     if (args.scale_b == nullptr) return fail(StatusCode::kErrorNullPointer, "scale_b is null");
-    if (args.lda < args.k)
-      return fail(StatusCode::kErrorLeadingDimension,
-                  "lda (" + std::to_string(args.lda) + ") must be >= K (" + std::to_string(args.k) + ")");
-    std::int64_t const ldb_min = kLayoutB == LayoutB::kNK ? args.k : args.n;
-    if (args.ldb < ldb_min)
-      return fail(StatusCode::kErrorLeadingDimension,
-                  std::string("ldb (") + std::to_string(args.ldb) + ") must be >= " +
-                      (kLayoutB == LayoutB::kNK ? "K" : "N") + " (" + std::to_string(ldb_min) +
-                      ") for " + layout_name(kLayoutB));
-    if (args.epilogue.ldc < args.n)
-      return fail(StatusCode::kErrorLeadingDimension,
-                  "ldc (" + std::to_string(args.epilogue.ldc) + ") must be >= N (" + std::to_string(args.n) + ")");
-    // 16-byte vector loads of every row: the pointer and the row pitch both.
-    if (!aligned16(args.a))
-      return fail(StatusCode::kErrorMisaligned, "A must be 16-byte aligned (16-byte vector loads); its address is " +
-                                                    std::to_string(misalignment16(args.a)) + " bytes past a multiple of 16");
-    if (args.lda % 16 != 0)
-      return fail(StatusCode::kErrorMisaligned, "lda must be a multiple of 16 (16-byte vector loads of every row); got lda=" +
-                                                    std::to_string(args.lda) + ": pad the leading dimension");
-    if (!aligned16(args.b))
-      return fail(StatusCode::kErrorMisaligned, "B must be 16-byte aligned (16-byte vector loads); its address is " +
-                                                    std::to_string(misalignment16(args.b)) + " bytes past a multiple of 16");
-    if (args.ldb % 16 != 0)
-      return fail(StatusCode::kErrorMisaligned, "ldb must be a multiple of 16 (16-byte vector loads of every row); got ldb=" +
-                                                    std::to_string(args.ldb) + ": pad the leading dimension");
-    std::int64_t const tiles = ((args.m + std::int64_t(Policy::kBlockM) - 1) / Policy::kBlockM) *
-                               ((args.n + std::int64_t(Policy::kBlockN) - 1) / Policy::kBlockN);
-    std::int64_t const max_tiles = Policy::Arch::max_blocks_x(Policy::kThreads);
-    if (tiles > max_tiles)
-      return fail(StatusCode::kErrorInvalidSize,
-                  "M x N needs " + std::to_string(tiles) + " output tiles (one workgroup each); a " +
-                      Policy::Arch::kName + " grid holds at most " + std::to_string(max_tiles) +
-                      " workgroups of " + std::to_string(Policy::kThreads) + " threads");
     ScaleShape const sa = scale_shape<Granularity>(Operand::kA, args.m, args.k);
     ScaleShape const sb = scale_shape<Granularity>(Operand::kB, args.n, args.k);
     if (args.scale_a_count != sa.size())
@@ -128,26 +95,8 @@ class Gemm {
                   std::string(Granularity::kName) + " scale_b: expected " + std::to_string(sb.rows) + " x " +
                       std::to_string(sb.cols) + " = " + std::to_string(sb.size()) + " values, got " +
                       std::to_string(args.scale_b_count));
-    if constexpr (is_output_fp8_v<ElementC>) {
-      float const s = args.epilogue.output_scale;
-      if (s != s)
-        return fail(StatusCode::kErrorInvalidArgument,
-                    "fp8 output needs output_scale (q = fp8(y / output_scale)); it is not set");
-      if (!(s > 0.0f) || s > 3.4e38f)
-        return fail(StatusCode::kErrorInvalidArgument,
-                    "fp8 output needs a finite output_scale > 0 (q = fp8(y / output_scale)); got " +
-                        std::to_string(s));
-    }
-    int const k_tiles = (args.k + Policy::kBlockK - 1) / Policy::kBlockK;
-    if (args.split_k < 1 || args.split_k > k_tiles || args.split_k > Policy::Arch::kMaxBlocksY)
-      return fail(StatusCode::kErrorInvalidArgument,
-                  "split_k must be in [1, min(ceil(K / BlockK) = ceil(" + std::to_string(args.k) + " / " +
-                      std::to_string(Policy::kBlockK) + ") = " + std::to_string(k_tiles) + ", " +
-                      std::to_string(Policy::Arch::kMaxBlocksY) + " (grid.y))]; got " + std::to_string(args.split_k));
-    if (args.group_m < 1)
-      return fail(StatusCode::kErrorInvalidArgument, "group_m must be >= 1");
     std::int64_t const max_reduce_blocks = Policy::Arch::max_blocks_x(ReduceKernel::kThreads);
-    if (args.split_k > 1 && reduce_blocks(args.m, args.n) > max_reduce_blocks)
+    if (args.split_k > 1 && ReduceKernel::blocks(args.m, args.n) > max_reduce_blocks)
       return fail(StatusCode::kErrorInvalidSize,
                   "split-K reduction of M x N = " + std::to_string(std::int64_t(args.m) * args.n) +
                       " outputs needs more than " + std::to_string(max_reduce_blocks) + " workgroups of " +
@@ -164,43 +113,37 @@ class Gemm {
   /// Checks, then launches on `stream` (ignored by the host emulator, which runs synchronously).
   [[nodiscard]] static Status run(Arguments const& args, gpuStream_t stream = nullptr) {
     FP8GEMM_RETURN_IF_ERROR(can_implement(args));
-    typename Config::Params p = to_params(args);
+    typename Config::Params const p = to_params(args);
     if (args.epilogue.amax != nullptr) FP8GEMM_RETURN_IF_ERROR(arch::zero_bytes(args.epilogue.amax, sizeof(float), stream));
-    if (p.split_k == 1) return arch::launch<Kernel>(p.tiles_m * p.tiles_n, 1, p, stream);
-    FP8GEMM_RETURN_IF_ERROR(arch::launch<Kernel>(p.tiles_m * p.tiles_n, p.split_k, p, stream));
-    return arch::launch<ReduceKernel>(static_cast<int>(reduce_blocks(p.m, p.n)), 1, p, stream);
+    using Scheduler = typename Kernel::TileScheduler;
+    FP8GEMM_RETURN_IF_ERROR(
+        arch::launch<Kernel>(Scheduler::grid_x(p.scheduler), Scheduler::grid_y(p.scheduler), p, stream));
+    if (args.split_k == 1) return Status::success();
+    return arch::launch<ReduceKernel>(static_cast<int>(ReduceKernel::blocks(args.m, args.n)), 1, p, stream);
   }
 
+  /// The kernel's parameters (for GemmBlock users: call can_implement(args) first).
   static typename Config::Params to_params(Arguments const& args) {
-    typename Config::Params p;
-    p.m = args.m;
-    p.n = args.n;
-    p.k = args.k;
-    p.a = args.a;
-    p.lda = args.lda;
-    p.b = args.b;
-    p.ldb = args.ldb;
-    p.scale_a = args.scale_a;
-    p.scale_b = args.scale_b;
-    p.scale_a_cols = scale_shape<Granularity>(Operand::kA, args.m, args.k).cols;
-    p.scale_b_cols = scale_shape<Granularity>(Operand::kB, args.n, args.k).cols;
-    p.epilogue = args.epilogue;
-    p.tiles_m = (args.m + Policy::kBlockM - 1) / Policy::kBlockM;
-    p.tiles_n = (args.n + Policy::kBlockN - 1) / Policy::kBlockN;
-    p.group_m = args.group_m;
-    p.split_k = args.split_k;
-    int const k_tiles = (args.k + Policy::kBlockK - 1) / Policy::kBlockK;
-    p.k_tiles_per_split = (k_tiles + args.split_k - 1) / args.split_k;
-    p.workspace = static_cast<float*>(args.workspace);
-    return p;
+    return Kernel::to_params(kernel_arguments(args), static_cast<float*>(args.workspace));
   }
 
- private:
-  static int misalignment16(void const* p) { return static_cast<int>(reinterpret_cast<std::uintptr_t>(p) % 16); }
-  static bool aligned16(void const* p) { return misalignment16(p) == 0; }
-  static std::int64_t reduce_blocks(int m, int n) {
-    return (std::int64_t(m) * n + ReduceKernel::kThreads - 1) / ReduceKernel::kThreads;
+  /// The user's Arguments as the kernel's layers take them.
+  static typename Kernel::Arguments kernel_arguments(Arguments const& args) {
+    typename Kernel::Arguments k;
+    bool const nk = kLayoutB == LayoutB::kNK;
+    k.mainloop.a = {args.a, args.lda, args.m, args.k};
+    k.mainloop.b = {args.b, args.ldb, nk ? args.n : args.k, nk ? args.k : args.n};
+    k.mainloop.scale_a = {args.scale_a, scale_shape<Granularity>(Operand::kA, args.m, args.k).cols, args.m};
+    k.mainloop.scale_b = {args.scale_b, scale_shape<Granularity>(Operand::kB, args.n, args.k).cols, args.n};
+    k.epilogue.params = args.epilogue;
+    k.epilogue.scale_a = k.mainloop.scale_a;
+    k.epilogue.scale_b = k.mainloop.scale_b;
+    k.epilogue.m = args.m;
+    k.epilogue.n = args.n;
+    k.scheduler = {args.m, args.n, args.k, args.split_k, args.group_m};
+    return k;
   }
+
 };
 
 }  // namespace fp8gemm

@@ -1,71 +1,126 @@
 // SPDX-License-Identifier: MIT
-/// Kernel entry points (kernel layer): grouped tile order, the GEMM kernel, the split-K reduction.
+/// The GEMM kernel as a composition (kernel layer): a tile scheduler says which output tile and K
+/// range a workgroup owns, the mainloop accumulates it, the epilogue stores it; split-K partial
+/// sums go through a workspace and a deterministic reduction kernel.
 #pragma once
 
 #include <cstdint>
 
 #include "fp8gemm/arch/thread.hpp"
-#include "fp8gemm/kernel/gemm_block.hpp"
+#include "fp8gemm/status.hpp"
 
 namespace fp8gemm {
 
-/// Grouped (L2-friendly) tile order: consecutive workgroups walk `group_m` tile rows down one tile
-/// column before moving right, so a wave of workgroups shares A rows and B columns in L2.
-/// group_m >= 1; a group taller than the matrix is one group (clamped, so group_m x tiles_n <=
-/// tiles_m x tiles_n stays in int for any group_m).
-struct TileCoord {
-  int m, n;
-};
-FP8GEMM_HOST_DEVICE TileCoord grouped_tile(int linear, int tiles_m, int tiles_n, int group_m) {
-  group_m = group_m < tiles_m ? group_m : tiles_m;
-  int const per_group = group_m * tiles_n;
-  int const group = linear / per_group;
-  int const first_m = group * group_m;
-  int const rows = tiles_m - first_m < group_m ? tiles_m - first_m : group_m;
-  int const in_group = linear % per_group;
-  return {first_m + in_group % rows, in_group / rows};
-}
-
-/// The body of the GEMM kernel: block (x = tile, y = split) -> GemmBlock.
-template <class Config>
+/// Kernel<Mainloop, Epilogue, TileScheduler>: each piece brings its Arguments and can_implement;
+/// the kernel's are their composition. A new mainloop (e.g. direct-to-LDS) or scheduler
+/// (persistent) plugs in here with the same contract (docs/architecture.md).
+template <class MainloopT, class EpilogueT, class TileSchedulerT>
 struct GemmKernel {
-  using Block = GemmBlock<Config>;
-  using Params = typename Config::Params;
-  static constexpr int kThreads = Block::kThreads;
-  static constexpr int kWaveSize = Config::Policy::Arch::kWaveSize;
-  static constexpr int kSharedBytes = Block::kSharedBytes;
+  using Mainloop = MainloopT;
+  using Epilogue = EpilogueT;
+  using TileScheduler = TileSchedulerT;
+  using Policy = typename Mainloop::Policy;
+  using Arch = typename Mainloop::Arch;
+  using Accumulators = typename Mainloop::Accumulators;
+  using SharedStorage = typename Mainloop::SharedStorage;
+  static constexpr int kThreads = Mainloop::kThreads;  // launch with this many threads per block
+  static constexpr int kWaveSize = Arch::kWaveSize;    // 64 on CDNA, 32 on NVIDIA
+  static constexpr int kSharedBytes = static_cast<int>(sizeof(SharedStorage));
+
+  struct Arguments {
+    typename Mainloop::Arguments mainloop;
+    typename Epilogue::Arguments epilogue;
+    typename TileScheduler::Arguments scheduler;
+  };
+  /// What the kernel receives. workspace: [split_k][M][N] FP32 partial sums when split_k > 1.
+  struct Params {
+    typename Mainloop::Arguments mainloop;
+    typename Epilogue::Arguments epilogue;
+    typename TileScheduler::Params scheduler;
+    float* workspace = nullptr;
+  };
+
+  /// The layers' checks, in order: mainloop (A, B), epilogue (C), scheduler (grid, split).
+  static Status can_implement(Arguments const& args) {
+    FP8GEMM_RETURN_IF_ERROR(Mainloop::can_implement(args.mainloop));
+    FP8GEMM_RETURN_IF_ERROR(Epilogue::can_implement(args.epilogue));
+    return TileScheduler::can_implement(args.scheduler);
+  }
+
+  static Params to_params(Arguments const& args, float* workspace) {
+    return Params{args.mainloop, args.epilogue, TileScheduler::to_params(args.scheduler), workspace};
+  }
 
   FP8GEMM_DEVICE static void run(Params const& p, void* shared) {
-    auto& lds = *static_cast<typename Block::SharedStorage*>(shared);
-    TileCoord const t = grouped_tile(arch::block_idx_x(), p.tiles_m, p.tiles_n, p.group_m);
-    if (p.split_k == 1) {
-      int const k_tiles = (p.k + Config::Policy::kBlockK - 1) / Config::Policy::kBlockK;
-      Block::run_tile(p, t.m, t.n, 0, k_tiles, lds);
+    auto& lds = *static_cast<SharedStorage*>(shared);
+    auto const w = TileScheduler::work(p.scheduler);
+    if (p.scheduler.split_k == 1) {
+      run_tile(p, w.m, w.n, w.k_tile_begin, w.k_tile_end, lds);
     } else {
-      Block::run_partial(p, t.m, t.n, arch::block_idx_y(), lds);
+      run_partial(p, w.m, w.n, w.k_tile_begin, w.k_tile_end, w.split, lds);
     }
+  }
+
+  /// C[tile] = epilogue(A[tile_m rows] * B[tile_n cols]) over K-tiles [k_tile_begin, k_tile_end).
+  /// All kThreads threads of the workgroup must call it (it has barriers).
+  FP8GEMM_DEVICE static void run_tile(Params const& p, int tile_m, int tile_n, int k_tile_begin,
+                                      int k_tile_end, SharedStorage& lds) {
+    int const m0 = tile_m * Policy::kBlockM;
+    int const n0 = tile_n * Policy::kBlockN;
+    Accumulators acc;
+    acc.clear();
+    Mainloop{}(p.mainloop, m0, n0, k_tile_begin, k_tile_end, lds, acc);
+    Epilogue::store(p.epilogue, m0, n0, acc, Mainloop::Coords::current());
+  }
+
+  /// Split-K: raw FP32 partial sums of this K range into workspace[split][m][n].
+  FP8GEMM_DEVICE static void run_partial(Params const& p, int tile_m, int tile_n, int k_tile_begin,
+                                         int k_tile_end, int split, SharedStorage& lds) {
+    int const m0 = tile_m * Policy::kBlockM;
+    int const n0 = tile_n * Policy::kBlockN;
+    int const m_total = p.epilogue.m, n_total = p.epilogue.n;
+    Accumulators acc;
+    acc.clear();
+    if (k_tile_begin < k_tile_end) Mainloop{}(p.mainloop, m0, n0, k_tile_begin, k_tile_end, lds, acc);
+    auto const tc = Mainloop::Coords::current();
+    float* out = p.workspace + std::int64_t(split) * m_total * n_total;
+    FP8GEMM_UNROLL
+    for (int i = 0; i < Policy::kAtomsM; ++i)
+      FP8GEMM_UNROLL
+      for (int j = 0; j < Policy::kAtomsN; ++j)
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Policy::Atom::kCRegs; ++r) {
+          int const m = m0 + tc.row(i, r);
+          int const n = n0 + tc.col(j, r);
+          if (m < m_total && n < n_total) out[std::int64_t(m) * n_total + n] = acc.v[i][j][r];
+        }
   }
 };
 
-/// Split-K reduction: C = epilogue(sum over splits, in split order, of workspace) — deterministic.
+/// Split-K reduction: C = epilogue(sum over splits, in split order, of workspace): deterministic.
 /// One thread per output element, kThreads per workgroup.
-template <class Config>
+template <class GemmKernelT>
 struct SplitKReduceKernel {
-  using Params = typename Config::Params;
+  using Params = typename GemmKernelT::Params;
+  using Arch = typename GemmKernelT::Arch;
+  using Epilogue = typename GemmKernelT::Epilogue;
   static constexpr int kThreads = 256;
-  static constexpr int kWaveSize = Config::Policy::Arch::kWaveSize;
+  static constexpr int kWaveSize = Arch::kWaveSize;
   static constexpr int kSharedBytes = 0;
+
+  static std::int64_t blocks(int m, int n) { return (std::int64_t(m) * n + kThreads - 1) / kThreads; }
 
   FP8GEMM_DEVICE static void run(Params const& p, void*) {
     std::int64_t const idx = std::int64_t(arch::block_idx_x()) * kThreads + arch::thread_idx();
-    std::int64_t const total = std::int64_t(p.m) * p.n;
+    int const n = p.epilogue.n;
+    std::int64_t const total = std::int64_t(p.epilogue.m) * n;
     float amax = 0.0f;
     if (idx < total) {
       float sum = 0.0f;
-      for (int s = 0; s < p.split_k; ++s) sum += p.workspace[s * total + idx];
-      amax = GemmBlock<Config>::finish_element(p, static_cast<int>(idx / p.n), static_cast<int>(idx % p.n), sum);
+      for (int s = 0; s < p.scheduler.split_k; ++s) sum += p.workspace[s * total + idx];
+      amax = Epilogue::finish_element(p.epilogue, static_cast<int>(idx / n), static_cast<int>(idx % n), sum);
     }
-    if (p.epilogue.amax != nullptr && idx < total) arch::atomic_max_nonnegative(p.epilogue.amax, amax);
+    if (p.epilogue.params.amax != nullptr && idx < total) arch::atomic_max_nonnegative(p.epilogue.params.amax, amax);
   }
 };
 

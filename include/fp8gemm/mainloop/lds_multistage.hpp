@@ -1,35 +1,35 @@
 // SPDX-License-Identifier: MIT
-/// The K loop (mainloop layer): global -> LDS (kStages stages; through registers, or cp.async straight
-/// into LDS where the arch has it) -> fragments -> atom,
-/// FP32 accumulators in registers throughout. Generic over the atom and the wave size.
+/// The K loop (mainloop layer): global -> LDS (kStages stages; through registers, or cp.async
+/// straight into LDS where the arch has it) -> fragments -> atom, FP32 accumulators in registers
+/// throughout. Generic over the atom and the wave size. Its contract, all in this file: Arguments
+/// (operand and scale views), SharedStorage, can_implement, and operator() over a K-tile range of
+/// one output tile.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
+#include "fp8gemm/arch/mma_atom.hpp"
 #include "fp8gemm/arch/thread.hpp"
-#include "fp8gemm/kernel/gemm_params.hpp"
+#include "fp8gemm/quant/granularity.hpp"
+#include "fp8gemm/status.hpp"
 #include "fp8gemm/tile/global_to_lds.hpp"
+#include "fp8gemm/tile/lds_layout.hpp"
+#include "fp8gemm/tile/operand_view.hpp"
 
 namespace fp8gemm {
-
-/// LDS for one workgroup: kStages stages of the A and B K-tiles, both K contiguous.
-template <class Policy>
-struct SharedStorage {
-  std::uint8_t a[Policy::kStages][Policy::kLdsStageABytes];  // [kBlockM][kLdsRowBytes] per stage
-  std::uint8_t b[Policy::kStages][Policy::kLdsStageBBytes];  // [kBlockN][kLdsRowBytes] per stage
-};
 
 /// FP32 accumulators of one thread: [kAtomsM][kAtomsN][Atom::kCRegs].
 template <class Policy>
 struct Accumulators {
   float v[Policy::kAtomsM][Policy::kAtomsN][Policy::Atom::kCRegs];
   FP8GEMM_DEVICE void clear() {
-FP8GEMM_UNROLL
+    FP8GEMM_UNROLL
     for (int i = 0; i < Policy::kAtomsM; ++i)
-FP8GEMM_UNROLL
+      FP8GEMM_UNROLL
       for (int j = 0; j < Policy::kAtomsN; ++j)
-FP8GEMM_UNROLL
+        FP8GEMM_UNROLL
         for (int r = 0; r < Policy::Atom::kCRegs; ++r) v[i][j][r] = 0.0f;
   }
 };
@@ -40,8 +40,8 @@ struct ThreadCoords {
   int lane, wave_m, wave_n;
   FP8GEMM_DEVICE static ThreadCoords current() {
     int const tid = arch::thread_idx();
-    int const wave = tid / Policy::Arch::kWaveSize;
-    return {tid % Policy::Arch::kWaveSize, wave / Policy::kWavesN, wave % Policy::kWavesN};
+    int const wave = tid / Policy::Atom::kThreads;
+    return {tid % Policy::Atom::kThreads, wave / Policy::kWavesN, wave % Policy::kWavesN};
   }
   /// Row (in the block tile) of accumulator register r of atom row i.
   FP8GEMM_DEVICE int row(int i, int r) const {
@@ -55,19 +55,47 @@ struct ThreadCoords {
 /// kStages LDS stages; while the waves multiply K-tile t, K-tile t + kStages - 1 travels into LDS
 /// stage (t - 1) mod kStages: straight from global memory with async copies (cp.async, up to
 /// kStages - 1 tiles in flight), or global -> registers before the multiply and registers -> LDS
-/// after it. One barrier per K-tile.
+/// after it. One barrier per K-tile. Every thread of the workgroup copies (kCopyThreads).
 ///
-/// Accumulation: with K-blocked scales (Blockwise, Mx32) each scale block of K is accumulated into
-/// `partial`, then acc += (partial * s_a(m, kb)) * s_b(n, kb). Without them, partial sums are promoted
-/// into acc every kPromoteK of K (the Hopper default, 128), or accumulated straight into acc when
-/// kPromoteK == 0 (FastAccumulation; the CDNA default, where MFMA accumulates in FP32).
-template <class Config>
+/// Accumulation: with K-blocked scales (Blockwise, Mx32 without hardware scales) each scale block
+/// of K is accumulated into `partial`, then acc += (partial * s_a(m, kb)) * s_b(n, kb). Without
+/// them, partial sums are promoted into acc every kPromoteK of K (the Hopper default, 128), or
+/// accumulated straight into acc when kPromoteK == 0 (FastAccumulation; the CDNA default, where
+/// MFMA accumulates in FP32).
+template <class PolicyT, class GranularityT, LayoutB kLayoutB, int kPromoteKV>
 struct LdsMultistageMainloop {
-  using Policy = typename Config::Policy;
+  using Policy = PolicyT;
+  using Granularity = GranularityT;
   using Atom = typename Policy::Atom;
-  using Granularity = typename Config::Granularity;
-  using Params = typename Config::Params;
+  using Arch = typename Policy::Arch;
+  using ElementA = typename Policy::ElementA;
+  using ElementB = typename Policy::ElementB;
+  using Accumulators = fp8gemm::Accumulators<Policy>;
+  using Coords = ThreadCoords<Policy>;  // where each accumulator register sits in the tile
   static constexpr int kStages = Policy::kStages;
+  static constexpr int kThreads = Policy::kThreads;
+  static constexpr int kCopyThreads = kThreads;  // every thread copies tiles
+
+  /// What one GEMM's mainloop reads. a: [M, K] (rows M, cols K); b: [N, K] for kNK, [K, N] for
+  /// kKN (rows x cols as stored); the scales per granularity (read here only when K-blocked).
+  struct Arguments {
+    MatrixView<ElementA> a;
+    MatrixView<ElementB> b;
+    ScaleView<Granularity> scale_a;
+    ScaleView<Granularity> scale_b;
+  };
+
+  /// LDS tiles, both K contiguous: A [kBlockM][kBlockK], B [kBlockN][kBlockK] (B is N x K in LDS
+  /// whatever its global layout), rows padded for the atom's reads (tile/lds_layout.hpp).
+  using LdsLayoutA = FragmentReadLayout<Policy::kBlockM, Policy::kBlockK, Atom>;
+  using LdsLayoutB = FragmentReadLayout<Policy::kBlockN, Policy::kBlockK, Atom>;
+  struct SharedStorage {
+    std::uint8_t a[kStages][LdsLayoutA::kBytes];  // LdsLayoutA per stage
+    std::uint8_t b[kStages][LdsLayoutB::kBytes];  // LdsLayoutB per stage
+  };
+  static_assert(sizeof(SharedStorage) <= Arch::kLdsBytes,
+                "the LDS stages do not fit this target's LDS: shrink the tile, BlockK or Stages");
+
   /// MX-32 on an atom whose instruction applies E8M0 scales itself (gfx950): no promotion.
   static constexpr bool kHardwareMx =
       std::is_same_v<Granularity, Mx32> && arch::has_hardware_mx32<Atom>::value;
@@ -75,10 +103,9 @@ struct LdsMultistageMainloop {
   static constexpr int kPromoteK = kKBlockedScales
                                        ? (Granularity::kBlockK < Policy::kBlockK ? Granularity::kBlockK
                                                                                  : Policy::kBlockK)
-                                       : Config::kPromoteK;
+                                       : kPromoteKV;
   static constexpr bool kUsePartial = kPromoteK > 0;
   static constexpr int kStepsPerPromote = kUsePartial ? kPromoteK / Atom::kK : 1;
-  static constexpr int kBanks = Policy::Arch::kLdsBanks;
 
   static constexpr int kScaleBlockK = kKBlockedScales ? Granularity::kBlockK : Policy::kBlockK;
   static_assert(kScaleBlockK % Policy::kBlockK == 0 || Policy::kBlockK % kScaleBlockK == 0,
@@ -86,10 +113,10 @@ struct LdsMultistageMainloop {
   static_assert(kPromoteK % Atom::kK == 0,
                 "promotion interval (or K-scale block) must be whole atoms along K: MX-32 needs an "
                 "atom with K <= 32, or one that applies E8M0 scales in hardware");
-  static_assert(!kHardwareMx || Atom::kK == 32 * (Policy::Arch::kWaveSize / Atom::kM),
+  static_assert(!kHardwareMx || Atom::kK == 32 * (Atom::kThreads / Atom::kM),
                 "hardware MX-32 atoms take one E8M0 byte per lane, lane l's for row l % kM and the MX "
                 "block 32 * (l / kM) of the atom's K: kK must be 32 * (wave size / kM)");
-  static_assert(!kUsePartial || (2 * Policy::kAccumulators <= Policy::Arch::kMaxAccumulatorRegs &&
+  static_assert(!kUsePartial || (2 * Policy::kAccumulators <= Arch::kMaxAccumulatorRegs &&
                                  2 * Policy::kAccumulators <= Policy::kRegisterBudget * 3 / 4),
                 "promoted/K-blocked accumulation needs a second set of accumulators, and with it more "
                 "than 3/4 of the registers a thread may use at this block size: use fewer waves per "
@@ -97,30 +124,59 @@ struct LdsMultistageMainloop {
 
   /// K-contiguous tiles go global -> LDS without registers where the arch can (cp.async), through
   /// registers otherwise; mk_kn_mn B is transposed on the way, so it always goes through registers.
-  template <int kRows>
-  using RowCopy = std::conditional_t<Policy::Arch::kAsyncCopy, AsyncRowMajorTileCopy<Policy, kRows>,
-                                     RowMajorTileCopy<Policy, kRows>>;
-  using CopyA = RowCopy<Policy::kBlockM>;
-  using CopyB = std::conditional_t<Config::kLayoutB == LayoutB::kNK, RowCopy<Policy::kBlockN>,
-                                   TransposedTileCopyB<Policy>>;
+  template <class Layout>
+  using RowCopy = std::conditional_t<Arch::kAsyncCopy, AsyncRowMajorTileCopy<Layout, kCopyThreads, Arch::kLdsBanks>,
+                                     RowMajorTileCopy<Layout, kCopyThreads, Arch::kLdsBanks>>;
+  using CopyA = RowCopy<LdsLayoutA>;
+  using CopyB = std::conditional_t<kLayoutB == LayoutB::kNK, RowCopy<LdsLayoutB>,
+                                   TransposedTileCopyB<LdsLayoutB, kCopyThreads>>;
+
+  /// What this mainloop needs of its arguments (host side); the message names the failed check.
+  static Status can_implement(Arguments const& args) {
+    auto fail = [](StatusCode code, std::string const& what) { return Status::error(code, what); };
+    if (args.a.data == nullptr) return fail(StatusCode::kErrorNullPointer, "A is null");
+    if (args.b.data == nullptr) return fail(StatusCode::kErrorNullPointer, "B is null");
+    if (args.a.ld < args.a.cols)
+      return fail(StatusCode::kErrorLeadingDimension, "lda (" + std::to_string(args.a.ld) + ") must be >= K (" +
+                                                          std::to_string(args.a.cols) + ")");
+    if (args.b.ld < args.b.cols)
+      return fail(StatusCode::kErrorLeadingDimension,
+                  std::string("ldb (") + std::to_string(args.b.ld) + ") must be >= " +
+                      (kLayoutB == LayoutB::kNK ? "K" : "N") + " (" + std::to_string(args.b.cols) +
+                      ") for " + layout_name(kLayoutB));
+    // 16-byte vector loads of every row: the pointer and the row pitch both.
+    if (int const mis = misalignment16(args.a.data); mis != 0)
+      return fail(StatusCode::kErrorMisaligned, "A must be 16-byte aligned (16-byte vector loads); its address is " +
+                                                    std::to_string(mis) + " bytes past a multiple of 16");
+    if (args.a.ld % 16 != 0)
+      return fail(StatusCode::kErrorMisaligned, "lda must be a multiple of 16 (16-byte vector loads of every row); got lda=" +
+                                                    std::to_string(args.a.ld) + ": pad the leading dimension");
+    if (int const mis = misalignment16(args.b.data); mis != 0)
+      return fail(StatusCode::kErrorMisaligned, "B must be 16-byte aligned (16-byte vector loads); its address is " +
+                                                    std::to_string(mis) + " bytes past a multiple of 16");
+    if (args.b.ld % 16 != 0)
+      return fail(StatusCode::kErrorMisaligned, "ldb must be a multiple of 16 (16-byte vector loads of every row); got ldb=" +
+                                                    std::to_string(args.b.ld) + ": pad the leading dimension");
+    return Status::success();
+  }
 
   /// acc += A[m0:, k_tiles] * B[k_tiles, n0:] for K-tiles [k_tile_begin, k_tile_end).
-  FP8GEMM_DEVICE void operator()(Params const& p, int m0, int n0, int k_tile_begin,
-                                 int k_tile_end, SharedStorage<Policy>& lds,
-                                 Accumulators<Policy>& acc) const {
+  /// All kThreads threads of the workgroup must call it (it has barriers).
+  FP8GEMM_DEVICE void operator()(Arguments const& args, int m0, int n0, int k_tile_begin,
+                                 int k_tile_end, SharedStorage& lds, Accumulators& acc) const {
     ThreadCoords<Policy> const tc = ThreadCoords<Policy>::current();
     CopyA copy_a;
     CopyB copy_b;
-    Accumulators<Policy> partial;
+    Accumulators partial;
     partial.clear();
     int const num_tiles = k_tile_end - k_tile_begin;
 
     // Prologue: K-tiles 0 .. kStages-2 into stages 0 .. kStages-2, one copy group per stage.
     for (int s = 0; s < kStages - 1; ++s) {
       if (s < num_tiles) {
-        issue_tile(copy_a, copy_b, p, m0, n0, k_tile_begin + s, lds, s);
-        copy_a.land(lds.a[s], "A tile store");
-        copy_b.land(lds.b[s], "B tile store");
+        issue_tile(copy_a, copy_b, args, m0, n0, k_tile_begin + s, lds, s);
+        copy_a.land(lds.a[s]);
+        copy_b.land(lds.b[s]);
       }
       arch::async_copy_commit();
     }
@@ -134,16 +190,16 @@ struct LdsMultistageMainloop {
       arch::async_copy_wait<kStages - 2>();  // this thread's copies of K-tile t have landed
       arch::sync_block();  // waits for: K-tile t in LDS from every thread, and every wave done
                            // reading stage (t - 1) % kStages, which K-tile `ahead` now overwrites
-      if (has_ahead) issue_tile(copy_a, copy_b, p, m0, n0, k_tile_begin + ahead, lds, ahead % kStages);
+      if (has_ahead) issue_tile(copy_a, copy_b, args, m0, n0, k_tile_begin + ahead, lds, ahead % kStages);
       arch::async_copy_commit();  // one group per iteration, empty or not, keeps the count fixed
 
-FP8GEMM_UNROLL
+      FP8GEMM_UNROLL
       for (int ks = 0; ks < Policy::kKSteps; ++ks) {
         int const k_step = (k_tile_begin + t) * Policy::kBlockK + ks * Atom::kK;  // first k of this step
-        multiply_step(p, tc, m0, n0, k_step, lds.a[stage], lds.b[stage], ks, kUsePartial ? partial : acc);
+        multiply_step(args, tc, m0, n0, k_step, lds.a[stage], lds.b[stage], ks, kUsePartial ? partial : acc);
         if constexpr (kUsePartial) {
           if (++steps_in_chunk == kStepsPerPromote) {
-            promote(p, tc, m0, n0, chunk_k, partial, acc);
+            promote(args, tc, m0, n0, chunk_k, partial, acc);
             steps_in_chunk = 0;
             chunk_k += kPromoteK;
           }
@@ -151,34 +207,40 @@ FP8GEMM_UNROLL
       }
 
       if (has_ahead) {  // register-staged copies: registers -> LDS (visible after the next barrier)
-        copy_a.land(lds.a[ahead % kStages], "A tile store");
-        copy_b.land(lds.b[ahead % kStages], "B tile store");
+        copy_a.land(lds.a[ahead % kStages]);
+        copy_b.land(lds.b[ahead % kStages]);
       }
     }
     if constexpr (kUsePartial) {
-      if (steps_in_chunk > 0) promote(p, tc, m0, n0, chunk_k, partial, acc);
+      if (steps_in_chunk > 0) promote(args, tc, m0, n0, chunk_k, partial, acc);
     }
   }
 
  private:
+  static int misalignment16(void const* p) { return static_cast<int>(reinterpret_cast<std::uintptr_t>(p) % 16); }
+
   /// Starts K-tile k_tile on its way to LDS stage `stage` (async copies write it directly,
   /// register-staged ones hold it until land).
-  FP8GEMM_DEVICE static void issue_tile(CopyA& copy_a, CopyB& copy_b, Params const& p, int m0,
-                                        int n0, int k_tile, SharedStorage<Policy>& lds, int stage) {
+  FP8GEMM_DEVICE static void issue_tile(CopyA& copy_a, CopyB& copy_b, Arguments const& args, int m0,
+                                        int n0, int k_tile, SharedStorage& lds, int stage) {
     int const k0 = k_tile * Policy::kBlockK;
-    copy_a.issue(reinterpret_cast<std::uint8_t const*>(p.a), p.lda, p.m, p.k, m0, k0, lds.a[stage],
-                 "A tile store");
-    copy_b.issue(reinterpret_cast<std::uint8_t const*>(p.b), p.ldb, p.n, p.k, n0, k0, lds.b[stage],
-                 "B tile store");
+    copy_a.issue(reinterpret_cast<std::uint8_t const*>(args.a.data), args.a.ld, args.a.rows,
+                 args.a.cols, m0, k0, lds.a[stage]);
+    if constexpr (kLayoutB == LayoutB::kNK) {  // b: [N, K]
+      copy_b.issue(reinterpret_cast<std::uint8_t const*>(args.b.data), args.b.ld, args.b.rows,
+                   args.b.cols, n0, k0, lds.b[stage]);
+    } else {  // b: [K, N]
+      copy_b.issue(reinterpret_cast<std::uint8_t const*>(args.b.data), args.b.ld, args.b.cols,
+                   args.b.rows, n0, k0, lds.b[stage]);
+    }
   }
 
   /// One atom-deep K step: the wave's A fragments LDS -> registers, then per atom column one B
   /// fragment and kAtomsM atoms. NOTE: B is read column by column so only one B fragment is live
   /// (the A fragments are reused by every column).
-  FP8GEMM_DEVICE static void multiply_step(Params const& p, ThreadCoords<Policy> const& tc, int m0,
-                                           int n0, int k_step, std::uint8_t const* lds_a,
-                                           std::uint8_t const* lds_b, int ks,
-                                           Accumulators<Policy>& d) {
+  FP8GEMM_DEVICE static void multiply_step(Arguments const& args, ThreadCoords<Policy> const& tc,
+                                           int m0, int n0, int k_step, std::uint8_t const* lds_a,
+                                           std::uint8_t const* lds_b, int ks, Accumulators& d) {
     typename Atom::FragA fa[Policy::kAtomsM];
     FP8GEMM_UNROLL
     for (int i = 0; i < Policy::kAtomsM; ++i)
@@ -191,7 +253,7 @@ FP8GEMM_UNROLL
     if constexpr (kHardwareMx) {
       FP8GEMM_UNROLL
       for (int i = 0; i < Policy::kAtomsM; ++i)
-        sa[i] = mx_scale_byte(p.scale_a, p.scale_a_cols, p.m,
+        sa[i] = mx_scale_byte(args.scale_a,
                               m0 + tc.wave_m * Policy::kWaveTileM + i * Atom::kM + tc.lane % Atom::kM, kb);
     }
     FP8GEMM_UNROLL
@@ -200,7 +262,7 @@ FP8GEMM_UNROLL
       load_b(fb, lds_b, tc.lane, tc.wave_n * Policy::kWaveTileN + j * Atom::kN, ks * Atom::kK);
       if constexpr (kHardwareMx) {
         std::uint8_t const sb = mx_scale_byte(
-            p.scale_b, p.scale_b_cols, p.n, n0 + tc.wave_n * Policy::kWaveTileN + j * Atom::kN + tc.lane % Atom::kN, kb);
+            args.scale_b, n0 + tc.wave_n * Policy::kWaveTileN + j * Atom::kN + tc.lane % Atom::kN, kb);
         FP8GEMM_UNROLL
         for (int i = 0; i < Policy::kAtomsM; ++i) Atom::mma_scaled(d.v[i][j], fa[i], fb, sa[i], sb);
       } else {
@@ -208,34 +270,32 @@ FP8GEMM_UNROLL
         for (int i = 0; i < Policy::kAtomsM; ++i) Atom::mma(d.v[i][j], fa[i], fb);
       }
     }
-    (void)p, (void)m0, (void)n0;
+    (void)args, (void)m0, (void)n0;
   }
 
   /// The atom's fragment loads (its own, e.g. ldmatrix, or one LDS access per chunk).
   FP8GEMM_DEVICE static void load_a(typename Atom::FragA& f, std::uint8_t const* lds, int lane,
                                     int row0, int k0) {
     if constexpr (arch::has_fragment_loads<Atom>::value) {
-      Atom::template load_a<kBanks>(f, lds, lane, row0, k0, Policy::kLdsRowBytes);
+      Atom::template load_a<LdsLayoutA>(f, lds, lane, row0, k0);
     } else {
-      arch::load_fragment_a_by_chunks<Atom, kBanks>(f, lds, lane, row0, k0, Policy::kLdsRowBytes);
+      arch::load_fragment_a_by_chunks<Atom, LdsLayoutA>(f, lds, lane, row0, k0);
     }
   }
   FP8GEMM_DEVICE static void load_b(typename Atom::FragB& f, std::uint8_t const* lds, int lane,
                                     int col0, int k0) {
     if constexpr (arch::has_fragment_loads<Atom>::value) {
-      Atom::template load_b<kBanks>(f, lds, lane, col0, k0, Policy::kLdsRowBytes);
+      Atom::template load_b<LdsLayoutB>(f, lds, lane, col0, k0);
     } else {
-      arch::load_fragment_b_by_chunks<Atom, kBanks>(f, lds, lane, col0, k0, Policy::kLdsRowBytes);
+      arch::load_fragment_b_by_chunks<Atom, LdsLayoutB>(f, lds, lane, col0, k0);
     }
   }
 
   /// E8M0 scale byte of (row, MX block kb); rows or blocks outside the matrix multiply zero-filled
   /// data, so they get 2^0 (127).
-  template <class Scale>
-  FP8GEMM_DEVICE static std::uint8_t mx_scale_byte(Scale const* scales, std::int64_t cols, int rows,
-                                                   int row, int kb) {
-    if constexpr (std::is_same_v<Scale, e8m0>) {
-      return (row < rows && kb < cols) ? scales[row * cols + kb].bits : std::uint8_t{127};
+  FP8GEMM_DEVICE static std::uint8_t mx_scale_byte(ScaleView<Granularity> const& s, int row, int kb) {
+    if constexpr (std::is_same_v<typename ScaleView<Granularity>::Element, e8m0>) {
+      return (row < s.extent && kb < s.cols) ? s.data[row * s.cols + kb].bits : std::uint8_t{127};
     } else {
       return 127;  // not reached: hardware MX needs e8m0 scales
     }
@@ -245,10 +305,9 @@ FP8GEMM_UNROLL
   /// Chunks entirely past K (zero-filled tail) hold zeros and are skipped. NOTE: the scales are
   /// loaded once per atom row / column register ((kAtomsM + kAtomsN) * kCRegs loads), not once per
   /// accumulator; elements outside the matrix get scale 0.
-  FP8GEMM_DEVICE static void promote(Params const& p, ThreadCoords<Policy> const& tc, int m0,
-                                     int n0, int chunk_k, Accumulators<Policy>& partial,
-                                     Accumulators<Policy>& acc) {
-    if (chunk_k >= p.k) return;
+  FP8GEMM_DEVICE static void promote(Arguments const& args, ThreadCoords<Policy> const& tc, int m0,
+                                     int n0, int chunk_k, Accumulators& partial, Accumulators& acc) {
+    if (chunk_k >= args.a.cols) return;
     [[maybe_unused]] float sa[Policy::kAtomsM][Atom::kCRegs];
     [[maybe_unused]] float sb[Policy::kAtomsN][Atom::kCRegs];
     if constexpr (kKBlockedScales) {
@@ -257,14 +316,14 @@ FP8GEMM_UNROLL
         FP8GEMM_UNROLL
         for (int r = 0; r < Atom::kCRegs; ++r) {
           int const m = m0 + tc.row(i, r);
-          sa[i][r] = m < p.m ? Config::a_block_scale(p, m, chunk_k) : 0.0f;
+          sa[i][r] = m < args.scale_a.extent ? args.scale_a.block(m, chunk_k, Granularity::kABlockM) : 0.0f;
         }
       FP8GEMM_UNROLL
       for (int j = 0; j < Policy::kAtomsN; ++j)
         FP8GEMM_UNROLL
         for (int r = 0; r < Atom::kCRegs; ++r) {
           int const n = n0 + tc.col(j, r);
-          sb[j][r] = n < p.n ? Config::b_block_scale(p, n, chunk_k) : 0.0f;
+          sb[j][r] = n < args.scale_b.extent ? args.scale_b.block(n, chunk_k, Granularity::kBBlockN) : 0.0f;
         }
     }
     FP8GEMM_UNROLL
@@ -274,7 +333,7 @@ FP8GEMM_UNROLL
         FP8GEMM_UNROLL
         for (int r = 0; r < Atom::kCRegs; ++r) {
           if constexpr (kKBlockedScales) {
-            acc.v[i][j][r] += Config::scale_twice(partial.v[i][j][r], sa[i][r], sb[j][r]);
+            acc.v[i][j][r] += scale_twice(partial.v[i][j][r], sa[i][r], sb[j][r]);
           } else {
             acc.v[i][j][r] += partial.v[i][j][r];
           }

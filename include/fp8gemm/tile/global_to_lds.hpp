@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 /// Global -> LDS copies of the A and B K-tiles (tile layer): through registers, or by cp.async with
-/// no registers (AsyncRowMajorTileCopy). Every byte outside the
-/// matrix (rows >= M or N, k >= K) arrives in LDS as zero; nothing outside is ever read.
+/// no registers (AsyncRowMajorTileCopy), into an LDS layout (tile/lds_layout.hpp), by the
+/// kThreads threads the mainloop chooses. Every byte outside the matrix (rows >= M or N, k >= K)
+/// arrives in LDS as zero; nothing outside is ever read.
 #pragma once
 
 #include <cstdint>
 
 #include "fp8gemm/arch/thread.hpp"
-#include "fp8gemm/quant/granularity.hpp"
+#include "fp8gemm/tile/lds_layout.hpp"
 
 namespace fp8gemm {
 
@@ -21,9 +22,10 @@ FP8GEMM_DEVICE arch::Vec<16> load_partial16(std::uint8_t const* p, int valid) {
   return vec;
 }
 
-/// A row-major operand tile, K contiguous: [kRows, kBlockK] bytes of a [rows, k] matrix (lda bytes
-/// per row, lda % 16 == 0, base 16-byte aligned). Each thread moves kVecs 16-byte vectors; vector
-/// v = thread + i * kThreads covers tile row row_of(v / kChunks), bytes 16 * (v % kChunks) .. +15.
+/// A row-major operand tile, K contiguous: [Layout::kRows, Layout::kRowBytes] bytes of a [rows, k]
+/// matrix (ld bytes per row, ld % 16 == 0, base 16-byte aligned) into `Layout`. Each of kThreads
+/// threads moves kVecs 16-byte vectors; vector v = thread + i * kThreads covers tile row
+/// row_of(v / kChunks), bytes 16 * (v % kChunks) .. +15. kBanks: the target's 4-byte LDS banks.
 ///
 /// NOTE: an LDS store is free of bank conflicts when the lanes of each store phase (kBanks * 4 /
 /// kStoreBytes lanes, the bank model's rule) write every bank once. A phase spans kRowsPerPhase
@@ -41,12 +43,15 @@ FP8GEMM_DEVICE arch::Vec<16> load_partial16(std::uint8_t const* p, int valid) {
 ///   sm90, kBlockK 64: pitch 20 dwords, 16-byte stores, a phase = 8 lanes = 2 rows of 16 dwords;
 ///     rows r and r + 4 (4 * 20 = 16 mod 32) fill opposite bank halves: kDelta = 4. (kBlockK 128:
 ///     a phase is one row, natural order.)
-template <class Policy, int kRows>
+template <class Layout, int kThreads, int kBanks>
 struct RowMajorTileCopy {
-  static constexpr int kChunks = Policy::kBlockK / 16;             // 16-byte vectors per row
-  static constexpr int kVecs = kRows * kChunks / Policy::kThreads;  // per thread
-  static constexpr int kStoreBytes = Policy::kLdsRowBytes % 16 == 0 ? 16 : 8;
-  static constexpr int kBanks = Policy::Arch::kLdsBanks;
+  static constexpr int kRows = Layout::kRows;
+  static constexpr int kChunks = Layout::kRowBytes / 16;    // 16-byte vectors per row
+  static constexpr int kVecs = kRows * kChunks / kThreads;  // per thread
+  static constexpr int kStoreBytes = Layout::kPitch % 16 == 0 ? 16 : 8;
+  static_assert(Layout::kRowBytes % 16 == 0, "tile rows are copied as 16-byte vectors");
+  static_assert(kRows * kChunks % kThreads == 0,
+                "each thread must copy a whole number of 16-byte vectors of the A and B tiles");
   static constexpr int kLanesPerPhase = kBanks * 4 / kStoreBytes;
   static constexpr int kRowsPerPhase =  // rows one store phase spans (1: one row or part of one)
       kLanesPerPhase > kChunks ? kLanesPerPhase / kChunks : 1;
@@ -67,7 +72,7 @@ struct RowMajorTileCopy {
     int dwords_per_bank[kBanks] = {};
     for (int lane = 0; lane < kLanesPerPhase; ++lane) {
       int const dword =
-          (paired_row(lane / kChunks, delta) * Policy::kLdsRowBytes + 16 * (lane % kChunks)) / 4;
+          Layout::offset(paired_row(lane / kChunks, delta), 16 * (lane % kChunks)) / 4;
       for (int w = 0; w < kStoreBytes / 4; ++w)
         if (++dwords_per_bank[(dword + w) % kBanks] > 1) return false;
     }
@@ -95,7 +100,7 @@ struct RowMajorTileCopy {
     int const tid = arch::thread_idx();
     FP8GEMM_UNROLL
     for (int i = 0; i < kVecs; ++i) {
-      int const v = tid + i * Policy::kThreads;
+      int const v = tid + i * kThreads;
       int const row = row0 + row_of(v / kChunks);
       int const kk = k0 + 16 * (v % kChunks);
       arch::Vec<16> vec{};
@@ -113,26 +118,26 @@ struct RowMajorTileCopy {
 
   /// The mainloop's two steps: issue = the global loads (into registers), land = the LDS stores.
   FP8GEMM_DEVICE void issue(std::uint8_t const* base, std::int64_t ld, int rows, int k, int row0,
-                            int k0, std::uint8_t*, char const*) {
+                            int k0, std::uint8_t*) {
     load(base, ld, rows, k, row0, k0);
   }
-  FP8GEMM_DEVICE void land(std::uint8_t* lds_stage, char const* site) const { store(lds_stage, site); }
+  FP8GEMM_DEVICE void land(std::uint8_t* lds_stage) const { store(lds_stage); }
 
-  /// Writes the staged vectors into one LDS stage laid out [kRows][Policy::kLdsRowBytes].
-  FP8GEMM_DEVICE void store(std::uint8_t* lds_stage, char const* site) const {
+  /// Writes the staged vectors into one LDS stage laid out as Layout.
+  FP8GEMM_DEVICE void store(std::uint8_t* lds_stage) const {
     int const tid = arch::thread_idx();
     FP8GEMM_UNROLL
     for (int i = 0; i < kVecs; ++i) {
-      int const v = tid + i * Policy::kThreads;
-      std::uint32_t const offset = row_of(v / kChunks) * Policy::kLdsRowBytes + 16 * (v % kChunks);
+      int const v = tid + i * kThreads;
+      std::uint32_t const offset = Layout::offset(row_of(v / kChunks), 16 * (v % kChunks));
       if constexpr (kStoreBytes == 16) {
-        arch::lds_store<16, kBanks>(lds_stage, offset, staged[i], site);
+        arch::lds_store<16>(lds_stage, offset, staged[i]);
       } else {
         arch::Vec<8> lo, hi;
         lo.w[0] = staged[i].w[0], lo.w[1] = staged[i].w[1];
         hi.w[0] = staged[i].w[2], hi.w[1] = staged[i].w[3];
-        arch::lds_store<8, kBanks>(lds_stage, offset, lo, site);
-        arch::lds_store<8, kBanks>(lds_stage, offset + 8, hi, site);
+        arch::lds_store<8>(lds_stage, offset, lo);
+        arch::lds_store<8>(lds_stage, offset + 8, hi);
       }
     }
   }
@@ -142,29 +147,28 @@ struct RowMajorTileCopy {
 /// vector straight into the LDS stage (same vector -> row mapping and bank pattern as
 /// RowMajorTileCopy), zero-filling bytes outside [rows, k); the mainloop's async_copy_wait and
 /// barrier make it visible, so land has nothing left to do.
-template <class Policy, int kRows>
+template <class Layout, int kThreads, int kBanks>
 struct AsyncRowMajorTileCopy {
-  using Layout = RowMajorTileCopy<Policy, kRows>;
-  static_assert(Layout::kStoreBytes == 16, "async copies write 16-byte LDS vectors");
+  using Order = RowMajorTileCopy<Layout, kThreads, kBanks>;  // vector -> row mapping
+  static_assert(Order::kStoreBytes == 16, "async copies write 16-byte LDS vectors");
 
   FP8GEMM_DEVICE void issue(std::uint8_t const* base, std::int64_t ld, int rows, int k, int row0,
-                            int k0, std::uint8_t* lds_stage, char const* site) {
+                            int k0, std::uint8_t* lds_stage) {
     int const tid = arch::thread_idx();
     FP8GEMM_UNROLL
-    for (int i = 0; i < Layout::kVecs; ++i) {
-      int const v = tid + i * Policy::kThreads;
-      int const tile_row = Layout::row_of(v / Layout::kChunks);
+    for (int i = 0; i < Order::kVecs; ++i) {
+      int const v = tid + i * kThreads;
+      int const tile_row = Order::row_of(v / Order::kChunks);
       int const row = row0 + tile_row;
-      int const kk = k0 + 16 * (v % Layout::kChunks);
+      int const kk = k0 + 16 * (v % Order::kChunks);
       bool const inside = row < rows && kk < k;
       int const valid = !inside ? 0 : (k - kk < 16 ? k - kk : 16);
       std::uint8_t const* src = inside ? base + row * ld + kk : base;  // valid = 0 reads nothing
-      arch::copy_global_to_lds16<Policy::Arch::kLdsBanks>(
-          lds_stage, std::uint32_t(tile_row * Policy::kLdsRowBytes + 16 * (v % Layout::kChunks)), src,
-          valid, site);
+      arch::copy_global_to_lds16(lds_stage, Layout::offset(tile_row, 16 * (v % Order::kChunks)), src,
+                                 valid);
     }
   }
-  FP8GEMM_DEVICE void land(std::uint8_t*, char const*) const {}
+  FP8GEMM_DEVICE void land(std::uint8_t*) const {}
 };
 
 /// B stored K x N (N contiguous, ldb % 16 == 0) copied into LDS as N x K. A thread's unit is a
@@ -173,33 +177,33 @@ struct AsyncRowMajorTileCopy {
 /// n = 16 * (u % kUnitsN) .. +15 and k = 4 * (u / kUnitsN) .. +3, so consecutive threads read
 /// consecutive 16-byte pieces of one K row (coalesced).
 ///
-/// NOTE: the lanes of one 4-byte store phase hold units 16 n apart (rows 16 apart land in the same
-/// banks: 16 * pitch = 0 mod kBanks for the default pitches 36 and 18 dwords) and only a few k.
+/// B stored K x N into `Layout` (N rows of K). NOTE: the lanes of one 4-byte store phase hold
+/// units 16 n apart (rows 16 apart land in the same banks: 16 * pitch = 0 mod kBanks for the
+/// default pitches 36 and 18 dwords) and only a few k.
 /// Storing column c of every unit together would be 16-way (gfx950, gfx942) or 8-way (sm90). So
 /// at step c the unit with x = (u % kUnitsN) % 16 stores column c ^ x: rows 16a + (c ^ x) cover
 /// 16 (8 on sm90) distinct rows whose starts, pitch * row mod kBanks, are distinct multiples of
 /// 4 (gfx950, sm90) or 2 (gfx942), and the phase's 4 (gfx942: 2) consecutive k words fill the
 /// gaps: every bank once. The words are put in c ^ x order by conditional swaps, never by a
 /// register index that depends on the lane.
-template <class Policy>
+template <class Layout, int kThreads>
 struct TransposedTileCopyB {
-  static constexpr int kUnitsN = Policy::kBlockN / 16;
-  static constexpr int kUnitsK = Policy::kBlockK / 4;
+  static constexpr int kUnitsN = Layout::kRows / 16;
+  static constexpr int kUnitsK = Layout::kRowBytes / 4;
   static constexpr int kTotalUnits = kUnitsN * kUnitsK;
-  static constexpr int kUnits = (kTotalUnits + Policy::kThreads - 1) / Policy::kThreads;  // per thread
-  static_assert(Policy::kBlockN % 16 == 0 &&
-                    (kTotalUnits % Policy::kThreads == 0 || kTotalUnits < Policy::kThreads),
+  static constexpr int kUnits = (kTotalUnits + kThreads - 1) / kThreads;  // per thread
+  static_assert(Layout::kRows % 16 == 0 && (kTotalUnits % kThreads == 0 || kTotalUnits < kThreads),
                 "mk_kn_mn: B is copied as 4 (k) x 16 (n) blocks, whole blocks per thread (or at most "
                 "one per thread when the tile has fewer blocks than threads)");
   arch::Vec<16> staged[kUnits][4];  // [unit][k]: 16 n-bytes of K row k0 + 4 * (u / kUnitsN) + k
 
-  /// Loads k in [k0, k0 + kBlockK) x n in [n0, n0 + kBlockN), zero outside [k, n).
+  /// Loads k in [k0, k0 + kRowBytes) x n in [n0, n0 + kRows), zero outside [k, n).
   FP8GEMM_DEVICE void load(std::uint8_t const* base, std::int64_t ld, int n_total, int k_total,
                            int n0, int k0) {
     int const tid = arch::thread_idx();
 FP8GEMM_UNROLL
     for (int i = 0; i < kUnits; ++i) {
-      int const u = tid + i * Policy::kThreads;
+      int const u = tid + i * kThreads;
       int const n = n0 + 16 * (u % kUnitsN);
       int const k = k0 + 4 * (u / kUnitsN);
 FP8GEMM_UNROLL
@@ -219,17 +223,18 @@ FP8GEMM_UNROLL
 
   /// The mainloop's two steps: issue = the global loads (into registers), land = the LDS stores.
   FP8GEMM_DEVICE void issue(std::uint8_t const* base, std::int64_t ld, int n_total, int k_total,
-                            int n0, int k0, std::uint8_t*, char const*) {
+                            int n0, int k0, std::uint8_t*) {
     load(base, ld, n_total, k_total, n0, k0);
   }
-  FP8GEMM_DEVICE void land(std::uint8_t* lds_stage, char const* site) const { store(lds_stage, site); }
+  FP8GEMM_DEVICE void land(std::uint8_t* lds_stage) const { store(lds_stage); }
 
-  /// Writes the staged units transposed into one LDS stage laid out [kBlockN][kLdsRowBytes].
-  FP8GEMM_DEVICE void store(std::uint8_t* lds_stage, char const* site) const {
+  /// Writes the staged units transposed into one LDS stage laid out as Layout (N rows of K).
+  FP8GEMM_DEVICE void store(std::uint8_t* lds_stage) const {
     int const tid = arch::thread_idx();
 FP8GEMM_UNROLL
     for (int i = 0; i < kUnits; ++i) {
-      int const u = tid + i * Policy::kThreads;
+      int const u = tid + i * kThreads;
+      if (kTotalUnits % kThreads != 0 && u >= kTotalUnits) break;  // fewer units than threads
       int const n = 16 * (u % kUnitsN);
       int const k = 4 * (u / kUnitsN);
       int const x = (u % kUnitsN) % 16;  // column swizzle, see NOTE
@@ -258,8 +263,7 @@ FP8GEMM_UNROLL
       for (int c = 0; c < 16; ++c) {
         arch::Vec<4> v;
         v.w[0] = word[c];
-        arch::lds_store_if<4, Policy::Arch::kLdsBanks>(
-            u < kTotalUnits, lds_stage, std::uint32_t((n + (c ^ x)) * Policy::kLdsRowBytes + k), v, site);
+        arch::lds_store<4>(lds_stage, Layout::offset(n + (c ^ x), k), v);
       }
     }
   }

@@ -34,13 +34,8 @@ struct Cdna3MmaFp8 {
   static constexpr int kAChunkBytes = 8, kAChunks = 1;
   static constexpr int kBChunkBytes = 8, kBChunks = 1;
   static constexpr int kCRegs = kShape * kShape / 64;
-  /// LDS rows are kBlockK + 8 bytes apart: pitch = 2 * odd dwords (18 for kBlockK = 64) when
-  /// kBlockK is a multiple of 16. A ds_read_b64 phase is 16 lanes = rows 0..15 at one k (both
-  /// shapes): row r starts at dword 2 * (odd * r mod 16) (mod 32) plus a constant, 16 distinct
-  /// even banks, so the 16 lanes cover the 32 banks exactly once. Rows are then only 8-byte
-  /// aligned, so tiles are written with 8-byte stores (their row order: RowMajorTileCopy in
-  /// tile/global_to_lds.hpp).
-  static constexpr int kLdsPadBytes = 8;
+  static constexpr int kThreads = 64;      // one wave
+  static constexpr int kLdsReadBytes = 8;  // ds_read_b64 per chunk (tile/lds_layout.hpp pads by it)
   static constexpr int kDefaultPromoteK = 0;  // MFMA accumulates in FP32
   using FragA = Fragment<8>;
   using FragB = Fragment<8>;

@@ -47,10 +47,8 @@ struct Cdna4MmaFp8 {
   static constexpr int kAChunkBytes = 16, kAChunks = 2;
   static constexpr int kBChunkBytes = 16, kBChunks = 2;
   static constexpr int kCRegs = kShape * kShape / 64;
-  /// LDS rows are kBlockK + 16 bytes apart: for kBlockK = 128 the pitch is 36 dwords, and a
-  /// ds_read_b128 phase (16 lanes = rows 0..15 at one k, both shapes) starts rows at 36r mod 64 =
-  /// 16 distinct multiples of 4: all 64 banks exactly once.
-  static constexpr int kLdsPadBytes = 16;
+  static constexpr int kThreads = 64;       // one wave
+  static constexpr int kLdsReadBytes = 16;  // ds_read_b128 per chunk (tile/lds_layout.hpp pads by it)
   static constexpr int kDefaultPromoteK = 0;  // MFMA accumulates in FP32
   static constexpr bool kHardwareMx32 = true;  // Mx32 scales go into the instruction
   using FragA = Fragment<32>;

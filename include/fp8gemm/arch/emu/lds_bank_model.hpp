@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/// Host emulator (arch layer): LDS bank-conflict model. Each wave's LDS instruction is reported by its
-/// lanes through a wave collective; per-site cost (extra cycles from bank conflicts) accumulates in a
-/// process-wide, thread-safe table.
+/// Host emulator (arch layer): LDS bank-conflict model. Every lane reports its LDS accesses
+/// (address, width, direction); they are grouped into wave instructions at each workgroup barrier,
+/// and per-site cost (extra cycles from bank conflicts) accumulates in a process-wide table.
 #pragma once
 
 #include <algorithm>
@@ -12,15 +12,14 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
+#include <map>
+#include <tuple>
 #include <vector>
 
 #include "fp8gemm/arch/emu/runtime.hpp"
 
 namespace fp8gemm::emu {
 
-inline constexpr int kLdsBanksGfx950 = 64;
-inline constexpr int kLdsBanksGfx942 = 32;
 inline constexpr int kLdsBankBytes = 4;
 
 /// Cost of one LDS instruction of one wave.
@@ -67,9 +66,10 @@ inline LdsConflict lds_bank_conflicts(std::uint32_t const* byte_offsets, bool co
   return out;
 }
 
-/// Accumulated cost of one LDS access site (e.g. "A fragment ds_read_b128").
+/// Accumulated cost of one LDS access site: a named LDS region and a direction, e.g. "A read".
 struct LdsSiteStats {
   std::string site;
+  int width = 0;                   // bytes per lane of the site's accesses (the widest, if several)
   std::uint64_t instructions = 0;  // wave-level instructions
   std::uint64_t reads = 0;         // of which reads
   std::uint64_t bytes = 0;         // bytes moved by the active lanes
@@ -77,7 +77,20 @@ struct LdsSiteStats {
   int max_degree = 0;              // worst conflict degree seen
 };
 
+/// A named byte range [begin, end) of the workgroup's LDS (e.g. the A stages); accesses are
+/// reported per region and direction. Offsets outside every region count as "LDS".
+struct LdsRegion {
+  std::string name;
+  std::uint32_t begin = 0, end = 0;
+};
+
 /// Process-wide, thread-safe table of LdsSiteStats; off by default (then lds_access costs one load).
+///
+/// How accesses become instructions, with no help from the kernel: every lane's access is logged
+/// with its key (region, direction, width) and its ordinal among the lane's accesses of that key
+/// since the last workgroup barrier; at the barrier (and at the workgroup's end) the accesses of
+/// one wave with equal key and ordinal form one instruction. Lanes that skipped an access (a
+/// masked store) are simply absent from it, as on the GPU.
 class LdsBankRecorder {
  public:
   static LdsBankRecorder& instance() {
@@ -86,17 +99,30 @@ class LdsBankRecorder {
   }
 
   /// Switch between launches only: every lane of a wave must see the same setting.
-  void set_enabled(bool on) { enabled_.store(on, std::memory_order_relaxed); }
+  void set_enabled(bool on);
+  std::uint64_t generation() const;
   bool enabled() const { return enabled_.load(std::memory_order_relaxed); }
+
+  /// Regions to report by (set between launches); an empty list reports one region, "LDS".
+  void set_regions(std::vector<LdsRegion> regions) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    regions_ = std::move(regions);
+  }
+  std::vector<LdsRegion> regions() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return regions_;
+  }
 
   void reset() {
     std::lock_guard<std::mutex> lock(mutex_);
     table_.clear();
   }
 
-  void record(char const* site, std::uint64_t bytes, bool is_write, LdsConflict c) {
+  void record(std::string const& site, int width, std::uint64_t bytes, bool is_write, LdsConflict c) {
     std::lock_guard<std::mutex> lock(mutex_);
     LdsSiteStats& s = table_[site];
+    s.site = site;
+    s.width = std::max(s.width, width);
     ++s.instructions;
     s.reads += is_write ? 0 : 1;
     s.bytes += bytes;
@@ -104,31 +130,12 @@ class LdsBankRecorder {
     s.max_degree = std::max(s.max_degree, c.max_degree);
   }
 
-  /// All sites, merged by name (the same literal may have several addresses), sorted by name.
+  /// All sites, sorted by name.
   std::vector<LdsSiteStats> snapshot() const {
+    std::lock_guard<std::mutex> lock(mutex_);
     std::vector<LdsSiteStats> out;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      for (auto const& entry : table_) {  // not a structured binding: lambdas capture it (C++17)
-        char const* const& site = entry.first;
-        LdsSiteStats const& s = entry.second;
-        auto it = std::find_if(out.begin(), out.end(),
-                               [&](LdsSiteStats const& o) { return o.site == site; });
-        if (it == out.end()) {
-          out.push_back(s);
-          out.back().site = site;
-        } else {
-          it->instructions += s.instructions;
-          it->reads += s.reads;
-          it->bytes += s.bytes;
-          it->extra_cycles += s.extra_cycles;
-          it->max_degree = std::max(it->max_degree, s.max_degree);
-        }
-      }
-    }
-    std::sort(out.begin(), out.end(),
-              [](LdsSiteStats const& a, LdsSiteStats const& b) { return a.site < b.site; });
-    return out;
+    for (auto const& entry : table_) out.push_back(entry.second);
+    return out;  // std::map: already sorted
   }
 
   /// Stats for one site name; all zero when it was never recorded.
@@ -149,9 +156,9 @@ class LdsBankRecorder {
           s.instructions ? static_cast<double>(s.extra_cycles) / static_cast<double>(s.instructions)
                          : 0.0;
       std::snprintf(line, sizeof line,
-                    "  %-40s %10llu instr (%llu rd) %12llu B %10llu extra cyc  %.2f/instr  max "
+                    "  %-24s %2d B %10llu instr (%llu rd) %12llu B %10llu extra cyc  %.2f/instr  max "
                     "degree %d\n",
-                    s.site.c_str(), static_cast<unsigned long long>(s.instructions),
+                    s.site.c_str(), s.width, static_cast<unsigned long long>(s.instructions),
                     static_cast<unsigned long long>(s.reads),
                     static_cast<unsigned long long>(s.bytes),
                     static_cast<unsigned long long>(s.extra_cycles), mean, s.max_degree);
@@ -163,17 +170,97 @@ class LdsBankRecorder {
  private:
   std::atomic<bool> enabled_{false};
   mutable std::mutex mutex_;
-  std::unordered_map<char const*, LdsSiteStats> table_;  // keyed by the site literal's address
+  std::vector<LdsRegion> regions_;
+  std::map<std::string, LdsSiteStats> table_;
 };
 
-/// Turns recording on (and clears the table) for a scope; restores the previous setting after.
+namespace detail {
+
+/// The accesses of the workgroup running on this OS thread since its last barrier.
+struct LdsLog {
+  static constexpr int kWidthCodes = 5;  // 1, 2, 4, 8, 16 bytes
+  static constexpr int kMaxRegions = 16;
+  struct Entry {
+    int wave, key, ordinal, lane;
+    std::uint32_t offset;
+  };
+  std::vector<Entry> entries;
+  std::vector<int> ordinals;  // [thread][key]: accesses of that key so far
+  std::vector<LdsRegion> regions;
+  std::uint64_t generation = 0;  // of the recorder's settings the regions were loaded from
+  int wave_size = 64, banks = 32;
+
+  static int width_code(int width) { return width == 1 ? 0 : width == 2 ? 1 : width == 4 ? 2 : width == 8 ? 3 : 4; }
+  static int key(int region, bool is_write, int width) {
+    return (region * 2 + (is_write ? 1 : 0)) * kWidthCodes + width_code(width);
+  }
+
+  /// Groups the log into wave instructions, records them, and starts a new interval.
+  void flush(int wave_size, int banks) {
+    if (entries.empty()) return;
+    std::sort(entries.begin(), entries.end(), [](Entry const& a, Entry const& b) {
+      return std::tie(a.wave, a.key, a.ordinal, a.lane) < std::tie(b.wave, b.key, b.ordinal, b.lane);
+    });
+    std::vector<std::uint32_t> offsets(static_cast<std::size_t>(wave_size));
+    std::vector<char> active(static_cast<std::size_t>(wave_size));
+    for (std::size_t i = 0; i < entries.size();) {
+      std::size_t j = i;
+      std::fill(active.begin(), active.end(), 0);
+      int lanes = 0;
+      for (; j < entries.size() && entries[j].wave == entries[i].wave && entries[j].key == entries[i].key &&
+             entries[j].ordinal == entries[i].ordinal;
+           ++j) {
+        offsets[entries[j].lane] = entries[j].offset;
+        active[entries[j].lane] = 1;
+        ++lanes;
+      }
+      int const k = entries[i].key;
+      int const width = 1 << (k % kWidthCodes);
+      bool const is_write = (k / kWidthCodes) % 2 == 1;
+      int const region = k / kWidthCodes / 2;
+      bool act[256];
+      for (int l = 0; l < wave_size && l < 256; ++l) act[l] = active[l] != 0;
+      LdsConflict const c = lds_bank_conflicts(offsets.data(), act, wave_size, width, banks);
+      std::string const name = region < static_cast<int>(regions.size()) ? regions[region].name : "LDS";
+      LdsBankRecorder::instance().record(name + (is_write ? " write" : " read"), width,
+                                         static_cast<std::uint64_t>(lanes) * width, is_write, c);
+      i = j;
+    }
+    entries.clear();
+    std::fill(ordinals.begin(), ordinals.end(), 0);
+  }
+};
+inline thread_local LdsLog tls_lds_log;
+
+/// runtime.hpp's block_sync_hook while recording: runs on the workgroup's OS thread.
+inline void flush_lds_log() { tls_lds_log.flush(tls_lds_log.wave_size, tls_lds_log.banks); }
+
+inline std::atomic<std::uint64_t> recorder_generation{0};
+
+}  // namespace detail
+inline void LdsBankRecorder::set_enabled(bool on) {
+  detail::recorder_generation.fetch_add(1, std::memory_order_relaxed);
+  enabled_.store(on, std::memory_order_relaxed);
+  detail::block_sync_hook.store(on ? &detail::flush_lds_log : nullptr, std::memory_order_relaxed);
+}
+inline std::uint64_t LdsBankRecorder::generation() const {
+  return detail::recorder_generation.load(std::memory_order_relaxed);
+}
+
+/// Turns recording on (and clears the table) for a scope, reporting by `regions`; restores the
+/// previous setting after.
 class LdsRecordingScope {
  public:
-  LdsRecordingScope() : was_enabled_(LdsBankRecorder::instance().enabled()) {
+  explicit LdsRecordingScope(std::vector<LdsRegion> regions = {})
+      : was_enabled_(LdsBankRecorder::instance().enabled()) {
     LdsBankRecorder::instance().reset();
+    LdsBankRecorder::instance().set_regions(std::move(regions));
     LdsBankRecorder::instance().set_enabled(true);
   }
-  ~LdsRecordingScope() { LdsBankRecorder::instance().set_enabled(was_enabled_); }
+  ~LdsRecordingScope() {
+    LdsBankRecorder::instance().set_enabled(was_enabled_);
+    LdsBankRecorder::instance().set_regions({});
+  }
   LdsRecordingScope(LdsRecordingScope const&) = delete;
   LdsRecordingScope& operator=(LdsRecordingScope const&) = delete;
 
@@ -181,44 +268,31 @@ class LdsRecordingScope {
   bool was_enabled_;
 };
 
-/// Reports one LDS access of the calling lane. Every lane of the wave must call it (uniform control
-/// flow; pass active = false for a lane that is masked off). When recording is off, returns at once.
-inline void lds_access(char const* site, std::uint32_t byte_offset, int width_bytes, bool is_write,
-                       int banks, bool active = true) {
-  if (!LdsBankRecorder::instance().enabled()) return;
-  struct Access {
-    char const* site;
-    std::uint32_t offset;
-    int width;
-    int banks;
-    bool is_write;
-    bool active;
-  };
-  Access mine{site, byte_offset, width_bytes, banks, is_write, active};
-  wave_collective(&mine, [](void** slots) {
-    int const lanes = wave_lanes();
-    std::uint32_t offsets[256];
-    bool actives[256];
-    if (lanes > 256) throw std::logic_error("lds_access: waves of more than 256 lanes");
-    auto const& a0 = *static_cast<Access const*>(slots[0]);
-    int active_lanes = 0;
-    for (int l = 0; l < lanes; ++l) {
-      auto const& a = *static_cast<Access const*>(slots[l]);
-      if ((a.site != a0.site && std::strcmp(a.site, a0.site) != 0) || a.width != a0.width ||
-          a.banks != a0.banks || a.is_write != a0.is_write) {
-        throw std::logic_error(std::string("lds_access: lanes of one wave disagree on site, width, "
-                                           "banks or direction at \"") +
-                               a0.site + "\"");
-      }
-      offsets[l] = a.offset;
-      actives[l] = a.active;
-      active_lanes += a.active ? 1 : 0;
-    }
-    LdsConflict const c = lds_bank_conflicts(offsets, actives, lanes, a0.width, a0.banks);
-    LdsBankRecorder::instance().record(
-        a0.site, static_cast<std::uint64_t>(active_lanes) * static_cast<std::uint64_t>(a0.width),
-        a0.is_write, c);
-  });
+/// Reports one LDS access of the calling lane: `width_bytes` at `address` in the workgroup's LDS.
+/// Lanes may diverge (see LdsBankRecorder). When recording is off, returns at once.
+inline void lds_access(void const* address, int width_bytes, bool is_write) {
+  LdsBankRecorder& recorder = LdsBankRecorder::instance();
+  if (!recorder.enabled()) return;
+  detail::LdsLog& log = detail::tls_lds_log;
+  if (log.generation != recorder.generation()) {
+    log.regions = recorder.regions();
+    log.generation = recorder.generation();
+    log.entries.clear();
+  }
+  auto const offset = static_cast<std::uint32_t>(static_cast<std::uint8_t const*>(address) -
+                                                 static_cast<std::uint8_t const*>(shared_memory()));
+  int region = static_cast<int>(log.regions.size());  // "LDS": outside every named region
+  for (int r = 0; r < static_cast<int>(log.regions.size()); ++r)
+    if (offset >= log.regions[r].begin && offset < log.regions[r].end) region = r;
+  if (region >= detail::LdsLog::kMaxRegions) throw std::logic_error("lds_access: too many LDS regions");
+  int const threads = block_dim();
+  int const keys = detail::LdsLog::kMaxRegions * 2 * detail::LdsLog::kWidthCodes;
+  if (static_cast<int>(log.ordinals.size()) != threads * keys) log.ordinals.assign(static_cast<std::size_t>(threads) * keys, 0);
+  log.wave_size = wave_size();
+  log.banks = lds_banks();
+  int const key = detail::LdsLog::key(region, is_write, width_bytes);
+  int const tid = thread_idx();
+  log.entries.push_back({wave_id(), key, log.ordinals[static_cast<std::size_t>(tid) * keys + key]++, lane_id(), offset});
 }
 
 }  // namespace fp8gemm::emu

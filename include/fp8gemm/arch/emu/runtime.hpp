@@ -40,6 +40,7 @@ struct LaunchConfig {
   std::size_t shared_bytes = 0;
   int host_threads = 0;                             // 0 = std::thread::hardware_concurrency()
   std::size_t stack_bytes = kDefaultFiberStackBytes;  // per GPU thread, plus one guard page
+  int lds_banks = 32;                               // 4-byte LDS banks of the emulated target
 };
 
 /// What the last launch() on the calling OS thread did (for timing tests and reports).
@@ -58,7 +59,15 @@ struct FiberCancel {};
 
 enum class FiberState : std::uint8_t { kRunnable, kWaitBlock, kWaitWave, kDone };
 
-/// One GPU thread: its context, stack, and what it waits for.
+/// One asynchronous global -> LDS copy of one thread, in flight until its group is waited for.
+struct AsyncCopy {
+  std::uint8_t* dst;
+  int bytes;
+  std::uint8_t data[16];  // read at issue; lands in LDS at the wait
+};
+
+/// One GPU thread: its context, stack, what it waits for, and its asynchronous copies: those
+/// issued since the last commit (open), and the committed groups in flight, oldest first.
 struct Fiber {
   FiberContext ctx;
   FiberStack stack;
@@ -67,7 +76,13 @@ struct Fiber {
   int lane = 0;
   FiberState state = FiberState::kRunnable;
   bool started = false;
+  std::vector<AsyncCopy> async_open;
+  std::vector<std::vector<AsyncCopy>> async_groups;
 };
+
+/// Called by the OS thread running a workgroup at every workgroup barrier release and when the
+/// workgroup ends (the LDS bank recorder flushes its per-barrier log there); null when unused.
+inline std::atomic<void (*)()> block_sync_hook{nullptr};
 
 /// Barrier state of one wave (the last wave may have fewer than wave_size lanes).
 struct WaveState {
@@ -171,6 +186,7 @@ class Worker {
   Dim3 grid_dim() const { return cfg_.grid; }
   FP8GEMM_EMU_INLINE int block_dim() const { return n_; }
   int wave_size() const { return cfg_.wave_size; }
+  int lds_banks() const { return cfg_.lds_banks; }
   int wave_lanes() const { return waves_[current_->wave].lanes; }
   void* lds() const { return lds_; }
   std::size_t lds_bytes() const { return cfg_.shared_bytes; }
@@ -181,6 +197,7 @@ class Worker {
     if (cancelling_) throw FiberCancel{};
     if (++block_arrived_ == n_) {  // the last thread releases everyone and keeps running
       block_arrived_ = 0;
+      if (auto* hook = block_sync_hook.load(std::memory_order_relaxed)) hook();
       for (int t = 0; t < n_; ++t) fibers_[t].state = FiberState::kRunnable;
       runnable_ = n_;
       return;
@@ -222,6 +239,7 @@ class Worker {
   /// The current fiber has returned from the body: marks it done and switches away for good.
   [[noreturn]] void exit_current() {
     Fiber& self = *current_;
+    if (!cancelling_ && !error_) check_async_copies_landed(self);
     self.state = FiberState::kDone;
     --runnable_;
     ++exited_;
@@ -255,6 +273,8 @@ class Worker {
       Fiber& f = fibers_[t];
       f.state = FiberState::kRunnable;
       f.started = false;
+      f.async_open.clear();
+      f.async_groups.clear();
       context_init(f.ctx, f.stack, &fiber_main);
     }
     current_ = &fibers_[0];
@@ -262,6 +282,7 @@ class Worker {
     context_switch(main_, fibers_[0].ctx);
     // Back on the OS thread's stack: every fiber is done, or error_ is set.
     if (error_) cancel_all();
+    if (auto* hook = block_sync_hook.load(std::memory_order_relaxed)) hook();
     current_ = nullptr;
   }
 
@@ -307,6 +328,17 @@ class Worker {
     ++switches_;
     current_ = next;
     context_switch(from, next ? next->ctx : main_, from_exits);
+  }
+
+  /// A thread that ends with asynchronous copies it never waited for has a wrong wait count (or
+  /// none): on a GPU those bytes would land at an unknown time.
+  void check_async_copies_landed(Fiber const& self) {
+    std::size_t pending = self.async_open.size();
+    for (auto const& group : self.async_groups) pending += group.size();
+    if (pending > 0)
+      record_error(std::make_exception_ptr(std::logic_error(
+          "thread " + std::to_string(self.tid) + " of block " + block_name() + " exited with " +
+          std::to_string(pending) + " asynchronous copies it never waited for")));
   }
 
   std::string block_name() const {
@@ -436,6 +468,40 @@ template <class Fn>
 FP8GEMM_EMU_INLINE void wave_collective(void* slot, Fn&& fn) {
   detail::current_worker().arrive_wave(&detail::kCollectiveTag<std::decay_t<Fn>>, slot,
                                        std::forward<Fn>(fn));
+}
+
+/// Number of 4-byte LDS banks of the emulated target (LaunchConfig::lds_banks).
+inline int lds_banks() { return detail::current_worker().lds_banks(); }
+
+/// Asynchronous copy (cp.async, buffer_load ... lds): reads the first `valid` of `bytes` (<= 16)
+/// bytes at src now, zeros after, and writes them to dst only when the calling thread waits for
+/// the copy's group (async_wait). Until then dst keeps whatever it held, so a wait that comes one
+/// group too early leaves stale bytes and a wrong result, as it would on the GPU.
+inline void async_copy(void* dst, void const* src, int bytes, int valid) {
+  detail::AsyncCopy c{static_cast<std::uint8_t*>(dst), bytes, {}};
+  if (bytes < 1 || bytes > 16 || valid < 0 || valid > bytes)
+    throw std::invalid_argument("emu::async_copy: 1..16 bytes, 0 <= valid <= bytes");
+  std::memcpy(c.data, src, static_cast<std::size_t>(valid));
+  detail::current_worker().current().async_open.push_back(c);
+}
+
+/// Closes the group of the calling thread's copies issued since the last commit (an empty group
+/// counts too, as cp.async.commit_group's does).
+inline void async_commit() {
+  detail::Fiber& f = detail::current_worker().current();
+  f.async_groups.push_back(std::move(f.async_open));
+  f.async_open.clear();
+}
+
+/// Lands the calling thread's oldest committed groups until at most `pending` remain in flight
+/// (cp.async.wait_group); copies issued after the last commit are not waited for.
+inline void async_wait(int pending) {
+  detail::Fiber& f = detail::current_worker().current();
+  std::size_t const keep = pending < 0 ? 0 : static_cast<std::size_t>(pending);
+  std::size_t landed = 0;
+  for (; f.async_groups.size() - landed > keep; ++landed)
+    for (detail::AsyncCopy const& c : f.async_groups[landed]) std::memcpy(c.dst, c.data, c.bytes);
+  f.async_groups.erase(f.async_groups.begin(), f.async_groups.begin() + static_cast<std::ptrdiff_t>(landed));
 }
 
 /// Statistics of the last launch() made by the calling OS thread.

@@ -29,12 +29,11 @@ struct Sm89Mma16x8x32 {
   static constexpr int kAChunkBytes = 4, kAChunks = 4;
   static constexpr int kBChunkBytes = 4, kBChunks = 2;
   static constexpr int kCRegs = 4;
-  /// LDS rows are kBlockK + 16 bytes apart. Fragment reads are 4 bytes at row g (8 rows), byte
-  /// 4t (+16c): the pitch is 4 * odd dwords (36 for kBlockK = 128; kBlockK a multiple of 32), so
-  /// row g starts at bank 4 * (odd * g mod 8) and the 32 lanes hit 32 distinct banks (16 B keeps
-  /// 16-byte stores aligned).
-  static constexpr int kLdsPadBytes = 16;
-  static_assert(kLdsPadBytes % 16 == 0, "ldmatrix needs 16-byte aligned LDS rows");
+  static constexpr int kThreads = 32;  // one warp
+  /// LDS reads: ldmatrix, a 16-byte row per lane (tile/lds_layout.hpp pads by it; the emulator
+  /// reads the same bytes as 4-byte chunks). Rows must be 16-byte aligned: a pitch of BlockK + 16.
+  static constexpr int kLdsReadBytes = 16;
+  static constexpr bool kHasFragmentLoads = true;
   /// NOTE: Hopper's FP8 tensor-core accumulation is reported to keep fewer than 24 mantissa bits
   /// (DeepSeek-V3, for WGMMA), so by default partial sums are promoted into FP32 registers every
   /// 128 K. (On sm_90 ptxas emulates this instruction; Sm90MmaFp8ViaF16 below is Hopper's atom.)
@@ -49,40 +48,38 @@ struct Sm89Mma16x8x32 {
   FP8GEMM_HOST_DEVICE static constexpr int c_row(int lane, int r) { return lane / 4 + 8 * (r / 2); }
   FP8GEMM_HOST_DEVICE static constexpr int c_col(int lane, int r) { return 2 * (lane % 4) + r % 2; }
 
-  /// A fragment of the atom at (row0, k0) of an LDS tile with `pitch` bytes per row.
+  /// A fragment of the atom at (row0, k0) of an LDS tile laid out as Layout.
   /// ldmatrix.sync.aligned.m8n8.x4.shared.b16: matrix q (= register a_q) is rows row0 + 8*(q%2)
   /// .. +7 at k0 + 16*(q/2), 16 bytes per row; lane l addresses row l%8 of matrix l/8 and receives
   /// row l/4, bytes 4*(l%4) .. +3 of each matrix: exactly a0..a3 above. Rows must be 16-byte aligned.
-  template <int kBanks>
-  FP8GEMM_DEVICE static void load_a(FragA& f, std::uint8_t const* lds, int lane, int row0, int k0,
-                                    int pitch) {
+  template <class Layout>
+  FP8GEMM_DEVICE static void load_a(FragA& f, std::uint8_t const* lds, int lane, int row0, int k0) {
 #if defined(FP8GEMM_ARCH_SM89_PLUS)
     int const q = lane / 8;
     auto const addr = static_cast<unsigned>(__cvta_generic_to_shared(
-        lds + (row0 + lane % 8 + 8 * (q % 2)) * pitch + k0 + 16 * (q / 2)));
+        lds + Layout::offset(row0 + lane % 8 + 8 * (q % 2), k0 + 16 * (q / 2))));
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                  : "=r"(f.w[0]), "=r"(f.w[1]), "=r"(f.w[2]), "=r"(f.w[3])
                  : "r"(addr));
 #else
-    load_fragment_a_by_chunks<Sm89Mma16x8x32, kBanks>(f, lds, lane, row0, k0, pitch);
+    load_fragment_a_by_chunks<Sm89Mma16x8x32, Layout>(f, lds, lane, row0, k0);
 #endif
   }
 
   /// B fragment (LDS tile N x K): ldmatrix .x2, matrix q = columns col0 .. +7 at k0 + 16q; lanes
   /// 0..15 give the addresses (lanes 16..31 repeat them), lane l receives column l/4, bytes
   /// 4*(l%4) .. +3: b0, b1.
-  template <int kBanks>
-  FP8GEMM_DEVICE static void load_b(FragB& f, std::uint8_t const* lds, int lane, int col0, int k0,
-                                    int pitch) {
+  template <class Layout>
+  FP8GEMM_DEVICE static void load_b(FragB& f, std::uint8_t const* lds, int lane, int col0, int k0) {
 #if defined(FP8GEMM_ARCH_SM89_PLUS)
     int const q = (lane / 8) % 2;
     auto const addr = static_cast<unsigned>(
-        __cvta_generic_to_shared(lds + (col0 + lane % 8) * pitch + k0 + 16 * q));
+        __cvta_generic_to_shared(lds + Layout::offset(col0 + lane % 8, k0 + 16 * q)));
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n"
                  : "=r"(f.w[0]), "=r"(f.w[1])
                  : "r"(addr));
 #else
-    load_fragment_b_by_chunks<Sm89Mma16x8x32, kBanks>(f, lds, lane, col0, k0, pitch);
+    load_fragment_b_by_chunks<Sm89Mma16x8x32, Layout>(f, lds, lane, col0, k0);
 #endif
   }
 

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+/// The epilogue that stores an accumulator tile straight from registers (epilogue layer): per
+/// element dequant (per-tensor / per-channel scales), bias, activation, conversion, store, and the
+/// output amax. Its contract, all in this file: Arguments, can_implement, store.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "fp8gemm/arch/thread.hpp"
+#include "fp8gemm/epilogue/epilogue.hpp"
+#include "fp8gemm/numeric/numeric.hpp"
+#include "fp8gemm/quant/granularity.hpp"
+#include "fp8gemm/status.hpp"
+#include "fp8gemm/tile/operand_view.hpp"
+
+namespace fp8gemm {
+
+/// out[m][n] = EpilogueOp(acc[m][n] * s_a * s_b) for a tile of accumulators laid out as the
+/// mainloop's (Accumulators + ThreadCoords: `Coords::row(i, r)`, `col(j, r)`), with the
+/// per-tensor / per-channel scales of Granularity (K-blocked scales were applied in the mainloop).
+template <class Policy, class GranularityT, class EpilogueOp>
+struct DirectStoreEpilogue {
+  using Granularity = GranularityT;
+  using ElementC = typename EpilogueOp::Element;
+
+  struct Arguments {
+    typename EpilogueOp::Params params;  // c, ldc, bias, output_scale, amax
+    ScaleView<Granularity> scale_a;      // per-tensor / per-channel only
+    ScaleView<Granularity> scale_b;
+    int m = 0, n = 0;
+  };
+
+  static Status can_implement(Arguments const& args) {
+    auto fail = [](StatusCode code, std::string const& what) { return Status::error(code, what); };
+    if (args.params.c == nullptr) return fail(StatusCode::kErrorNullPointer, "C is null");
+    if (args.params.ldc < args.n)
+      return fail(StatusCode::kErrorLeadingDimension,
+                  "ldc (" + std::to_string(args.params.ldc) + ") must be >= N (" + std::to_string(args.n) + ")");
+    if constexpr (is_output_fp8_v<ElementC>) {
+      float const s = args.params.output_scale;
+      if (s != s)
+        return fail(StatusCode::kErrorInvalidArgument,
+                    "fp8 output needs output_scale (q = fp8(y / output_scale)); it is not set");
+      if (!(s > 0.0f) || s > 3.4e38f)
+        return fail(StatusCode::kErrorInvalidArgument,
+                    "fp8 output needs a finite output_scale > 0 (q = fp8(y / output_scale)); got " +
+                        std::to_string(s));
+    }
+    return Status::success();
+  }
+
+  /// acc · s_a · s_b (per-tensor / per-channel), else acc itself.
+  FP8GEMM_HOST_DEVICE static float dequantize(Arguments const& args, int m, int n, float acc) {
+    if constexpr (std::is_same_v<Granularity, PerTensor>) {
+      return scale_twice(acc, args.scale_a.tensor(), args.scale_b.tensor());
+    } else if constexpr (std::is_same_v<Granularity, PerChannel>) {
+      return scale_twice(acc, args.scale_a.channel(m), args.scale_b.channel(n));
+    } else {
+      (void)args, (void)m, (void)n;
+      return acc;
+    }
+  }
+
+  /// out[m][n] = EpilogueOp(dequantize(acc)), stored; returns |y| for the amax (fabsf also clears
+  /// the sign of a NaN, so NaN reaches the atomic max as NaN). The split-K reduction uses it too.
+  FP8GEMM_DEVICE static float finish_element(Arguments const& args, int m, int n, float acc) {
+    float const y = EpilogueOp::compute(args.params, dequantize(args, m, n, acc), n);
+    EpilogueOp::store(args.params, m, n, y);
+    return fabsf(y);
+  }
+
+  /// Every in-bounds element of the tile at (m0, n0) this thread holds, then the amax.
+  template <class Accumulators, class Coords>
+  FP8GEMM_DEVICE static void store(Arguments const& args, int m0, int n0, Accumulators const& acc,
+                                   Coords const& tc) {
+    float amax = 0.0f;
+    FP8GEMM_UNROLL
+    for (int i = 0; i < Policy::kAtomsM; ++i) {
+      FP8GEMM_UNROLL
+      for (int j = 0; j < Policy::kAtomsN; ++j) {
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Policy::Atom::kCRegs; ++r) {
+          int const m = m0 + tc.row(i, r);
+          int const n = n0 + tc.col(j, r);
+          if (m >= args.m || n >= args.n) continue;
+          float const mag = finish_element(args, m, n, acc.v[i][j][r]);
+          amax = (mag > amax || mag != mag) ? mag : amax;  // NaN sticks
+        }
+      }
+    }
+    if (args.params.amax != nullptr) arch::atomic_max_nonnegative(args.params.amax, amax);
+  }
+};
+
+}  // namespace fp8gemm

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/// GemmConfig: one GEMM's compile-time choices, and the kernel they compose (kernel layer).
+#pragma once
+
+#include "fp8gemm/config.hpp"
+#include "fp8gemm/epilogue/direct_store_epilogue.hpp"
+#include "fp8gemm/kernel/gemm_kernel.hpp"
+#include "fp8gemm/kernel/tile_scheduler.hpp"
+#include "fp8gemm/mainloop/lds_multistage.hpp"
+#include "fp8gemm/numeric/numeric.hpp"
+#include "fp8gemm/quant/granularity.hpp"
+#include "fp8gemm/tile/operand_view.hpp"
+
+namespace fp8gemm {
+
+/// Accumulation tags. PromoteEvery<K>: accumulate K of the reduction in the matrix unit, then add
+/// the partial sum into FP32 registers (Hopper's recommended setting: 128). FastAccumulation: let
+/// the matrix unit accumulate the whole K. AtomDefaultAccumulation: the atom's kDefaultPromoteK.
+template <int K>
+struct PromoteEvery {
+  static_assert(K > 0, "promotion interval must be positive");
+  static constexpr int kPromoteK = K;
+};
+struct FastAccumulation {
+  static constexpr int kPromoteK = 0;
+};
+struct AtomDefaultAccumulation {
+  static constexpr int kPromoteK = -1;
+};
+
+/// Compile-time GEMM: C[M,N] = epilogue(A[M,K] (mk) * B (nk or kn), scales), and the kernel that
+/// computes it: Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>. A config with
+/// other pieces (another mainloop, a persistent scheduler) is how a new kernel plugs in.
+template <class PolicyT, class GranularityT, LayoutB LayoutBV, class EpilogueT,
+          class AccumulationT = AtomDefaultAccumulation>
+struct GemmConfig {
+  using Policy = PolicyT;
+  using Granularity = GranularityT;
+  using Epilogue = EpilogueT;  // the element-wise epilogue: Epilogue<ElementC, Activation>
+  using ElementA = typename Policy::ElementA;
+  using ElementB = typename Policy::ElementB;
+  using ElementC = typename Epilogue::Element;
+  using Scale = ScaleElement<Granularity>;
+  static constexpr LayoutB kLayoutB = LayoutBV;
+  static constexpr int kPromoteK = AccumulationT::kPromoteK < 0 ? Policy::Atom::kDefaultPromoteK
+                                                                : AccumulationT::kPromoteK;
+
+  using Mainloop = LdsMultistageMainloop<Policy, Granularity, kLayoutB, kPromoteK>;
+  using CollectiveEpilogue = DirectStoreEpilogue<Policy, Granularity, Epilogue>;
+  using TileScheduler = GroupedTileScheduler<Policy>;
+  using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
+  /// What the kernel receives (Gemm<Config>::to_params builds it from the user's Arguments).
+  using Params = typename Kernel::Params;
+};
+
+}  // namespace fp8gemm

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+/// Which workgroup computes which output tile and K range (kernel layer): one workgroup per output
+/// tile in grouped (L2-friendly) order, K optionally split over grid.y. Its contract: Arguments,
+/// can_implement, Params, grid, work.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "fp8gemm/arch/thread.hpp"
+#include "fp8gemm/status.hpp"
+
+namespace fp8gemm {
+
+/// Grouped (L2-friendly) tile order: consecutive workgroups walk `group_m` tile rows down one tile
+/// column before moving right, so a wave of workgroups shares A rows and B columns in L2.
+/// group_m >= 1; a group taller than the matrix is one group (clamped, so group_m x tiles_n <=
+/// tiles_m x tiles_n stays in int for any group_m).
+struct TileCoord {
+  int m, n;
+};
+FP8GEMM_HOST_DEVICE TileCoord grouped_tile(int linear, int tiles_m, int tiles_n, int group_m) {
+  group_m = group_m < tiles_m ? group_m : tiles_m;
+  int const per_group = group_m * tiles_n;
+  int const group = linear / per_group;
+  int const first_m = group * group_m;
+  int const rows = tiles_m - first_m < group_m ? tiles_m - first_m : group_m;
+  int const in_group = linear % per_group;
+  return {first_m + in_group % rows, in_group / rows};
+}
+
+/// grid = (tiles_m * tiles_n, split_k): block x is the tile in grouped order, block y the K split.
+template <class Policy>
+struct GroupedTileScheduler {
+  using Arch = typename Policy::Arch;
+
+  struct Arguments {
+    int m = 0, n = 0, k = 0;
+    int split_k = 1;  // > 1: K split over grid.y
+    int group_m = 8;  // tile rows per group
+  };
+  struct Params {
+    int tiles_m = 1, tiles_n = 1;
+    int group_m = 8;
+    int split_k = 1;
+    int k_tiles = 1;            // ceil(K / BlockK)
+    int k_tiles_per_split = 1;  // ceil(k_tiles / split_k)
+  };
+  /// The K-tile range and output tile of one workgroup; split is its index along K.
+  struct WorkTile {
+    int m, n, k_tile_begin, k_tile_end, split;
+  };
+
+  static Status can_implement(Arguments const& args) {
+    auto fail = [](StatusCode code, std::string const& what) { return Status::error(code, what); };
+    std::int64_t const tiles = ((args.m + std::int64_t(Policy::kBlockM) - 1) / Policy::kBlockM) *
+                               ((args.n + std::int64_t(Policy::kBlockN) - 1) / Policy::kBlockN);
+    std::int64_t const max_tiles = Arch::max_blocks_x(Policy::kThreads);
+    if (tiles > max_tiles)
+      return fail(StatusCode::kErrorInvalidSize,
+                  "M x N needs " + std::to_string(tiles) + " output tiles (one workgroup each); a " +
+                      Arch::kName + " grid holds at most " + std::to_string(max_tiles) +
+                      " workgroups of " + std::to_string(Policy::kThreads) + " threads");
+    int const k_tiles = (args.k + Policy::kBlockK - 1) / Policy::kBlockK;
+    if (args.split_k < 1 || args.split_k > k_tiles || args.split_k > Arch::kMaxBlocksY)
+      return fail(StatusCode::kErrorInvalidArgument,
+                  "split_k must be in [1, min(ceil(K / BlockK) = ceil(" + std::to_string(args.k) + " / " +
+                      std::to_string(Policy::kBlockK) + ") = " + std::to_string(k_tiles) + ", " +
+                      std::to_string(Arch::kMaxBlocksY) + " (grid.y))]; got " + std::to_string(args.split_k));
+    if (args.group_m < 1) return fail(StatusCode::kErrorInvalidArgument, "group_m must be >= 1");
+    return Status::success();
+  }
+
+  static Params to_params(Arguments const& args) {
+    Params p;
+    p.tiles_m = (args.m + Policy::kBlockM - 1) / Policy::kBlockM;
+    p.tiles_n = (args.n + Policy::kBlockN - 1) / Policy::kBlockN;
+    p.group_m = args.group_m;
+    p.split_k = args.split_k;
+    p.k_tiles = (args.k + Policy::kBlockK - 1) / Policy::kBlockK;
+    p.k_tiles_per_split = (p.k_tiles + args.split_k - 1) / args.split_k;
+    return p;
+  }
+
+  static int grid_x(Params const& p) { return p.tiles_m * p.tiles_n; }
+  static int grid_y(Params const& p) { return p.split_k; }
+
+  /// This workgroup's tile and K range.
+  FP8GEMM_DEVICE static WorkTile work(Params const& p) {
+    TileCoord const t = grouped_tile(arch::block_idx_x(), p.tiles_m, p.tiles_n, p.group_m);
+    int const split = arch::block_idx_y();
+    int const begin = split * p.k_tiles_per_split;
+    int const end = begin + p.k_tiles_per_split < p.k_tiles ? begin + p.k_tiles_per_split : p.k_tiles;
+    return {t.m, t.n, begin, end, split};
+  }
+};
+
+}  // namespace fp8gemm

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/// What a mainloop and an epilogue read from global memory (tile layer): operand views (pointer,
+/// leading dimension, extents) and scale views per granularity, and the one way scales multiply.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "fp8gemm/config.hpp"
+#include "fp8gemm/numeric/numeric.hpp"
+#include "fp8gemm/quant/granularity.hpp"
+
+namespace fp8gemm {
+
+/// The scale element a granularity stores: float, or e8m0 for MX.
+template <class G>
+using ScaleElement = std::conditional_t<std::is_same_v<G, Mx32>, e8m0, float>;
+
+/// A row-major matrix in global memory: `rows` x `cols` elements, row r at data + r * ld (ld in
+/// elements, = bytes for fp8).
+template <class T>
+struct MatrixView {
+  T const* data = nullptr;
+  std::int64_t ld = 0;
+  int rows = 0;
+  int cols = 0;
+};
+
+/// One operand's scales (quant/granularity.hpp): `extent` rows of the operand (M for A, N for B),
+/// stored as a row-major [ceil(extent / block rows)][cols] array; cols = K blocks (1 unless
+/// K-blocked).
+template <class Granularity>
+struct ScaleView {
+  using Element = ScaleElement<Granularity>;
+  Element const* data = nullptr;
+  std::int64_t cols = 1;
+  int extent = 0;
+
+  FP8GEMM_HOST_DEVICE static float to_float(float s) { return s; }
+  FP8GEMM_HOST_DEVICE static float to_float(e8m0 s) { return s.to_float(); }
+
+  /// The scale of operand row `row` (A: m, B: n) and the K block holding k (K-blocked only).
+  FP8GEMM_HOST_DEVICE float block(int row, int k, int rows_per_block) const {
+    return to_float(data[(row / rows_per_block) * cols + k / Granularity::kBlockK]);
+  }
+  /// Per-tensor: the one scale; per-channel: the scale of row `row`.
+  FP8GEMM_HOST_DEVICE float tensor() const { return to_float(data[0]); }
+  FP8GEMM_HOST_DEVICE float channel(int row) const { return to_float(data[row]); }
+};
+
+/// (x · s_a) · s_b, in that order: the two scales are never multiplied on their own, so a pair
+/// whose product leaves FP32 (1e20 · 1e20) still scales a representable x to a representable
+/// result, and x = 0 stays 0 instead of 0 · inf = NaN.
+FP8GEMM_HOST_DEVICE float scale_twice(float x, float s_a, float s_b) { return (x * s_a) * s_b; }
+
+}  // namespace fp8gemm
