@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Fills .carry/ (git-ignored) with what scripts/h200_run.sh runs on the H200: the GPU test
+# binaries, the CUDA examples and the benchmark, built here by scripts/test.sh with nvcc, Debian's
+# Google Benchmark shared library, and the commit they were built from. Then call the device tool
+# with carry [".carry"] and `bash scripts/h200_run.sh all` (or tests / bench).
+set -euo pipefail
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${FP8GEMM_BUILD_DIR:-$REPO/build/ci}"
+cd "$REPO"
+rm -rf .carry
+mkdir -p .carry
+cp "$BUILD"/tests/gpu/fp8gemm_*_gpu_test .carry/
+for f in examples/fp8gemm_demo_cuda examples/fp8gemm_example_block_level bench/fp8gemm_bench; do
+  [[ -x "$BUILD/$f" ]] && cp "$BUILD/$f" .carry/
+done
+lib=$(ldconfig -p | awk '/libbenchmark\.so\.1/ {print $NF; exit}')
+[[ -n "$lib" ]] && cp -L "$lib" .carry/
+commit=$(git rev-parse --short HEAD)
+git diff --quiet HEAD -- include tests bench examples || commit="$commit+uncommitted"
+echo "$commit" > .carry/COMMIT
+du -sh .carry
