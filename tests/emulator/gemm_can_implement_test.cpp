@@ -2,6 +2,7 @@
 // can_implement on the host build (CDNA policies): every refusal names its check and its code.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "common/can_implement_cases.hpp"
@@ -38,6 +39,55 @@ TEST(GroupedTileOrder, EveryTileExactlyOnceForAnyGroupM) {
   EXPECT_EQ(grouped_tile(1, 8, 8, 4).m, 1);
   EXPECT_EQ(grouped_tile(1, 8, 8, 4).n, 0);
   EXPECT_EQ(grouped_tile(4, 8, 8, 4).n, 1);
+}
+
+// The XCD renumbering is a bijection of [0, blocks) for any block count, and die x gets a
+// contiguous run: workgroups x, x + 8, ... are numbered consecutively.
+TEST(XcdTileOrder, BijectionAndContiguousPerDie) {
+  for (int blocks : {1, 7, 8, 9, 64, 100, 1024, 1031})
+    for (int xcds : {1, 8}) {
+      std::vector<int> seen(static_cast<std::size_t>(blocks), 0);
+      for (int b = 0; b < blocks; ++b) {
+        int const l = xcd_contiguous(b, blocks, xcds);
+        ASSERT_TRUE(l >= 0 && l < blocks) << blocks << " " << xcds << " " << b;
+        ++seen[static_cast<std::size_t>(l)];
+        if (b + xcds < blocks) {
+          ASSERT_EQ(xcd_contiguous(b + xcds, blocks, xcds), l + 1);
+        }
+      }
+      for (int v : seen) ASSERT_EQ(v, 1) << blocks << " blocks, " << xcds << " XCDs";
+    }
+  EXPECT_EQ(xcd_contiguous(5, 10, 1), 5);
+  EXPECT_EQ(xcd_contiguous(8, 1024, 8), 1);    // die 0's second workgroup
+  EXPECT_EQ(xcd_contiguous(1, 1024, 8), 128);  // die 1 starts at 1024 / 8
+}
+
+// The L2 model behind the XCD-aware order (MI355X: 8 dies x 32 CUs, one 256x256 workgroup per CU,
+// dispatched round-robin): the first 256 workgroups of an 8192^3 GEMM are resident together, 32
+// per die; per 128-deep K step a die fetches one 256 x 128 A tile per distinct tile row and one B
+// tile per distinct tile column among its 32: 32 KiB each. Grouped order alone (group_m 8): die x
+// gets tile row x of 32 columns = 33 tiles = 1056 KiB; with the renumbering, 8 rows x 4 columns =
+// 12 tiles = 384 KiB.
+TEST(XcdTileOrder, FetchPerDieAt8192) {
+  constexpr int kTiles = 32, kXcds = 8, kResident = 256;
+  auto fetch_kib = [&](bool xcd_aware) {
+    int worst = 0;
+    for (int die = 0; die < kXcds; ++die) {
+      std::vector<bool> rows(kTiles), cols(kTiles);
+      int distinct = 0;
+      for (int b = die; b < kResident; b += kXcds) {
+        int const linear = xcd_aware ? xcd_contiguous(b, kTiles * kTiles, kXcds) : b;
+        TileCoord const t = grouped_tile(linear, kTiles, kTiles, 8);
+        if (!rows[t.m]) rows[t.m] = true, ++distinct;
+        if (!cols[t.n]) cols[t.n] = true, ++distinct;
+      }
+      worst = std::max(worst, distinct * 32);
+    }
+    return worst;
+  };
+  EXPECT_EQ(fetch_kib(false), 1056);
+  EXPECT_EQ(fetch_kib(true), 384);
+  static_assert(GroupedTileScheduler<Cdna4Default<>>::Arch::kXcds == kXcds);
 }
 
 }  // namespace

@@ -23,6 +23,7 @@ struct Sm90 {
   /// Largest grid.x: 2^31 - 1 blocks (CUDA), whatever the block size.
   static constexpr std::int64_t max_blocks_x(int /*threads_per_block*/) { return 2147483647; }
   static constexpr std::int64_t kMaxBlocksY = 65535;
+  static constexpr int kXcds = 1;  // one L2 for the whole GPU
 };
 
 /// AMD CDNA3 (gfx942: MI300X/MI325X). FP8 is FNUZ here.
@@ -34,6 +35,9 @@ struct Cdna3 {
   static constexpr int kMaxAccumulatorRegs = 256;    // 256 arch VGPRs + 256 AGPRs per lane at 1 wave/SIMD
   static constexpr bool kFnuz = true;                // e4m3fnuz / e5m2fnuz
   static constexpr bool kAsyncCopy = false;          // global_load_lds is 4 bytes per lane here
+  /// Accelerator dies (XCDs), each with its own L2; workgroups are dispatched round-robin over
+  /// them (MI300X: 8 x 38 CUs).
+  static constexpr int kXcds = 8;
   /// VGPRs + AGPRs per lane: 512 per SIMD lane, shared by the block's waves on that SIMD (a
   /// block's waves spread over the CU's 4 SIMDs).
   static constexpr int registers_per_lane(int waves_per_block) { return 512 / ((waves_per_block + 3) / 4); }
@@ -51,6 +55,7 @@ struct Cdna4 {
   static constexpr int kMaxAccumulatorRegs = 256;
   static constexpr bool kFnuz = false;
   static constexpr bool kAsyncCopy = false;
+  static constexpr int kXcds = 8;  // MI355X: 8 x 32 CUs, 4 MB of L2 each, round-robin dispatch
   static constexpr int registers_per_lane(int waves_per_block) { return 512 / ((waves_per_block + 3) / 4); }
   /// Largest grid.x: the dispatch packet counts work-items in 32 bits, so blocks x threads < 2^32.
   static constexpr std::int64_t max_blocks_x(int threads_per_block) { return 4294967295LL / threads_per_block; }

@@ -29,7 +29,19 @@ FP8GEMM_HOST_DEVICE TileCoord grouped_tile(int linear, int tiles_m, int tiles_n,
   return {first_m + in_group % rows, in_group / rows};
 }
 
-/// grid = (tiles_m * tiles_n, split_k): block x is the tile in grouped order, block y the K split.
+/// XCD-aware order: the hardware dispatches workgroup b to die (XCD) b % xcds, each die with its
+/// own L2. Renumbering so that die x runs a contiguous run of the grouped order (x's workgroups
+/// x, x + xcds, ... become x * q + min(x, r), +1, ..., with blocks = q * xcds + r) makes the tiles
+/// resident on one die share A rows and B columns. A bijection of [0, blocks); xcds = 1 is the
+/// identity.
+FP8GEMM_HOST_DEVICE int xcd_contiguous(int block, int blocks, int xcds) {
+  int const q = blocks / xcds, r = blocks % xcds;
+  int const xcd = block % xcds, local = block / xcds;
+  return xcd * q + (xcd < r ? xcd : r) + local;
+}
+
+/// grid = (tiles_m * tiles_n, split_k): block x is the tile in grouped order (behind the XCD-aware
+/// renumbering on multi-die targets), block y the K split.
 template <class Policy>
 struct GroupedTileScheduler {
   using Arch = typename Policy::Arch;
@@ -87,7 +99,8 @@ struct GroupedTileScheduler {
 
   /// This workgroup's tile and K range.
   FP8GEMM_DEVICE static WorkTile work(Params const& p) {
-    TileCoord const t = grouped_tile(arch::block_idx_x(), p.tiles_m, p.tiles_n, p.group_m);
+    int const linear = xcd_contiguous(arch::block_idx_x(), p.tiles_m * p.tiles_n, Arch::kXcds);
+    TileCoord const t = grouped_tile(linear, p.tiles_m, p.tiles_n, p.group_m);
     int const split = arch::block_idx_y();
     int const begin = split * p.k_tiles_per_split;
     int const end = begin + p.k_tiles_per_split < p.k_tiles ? begin + p.k_tiles_per_split : p.k_tiles;
