@@ -2,6 +2,8 @@
 // can_implement on the host build (CDNA policies): every refusal names its check and its code.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/can_implement_cases.hpp"
@@ -16,6 +18,14 @@ TEST(GemmCanImplement, ExplainsEveryRefusalGfx950) {
 
 TEST(GemmCanImplement, ExplainsEveryRefusalGfx942) {
   check_every_refusal<GemmConfig<Cdna3Default<>, Blockwise<1, 128, 128>, LayoutB::kKN, Epilogue<float, GeluErf>>>();
+}
+
+// The Hopper policies' host-side checks (the GPU API test runs the same cases on the H200).
+TEST(GemmCanImplement, ExplainsEveryRefusalSm90) {
+  check_every_refusal<
+      GemmConfig<Sm90Default<>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluTanh>>>();
+  check_every_refusal<
+      GemmConfig<Sm90SmallM<>, PerTensor, LayoutB::kNK, Epilogue<float, Identity>>>();
 }
 
 // The grouped tile order is a bijection of [0, tiles_m * tiles_n) onto the tile grid for any

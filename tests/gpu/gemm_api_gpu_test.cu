@@ -11,6 +11,8 @@ namespace {
 TEST(GemmCanImplement, ExplainsEveryRefusal) {
   check_every_refusal<GemmConfig<Sm90Default<>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluTanh>>>();
   check_every_refusal<GemmConfig<Sm90Default<>, Mx32, LayoutB::kKN, Epilogue<e4m3fn, Identity>>>();
+  check_every_refusal<
+      GemmConfig<Sm90SmallM<>, PerTensor, LayoutB::kNK, Epilogue<float, Identity>>>();
 }
 
 // A CDNA policy compiles into an nvcc build (its MFMA is a trap there) and is refused at run time.

@@ -30,6 +30,8 @@ class Gemm {
   using EpilogueParams = typename Config::Epilogue::Params;
   static constexpr LayoutB kLayoutB = Config::kLayoutB;
 
+  /// Alignment (can_implement refuses less): A and B 16 bytes, lda and ldb multiples of 16; C, the
+  /// scales, bias, amax and the workspace their element's size (accessed one element at a time).
   struct Arguments {
     int m = 0, n = 0, k = 0;
     ElementA const* a = nullptr;     // [M, K], lda >= K
@@ -40,7 +42,7 @@ class Gemm {
     std::int64_t scale_a_count = 0;  // elements in scale_a (checked against the granularity)
     Scale const* scale_b = nullptr;
     std::int64_t scale_b_count = 0;
-    EpilogueParams epilogue{};       // c, ldc, bias, output_scale, amax
+    EpilogueParams epilogue{};       // c, ldc, bias, output_scale (fp8 C only), amax
     int split_k = 1;                 // >1: K split over workgroups, reduced deterministically
     int group_m = 8;                 // grouped tile order (tile rows per group)
     void* workspace = nullptr;       // workspace_size(args) bytes when split_k > 1
@@ -96,18 +98,29 @@ class Gemm {
       return fail(StatusCode::kErrorLeadingDimension,
                   "ldc (" + std::to_string(args.epilogue.ldc) + ") must be >= N (" + std::to_string(args.n) + ")");
     // 16-byte vector loads of every row: the pointer and the row pitch both.
-    if (!aligned16(args.a))
-      return fail(StatusCode::kErrorMisaligned, "A must be 16-byte aligned (16-byte vector loads); its address is " +
-                                                    std::to_string(misalignment16(args.a)) + " bytes past a multiple of 16");
+    FP8GEMM_RETURN_IF_ERROR(check_aligned(args.a, 16, "A", "16-byte vector loads"));
     if (args.lda % 16 != 0)
       return fail(StatusCode::kErrorMisaligned, "lda must be a multiple of 16 (16-byte vector loads of every row); got lda=" +
                                                     std::to_string(args.lda) + ": pad the leading dimension");
-    if (!aligned16(args.b))
-      return fail(StatusCode::kErrorMisaligned, "B must be 16-byte aligned (16-byte vector loads); its address is " +
-                                                    std::to_string(misalignment16(args.b)) + " bytes past a multiple of 16");
+    FP8GEMM_RETURN_IF_ERROR(check_aligned(args.b, 16, "B", "16-byte vector loads"));
     if (args.ldb % 16 != 0)
       return fail(StatusCode::kErrorMisaligned, "ldb must be a multiple of 16 (16-byte vector loads of every row); got ldb=" +
                                                     std::to_string(args.ldb) + ": pad the leading dimension");
+    // Everything else is read or written one element at a time (no vector or TMA access to C, the
+    // scales, bias or amax in any kernel): the element's own alignment, which the GPU needs (NVIDIA
+    // faults on a misaligned access; AMD's scalar loads ignore the low two address bits, reading
+    // the wrong value). Null optional pointers pass.
+    FP8GEMM_RETURN_IF_ERROR(
+        check_aligned(args.epilogue.c, alignof(ElementC), "C",
+                      std::string(element_name<ElementC>()) + " stores, one element each"));
+    FP8GEMM_RETURN_IF_ERROR(check_aligned(args.scale_a, alignof(Scale), "scale_a",
+                                          std::string(element_name<Scale>()) + " loads"));
+    FP8GEMM_RETURN_IF_ERROR(check_aligned(args.scale_b, alignof(Scale), "scale_b",
+                                          std::string(element_name<Scale>()) + " loads"));
+    FP8GEMM_RETURN_IF_ERROR(
+        check_aligned(args.epilogue.bias, alignof(float), "epilogue.bias", "float loads"));
+    FP8GEMM_RETURN_IF_ERROR(
+        check_aligned(args.epilogue.amax, alignof(float), "epilogue.amax", "a 32-bit atomic max"));
     std::int64_t const tiles = ((args.m + std::int64_t(Policy::kBlockM) - 1) / Policy::kBlockM) *
                                ((args.n + std::int64_t(Policy::kBlockN) - 1) / Policy::kBlockN);
     std::int64_t const max_tiles = Policy::Arch::max_blocks_x(Policy::kThreads);
@@ -137,6 +150,12 @@ class Gemm {
         return fail(StatusCode::kErrorInvalidArgument,
                     "fp8 output needs a finite output_scale > 0 (q = fp8(y / output_scale)); got " +
                         std::to_string(s));
+    } else if (float const s = args.epilogue.output_scale; s == s) {  // set: not NaN
+      return fail(
+          StatusCode::kErrorInvalidArgument,
+          std::string("output_scale is for fp8 outputs only (q = fp8(y / output_scale)); C is ") +
+              element_name<ElementC>() + ", which is stored unscaled, so output_scale (" +
+              std::to_string(s) + ") would be ignored: leave it unset (NaN)");
     }
     int const k_tiles = (args.k + Policy::kBlockK - 1) / Policy::kBlockK;
     if (args.split_k < 1 || args.split_k > k_tiles || args.split_k > Policy::Arch::kMaxBlocksY)
@@ -156,8 +175,9 @@ class Gemm {
       return fail(StatusCode::kErrorNullPointer,
                   "split_k > 1 needs a workspace of workspace_size(args) = " +
                       std::to_string(workspace_size(args)) + " bytes");
-    if (args.split_k > 1 && reinterpret_cast<std::uintptr_t>(args.workspace) % alignof(float) != 0)
-      return fail(StatusCode::kErrorMisaligned, "the split-K workspace must be 4-byte aligned (FP32 partial sums)");
+    if (args.split_k > 1)
+      FP8GEMM_RETURN_IF_ERROR(check_aligned(args.workspace, alignof(float), "the split-K workspace",
+                                            "FP32 partial sums"));
     return arch::check_target<typename Policy::Arch>();
   }
 
@@ -196,8 +216,26 @@ class Gemm {
   }
 
  private:
-  static int misalignment16(void const* p) { return static_cast<int>(reinterpret_cast<std::uintptr_t>(p) % 16); }
-  static bool aligned16(void const* p) { return misalignment16(p) == 0; }
+  /// kErrorMisaligned unless p is a multiple of `alignment` bytes; the message names the pointer,
+  /// the access that needs the alignment, and how far past a multiple of it p lies.
+  static Status check_aligned(void const* p, std::size_t alignment, char const* what,
+                              std::string const& access) {
+    std::size_t const off = reinterpret_cast<std::uintptr_t>(p) % alignment;
+    if (off == 0) return Status::success();
+    return Status::error(StatusCode::kErrorMisaligned,
+                         std::string(what) + " must be " + std::to_string(alignment) +
+                             "-byte aligned (" + access + "); its address is " +
+                             std::to_string(off) + " bytes past a multiple of " +
+                             std::to_string(alignment));
+  }
+  template <class T>
+  static char const* element_name() {
+    if constexpr (std::is_same_v<T, float>) {
+      return "float";
+    } else {
+      return FormatTraits<T>::kName;
+    }
+  }
   static std::int64_t reduce_blocks(int m, int n) {
     return (std::int64_t(m) * n + ReduceKernel::kThreads - 1) / ReduceKernel::kThreads;
   }
