@@ -25,8 +25,8 @@ typename Gemm<Config>::Arguments valid_arguments_64() {
   args.m = 64, args.n = 64, args.k = 64;
   args.a = a, args.lda = 64, args.b = b, args.ldb = 64;
   args.scale_a = sa, args.scale_b = sb;
-  args.scale_a_count = scale_shape<typename Config::Granularity>(Operand::kA, 64, 64).size();
-  args.scale_b_count = scale_shape<typename Config::Granularity>(Operand::kB, 64, 64).size();
+  args.scale_a_count = G::scale_shape_a(64, 64).size();
+  args.scale_b_count = G::scale_shape_b(64, 64).size();
   args.epilogue.c = c, args.epilogue.ldc = 64;
   if constexpr (is_output_fp8_v<typename Config::ElementC>) args.epilogue.output_scale = 0.5f;
   return args;
@@ -160,8 +160,12 @@ void check_every_refusal() {
                          "is 3 bytes past a multiple of 4");
   args = valid, args.scale_a_count -= 1;
   expect_refused<Config>(args, StatusCode::kErrorScaleShape, std::string(Config::Granularity::kName) + " scale_a: expected");
+  expect_refused<Config>(args, StatusCode::kErrorScaleShape,
+                         "(Gemm::scale_shape_a(M, K) gives the shape");
   args = valid, args.scale_b_count += 1;
   expect_refused<Config>(args, StatusCode::kErrorScaleShape, std::string(Config::Granularity::kName) + " scale_b: expected");
+  expect_refused<Config>(args, StatusCode::kErrorScaleShape,
+                         "(Gemm::scale_shape_b(N, K) gives the shape");
   args = valid, args.split_k = 1000;
   expect_refused<Config>(args, StatusCode::kErrorInvalidArgument, "split_k must be in [1, min(ceil(K / BlockK)");
   args = valid, args.split_k = 1, args.group_m = 0;

@@ -38,10 +38,10 @@ class Gemm {
     std::int64_t lda = 0;
     ElementB const* b = nullptr;     // kNK: [N, K], ldb >= K;  kKN: [K, N], ldb >= N
     std::int64_t ldb = 0;
-    Scale const* scale_a = nullptr;  // shapes: fp8gemm/quant/granularity.hpp
-    std::int64_t scale_a_count = 0;  // elements in scale_a (checked against the granularity)
-    Scale const* scale_b = nullptr;
-    std::int64_t scale_b_count = 0;
+    Scale const* scale_a = nullptr;  // Scale: float, e8m0 for Mx32; shape: scale_shape_a(m, k)
+    std::int64_t scale_a_count = 0;  // = scale_shape_a(m, k).size() (checked)
+    Scale const* scale_b = nullptr;  // shape: scale_shape_b(n, k)
+    std::int64_t scale_b_count = 0;  // = scale_shape_b(n, k).size() (checked)
     EpilogueParams epilogue{};       // c, ldc, bias, output_scale (fp8 C only), amax
     int split_k = 1;                 // >1: K split over workgroups, reduced deterministically
     int group_m = 8;                 // grouped tile order (tile rows per group)
@@ -55,6 +55,19 @@ class Gemm {
            std::to_string(Policy::kStages) + "_" + FormatTraits<ElementA>::kName + "_" +
            FormatTraits<ElementB>::kName + "_" + Granularity::kName + "_" + layout_name(kLayoutB) +
            "_" + Config::Epilogue::Act::kName;
+  }
+
+  /// The scale arrays run() expects, Scale[rows][cols] row-major (quant/granularity.hpp):
+  /// scale_a_count = scale_shape_a(m, k).size(), scale_b_count = scale_shape_b(n, k).size().
+  ///   PerTensor             A {1, 1}                         B {1, 1}
+  ///   PerChannel            A {M, 1}                         B {N, 1}
+  ///   Blockwise<bm, bn, bk> A {ceil(M / bm), ceil(K / bk)}   B {ceil(N / bn), ceil(K / bk)}
+  ///   Mx32 (Scale = e8m0)   A {M, ceil(K / 32)}              B {N, ceil(K / 32)}
+  static ScaleShape scale_shape_a(std::int64_t m, std::int64_t k) {
+    return scale_shape<Granularity>(Operand::kA, m, k);
+  }
+  static ScaleShape scale_shape_b(std::int64_t n, std::int64_t k) {
+    return scale_shape<Granularity>(Operand::kB, n, k);
   }
 
   /// Bytes of workspace `run` needs (0 unless split_k > 1).
@@ -129,18 +142,22 @@ class Gemm {
                   "M x N needs " + std::to_string(tiles) + " output tiles (one workgroup each); a " +
                       Policy::Arch::kName + " grid holds at most " + std::to_string(max_tiles) +
                       " workgroups of " + std::to_string(Policy::kThreads) + " threads");
-    ScaleShape const sa = scale_shape<Granularity>(Operand::kA, args.m, args.k);
-    ScaleShape const sb = scale_shape<Granularity>(Operand::kB, args.n, args.k);
+    ScaleShape const sa = scale_shape_a(args.m, args.k);
+    ScaleShape const sb = scale_shape_b(args.n, args.k);
     if (args.scale_a_count != sa.size())
-      return fail(StatusCode::kErrorScaleShape,
-                  std::string(Granularity::kName) + " scale_a: expected " + std::to_string(sa.rows) + " x " +
-                      std::to_string(sa.cols) + " = " + std::to_string(sa.size()) + " values, got " +
-                      std::to_string(args.scale_a_count));
+      return fail(
+          StatusCode::kErrorScaleShape,
+          std::string(Granularity::kName) + " scale_a: expected " + std::to_string(sa.rows) +
+              " x " + std::to_string(sa.cols) + " = " + std::to_string(sa.size()) +
+              " values, got " + std::to_string(args.scale_a_count) +
+              " (Gemm::scale_shape_a(M, K) gives the shape; " + element_name<Scale>() + " values)");
     if (args.scale_b_count != sb.size())
-      return fail(StatusCode::kErrorScaleShape,
-                  std::string(Granularity::kName) + " scale_b: expected " + std::to_string(sb.rows) + " x " +
-                      std::to_string(sb.cols) + " = " + std::to_string(sb.size()) + " values, got " +
-                      std::to_string(args.scale_b_count));
+      return fail(
+          StatusCode::kErrorScaleShape,
+          std::string(Granularity::kName) + " scale_b: expected " + std::to_string(sb.rows) +
+              " x " + std::to_string(sb.cols) + " = " + std::to_string(sb.size()) +
+              " values, got " + std::to_string(args.scale_b_count) +
+              " (Gemm::scale_shape_b(N, K) gives the shape; " + element_name<Scale>() + " values)");
     if constexpr (is_output_fp8_v<ElementC>) {
       float const s = args.epilogue.output_scale;
       if (s != s)
