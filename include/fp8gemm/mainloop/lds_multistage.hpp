@@ -83,9 +83,16 @@ struct LdsMultistageMainloop {
   static constexpr int kScaleBlockK = kKBlockedScales ? Granularity::kBlockK : Policy::kBlockK;
   static_assert(kScaleBlockK % Policy::kBlockK == 0 || Policy::kBlockK % kScaleBlockK == 0,
                 "K-blocked scales: the scale block along K and BlockK must divide one another");
-  static_assert(kPromoteK % Atom::kK == 0,
-                "promotion interval (or K-scale block) must be whole atoms along K: MX-32 needs an "
-                "atom with K <= 32, or one that applies E8M0 scales in hardware");
+  static_assert(!IsBlockwise<Granularity>::value || Granularity::kBlockK % Atom::kK == 0,
+                "Blockwise scales: the K-scale block (Blockwise<.., .., BlockK>) must be a "
+                "multiple of the atom's K (Atom::kK: 128 for gfx950's 16x16x128 MFMA, 64 for its "
+                "32x32x64, 32 for gfx942's 16x16x32 and Hopper's atom, 16 for gfx942's 32x32x16)");
+  static_assert(
+      !(kKBlockedScales && std::is_same_v<Granularity, Mx32>) || kPromoteK % Atom::kK == 0,
+      "MX-32 scales on an atom without hardware E8M0 scaling are applied per 32 K, so the "
+      "atom's K must divide 32");
+  static_assert(kKBlockedScales || kPromoteK % Atom::kK == 0,
+                "promotion interval (PromoteEvery<K>) must be a multiple of the atom's K");
   static_assert(!kHardwareMx || Atom::kK == 32 * (Policy::Arch::kWaveSize / Atom::kM),
                 "hardware MX-32 atoms hold 32 contiguous K per lane (one E8M0 byte each)");
   static_assert(!kUsePartial || (2 * Policy::kAccumulators <= Policy::Arch::kMaxAccumulatorRegs &&
