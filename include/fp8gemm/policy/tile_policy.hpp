@@ -51,8 +51,6 @@ struct TilePolicy {
                 "the wave tile's N extent must be a whole number of atoms (Atom::kN)");
   static_assert(BlockK % Atom::kK == 0, "BlockK must be a multiple of the atom's K");
   static_assert(BlockK % 16 == 0, "BlockK must be a multiple of 16: global loads move 16 bytes");
-  static_assert(BlockK % 64 == 0 || BlockN % 16 == 0,
-                "K x N (mk_kn_mn) B tiles are copied as 4 k x 16 n blocks");
   static_assert(Stages >= 2, "the mainloop needs at least two LDS stages (2 = double buffer)");
   static_assert(kThreads <= 1024, "at most 1024 threads per workgroup");
   static_assert(kLdsBytes <= Arch::kLdsBytes,
