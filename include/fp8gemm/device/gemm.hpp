@@ -120,9 +120,10 @@ class Gemm {
       return fail(StatusCode::kErrorMisaligned, "ldb must be a multiple of 16 (16-byte vector loads of every row); got ldb=" +
                                                     std::to_string(args.ldb) + ": pad the leading dimension");
     // Everything else is read or written one element at a time (no vector or TMA access to C, the
-    // scales, bias or amax in any kernel): the element's own alignment, which the GPU needs (NVIDIA
-    // faults on a misaligned access; AMD's scalar loads ignore the low two address bits, reading
-    // the wrong value). Null optional pointers pass.
+    // scales, bias or amax in any kernel; gfx950 ISA: global_store_dword / _short for C,
+    // global_load_dword for bias and float scales, global_atomic_smax for amax): the element's own
+    // alignment, which the GPU's loads, stores and atomics assume (NVIDIA faults on a misaligned
+    // access). Null optional pointers pass.
     FP8GEMM_RETURN_IF_ERROR(
         check_aligned(args.epilogue.c, alignof(ElementC), "C",
                       std::string(element_name<ElementC>()) + " stores, one element each"));
