@@ -62,7 +62,9 @@ int main(int argc, char** argv) {
   std::vector<bf16> c(std::size_t(m) * n);
   Gemm<Config>::Arguments args;
   args.m = m, args.n = n, args.k = k, args.lda = ld, args.ldb = ld;
-  args.scale_a_count = m, args.scale_b_count = n, args.epilogue.ldc = n;
+  args.scale_a_count = Gemm<Config>::scale_shape_a(m, k).size();  // PerChannel: {m, 1}
+  args.scale_b_count = Gemm<Config>::scale_shape_b(n, k).size();  // {n, 1}
+  args.epilogue.ldc = n;
   double ms = 0;
 #if defined(FP8GEMM_BACKEND_CUDA)
   e4m3fn *da, *db;

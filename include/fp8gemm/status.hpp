@@ -2,6 +2,8 @@
 /// Status: what every public host function returns; the message names the check that failed.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -59,6 +61,17 @@ class Status {
   StatusCode code_ = StatusCode::kSuccess;
   std::string message_;
 };
+
+/// kErrorMisaligned unless p is a multiple of `alignment` bytes; the message names the pointer,
+/// the access that needs the alignment, and how far past a multiple of it p lies. Null passes.
+inline Status check_aligned(void const* p, std::size_t alignment, char const* what, std::string const& access) {
+  std::size_t const off = reinterpret_cast<std::uintptr_t>(p) % alignment;
+  if (off == 0) return Status::success();
+  return Status::error(StatusCode::kErrorMisaligned, std::string(what) + " must be " + std::to_string(alignment) +
+                                                         "-byte aligned (" + access + "); its address is " +
+                                                         std::to_string(off) + " bytes past a multiple of " +
+                                                         std::to_string(alignment));
+}
 
 }  // namespace fp8gemm
 

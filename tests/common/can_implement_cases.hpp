@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "fp8gemm/fp8gemm.hpp"
 
@@ -24,11 +25,26 @@ typename Gemm<Config>::Arguments valid_arguments_64() {
   args.m = 64, args.n = 64, args.k = 64;
   args.a = a, args.lda = 64, args.b = b, args.ldb = 64;
   args.scale_a = sa, args.scale_b = sb;
-  args.scale_a_count = scale_shape<typename Config::Granularity>(Operand::kA, 64, 64).size();
-  args.scale_b_count = scale_shape<typename Config::Granularity>(Operand::kB, 64, 64).size();
+  args.scale_a_count = G::scale_shape_a(64, 64).size();
+  args.scale_b_count = G::scale_shape_b(64, 64).size();
   args.epilogue.c = c, args.epilogue.ldc = 64;
   if constexpr (is_output_fp8_v<typename Config::ElementC>) args.epilogue.output_scale = 0.5f;
   return args;
+}
+
+/// p moved by `bytes` bytes (a deliberately misaligned pointer; never dereferenced).
+template <class T>
+T* offset_bytes(T* p, int bytes) {
+  return reinterpret_cast<T*>(reinterpret_cast<std::uintptr_t>(p) + bytes);
+}
+
+template <class T>
+char const* element_name() {
+  if constexpr (std::is_same_v<T, float>) {
+    return "float";
+  } else {
+    return FormatTraits<T>::kName;
+  }
 }
 
 template <class Config>
@@ -86,10 +102,70 @@ void check_every_refusal() {
   expect_refused<Config>(args, StatusCode::kErrorMisaligned, "lda must be a multiple of 16 (16-byte vector loads of every row); got lda=72");
   args = valid, args.ldb = 72;
   expect_refused<Config>(args, StatusCode::kErrorMisaligned, "ldb must be a multiple of 16 (16-byte vector loads of every row); got ldb=72");
+  // Pointers accessed one element at a time: aligned to the element (C, scales), 4 bytes (bias,
+  // amax); the message gives the address's misalignment and the alignment.
+  using ElementC = typename Config::ElementC;
+  using Scale = typename Config::Scale;
+  alignas(16) static float bias[64 + 4], amax[4];
+  args = valid, args.epilogue.bias = bias, args.epilogue.amax = amax;
+  EXPECT_TRUE(G::can_implement(args).ok()) << G::can_implement(args).to_string();
+  if constexpr (sizeof(ElementC) > 1) {
+    std::string const size = std::to_string(sizeof(ElementC));
+    args = valid, args.epilogue.c = offset_bytes(args.epilogue.c, 1);
+    expect_refused<Config>(args, StatusCode::kErrorMisaligned,
+                           "C must be " + size + "-byte aligned (");
+    expect_refused<Config>(args, StatusCode::kErrorMisaligned,
+                           "its address is 1 bytes past a multiple of " + size);
+    args = valid,
+    args.epilogue.c = offset_bytes(args.epilogue.c, 16 + 1);  // past a 16-byte boundary
+    expect_refused<Config>(args, StatusCode::kErrorMisaligned,
+                           "its address is 1 bytes past a multiple of " + size);
+  }
+  args = valid, args.epilogue.c += 1, args.scale_a += 1, args.scale_b += 1;  // one element in: fine
+  EXPECT_TRUE(G::can_implement(args).ok()) << G::can_implement(args).to_string();
+  if constexpr (std::is_same_v<ElementC, float>) {
+    args = valid, args.epilogue.c = offset_bytes(args.epilogue.c, 2);
+    expect_refused<Config>(args, StatusCode::kErrorMisaligned,
+                           "C must be 4-byte aligned (float stores, one element each); its address "
+                           "is 2 bytes past a multiple of 4");
+  }
+  if constexpr (std::is_same_v<ElementC, bf16>) {
+    args = valid, args.epilogue.c = offset_bytes(args.epilogue.c, 3);
+    expect_refused<Config>(args, StatusCode::kErrorMisaligned,
+                           "C must be 2-byte aligned (bf16 stores, one element each); its address "
+                           "is 1 bytes past a multiple of 2");
+  }
+  if constexpr (std::is_same_v<Scale, float>) {
+    args = valid, args.scale_a = offset_bytes(args.scale_a, 1);
+    expect_refused<Config>(args, StatusCode::kErrorMisaligned,
+                           "scale_a must be 4-byte aligned (float loads); its address is 1 bytes "
+                           "past a multiple of 4");
+    args = valid, args.scale_b = offset_bytes(args.scale_b, 6);
+    expect_refused<Config>(args, StatusCode::kErrorMisaligned,
+                           "scale_b must be 4-byte aligned (float loads); its address is 2 bytes "
+                           "past a multiple of 4");
+  } else {  // e8m0: one byte, any address
+    static_assert(sizeof(Scale) == 1);
+    args = valid, args.scale_a = offset_bytes(args.scale_a, 1),
+    args.scale_b = offset_bytes(args.scale_b, 3);
+    EXPECT_TRUE(G::can_implement(args).ok()) << G::can_implement(args).to_string();
+  }
+  args = valid, args.epilogue.bias = offset_bytes(bias, 2);
+  expect_refused<Config>(args, StatusCode::kErrorMisaligned,
+                         "epilogue.bias must be 4-byte aligned (float loads); its address is 2 "
+                         "bytes past a multiple of 4");
+  args = valid, args.epilogue.amax = offset_bytes(amax, 16 + 3);
+  expect_refused<Config>(args, StatusCode::kErrorMisaligned,
+                         "epilogue.amax must be 4-byte aligned (a 32-bit atomic max); its address "
+                         "is 3 bytes past a multiple of 4");
   args = valid, args.scale_a_count -= 1;
   expect_refused<Config>(args, StatusCode::kErrorScaleShape, std::string(Config::Granularity::kName) + " scale_a: expected");
+  expect_refused<Config>(args, StatusCode::kErrorScaleShape,
+                         "(Gemm::scale_shape_a(M, K) gives the shape");
   args = valid, args.scale_b_count += 1;
   expect_refused<Config>(args, StatusCode::kErrorScaleShape, std::string(Config::Granularity::kName) + " scale_b: expected");
+  expect_refused<Config>(args, StatusCode::kErrorScaleShape,
+                         "(Gemm::scale_shape_b(N, K) gives the shape");
   args = valid, args.split_k = 1000;
   expect_refused<Config>(args, StatusCode::kErrorInvalidArgument, "split_k must be in [1, min(ceil(K / BlockK)");
   args = valid, args.split_k = 1, args.group_m = 0;
@@ -99,6 +175,14 @@ void check_every_refusal() {
     expect_refused<Config>(args, StatusCode::kErrorInvalidArgument, "finite output_scale > 0");
     args = valid, args.epilogue.output_scale = typename G::Arguments{}.epilogue.output_scale;  // never set
     expect_refused<Config>(args, StatusCode::kErrorInvalidArgument, "fp8 output needs output_scale (q = fp8(y / output_scale)); it is not set");
+  } else {  // stored unscaled: a set output_scale would be silently ignored, so it is refused
+    for (float const s : {1.0f, 0.5f}) {
+      args = valid, args.epilogue.output_scale = s;
+      expect_refused<Config>(
+          args, StatusCode::kErrorInvalidArgument,
+          std::string("output_scale is for fp8 outputs only (q = fp8(y / output_scale)); C is ") +
+              element_name<ElementC>() + ", which is stored unscaled");
+    }
   }
   if (G::workspace_size(valid) == 0) {
     args = valid;
@@ -109,7 +193,9 @@ void check_every_refusal() {
     expect_refused<Config>(args, StatusCode::kErrorNullPointer, "split_k > 1 needs a workspace of");
     alignas(16) static unsigned char workspace[16];
     args.workspace = workspace + 2;
-    expect_refused<Config>(args, StatusCode::kErrorMisaligned, "workspace must be 4-byte aligned");
+    expect_refused<Config>(args, StatusCode::kErrorMisaligned,
+                           "workspace must be 4-byte aligned (FP32 partial sums); its address is 2 "
+                           "bytes past a multiple of 4");
     args.workspace = workspace;
     EXPECT_TRUE(G::can_implement(args).ok()) << G::can_implement(args).to_string();
     // side x side outputs: few enough output tiles for the main grid, too many reduction workgroups

@@ -194,7 +194,9 @@ struct GemmProblem {
     args.scale_a_count = scale_shape<Granularity>(Operand::kA, cs.m, cs.k).size();
     args.scale_b_count = scale_shape<Granularity>(Operand::kB, cs.n, cs.k).size();
     args.epilogue.c = c, args.epilogue.ldc = ldc, args.epilogue.bias = bias;
-    args.epilogue.output_scale = out_scale, args.epilogue.amax = amax;
+    args.epilogue.amax = amax;
+    if constexpr (is_output_fp8_v<ElementC>)
+      args.epilogue.output_scale = out_scale;  // others: unset
     args.split_k = cs.split_k;
     return args;
   }

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/can_implement_cases.hpp"
@@ -17,6 +19,42 @@ TEST(GemmCanImplement, ExplainsEveryRefusalGfx950) {
 
 TEST(GemmCanImplement, ExplainsEveryRefusalGfx942) {
   check_every_refusal<GemmConfig<Cdna3Default<>, Blockwise<1, 128, 128>, LayoutB::kKN, Epilogue<float, GeluErf>>>();
+}
+
+// The Hopper policies' host-side checks (the GPU API test runs the same cases on the H200).
+TEST(GemmCanImplement, ExplainsEveryRefusalSm90) {
+  check_every_refusal<
+      GemmConfig<Sm90Default<>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluTanh>>>();
+  check_every_refusal<
+      GemmConfig<Sm90SmallM<>, PerTensor, LayoutB::kNK, Epilogue<float, Identity>>>();
+}
+
+// Gemm::scale_shape_a / scale_shape_b state the scale arrays each granularity expects, and Scale
+// is the element they hold (e8m0 for Mx32); can_implement takes exactly their sizes.
+TEST(GemmScaleShape, StatesTheShapeEachGranularityExpects) {
+  using PerTensorGemm =
+      Gemm<GemmConfig<Cdna4Default<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>>;
+  using PerChannelGemm =
+      Gemm<GemmConfig<Cdna4Default<>, PerChannel, LayoutB::kNK, Epilogue<bf16, Identity>>>;
+  using BlockwiseGemm = Gemm<
+      GemmConfig<Cdna4KBlocked<>, Blockwise<1, 128, 128>, LayoutB::kKN, Epilogue<float, Identity>>>;
+  using Mx32Gemm = Gemm<GemmConfig<Cdna4KBlocked<>, Mx32, LayoutB::kNK, Epilogue<bf16, Identity>>>;
+  static_assert(std::is_same_v<PerChannelGemm::Scale, float> &&
+                std::is_same_v<BlockwiseGemm::Scale, float>);
+  static_assert(std::is_same_v<Mx32Gemm::Scale, e8m0>);
+  auto shape = [](ScaleShape s) { return std::to_string(s.rows) + "x" + std::to_string(s.cols); };
+  EXPECT_EQ(shape(PerTensorGemm::scale_shape_a(300, 1000)), "1x1");
+  EXPECT_EQ(shape(PerTensorGemm::scale_shape_b(200, 1000)), "1x1");
+  EXPECT_EQ(shape(PerChannelGemm::scale_shape_a(300, 1000)), "300x1");
+  EXPECT_EQ(shape(PerChannelGemm::scale_shape_b(200, 1000)), "200x1");
+  EXPECT_EQ(shape(BlockwiseGemm::scale_shape_a(300, 1000)), "300x8");  // ceil(1000 / 128) = 8
+  EXPECT_EQ(shape(BlockwiseGemm::scale_shape_b(200, 1000)), "2x8");    // ceil(200 / 128) = 2
+  EXPECT_EQ(shape(Mx32Gemm::scale_shape_a(300, 1000)), "300x32");      // ceil(1000 / 32) = 32
+  EXPECT_EQ(shape(Mx32Gemm::scale_shape_b(200, 1000)), "200x32");
+  auto args = valid_arguments_64<
+      GemmConfig<Cdna4KBlocked<>, Mx32, LayoutB::kNK, Epilogue<bf16, Identity>>>();
+  EXPECT_EQ(args.scale_a_count, 64 * 2);
+  EXPECT_TRUE(Mx32Gemm::can_implement(args).ok()) << Mx32Gemm::can_implement(args).to_string();
 }
 
 // The grouped tile order is a bijection of [0, tiles_m * tiles_n) onto the tile grid for any

@@ -11,6 +11,8 @@ namespace {
 TEST(GemmCanImplement, ExplainsEveryRefusal) {
   check_every_refusal<GemmConfig<Sm90Default<>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluTanh>>>();
   check_every_refusal<GemmConfig<Sm90Default<>, Mx32, LayoutB::kKN, Epilogue<e4m3fn, Identity>>>();
+  check_every_refusal<
+      GemmConfig<Sm90SmallM<>, PerTensor, LayoutB::kNK, Epilogue<float, Identity>>>();
 }
 
 // A CDNA policy compiles into an nvcc build (its MFMA is a trap there) and is refused at run time.
@@ -21,6 +23,61 @@ TEST(GemmCanImplement, RefusesAnAmdPolicyOnNvidia) {
     EXPECT_EQ(s.code(), StatusCode::kErrorUnsupported) << s.to_string();
     EXPECT_NE(s.message().find("(AMD) but this build runs on an NVIDIA GPU"), std::string::npos) << s.message();
   }
+}
+
+// run() on real device memory with one pointer misaligned (or output_scale set for a float C):
+// refused with its check before any launch, C untouched, no CUDA error left behind, and the same
+// arguments with the pointer restored then run and match FP64.
+TEST(GemmCanImplement, RefusesMisalignedDevicePointersBeforeLaunching) {
+  using C32 = GemmConfig<Sm90Default<>, PerChannel, LayoutB::kNK, Epilogue<float, Identity>>;
+  GemmProblem<C32> const p(GemmCase{96, 80, 256, 31});
+  DeviceBuffer a, b, sa, sb, bias, c, amax;
+  ASSERT_EQ(upload(a, p.a_q), cudaSuccess);
+  ASSERT_EQ(upload(b, p.b_q), cudaSuccess);
+  ASSERT_EQ(upload(sa, p.sa_f), cudaSuccess);
+  ASSERT_EQ(upload(sb, p.sb_f), cudaSuccess);
+  ASSERT_EQ(upload(bias, p.bias_f), cudaSuccess);
+  ASSERT_EQ(c.allocate(p.c_size() * sizeof(float) + 16), cudaSuccess);  // room for c + 1 element
+  ASSERT_EQ(amax.allocate(2 * sizeof(float)), cudaSuccess);
+  ASSERT_EQ(poison_device(c.as<float>(), p.c_size() + 4), cudaSuccess);
+  auto const valid = p.arguments(a.as<e4m3fn>(), b.as<e4m3fn>(), sa.as<float>(), sb.as<float>(),
+                                 bias.as<float>(), c.as<float>(), amax.as<float>());
+  auto refused = [](Gemm<C32>::Arguments const& args, StatusCode code, char const* phrase) {
+    Status const st = Gemm<C32>::run(args);
+    EXPECT_EQ(st.code(), code) << st.to_string();
+    EXPECT_NE(st.message().find(phrase), std::string::npos) << st.message();
+  };
+  auto const misaligned = StatusCode::kErrorMisaligned;
+  auto args = valid;
+  args.epilogue.c = offset_bytes(c.as<float>(), 1);
+  refused(args, misaligned, "C must be 4-byte aligned");
+  args = valid, args.epilogue.c = offset_bytes(c.as<float>(), 2);
+  refused(args, misaligned, "C must be 4-byte aligned");
+  args = valid, args.scale_a = offset_bytes(sa.as<float>(), 1);
+  refused(args, misaligned, "scale_a must be 4-byte aligned");
+  args = valid, args.scale_b = offset_bytes(sb.as<float>(), 2);
+  refused(args, misaligned, "scale_b must be 4-byte aligned");
+  args = valid, args.epilogue.bias = offset_bytes(bias.as<float>(), 3);
+  refused(args, misaligned, "epilogue.bias must be 4-byte aligned");
+  args = valid, args.epilogue.amax = offset_bytes(amax.as<float>(), 2);
+  refused(args, misaligned, "epilogue.amax must be 4-byte aligned");
+  args = valid, args.epilogue.output_scale = 1.0f;
+  refused(args, StatusCode::kErrorInvalidArgument, "output_scale is for fp8 outputs only");
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  std::vector<float> out(p.c_size() + 4);
+  ASSERT_EQ(cudaMemcpy(out.data(), c.ptr, out.size() * sizeof(float), cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    ASSERT_TRUE(is_poison(out[i])) << "C[" << i << "] written by a refused run";
+  ASSERT_TRUE(Gemm<C32>::run(valid).ok());
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  out.resize(p.c_size());
+  float amax_h = 0;
+  ASSERT_EQ(cudaMemcpy(out.data(), c.ptr, out.size() * sizeof(float), cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(&amax_h, amax.ptr, sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_TRUE(p.check(out, amax_h, nullptr));
 }
 
 TEST(GemmSplitK, DeterministicAndMatchesUnsplit) {

@@ -30,17 +30,19 @@ class Gemm {
   using EpilogueParams = typename Config::Epilogue::Params;
   static constexpr LayoutB kLayoutB = Config::kLayoutB;
 
+  /// Alignment (can_implement refuses less): A and B 16 bytes, lda and ldb multiples of 16; C, the
+  /// scales, bias, amax and the workspace their element's size (accessed one element at a time).
   struct Arguments {
     int m = 0, n = 0, k = 0;
     ElementA const* a = nullptr;     // [M, K], lda >= K
     std::int64_t lda = 0;
     ElementB const* b = nullptr;     // kNK: [N, K], ldb >= K;  kKN: [K, N], ldb >= N
     std::int64_t ldb = 0;
-    Scale const* scale_a = nullptr;  // shapes: fp8gemm/quant/granularity.hpp
-    std::int64_t scale_a_count = 0;  // elements in scale_a (checked against the granularity)
-    Scale const* scale_b = nullptr;
-    std::int64_t scale_b_count = 0;
-    EpilogueParams epilogue{};       // c, ldc, bias, output_scale, amax
+    Scale const* scale_a = nullptr;  // Scale: float, e8m0 for Mx32; shape: scale_shape_a(m, k)
+    std::int64_t scale_a_count = 0;  // = scale_shape_a(m, k).size() (checked)
+    Scale const* scale_b = nullptr;  // shape: scale_shape_b(n, k)
+    std::int64_t scale_b_count = 0;  // = scale_shape_b(n, k).size() (checked)
+    EpilogueParams epilogue{};       // c, ldc, bias, output_scale (fp8 C only), amax
     int split_k = 1;                 // >1: K split over workgroups, reduced deterministically
     int group_m = 8;                 // grouped tile order (tile rows per group)
     void* workspace = nullptr;       // workspace_size(args) bytes when split_k > 1
@@ -53,6 +55,19 @@ class Gemm {
            std::to_string(Policy::kStages) + "_" + FormatTraits<ElementA>::kName + "_" +
            FormatTraits<ElementB>::kName + "_" + Granularity::kName + "_" + layout_name(kLayoutB) +
            "_" + Config::Epilogue::Act::kName;
+  }
+
+  /// The scale arrays run() expects, Scale[rows][cols] row-major (quant/granularity.hpp):
+  /// scale_a_count = scale_shape_a(m, k).size(), scale_b_count = scale_shape_b(n, k).size().
+  ///   PerTensor             A {1, 1}                         B {1, 1}
+  ///   PerChannel            A {M, 1}                         B {N, 1}
+  ///   Blockwise<bm, bn, bk> A {ceil(M / bm), ceil(K / bk)}   B {ceil(N / bn), ceil(K / bk)}
+  ///   Mx32 (Scale = e8m0)   A {M, ceil(K / 32)}              B {N, ceil(K / 32)}
+  static ScaleShape scale_shape_a(std::int64_t m, std::int64_t k) {
+    return scale_shape<Granularity>(Operand::kA, m, k);
+  }
+  static ScaleShape scale_shape_b(std::int64_t n, std::int64_t k) {
+    return scale_shape<Granularity>(Operand::kB, n, k);
   }
 
   /// Bytes of workspace `run` needs (0 unless split_k > 1).
@@ -83,18 +98,26 @@ class Gemm {
     FP8GEMM_RETURN_IF_ERROR(Kernel::can_implement(kernel_arguments(args)));
     if (args.scale_a == nullptr) return fail(StatusCode::kErrorNullPointer, "scale_a is null");
     if (args.scale_b == nullptr) return fail(StatusCode::kErrorNullPointer, "scale_b is null");
-    ScaleShape const sa = scale_shape<Granularity>(Operand::kA, args.m, args.k);
-    ScaleShape const sb = scale_shape<Granularity>(Operand::kB, args.n, args.k);
+    FP8GEMM_RETURN_IF_ERROR(check_aligned(args.scale_a, alignof(Scale), "scale_a",
+                                          std::string(element_name<Scale>()) + " loads"));
+    FP8GEMM_RETURN_IF_ERROR(check_aligned(args.scale_b, alignof(Scale), "scale_b",
+                                          std::string(element_name<Scale>()) + " loads"));
+    ScaleShape const sa = scale_shape_a(args.m, args.k);
+    ScaleShape const sb = scale_shape_b(args.n, args.k);
     if (args.scale_a_count != sa.size())
-      return fail(StatusCode::kErrorScaleShape,
-                  std::string(Granularity::kName) + " scale_a: expected " + std::to_string(sa.rows) + " x " +
-                      std::to_string(sa.cols) + " = " + std::to_string(sa.size()) + " values, got " +
-                      std::to_string(args.scale_a_count));
+      return fail(
+          StatusCode::kErrorScaleShape,
+          std::string(Granularity::kName) + " scale_a: expected " + std::to_string(sa.rows) +
+              " x " + std::to_string(sa.cols) + " = " + std::to_string(sa.size()) +
+              " values, got " + std::to_string(args.scale_a_count) +
+              " (Gemm::scale_shape_a(M, K) gives the shape; " + element_name<Scale>() + " values)");
     if (args.scale_b_count != sb.size())
-      return fail(StatusCode::kErrorScaleShape,
-                  std::string(Granularity::kName) + " scale_b: expected " + std::to_string(sb.rows) + " x " +
-                      std::to_string(sb.cols) + " = " + std::to_string(sb.size()) + " values, got " +
-                      std::to_string(args.scale_b_count));
+      return fail(
+          StatusCode::kErrorScaleShape,
+          std::string(Granularity::kName) + " scale_b: expected " + std::to_string(sb.rows) +
+              " x " + std::to_string(sb.cols) + " = " + std::to_string(sb.size()) +
+              " values, got " + std::to_string(args.scale_b_count) +
+              " (Gemm::scale_shape_b(N, K) gives the shape; " + element_name<Scale>() + " values)");
     std::int64_t const max_reduce_blocks = Policy::Arch::max_blocks_x(ReduceKernel::kThreads);
     if (args.split_k > 1 && ReduceKernel::blocks(args.m, args.n) > max_reduce_blocks)
       return fail(StatusCode::kErrorInvalidSize,
@@ -105,8 +128,9 @@ class Gemm {
       return fail(StatusCode::kErrorNullPointer,
                   "split_k > 1 needs a workspace of workspace_size(args) = " +
                       std::to_string(workspace_size(args)) + " bytes");
-    if (args.split_k > 1 && reinterpret_cast<std::uintptr_t>(args.workspace) % alignof(float) != 0)
-      return fail(StatusCode::kErrorMisaligned, "the split-K workspace must be 4-byte aligned (FP32 partial sums)");
+    if (args.split_k > 1)
+      FP8GEMM_RETURN_IF_ERROR(check_aligned(args.workspace, alignof(float), "the split-K workspace",
+                                            "FP32 partial sums"));
     return arch::check_target<typename Policy::Arch>();
   }
 

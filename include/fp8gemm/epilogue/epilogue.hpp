@@ -23,13 +23,13 @@ struct Epilogue {
   using Act = Activation;
 
   struct Params {
-    ElementC* c = nullptr;           // [M, N], N contiguous
+    ElementC* c = nullptr;           // [M, N], N contiguous, aligned to ElementC
     std::int64_t ldc = 0;            // elements, >= N
-    float const* bias = nullptr;     // [N] or null
-    // s_out, fp8 outputs only (q = fp8(y / s_out)); NaN = not set, which can_implement refuses for
-    // fp8 outputs rather than silently using 1.
+    float const* bias = nullptr;     // [N] or null; 4-byte aligned
+    // s_out, fp8 outputs only (q = fp8(y / s_out)); NaN = not set. can_implement refuses it unset
+    // for fp8 outputs (rather than silently using 1) and set for the others (stored unscaled).
     float output_scale = std::numeric_limits<float>::quiet_NaN();
-    float* amax = nullptr;           // optional: max |y| over the output, before quantization
+    float* amax = nullptr;           // optional, 4-byte aligned: max |y| before quantization
   };
 
   /// y = act(dequantized + bias[n])

@@ -110,9 +110,16 @@ struct LdsMultistageMainloop {
   static constexpr int kScaleBlockK = kKBlockedScales ? Granularity::kBlockK : Policy::kBlockK;
   static_assert(kScaleBlockK % Policy::kBlockK == 0 || Policy::kBlockK % kScaleBlockK == 0,
                 "K-blocked scales: the scale block along K and BlockK must divide one another");
-  static_assert(kPromoteK % Atom::kK == 0,
-                "promotion interval (or K-scale block) must be whole atoms along K: MX-32 needs an "
-                "atom with K <= 32, or one that applies E8M0 scales in hardware");
+  static_assert(!IsBlockwise<Granularity>::value || Granularity::kBlockK % Atom::kK == 0,
+                "Blockwise scales: the K-scale block (Blockwise<.., .., BlockK>) must be a "
+                "multiple of the atom's K (Atom::kK: 128 for gfx950's 16x16x128 MFMA, 64 for its "
+                "32x32x64, 32 for gfx942's 16x16x32 and Hopper's atom, 16 for gfx942's 32x32x16)");
+  static_assert(
+      !(kKBlockedScales && std::is_same_v<Granularity, Mx32>) || kPromoteK % Atom::kK == 0,
+      "MX-32 scales on an atom without hardware E8M0 scaling are applied per 32 K, so the "
+      "atom's K must divide 32");
+  static_assert(kKBlockedScales || kPromoteK % Atom::kK == 0,
+                "promotion interval (PromoteEvery<K>) must be a multiple of the atom's K");
   static_assert(!kHardwareMx || Atom::kK == 32 * (Atom::kThreads / Atom::kM),
                 "hardware MX-32 atoms take one E8M0 byte per lane, lane l's for row l % kM and the MX "
                 "block 32 * (l / kM) of the atom's K: kK must be 32 * (wave size / kM)");
@@ -130,6 +137,9 @@ struct LdsMultistageMainloop {
   using CopyA = RowCopy<LdsLayoutA>;
   using CopyB = std::conditional_t<kLayoutB == LayoutB::kNK, RowCopy<LdsLayoutB>,
                                    TransposedTileCopyB<LdsLayoutB, kCopyThreads>>;
+  // Instantiates the copies with the mainloop, so their rules (tile/global_to_lds.hpp) fire in any
+  // build that names this mainloop, not only where the kernel body is compiled.
+  static_assert(sizeof(CopyA) > 0 && sizeof(CopyB) > 0, "tile copies are complete types");
 
   /// What this mainloop needs of its arguments (host side); the message names the failed check.
   static Status can_implement(Arguments const& args) {
@@ -145,15 +155,11 @@ struct LdsMultistageMainloop {
                       (kLayoutB == LayoutB::kNK ? "K" : "N") + " (" + std::to_string(args.b.cols) +
                       ") for " + layout_name(kLayoutB));
     // 16-byte vector loads of every row: the pointer and the row pitch both.
-    if (int const mis = misalignment16(args.a.data); mis != 0)
-      return fail(StatusCode::kErrorMisaligned, "A must be 16-byte aligned (16-byte vector loads); its address is " +
-                                                    std::to_string(mis) + " bytes past a multiple of 16");
+    FP8GEMM_RETURN_IF_ERROR(check_aligned(args.a.data, 16, "A", "16-byte vector loads"));
     if (args.a.ld % 16 != 0)
       return fail(StatusCode::kErrorMisaligned, "lda must be a multiple of 16 (16-byte vector loads of every row); got lda=" +
                                                     std::to_string(args.a.ld) + ": pad the leading dimension");
-    if (int const mis = misalignment16(args.b.data); mis != 0)
-      return fail(StatusCode::kErrorMisaligned, "B must be 16-byte aligned (16-byte vector loads); its address is " +
-                                                    std::to_string(mis) + " bytes past a multiple of 16");
+    FP8GEMM_RETURN_IF_ERROR(check_aligned(args.b.data, 16, "B", "16-byte vector loads"));
     if (args.b.ld % 16 != 0)
       return fail(StatusCode::kErrorMisaligned, "ldb must be a multiple of 16 (16-byte vector loads of every row); got ldb=" +
                                                     std::to_string(args.b.ld) + ": pad the leading dimension");
@@ -217,8 +223,6 @@ struct LdsMultistageMainloop {
   }
 
  private:
-  static int misalignment16(void const* p) { return static_cast<int>(reinterpret_cast<std::uintptr_t>(p) % 16); }
-
   /// Starts K-tile k_tile on its way to LDS stage `stage` (async copies write it directly,
   /// register-staged ones hold it until land).
   FP8GEMM_DEVICE static void issue_tile(CopyA& copy_a, CopyB& copy_b, Arguments const& args, int m0,

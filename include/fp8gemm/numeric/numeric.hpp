@@ -6,3 +6,19 @@
 #include "fp8gemm/numeric/float_codec.hpp"
 #include "fp8gemm/numeric/fp8.hpp"
 #include "fp8gemm/numeric/half.hpp"
+
+#include <type_traits>
+
+namespace fp8gemm {
+
+/// The element's name in messages: "float", or the format's name ("e4m3fn", "bf16", "e8m0", ...).
+template <class T>
+char const* element_name() {
+  if constexpr (std::is_same_v<T, float>) {
+    return "float";
+  } else {
+    return FormatTraits<T>::kName;
+  }
+}
+
+}  // namespace fp8gemm

@@ -3,6 +3,7 @@
 // emulator backend): quantize random A and B per channel, run the gfx950 default GEMM, compare with
 // FP64 on the dequantized operands, and see a bad argument refused with its reason.
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <random>
 #include <vector>
@@ -36,23 +37,25 @@ int main() {
   for (float& x : b) x = normal(rng);
 
   std::vector<e4m3fn> aq(a.size()), bq(b.size());
-  std::vector<float> sa(m), sb(n);
+  using G = Gemm<Config>;
+  std::vector<G::Scale> sa(G::scale_shape_a(m, k).size()), sb(G::scale_shape_b(n, k).size());
   QuantizeAArgs<e4m3fn> qa;
   qa.x = a.data(), qa.m = m, qa.k = k, qa.lda = ld, qa.q = aq.data(), qa.ldq = ld;
-  qa.scales = sa.data(), qa.scale_count = m;
+  qa.scales = sa.data(), qa.scale_count = std::int64_t(sa.size());
   if (Status s = quantize_a_host<e4m3fn, PerChannel>(qa); !s.ok()) return fail("quantize A", s);
   QuantizeBArgs<e4m3fn> qb;
   qb.x = b.data(), qb.n = n, qb.k = k, qb.ldb = ld, qb.layout = LayoutB::kNK, qb.q = bq.data(), qb.ldq = ld;
-  qb.scales = sb.data(), qb.scale_count = n;
+  qb.scales = sb.data(), qb.scale_count = std::int64_t(sb.size());
   if (Status s = quantize_b_host<e4m3fn, PerChannel>(qb); !s.ok()) return fail("quantize B", s);
 
   std::vector<float> c(std::size_t(m) * n, -1e30f);  // poisoned
-  Gemm<Config>::Arguments args;
+  G::Arguments args;
   args.m = m, args.n = n, args.k = k;
   args.a = aq.data(), args.lda = ld, args.b = bq.data(), args.ldb = ld;
-  args.scale_a = sa.data(), args.scale_a_count = m, args.scale_b = sb.data(), args.scale_b_count = n;
+  args.scale_a = sa.data(), args.scale_a_count = std::int64_t(sa.size());
+  args.scale_b = sb.data(), args.scale_b_count = std::int64_t(sb.size());
   args.epilogue.c = c.data(), args.epilogue.ldc = n;
-  if (Status s = Gemm<Config>::run(args); !s.ok()) return fail("run", s);
+  if (Status s = G::run(args); !s.ok()) return fail("run", s);
 
   // |C − C_fp64| <= γ_{K+2}(2^-24) · Σ_k |a_k b_k| (dequantized products are exact; FP32 sums of K
   // terms and the two scale multiplies round), γ_n = n·u / (1 − n·u).
@@ -74,7 +77,7 @@ int main() {
     }
 
   args.lda = 300;  // not a multiple of 16
-  Status const refused = Gemm<Config>::can_implement(args);
+  Status const refused = G::can_implement(args);
   if (refused.code() != StatusCode::kErrorMisaligned) return fail("expected a refusal of lda = 300", refused);
   std::printf("fp8gemm consumer OK: %dx%dx%d on the host emulator, worst error %.3f of the bound; %s\n", m, n, k,
               worst, refused.to_string().c_str());

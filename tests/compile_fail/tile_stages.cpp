@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+// Compile-fail case: one LDS stage.
+// expect-error: the mainloop needs at least two LDS stages (2 = double buffer)
+#include "fp8gemm/fp8gemm.hpp"
+
+using namespace fp8gemm;
+using namespace fp8gemm::arch;
+
+using Config = GemmConfig<TilePolicy<256, 256, 128, 4, 2, Cdna4Mma16x16x128<e4m3fn, e4m3fn>, 1>,
+                          PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+
+// What a user writes: instantiating run() instantiates the policy, the mainloop and the copies.
+Status run(Gemm<Config>::Arguments const& args) {
+  return Gemm<Config>::run(args);
+}

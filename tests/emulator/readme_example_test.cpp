@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// README "Using it": its two examples (per-channel scales, then MX-32), line for line, compiled and
+// run on the host emulator against FP64 on the dequantized operands. Edit both together.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "fp8gemm/fp8gemm.hpp"
+#include "fp8gemm/quant/quantize_host.hpp"
+
+// The README's lines as the README writes them:
+// clang-format off
+using namespace fp8gemm;
+
+namespace fp8gemm::test {
+namespace {
+
+// ---- README, first example (declarations) ----
+// gfx950: 256x256x128 tile on the full-rate 16x16x128 MFMA; per-row x per-column scales; GELU-tanh; bf16 out
+using Config = GemmConfig<Cdna4Default<e4m3fn, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluTanh>>;
+using G = Gemm<Config>;
+// sa, sb: G::Scale const* (float here; e8m0 for Mx32), G::scale_shape_a(M, K) and G::scale_shape_b(N, K)
+// ---- README, second example (declaration) ----
+using MxGemm = Gemm<GemmConfig<Cdna4KBlocked<e4m3fn, e4m3fn>, Mx32, LayoutB::kNK, Epilogue<bf16>>>;
+static_assert(std::is_same_v<MxGemm::Scale, e8m0>);
+
+void readme_per_channel(int M, int N, int K, e4m3fn const* a, e4m3fn const* b, G::Scale const* sa,
+                        G::Scale const* sb, bf16* c, float const* bias, gpuStream_t stream) {
+  // ---- README, first example (statements) ----
+  G::Arguments args;
+  args.m = M; args.n = N; args.k = K;
+  args.a = a; args.lda = K;                      // [M, K], K contiguous (16-byte aligned, lda % 16 == 0)
+  args.b = b; args.ldb = K;                      // [N, K] (LayoutB::kNK) or [K, N] (LayoutB::kKN)
+  args.scale_a = sa; args.scale_a_count = G::scale_shape_a(M, K).size();  // {M, 1}
+  args.scale_b = sb; args.scale_b_count = G::scale_shape_b(N, K).size();  // {N, 1}
+  args.epilogue.c = c; args.epilogue.ldc = N; args.epilogue.bias = bias;  // bias optional
+  // run() checks can_implement first (both [[nodiscard]]); the Status message names the failed check.
+  if (Status s = G::run(args, stream); !s.ok()) puts(s.to_string().c_str());  // stream: hipStream_t
+}
+
+void readme_mx32(int M, int N, int K, e4m3fn const* a, e4m3fn const* b, MxGemm::Scale const* mx_sa,
+                 MxGemm::Scale const* mx_sb, bf16* c, gpuStream_t stream) {
+  // ---- README, second example (statements) ----
+  ScaleShape const mx_a = MxGemm::scale_shape_a(M, K);  // {M, ceil(K / 32)}, row-major
+  ScaleShape const mx_b = MxGemm::scale_shape_b(N, K);  // {N, ceil(K / 32)}
+  MxGemm::Arguments mx;
+  mx.m = M; mx.n = N; mx.k = K;
+  mx.a = a; mx.lda = K; mx.b = b; mx.ldb = K;
+  mx.scale_a = mx_sa; mx.scale_a_count = mx_a.size();
+  mx.scale_b = mx_sb; mx.scale_b_count = mx_b.size();
+  mx.epilogue.c = c; mx.epilogue.ldc = N;
+  if (Status s = MxGemm::run(mx, stream); !s.ok()) puts(s.to_string().c_str());
+}
+
+// clang-format on
+
+/// Random A [M, K] and B [N, K] quantized with granularity Gr (the scales in Gemm's shapes).
+template <class Gr, class Scale>
+struct Quantized {
+  std::vector<e4m3fn> a, b;
+  std::vector<Scale> sa, sb;
+  Quantized(int m, int n, int k, ScaleShape shape_a, ScaleShape shape_b)
+      : a(std::size_t(m) * k), b(std::size_t(n) * k), sa(shape_a.size()), sb(shape_b.size()) {
+    std::mt19937 rng(12);
+    std::normal_distribution<float> normal(0.0f, 1.5f);
+    std::vector<float> xa(a.size()), xb(b.size());
+    for (float& x : xa) x = normal(rng);
+    for (float& x : xb) x = normal(rng);
+    QuantizeAArgs<e4m3fn> qa;
+    qa.x = xa.data(), qa.m = m, qa.k = k, qa.lda = k, qa.q = a.data(), qa.ldq = k;
+    QuantizeBArgs<e4m3fn> qb;
+    qb.x = xb.data(), qb.n = n, qb.k = k, qb.ldb = k, qb.layout = LayoutB::kNK, qb.q = b.data(),
+    qb.ldq = k;
+    if constexpr (std::is_same_v<Scale, e8m0>) {
+      qa.mx_scales = sa.data(), qb.mx_scales = sb.data();
+    } else {
+      qa.scales = sa.data(), qb.scales = sb.data();
+    }
+    qa.scale_count = std::int64_t(sa.size()), qb.scale_count = std::int64_t(sb.size());
+    EXPECT_TRUE((quantize_a_host<e4m3fn, Gr>(qa).ok()));
+    EXPECT_TRUE((quantize_b_host<e4m3fn, Gr>(qb).ok()));
+  }
+};
+
+/// |c - y| <= 2^-8 |y| (bf16 rounding) + 2e-5 sum_k |a b| (FP32 sums, GELU's slope below 1.13),
+/// with y = act(sum_k a[m][k] s_a(m, k) b[n][k] s_b(n, k) + bias[n]) in FP64.
+template <class Q, class ScaleA, class ScaleB, class Act>
+void expect_matches_fp64(int m, int n, int k, Q const& q, ScaleA sa, ScaleB sb, float const* bias,
+                         Act act, std::vector<bf16> const& c) {
+  int wrong = 0;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double acc = 0, abs_sum = 0;
+      for (int kk = 0; kk < k; ++kk) {
+        double const p =
+            double(q.a[i * k + kk].to_float()) * sa(i, kk) * q.b[j * k + kk].to_float() * sb(j, kk);
+        acc += p, abs_sum += std::fabs(p);
+      }
+      double const y = act(acc + (bias != nullptr ? bias[j] : 0.0));
+      double const got = c[i * n + j].to_float();
+      if (!(std::fabs(got - y) <= 0x1p-8 * std::fabs(y) + 2e-5 * abs_sum) && ++wrong <= 5)
+        ADD_FAILURE() << "C(" << i << ", " << j << ") = " << got << ", FP64 " << y;
+    }
+  EXPECT_EQ(wrong, 0);
+}
+
+// Every line of the README's code blocks under the "checked:" marker below appears in this file
+// (leading and trailing blanks aside), so the examples above are the README's.
+TEST(ReadmeExample, EveryLineOfTheReadmeExamplesIsHere) {
+  auto lines_of = [](char const* path) {
+    std::ifstream in(path);
+    EXPECT_TRUE(in.good()) << path;
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) {
+      std::size_t const b = line.find_first_not_of(" \t"), e = line.find_last_not_of(" \t\r");
+      lines.push_back(b == std::string::npos ? "" : line.substr(b, e - b + 1));
+    }
+    return lines;
+  };
+  std::vector<std::string> const readme = lines_of(FP8GEMM_README), here = lines_of(__FILE__);
+  int blocks = 0, checked = 0;
+  for (std::size_t i = 0; i < readme.size(); ++i) {
+    if (readme[i] != "<!-- checked: tests/emulator/readme_example_test.cpp -->") continue;
+    ASSERT_LT(i + 1, readme.size());
+    ASSERT_EQ(readme[i + 1], "```cpp");
+    ++blocks;
+    for (std::size_t j = i + 2; j < readme.size() && readme[j] != "```"; ++j, ++checked)
+      EXPECT_NE(std::find(here.begin(), here.end(), readme[j]), here.end())
+          << "README line not here: " << readme[j];
+  }
+  EXPECT_EQ(blocks, 2);
+  EXPECT_GT(checked, 20);
+}
+
+TEST(ReadmeExample, PerChannelGeluBf16) {
+  int const M = 40, N = 24, K = 160;
+  Quantized<PerChannel, G::Scale> const q(M, N, K, G::scale_shape_a(M, K), G::scale_shape_b(N, K));
+  std::vector<float> bias(N);
+  for (int j = 0; j < N; ++j) bias[j] = 0.25f * float(j % 7) - 0.75f;
+  std::vector<bf16> c(std::size_t(M) * N, bf16::from_bits(0x7FC0));  // NaN until written
+  readme_per_channel(M, N, K, q.a.data(), q.b.data(), q.sa.data(), q.sb.data(), c.data(),
+                     bias.data(), nullptr);
+  expect_matches_fp64(
+      M, N, K, q, [&](int i, int) { return double(q.sa[i]); },
+      [&](int j, int) { return double(q.sb[j]); }, bias.data(),
+      [](double x) {
+        return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+      },
+      c);
+}
+
+TEST(ReadmeExample, Mx32Bf16) {
+  int const M = 40, N = 24, K = 160;  // 5 MX blocks per row
+  Quantized<Mx32, MxGemm::Scale> const q(M, N, K, MxGemm::scale_shape_a(M, K),
+                                         MxGemm::scale_shape_b(N, K));
+  ASSERT_EQ(q.sa.size(), std::size_t(M) * 5);
+  std::vector<bf16> c(std::size_t(M) * N, bf16::from_bits(0x7FC0));
+  readme_mx32(M, N, K, q.a.data(), q.b.data(), q.sa.data(), q.sb.data(), c.data(), nullptr);
+  expect_matches_fp64(
+      M, N, K, q, [&](int i, int kk) { return double(q.sa[i * 5 + kk / 32].to_float()); },
+      [&](int j, int kk) { return double(q.sb[j * 5 + kk / 32].to_float()); }, nullptr,
+      [](double x) { return x; }, c);
+}
+
+}  // namespace
+}  // namespace fp8gemm::test
