@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "fp8gemm/arch/launch.hpp"
+#include "fp8gemm/epilogue/functors.hpp"
 #include "fp8gemm/kernel/gemm_kernel.hpp"
 #include "fp8gemm/status.hpp"
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "fp8gemm/arch/mma_atom.hpp"
 #include "fp8gemm/arch/thread.hpp"
 #include "fp8gemm/kernel/gemm_params.hpp"
 #include "fp8gemm/tile/global_to_lds.hpp"
