@@ -61,9 +61,6 @@ struct Mx32 {
   static constexpr int kBlockK = 32;
 };
 
-template <class G> struct IsBlockwise : std::false_type {};
-template <int A, int B, int K> struct IsBlockwise<Blockwise<A, B, K>> : std::true_type {};
-
 /// Rows x columns of the scale array of one operand; `extent` is M for A and N for B.
 struct ScaleShape {
   std::int64_t rows = 0;

@@ -20,7 +20,6 @@
 namespace fp8gemm::emu {
 
 inline constexpr int kLdsBanksGfx950 = 64;
-inline constexpr int kLdsBanksGfx942 = 32;
 inline constexpr int kLdsBankBytes = 4;
 
 /// Cost of one LDS instruction of one wave.
