@@ -13,39 +13,31 @@
 
 namespace fp8gemm::arch {
 
+// The two runtimes' calls differ only in their prefix: hipMalloc / cudaMalloc, ...
 #if defined(FP8GEMM_BACKEND_HIP)
-inline gpuError_t device_malloc(void** p, std::size_t bytes) {
-  return hipMalloc(p, bytes);
-}
-inline gpuError_t device_free(void* p) {
-  return hipFree(p);
-}
-inline gpuError_t memset_async(void* p, int value, std::size_t bytes, gpuStream_t s) {
-  return hipMemsetAsync(p, value, bytes, s);
-}
-inline gpuError_t copy_to_host_async(void* dst, void const* src, std::size_t bytes, gpuStream_t s) {
-  return hipMemcpyAsync(dst, src, bytes, hipMemcpyDeviceToHost, s);
-}
-inline gpuError_t stream_synchronize(gpuStream_t s) {
-  return hipStreamSynchronize(s);
-}
+#define FP8GEMM_RUNTIME_CALL(name) hip##name
 #else
+#define FP8GEMM_RUNTIME_CALL(name) cuda##name
+#endif
+
 inline gpuError_t device_malloc(void** p, std::size_t bytes) {
-  return cudaMalloc(p, bytes);
+  return FP8GEMM_RUNTIME_CALL(Malloc)(p, bytes);
 }
 inline gpuError_t device_free(void* p) {
-  return cudaFree(p);
+  return FP8GEMM_RUNTIME_CALL(Free)(p);
 }
 inline gpuError_t memset_async(void* p, int value, std::size_t bytes, gpuStream_t s) {
-  return cudaMemsetAsync(p, value, bytes, s);
+  return FP8GEMM_RUNTIME_CALL(MemsetAsync)(p, value, bytes, s);
 }
 inline gpuError_t copy_to_host_async(void* dst, void const* src, std::size_t bytes, gpuStream_t s) {
-  return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s);
+  return FP8GEMM_RUNTIME_CALL(MemcpyAsync)(dst, src, bytes,
+                                           FP8GEMM_RUNTIME_CALL(MemcpyDeviceToHost), s);
 }
 inline gpuError_t stream_synchronize(gpuStream_t s) {
-  return cudaStreamSynchronize(s);
+  return FP8GEMM_RUNTIME_CALL(StreamSynchronize)(s);
 }
-#endif
+
+#undef FP8GEMM_RUNTIME_CALL
 
 /// A plain launch: grid_x x grid_y workgroups of `threads` threads, no dynamic LDS.
 struct LaunchShape {
