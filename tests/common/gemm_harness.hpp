@@ -78,6 +78,14 @@ struct GemmCase {
   std::int64_t nan_at = -1;  // >= 0: A element (row-major m*K + k) replaced by the format's NaN
 };
 
+/// gtest name of a typed test's GemmConfig parameter: Gemm<Config>::name().
+struct ConfigName {
+  template <class Config>
+  static std::string GetName(int) {
+    return Gemm<Config>::name();
+  }
+};
+
 inline std::string describe(GemmCase const& c) {
   std::ostringstream s;
   s << c.m << "x" << c.n << "x" << c.k << " " << distribution_name(c.distribution) << " seed " << c.seed

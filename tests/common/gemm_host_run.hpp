@@ -2,6 +2,11 @@
 /// Runs a GemmProblem through the host emulator (host memory) and checks it (test helpers).
 #pragma once
 
+#include <initializer_list>
+#include <iostream>
+#include <string>
+#include <vector>
+
 #include "common/gemm_harness.hpp"
 
 namespace fp8gemm::test {
@@ -20,6 +25,17 @@ template <class Config>
   Status const st = Gemm<Config>::run(args);
   if (!st.ok()) return ::testing::AssertionFailure() << "run: " << st.to_string();
   return p.check(c, amax, report);
+}
+
+/// Each case through run_on_host, expected within the derived bound; prints its error report.
+template <class Config>
+void expect_host_matches_fp64(std::initializer_list<GemmCase> cases) {
+  for (GemmCase const& c : cases) {
+    GemmProblem<Config> const p(c);
+    std::string report;
+    EXPECT_TRUE(run_on_host(p, &report)) << describe(c);
+    std::cout << "  " << report << "\n";
+  }
 }
 
 }  // namespace fp8gemm::test

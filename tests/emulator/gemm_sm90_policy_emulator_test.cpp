@@ -28,21 +28,13 @@ using Configs = ::testing::Types<
     GemmConfig<TilePolicy<64, 64, 128, 2, 2, arch::Sm89Mma16x8x32<e4m3fn, e5m2>>, Mx32, LayoutB::kKN,
                Epilogue<fp16, Identity>, FastAccumulation>>;
 
-struct ConfigName {
-  template <class T>
-  static std::string GetName(int) { return Gemm<T>::name(); }
-};
 TYPED_TEST_SUITE(Sm90OnEmulator, Configs, ConfigName);
 
 TYPED_TEST(Sm90OnEmulator, MatchesFp64OnRaggedShapes) {
-  for (GemmCase c : {GemmCase{1, 1, 1, 11}, GemmCase{17, 33, 65, 12}, GemmCase{130, 70, 300, 13},
-                     GemmCase{64, 128, 256, 14, Distribution::kRowRanges},
-                     GemmCase{100, 90, 520, 15, Distribution::kOutliers, false, 3}}) {
-    GemmProblem<TypeParam> const p(c);
-    std::string report;
-    EXPECT_TRUE(run_on_host(p, &report)) << describe(c);
-    std::cout << "  " << report << "\n";
-  }
+  expect_host_matches_fp64<TypeParam>(
+      {GemmCase{1, 1, 1, 11}, GemmCase{17, 33, 65, 12}, GemmCase{130, 70, 300, 13},
+       GemmCase{64, 128, 256, 14, Distribution::kRowRanges},
+       GemmCase{100, 90, 520, 15, Distribution::kOutliers, false, 3}});
 }
 
 TYPED_TEST(Sm90OnEmulator, NanInAPropagatesToItsRow) {

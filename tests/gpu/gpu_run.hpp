@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/device_buffer.hpp"
 #include "common/gemm_harness.hpp"
 
 namespace fp8gemm::test {
@@ -17,27 +18,6 @@ namespace fp8gemm::test {
     if (e_ != cudaSuccess)                                                             \
       return ::testing::AssertionFailure() << #call << ": " << cudaGetErrorString(e_); \
   } while (0)
-
-/// A device allocation freed on scope exit.
-struct DeviceBuffer {
-  void* ptr = nullptr;
-  DeviceBuffer() = default;
-  DeviceBuffer(DeviceBuffer const&) = delete;
-  DeviceBuffer& operator=(DeviceBuffer const&) = delete;
-  ~DeviceBuffer() {
-    if (ptr != nullptr) cudaFree(ptr);
-  }
-  cudaError_t allocate(std::size_t bytes) { return cudaMalloc(&ptr, bytes == 0 ? 1 : bytes); }
-  template <class T>
-  T* as() const { return static_cast<T*>(ptr); }
-};
-
-template <class T>
-cudaError_t upload(DeviceBuffer& d, std::vector<T> const& h) {
-  cudaError_t const e = d.allocate(h.size() * sizeof(T));
-  if (e != cudaSuccess || h.empty()) return e;
-  return cudaMemcpy(d.ptr, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice);
-}
 
 /// Poisons C on the device, runs Gemm<Config>, copies C and amax back, checks against FP64.
 template <class Config>
@@ -67,7 +47,7 @@ template <class Config>
   FP8GEMM_TEST_CUDA(cudaDeviceSynchronize());
   std::vector<ElementC> out(p.c_size());
   float amax_h = 0;
-  FP8GEMM_TEST_CUDA(cudaMemcpy(out.data(), c.ptr, out.size() * sizeof(ElementC), cudaMemcpyDeviceToHost));
+  FP8GEMM_TEST_CUDA(download(out, c));
   FP8GEMM_TEST_CUDA(cudaMemcpy(&amax_h, amax.ptr, sizeof(float), cudaMemcpyDeviceToHost));
   return p.check(out, amax_h, report);
 }

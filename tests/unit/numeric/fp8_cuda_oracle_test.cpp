@@ -19,23 +19,18 @@
 namespace fp8gemm {
 namespace {
 
-std::vector<float> const& sweep() {
-  static std::vector<float> const inputs = test::fp8_sweep_inputs();
-  return inputs;
-}
-
 __nv_saturation_t to_nv(Saturation s) {
   return s == Saturation::kSaturate ? __NV_SATFINITE : __NV_NOSAT;
 }
 
 TEST(Fp8CudaOracle, E4m3fnEncodeMatchesBitForBit) {
-  test::expect_matches_oracle<e4m3fn>(sweep(), [](float x, Saturation s) {
+  test::expect_matches_oracle<e4m3fn>(test::fp8_sweep(), [](float x, Saturation s) {
     return static_cast<std::uint8_t>(__nv_cvt_float_to_fp8(x, to_nv(s), __NV_E4M3));
   });
 }
 
 TEST(Fp8CudaOracle, E5m2EncodeMatchesBitForBit) {
-  test::expect_matches_oracle<e5m2>(sweep(), [](float x, Saturation s) {
+  test::expect_matches_oracle<e5m2>(test::fp8_sweep(), [](float x, Saturation s) {
     return static_cast<std::uint8_t>(__nv_cvt_float_to_fp8(x, to_nv(s), __NV_E5M2));
   });
 }
@@ -95,7 +90,7 @@ TEST(Fp8CudaOracle, MxSharedScaleMatchesRoundTowardZeroE8m0) {
 /// non-NaN inputs (NaN: both must give a NaN).
 TEST(HalfCudaOracle, EncodeMatchesBitForBit) {
   long mismatches = 0;
-  for (float x : sweep()) {
+  for (float x : test::fp8_sweep()) {
     __half_raw const h = __half_raw(__float2half_rn(x));
     __nv_bfloat16_raw const b = __nv_bfloat16_raw(__float2bfloat16_rn(x));
     std::uint16_t const ours_h = float_to_fp16(x).bits, ours_b = float_to_bf16(x).bits;

@@ -19,11 +19,6 @@
 namespace fp8gemm {
 namespace {
 
-std::vector<float> const& sweep() {
-  static std::vector<float> const inputs = test::fp8_sweep_inputs();
-  return inputs;
-}
-
 __hip_saturation_t to_hip(Saturation s) {
   return s == Saturation::kSaturate ? __HIP_SATFINITE : __HIP_NOSAT;
 }
@@ -75,7 +70,7 @@ std::string classify_hip_difference(float x, Saturation s, std::uint8_t ours, st
 template <class T>
 void expect_matches_hip(__hip_fp8_interpretation_t interp) {
   test::expect_matches_oracle<T>(
-      sweep(),
+      test::fp8_sweep(),
       [interp](float x, Saturation s) {
         return static_cast<std::uint8_t>(__hip_cvt_float_to_fp8(x, to_hip(s), interp));
       },
@@ -132,7 +127,7 @@ void expect_stochastic_matches_hip() {
   constexpr int kE = Traits::kExponentBits;
   std::mt19937 rng(0xC0FFEE);
   long compared = 0;
-  for (float x : sweep()) {
+  for (float x : test::fp8_sweep()) {
     float const a = std::fabs(x);
     if (!(a >= Traits::kMinNormal && a <= Traits::kMaxFinite)) continue;
     for (int r = 0; r < 4; ++r) {
