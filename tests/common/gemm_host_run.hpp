@@ -11,9 +11,11 @@
 
 namespace fp8gemm::test {
 
-/// Poisons C, runs Gemm<Config> on host memory (the emulator), checks against FP64.
+/// Poisons C, runs Gemm<Config> on host memory (the emulator), checks against FP64; `c_out` (if
+/// given) gets C.
 template <class Config>
-::testing::AssertionResult run_on_host(GemmProblem<Config> const& p, std::string* report = nullptr) {
+::testing::AssertionResult run_on_host(GemmProblem<Config> const& p, std::string* report = nullptr,
+                                       std::vector<typename Config::ElementC>* c_out = nullptr) {
   using ElementC = typename Config::ElementC;
   std::vector<ElementC> c(p.c_size());
   poison_host(c);
@@ -24,6 +26,7 @@ template <class Config>
   args.workspace = workspace.empty() ? nullptr : workspace.data();
   Status const st = Gemm<Config>::run(args);
   if (!st.ok()) return ::testing::AssertionFailure() << "run: " << st.to_string();
+  if (c_out != nullptr) *c_out = c;
   return p.check(c, amax, report);
 }
 

@@ -19,9 +19,11 @@ namespace fp8gemm::test {
       return ::testing::AssertionFailure() << #call << ": " << cudaGetErrorString(e_); \
   } while (0)
 
-/// Poisons C on the device, runs Gemm<Config>, copies C and amax back, checks against FP64.
+/// Poisons C on the device, runs Gemm<Config>, copies C and amax back, checks against FP64; `c_out`
+/// (if given) gets C.
 template <class Config>
-::testing::AssertionResult run_on_gpu(GemmProblem<Config> const& p, std::string* report = nullptr) {
+::testing::AssertionResult run_on_gpu(GemmProblem<Config> const& p, std::string* report = nullptr,
+                                      std::vector<typename Config::ElementC>* c_out = nullptr) {
   using ElementC = typename Config::ElementC;
   using Scale = typename Config::Scale;
   DeviceBuffer a, b, sa, sb, bias, c, amax, workspace;
@@ -49,6 +51,7 @@ template <class Config>
   float amax_h = 0;
   FP8GEMM_TEST_CUDA(download(out, c));
   FP8GEMM_TEST_CUDA(cudaMemcpy(&amax_h, amax.ptr, sizeof(float), cudaMemcpyDeviceToHost));
+  if (c_out != nullptr) *c_out = out;
   return p.check(out, amax_h, report);
 }
 
