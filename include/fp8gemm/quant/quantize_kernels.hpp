@@ -47,21 +47,24 @@ class DeviceScratch {
 
 /// amax_bits[e] = max over block e of abs_bits(x) (order-independent, so deterministic), and
 /// first_bad (if not null) = min (r * K + k) over non-finite elements. Grid: x = scale entry,
-/// y = chunk of it (`chunks` of them). amax_bits must start at 0 and first_bad at kNoBadIndex.
+/// y = chunk of it (`chunks` of them), kThreads threads each. amax_bits must start at 0 and
+/// first_bad at kNoBadIndex. (A template, like every kernel in a header: one definition however
+/// many translation units include it.)
+template <int kThreads>
 FP8GEMM_GLOBAL void amax_kernel(float const* x, OperandView v, ScaleBlocking b, int chunks,
                                 unsigned int* amax_bits, unsigned long long* first_bad) {
-  __shared__ unsigned int partial[kQuantThreads];  // [kQuantThreads] per-thread maxima
+  __shared__ unsigned int partial[kThreads];  // [kThreads] per-thread maxima
   int const t = arch::thread_idx();
   std::int64_t const entry = arch::block_idx_x();
   std::int64_t const r0 = (entry / b.cols) * b.block_rows;
   std::int64_t const k0 = (entry % b.cols) * b.block_k;
   std::int64_t const nr = (r0 + b.block_rows < v.rows ? r0 + b.block_rows : v.rows) - r0;
   std::int64_t const nk = (k0 + b.block_k < v.k ? k0 + b.block_k : v.k) - k0;
-  std::int64_t const stride = static_cast<std::int64_t>(chunks) * kQuantThreads;
+  std::int64_t const stride = static_cast<std::int64_t>(chunks) * kThreads;
 
   unsigned int m = 0;
-  for (std::int64_t j = static_cast<std::int64_t>(arch::block_idx_y()) * kQuantThreads + t;
-       j < nr * nk; j += stride) {
+  for (std::int64_t j = static_cast<std::int64_t>(arch::block_idx_y()) * kThreads + t; j < nr * nk;
+       j += stride) {
     std::int64_t const r = r0 + j / nk;
     std::int64_t const kk = k0 + j % nk;
     unsigned int const a = abs_bits(x[v.offset(r, kk)]);
@@ -71,7 +74,7 @@ FP8GEMM_GLOBAL void amax_kernel(float const* x, OperandView v, ScaleBlocking b, 
   }
   partial[t] = m;
   arch::sync_block();  // waits for: every thread's partial max
-  for (int half = kQuantThreads / 2; half > 0; half /= 2) {
+  for (int half = kThreads / 2; half > 0; half /= 2) {
     if (t < half) {
       unsigned int const o = partial[t + half];
       if (o > partial[t]) partial[t] = o;
@@ -148,8 +151,8 @@ inline Status launch_amax(float const* x, OperandView v, ScaleBlocking b, unsign
   }
   arch::LaunchShape const shape{static_cast<unsigned int>(b.count()),
                                 static_cast<unsigned int>(chunks), kQuantThreads};
-  return arch::launch_kernel(amax_kernel, shape, stream, "amax_kernel launch", x, v, b,
-                             static_cast<int>(chunks), amax_bits, first_bad);
+  return arch::launch_kernel(amax_kernel<kQuantThreads>, shape, stream, "amax_kernel launch", x, v,
+                             b, static_cast<int>(chunks), amax_bits, first_bad);
 }
 
 template <class G>
