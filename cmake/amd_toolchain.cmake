@@ -223,3 +223,14 @@ function(fp8gemm_hip_compile_asm out_var)
     set(${ARG_TARGET_VAR} "${_tgt}" PARENT_SCOPE)
   endif()
 endfunction()
+
+# fp8gemm_hip_compile_cdna(NAME <stem> SOURCE <file>): SOURCE's device code for gfx942 and gfx950
+# (assembly), the library's warnings as errors: the build fails where a header does not compile
+# for a CDNA target.
+function(fp8gemm_hip_compile_cdna)
+  cmake_parse_arguments(ARG "" "NAME;SOURCE" "" ${ARGN})
+  foreach(_arch gfx942 gfx950)
+    fp8gemm_hip_compile_asm(_asm SOURCE ${ARG_SOURCE} ARCH ${_arch} NAME ${ARG_NAME}
+                            OPTIONS ${FP8GEMM_WARNINGS})
+  endforeach()
+endfunction()

@@ -16,9 +16,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "common/generators.hpp"
@@ -76,6 +78,14 @@ struct GemmCase {
   bool bias = true;
   int split_k = 1;
   std::int64_t nan_at = -1;  // >= 0: A element (row-major m*K + k) replaced by the format's NaN
+};
+
+/// gtest name of a typed test's GemmConfig parameter: Gemm<Config>::name().
+struct ConfigName {
+  template <class Config>
+  static std::string GetName(int) {
+    return Gemm<Config>::name();
+  }
 };
 
 inline std::string describe(GemmCase const& c) {
@@ -211,11 +221,19 @@ struct GemmProblem {
   std::size_t scale_b_size() const { return kMx ? sb_mx.size() : sb_f.size(); }
   std::size_t c_size() const { return static_cast<std::size_t>(cs.m * ldc); }
 
-  /// Checks C (host copy, [M, ldc]) and the reported amax; `report` gets both error notions.
-  ::testing::AssertionResult check(std::vector<ElementC> const& c, float amax, std::string* report) const {
+  /// The values C (host copy, [M, ldc]) stands for, [M, N] (fp8 outputs times out_scale).
+  std::vector<double> values(std::vector<ElementC> const& c) const {
     std::vector<double> out(static_cast<std::size_t>(cs.m * cs.n));
     for (int m = 0; m < cs.m; ++m)
-      for (int n = 0; n < cs.n; ++n) out[m * cs.n + n] = output_to_double(c[m * ldc + n]) * (is_output_fp8_v<ElementC> ? out_scale : 1.0);
+      for (int n = 0; n < cs.n; ++n)
+        out[m * cs.n + n] =
+            output_to_double(c[m * ldc + n]) * (is_output_fp8_v<ElementC> ? out_scale : 1.0);
+    return out;
+  }
+
+  /// Checks C (host copy, [M, ldc]) and the reported amax; `report` gets both error notions.
+  ::testing::AssertionResult check(std::vector<ElementC> const& c, float amax, std::string* report) const {
+    std::vector<double> const out = values(c);
     // Padding columns of C must be untouched (still poison).
     for (int m = 0; m < cs.m; ++m)
       for (std::int64_t n = cs.n; n < ldc; ++n)
@@ -255,5 +273,32 @@ struct GemmProblem {
     return ::testing::AssertionSuccess();
   }
 };
+
+/// Split-K: problem `c` (split_k > 1) run twice and unsplit once through `run` (run_on_host or
+/// run_on_gpu, each run checked against FP64 within its derived bound). The two split runs must
+/// agree bit for bit (the partials are reduced in a fixed order), and split vs unsplit per element
+/// within the sum of the two runs' bounds (each is within its own bound of the same FP64
+/// reference).
+template <class Config, class Run>
+::testing::AssertionResult split_k_consistent(GemmCase const& c, Run&& run) {
+  using ElementC = typename Config::ElementC;
+  if (c.split_k < 2)
+    return ::testing::AssertionFailure() << "split_k " << c.split_k << " is no split";
+  GemmCase one = c;
+  one.split_k = 1;
+  GemmProblem<Config> const split(c), whole(one);  // the same inputs (same seed)
+  std::vector<ElementC> first, second, unsplit;
+  std::pair<GemmProblem<Config> const*, std::vector<ElementC>*> const runs[] = {
+      {&split, &first}, {&split, &second}, {&whole, &unsplit}};
+  for (auto const& [problem, out] : runs) {
+    ::testing::AssertionResult const r = run(*problem, nullptr, out);
+    if (!r) return ::testing::AssertionFailure() << describe(problem->cs) << ": " << r.message();
+  }
+  if (std::memcmp(first.data(), second.data(), first.size() * sizeof(ElementC)) != 0)
+    return ::testing::AssertionFailure() << "split-K is not deterministic: two runs differ";
+  std::vector<double> bound(split.bound.size());
+  for (std::size_t i = 0; i < bound.size(); ++i) bound[i] = split.bound[i] + whole.bound[i];
+  return all_within_bound(split.values(first), whole.values(unsplit), bound, c.m, c.n);
+}
 
 }  // namespace fp8gemm::test

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The Hopper grid (tests/common/sm90_grid_configs.hpp) on the host emulator: the mainloop's
+// The Hopper grid (tests/common/gemm_grids.hpp) on the host emulator: the mainloop's
 // indexing, tails, scales and epilogue for every format pair x granularity, without a GPU.
 #include <gtest/gtest.h>
 
-#include "common/sm90_grid_configs.hpp"
+#include "common/gemm_grids.hpp"
 #include "gemm_emulator_cases.hpp"
 
 namespace fp8gemm::test {

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "common/gemm_host_run.hpp"
@@ -28,21 +29,13 @@ using Configs = ::testing::Types<
     GemmConfig<TilePolicy<64, 64, 128, 2, 2, arch::Sm89Mma16x8x32<e4m3fn, e5m2>>, Mx32, LayoutB::kKN,
                Epilogue<fp16, Identity>, FastAccumulation>>;
 
-struct ConfigName {
-  template <class T>
-  static std::string GetName(int) { return Gemm<T>::name(); }
-};
 TYPED_TEST_SUITE(Sm90OnEmulator, Configs, ConfigName);
 
 TYPED_TEST(Sm90OnEmulator, MatchesFp64OnRaggedShapes) {
-  for (GemmCase c : {GemmCase{1, 1, 1, 11}, GemmCase{17, 33, 65, 12}, GemmCase{130, 70, 300, 13},
-                     GemmCase{64, 128, 256, 14, Distribution::kRowRanges},
-                     GemmCase{100, 90, 520, 15, Distribution::kOutliers, false, 3}}) {
-    GemmProblem<TypeParam> const p(c);
-    std::string report;
-    EXPECT_TRUE(run_on_host(p, &report)) << describe(c);
-    std::cout << "  " << report << "\n";
-  }
+  expect_host_matches_fp64<TypeParam>(
+      {GemmCase{1, 1, 1, 11}, GemmCase{17, 33, 65, 12}, GemmCase{130, 70, 300, 13},
+       GemmCase{64, 128, 256, 14, Distribution::kRowRanges},
+       GemmCase{100, 90, 520, 15, Distribution::kOutliers, false, 3}});
 }
 
 TYPED_TEST(Sm90OnEmulator, NanInAPropagatesToItsRow) {
@@ -50,6 +43,42 @@ TYPED_TEST(Sm90OnEmulator, NanInAPropagatesToItsRow) {
   c.nan_at = 7 * 100 + 33;  // row 7
   GemmProblem<TypeParam> const p(c);
   EXPECT_TRUE(run_on_host(p));
+}
+
+// The host twin of the GPU's GemmSplitK test: split-K deterministic and close to unsplit.
+TEST(Sm90OnEmulatorSplitK, DeterministicAndMatchesUnsplit) {
+  using C32 = GemmConfig<Sm90Default<>, PerChannel, LayoutB::kNK, Epilogue<float, Identity>>;
+  GemmCase c{130, 150, 1024, 5};
+  c.split_k = 4;
+  EXPECT_TRUE(split_k_consistent<C32>(c, run_on_host<C32>));
+}
+
+// The check fails on one ulp of difference between the split runs, and on an unsplit result moved
+// past the two bounds.
+TEST(Sm90OnEmulatorSplitK, ConsistencyCheckCanFail) {
+  using C32 = GemmConfig<Sm90Default<>, PerChannel, LayoutB::kNK, Epilogue<float, Identity>>;
+  GemmCase c{40, 30, 512, 6};
+  c.split_k = 2;
+  int runs = 0;
+  auto second_run_one_ulp_off = [&runs](GemmProblem<C32> const& p, std::string*,
+                                        std::vector<float>* out) {
+    ::testing::AssertionResult r = run_on_host(p, nullptr, out);
+    if (++runs == 2) (*out)[7] = std::nextafter((*out)[7], INFINITY);
+    return r;
+  };
+  ::testing::AssertionResult const nondeterministic =
+      split_k_consistent<C32>(c, second_run_one_ulp_off);
+  EXPECT_FALSE(nondeterministic);
+  EXPECT_NE(std::string(nondeterministic.message()).find("not deterministic"), std::string::npos);
+  auto unsplit_drifted = [](GemmProblem<C32> const& p, std::string*, std::vector<float>* out) {
+    ::testing::AssertionResult r = run_on_host(p, nullptr, out);
+    if (p.cs.split_k == 1) (*out)[7] += static_cast<float>(10 * p.bound[7]);
+    return r;
+  };
+  ::testing::AssertionResult const drifted = split_k_consistent<C32>(c, unsplit_drifted);
+  EXPECT_FALSE(drifted);
+  EXPECT_NE(std::string(drifted.message()).find("first failure at (m 0, n 7)"), std::string::npos)
+      << drifted.message();
 }
 
 /// C = (acc · s_a) · s_b with s_a = s_b = s = 4e19: s² = 1.6e39 is past FP32's 3.4e38 but every C

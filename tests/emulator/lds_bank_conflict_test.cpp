@@ -17,13 +17,6 @@ namespace {
 template <class Config>
 class LdsBankConflicts : public ::testing::Test {};
 
-struct ConfigName {
-  template <class T>
-  static std::string GetName(int) {
-    return Gemm<T>::name();
-  }
-};
-
 template <class Policy, LayoutB kLayout>
 using Measured = GemmConfig<Policy, PerTensor, kLayout, Epilogue<float, Identity>>;
 

@@ -80,29 +80,15 @@ TEST(GemmCanImplement, RefusesMisalignedDevicePointersBeforeLaunching) {
   EXPECT_TRUE(p.check(out, amax_h, nullptr));
 }
 
+// Split-K: each run within the derived bound of FP64, bit-identical from run to run, and as close
+// to the unsplit GEMM of the same inputs as the two bounds allow.
 TEST(GemmSplitK, DeterministicAndMatchesUnsplit) {
   using C32 = GemmConfig<Sm90Default<>, PerChannel, LayoutB::kNK, Epilogue<float, Identity>>;
   GemmCase c{200, 300, 4096, 5};
   c.split_k = 5;
+  EXPECT_TRUE(split_k_consistent<C32>(c, run_on_gpu<C32>));
   GemmProblem<C32> const p(c);
-  EXPECT_TRUE(run_on_gpu(p));
-  EXPECT_TRUE(run_on_gpu(p));  // and again: same bound (bitwise identity is checked below)
-  DeviceBuffer a, b, sa, sb, out, ws;
-  ASSERT_EQ(upload(a, p.a_q), cudaSuccess);
-  ASSERT_EQ(upload(b, p.b_q), cudaSuccess);
-  ASSERT_EQ(upload(sa, p.sa_f), cudaSuccess);
-  ASSERT_EQ(upload(sb, p.sb_f), cudaSuccess);
-  ASSERT_EQ(out.allocate(p.c_size() * sizeof(float)), cudaSuccess);
-  auto args = p.arguments(a.as<e4m3fn>(), b.as<e4m3fn>(), sa.as<float>(), sb.as<float>(), nullptr, out.as<float>(), nullptr);
-  args.epilogue.bias = nullptr;
-  ASSERT_EQ(ws.allocate(Gemm<C32>::workspace_size(args)), cudaSuccess);
-  args.workspace = ws.ptr;
-  std::vector<float> first(p.c_size()), second(p.c_size());
-  ASSERT_TRUE(Gemm<C32>::run(args).ok());
-  ASSERT_EQ(cudaMemcpy(first.data(), out.ptr, first.size() * 4, cudaMemcpyDeviceToHost), cudaSuccess);
-  ASSERT_TRUE(Gemm<C32>::run(args).ok());
-  ASSERT_EQ(cudaMemcpy(second.data(), out.ptr, second.size() * 4, cudaMemcpyDeviceToHost), cudaSuccess);
-  EXPECT_EQ(0, std::memcmp(first.data(), second.data(), first.size() * 4)) << "split-K is not deterministic";
+  auto const args = p.arguments(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
   EXPECT_EQ(Gemm<C32>::workspace_size(args), std::size_t(5) * 200 * 300 * 4);
 }
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The Hopper grid (tests/common/sm90_grid_configs.hpp) on the GPU: Sm90Default x every format pair
+// The Hopper grid (tests/common/gemm_grids.hpp) on the GPU: Sm90Default x every format pair
 // x every granularity, epilogues rotating (H200, label gpu).
 #include <gtest/gtest.h>
 
-#include "common/sm90_grid_configs.hpp"
+#include "common/gemm_grids.hpp"
 #include "gpu_run.hpp"
 
 namespace fp8gemm::test {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/device_buffer.hpp"
 #include "common/gemm_harness.hpp"
 
 namespace fp8gemm::test {
@@ -18,30 +19,11 @@ namespace fp8gemm::test {
       return ::testing::AssertionFailure() << #call << ": " << cudaGetErrorString(e_); \
   } while (0)
 
-/// A device allocation freed on scope exit.
-struct DeviceBuffer {
-  void* ptr = nullptr;
-  DeviceBuffer() = default;
-  DeviceBuffer(DeviceBuffer const&) = delete;
-  DeviceBuffer& operator=(DeviceBuffer const&) = delete;
-  ~DeviceBuffer() {
-    if (ptr != nullptr) cudaFree(ptr);
-  }
-  cudaError_t allocate(std::size_t bytes) { return cudaMalloc(&ptr, bytes == 0 ? 1 : bytes); }
-  template <class T>
-  T* as() const { return static_cast<T*>(ptr); }
-};
-
-template <class T>
-cudaError_t upload(DeviceBuffer& d, std::vector<T> const& h) {
-  cudaError_t const e = d.allocate(h.size() * sizeof(T));
-  if (e != cudaSuccess || h.empty()) return e;
-  return cudaMemcpy(d.ptr, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice);
-}
-
-/// Poisons C on the device, runs Gemm<Config>, copies C and amax back, checks against FP64.
+/// Poisons C on the device, runs Gemm<Config>, copies C and amax back, checks against FP64; `c_out`
+/// (if given) gets C.
 template <class Config>
-::testing::AssertionResult run_on_gpu(GemmProblem<Config> const& p, std::string* report = nullptr) {
+::testing::AssertionResult run_on_gpu(GemmProblem<Config> const& p, std::string* report = nullptr,
+                                      std::vector<typename Config::ElementC>* c_out = nullptr) {
   using ElementC = typename Config::ElementC;
   using Scale = typename Config::Scale;
   DeviceBuffer a, b, sa, sb, bias, c, amax, workspace;
@@ -67,8 +49,9 @@ template <class Config>
   FP8GEMM_TEST_CUDA(cudaDeviceSynchronize());
   std::vector<ElementC> out(p.c_size());
   float amax_h = 0;
-  FP8GEMM_TEST_CUDA(cudaMemcpy(out.data(), c.ptr, out.size() * sizeof(ElementC), cudaMemcpyDeviceToHost));
+  FP8GEMM_TEST_CUDA(download(out, c));
   FP8GEMM_TEST_CUDA(cudaMemcpy(&amax_h, amax.ptr, sizeof(float), cudaMemcpyDeviceToHost));
+  if (c_out != nullptr) *c_out = out;
   return p.check(out, amax_h, report);
 }
 

@@ -12,10 +12,12 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/device_buffer.hpp"
 #include "common/generators.hpp"
 #include "common/poison.hpp"
 #include "fp8gemm/quant/quantize_host.hpp"
 #include "fp8gemm/quant/quantize_kernels.hpp"
+#include "unit/quant/quant_test_util.hpp"
 
 namespace fp8gemm::test {
 namespace {
@@ -26,42 +28,6 @@ namespace {
     ASSERT_EQ(e_, cudaSuccess) << #call << ": " << cudaGetErrorString(e_); \
   } while (0)
 
-using Formats = std::tuple<e4m3fn, e5m2, e4m3fnuz, e5m2fnuz>;
-using Granularities = std::tuple<PerTensor, PerChannel, Blockwise<1, 128, 128>,
-                                 Blockwise<128, 128, 128>, Blockwise<3, 5, 7>, Mx32>;
-
-template <class Tuple, class F>
-void for_each_type(F&& f) {
-  std::apply([&](auto... t) { (f(t), ...); }, Tuple{});
-}
-
-/// A device allocation freed on scope exit.
-struct DeviceBuffer {
-  void* ptr = nullptr;
-  DeviceBuffer() = default;
-  DeviceBuffer(DeviceBuffer const&) = delete;
-  DeviceBuffer& operator=(DeviceBuffer const&) = delete;
-  ~DeviceBuffer() {
-    if (ptr != nullptr) cudaFree(ptr);
-  }
-  template <class T>
-  T* as() const {
-    return static_cast<T*>(ptr);
-  }
-};
-
-template <class T>
-cudaError_t upload(DeviceBuffer& d, std::vector<T> const& h) {
-  cudaError_t const e = cudaMalloc(&d.ptr, h.size() * sizeof(T) + 1);
-  if (e != cudaSuccess) return e;
-  return cudaMemcpy(d.ptr, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice);
-}
-
-template <class T>
-cudaError_t download(std::vector<T>& h, DeviceBuffer const& d) {
-  return cudaMemcpy(h.data(), d.ptr, h.size() * sizeof(T), cudaMemcpyDeviceToHost);
-}
-
 bool have_gpu() {
   int n = 0;
   return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
@@ -69,15 +35,6 @@ bool have_gpu() {
 
 #define FP8GEMM_REQUIRE_GPU() \
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device"
-
-struct OperandCase {
-  Operand op;
-  LayoutB layout;
-  char const* name;
-};
-constexpr OperandCase kOperandCases[] = {{Operand::kA, LayoutB::kNK, "A"},
-                                         {Operand::kB, LayoutB::kNK, "B mk_nk_mn"},
-                                         {Operand::kB, LayoutB::kKN, "B mk_kn_mn"}};
 
 struct Shape {
   std::int64_t rows, k;

@@ -496,7 +496,18 @@ std::string fmt(char const* f, double v) {
   return b;
 }
 
-/// The per-config table, on stdout and as markdown (path: FP8GEMM_ISA_REPORT_PATH).
+/// The cells of a markdown table row "| a | b |": {"a", "b"}.
+std::vector<std::string> table_cells(std::string const& row) {
+  std::vector<std::string> cells;
+  std::size_t begin = row.find('|') + 1;
+  for (std::size_t end; (end = row.find('|', begin)) != std::string::npos; begin = end + 1)
+    cells.push_back(trim(row.substr(begin, end - begin)));
+  return cells;
+}
+
+/// The per-config table, on stdout and as markdown (path: FP8GEMM_ISA_REPORT_PATH). It must say
+/// what the checks say: one row per config in order, every row as wide as the header and marked
+/// "pass", no failure listed; and the file must hold exactly what was printed.
 TEST(IsaReport, Table) {
   std::ostringstream md;
   std::string const src = FP8GEMM_SOURCE_DIR;
@@ -573,6 +584,22 @@ TEST(IsaReport, Table) {
   std::string const text = md.str();
   std::printf("%s", text.c_str());
   std::ofstream(FP8GEMM_ISA_REPORT_PATH) << text;
+
+  std::vector<std::vector<std::string>> table;  // the header, then one row per config
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("| ", 0) == 0) table.push_back(table_cells(line));
+  ASSERT_EQ(table.size(), cases().size() + 1) << "a header and one row per config";
+  EXPECT_EQ(table[0].front(), "config");
+  EXPECT_EQ(table[0].back(), "checks");
+  for (std::size_t i = 0; i < cases().size(); ++i) {
+    std::vector<std::string> const& row = table[i + 1];
+    EXPECT_EQ(row.front(), cases()[i].e.name);
+    EXPECT_EQ(row.size(), table[0].size()) << row.front();
+    EXPECT_EQ(row.back(), "pass") << row.front();
+  }
+  EXPECT_NE(text.find("Failures:\n\n- none\n"), std::string::npos);
+  EXPECT_EQ(read_file(FP8GEMM_ISA_REPORT_PATH), text) << FP8GEMM_ISA_REPORT_PATH;
 }
 
 // ---- the checker itself must be able to fail --------------------------------------------------

@@ -12,9 +12,8 @@ namespace fp8gemm {
 /// Hopper, portable mma.sync path: 128 x 128 x 64 block tile, 8 warps (2 x 4) of 64 x 32, four
 /// LDS stages = 4 x (128 + 128) x 80 B = 80 KiB, filled by cp.async (three K-tiles in flight).
 /// 64 x 32 per warp keeps accumulators + promoted partial sums (128 floats) within 255 registers
-/// without spills (ncu, PerTensor / bf16, at e2fb722 with ptxas's own fp8 lowering: 240 registers,
-/// one block per SM); with FastAccumulation (no partial sums; ncu at 6fe3897, the f16 path) 126
-/// registers and two blocks per SM, 1.46x faster (bench/NOTES.md).
+/// without spills; FastAccumulation (no partial sums) leaves room for two blocks per SM. Register
+/// counts and timings: bench/NOTES.md.
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90Default = TilePolicy<128, 128, 64, 2, 4, arch::Sm90MmaFp8ViaF16<EA, EB>, 4>;
 

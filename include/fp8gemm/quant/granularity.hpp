@@ -61,6 +61,7 @@ struct Mx32 {
   static constexpr int kBlockK = 32;
 };
 
+/// True for Blockwise<...> (the mainloop's K-scale-block rule is Blockwise's own).
 template <class G> struct IsBlockwise : std::false_type {};
 template <int A, int B, int K> struct IsBlockwise<Blockwise<A, B, K>> : std::true_type {};
 

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "fp8gemm/arch/gpu_runtime.hpp"
+#include "fp8gemm/arch/thread.hpp"
 #include "fp8gemm/quant/quantize_common.hpp"
 
 namespace fp8gemm {
@@ -18,45 +20,10 @@ namespace fp8gemm {
 namespace detail {
 
 inline constexpr int kQuantThreads = 256;
-inline constexpr std::int64_t kMaxAmaxChunks = 65535;  // gridDim.y limit
+inline constexpr std::int64_t kMaxAmaxChunks = 65535;  // the grid's y limit
 inline constexpr std::int64_t kElementsPerThread = 16;
 inline constexpr std::int64_t kMaxGridX = 2147483647;
 inline constexpr unsigned long long kNoBadIndex = ~0ull;
-
-// ---- runtime wrappers (the two runtimes differ only in the prefix) -----------------------------
-#if defined(FP8GEMM_BACKEND_HIP)
-inline gpuError_t gpu_malloc(void** p, std::size_t bytes) {
-  return hipMalloc(p, bytes);
-}
-inline gpuError_t gpu_free(void* p) {
-  return hipFree(p);
-}
-inline gpuError_t gpu_memset_async(void* p, int v, std::size_t bytes, gpuStream_t s) {
-  return hipMemsetAsync(p, v, bytes, s);
-}
-inline gpuError_t gpu_copy_to_host(void* dst, void const* src, std::size_t bytes, gpuStream_t s) {
-  return hipMemcpyAsync(dst, src, bytes, hipMemcpyDeviceToHost, s);
-}
-inline gpuError_t gpu_stream_sync(gpuStream_t s) {
-  return hipStreamSynchronize(s);
-}
-#else
-inline gpuError_t gpu_malloc(void** p, std::size_t bytes) {
-  return cudaMalloc(p, bytes);
-}
-inline gpuError_t gpu_free(void* p) {
-  return cudaFree(p);
-}
-inline gpuError_t gpu_memset_async(void* p, int v, std::size_t bytes, gpuStream_t s) {
-  return cudaMemsetAsync(p, v, bytes, s);
-}
-inline gpuError_t gpu_copy_to_host(void* dst, void const* src, std::size_t bytes, gpuStream_t s) {
-  return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s);
-}
-inline gpuError_t gpu_stream_sync(gpuStream_t s) {
-  return cudaStreamSynchronize(s);
-}
-#endif
 
 /// Device scratch freed on scope exit (errors from the free are ignored: the caller's status wins).
 class DeviceScratch {
@@ -65,10 +32,10 @@ class DeviceScratch {
   DeviceScratch(DeviceScratch const&) = delete;
   DeviceScratch& operator=(DeviceScratch const&) = delete;
   ~DeviceScratch() {
-    if (ptr_ != nullptr) static_cast<void>(gpu_free(ptr_));
+    if (ptr_ != nullptr) static_cast<void>(arch::device_free(ptr_));
   }
   Status allocate(std::size_t bytes) {
-    return gpu_status(gpu_malloc(&ptr_, bytes), "quantize scratch allocation");
+    return gpu_status(arch::device_malloc(&ptr_, bytes), "quantize scratch allocation");
   }
   void* get() const { return ptr_; }
 
@@ -76,41 +43,45 @@ class DeviceScratch {
   void* ptr_ = nullptr;
 };
 
-// ---- kernels ---------------------------------------------------------------------------------
+// ---- kernels (launched with kQuantThreads threads per workgroup) -----------------------------
 
 /// amax_bits[e] = max over block e of abs_bits(x) (order-independent, so deterministic), and
 /// first_bad (if not null) = min (r * K + k) over non-finite elements. Grid: x = scale entry,
-/// y = chunk of it. amax_bits must start at 0 and first_bad at kNoBadIndex.
-FP8GEMM_GLOBAL void amax_kernel(float const* x, OperandView v, ScaleBlocking b,
+/// y = chunk of it (`chunks` of them), kThreads threads each. amax_bits must start at 0 and
+/// first_bad at kNoBadIndex. (A template, like every kernel in a header: one definition however
+/// many translation units include it.)
+template <int kThreads>
+FP8GEMM_GLOBAL void amax_kernel(float const* x, OperandView v, ScaleBlocking b, int chunks,
                                 unsigned int* amax_bits, unsigned long long* first_bad) {
-  __shared__ unsigned int partial[kQuantThreads];  // [kQuantThreads] per-thread maxima
-  std::int64_t const entry = blockIdx.x;
+  __shared__ unsigned int partial[kThreads];  // [kThreads] per-thread maxima
+  int const t = arch::thread_idx();
+  std::int64_t const entry = arch::block_idx_x();
   std::int64_t const r0 = (entry / b.cols) * b.block_rows;
   std::int64_t const k0 = (entry % b.cols) * b.block_k;
   std::int64_t const nr = (r0 + b.block_rows < v.rows ? r0 + b.block_rows : v.rows) - r0;
   std::int64_t const nk = (k0 + b.block_k < v.k ? k0 + b.block_k : v.k) - k0;
-  std::int64_t const stride = static_cast<std::int64_t>(gridDim.y) * blockDim.x;
+  std::int64_t const stride = static_cast<std::int64_t>(chunks) * kThreads;
 
   unsigned int m = 0;
-  for (std::int64_t j = static_cast<std::int64_t>(blockIdx.y) * blockDim.x + threadIdx.x;
-       j < nr * nk; j += stride) {
+  for (std::int64_t j = static_cast<std::int64_t>(arch::block_idx_y()) * kThreads + t; j < nr * nk;
+       j += stride) {
     std::int64_t const r = r0 + j / nk;
     std::int64_t const kk = k0 + j % nk;
     unsigned int const a = abs_bits(x[v.offset(r, kk)]);
     m = a > m ? a : m;
     if (!is_finite_bits(a) && first_bad != nullptr)
-      atomicMin(first_bad, static_cast<unsigned long long>(r * v.k + kk));
+      arch::atomic_min(first_bad, static_cast<unsigned long long>(r * v.k + kk));
   }
-  partial[threadIdx.x] = m;
-  __syncthreads();  // waits for: every thread's partial max
-  for (unsigned int half = blockDim.x / 2; half > 0; half /= 2) {
-    if (threadIdx.x < half) {
-      unsigned int const o = partial[threadIdx.x + half];
-      if (o > partial[threadIdx.x]) partial[threadIdx.x] = o;
+  partial[t] = m;
+  arch::sync_block();  // waits for: every thread's partial max
+  for (int half = kThreads / 2; half > 0; half /= 2) {
+    if (t < half) {
+      unsigned int const o = partial[t + half];
+      if (o > partial[t]) partial[t] = o;
     }
-    __syncthreads();  // waits for: this level of the tree
+    arch::sync_block();  // waits for: this level of the tree
   }
-  if (threadIdx.x == 0 && partial[0] != 0) atomicMax(amax_bits + entry, partial[0]);
+  if (t == 0 && partial[0] != 0) arch::atomic_max(amax_bits + entry, partial[0]);
 }
 
 /// scales[e] = scale_from_amax<T>(amax[e]) or mx_scales[e] = mx_scale_from_amax<T>(amax[e]);
@@ -119,11 +90,12 @@ template <class T, bool kMx>
 FP8GEMM_GLOBAL void scales_kernel(float const* amax, std::int64_t count, float* scales,
                                   e8m0* mx_scales, ScaleOptions options,
                                   unsigned long long* first_bad) {
-  std::int64_t const e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  std::int64_t const e =
+      static_cast<std::int64_t>(arch::block_idx_x()) * kQuantThreads + arch::thread_idx();
   if (e >= count) return;
   float const a = amax[e];
   if (!is_finite_bits(abs_bits(a)) && first_bad != nullptr) {
-    atomicMin(first_bad, static_cast<unsigned long long>(e));
+    arch::atomic_min(first_bad, static_cast<unsigned long long>(e));
   }
   if constexpr (kMx) {
     mx_scales[e] = mx_scale_from_amax<T>(a);
@@ -132,15 +104,17 @@ FP8GEMM_GLOBAL void scales_kernel(float const* amax, std::int64_t count, float* 
   }
 }
 
-/// q(r, k) = quantize_value<T>(x(r, k), s[block(r, k)], rounding, seed, r * K + k).
+/// q(r, k) = quantize_value<T>(x(r, k), s[block(r, k)], rounding, seed, r * K + k); a grid-stride
+/// loop over a grid of `blocks` workgroups.
 template <class T, bool kMx>
 FP8GEMM_GLOBAL void quantize_kernel(float const* x, OperandView v, T* q, OperandView qv,
                                     ScaleBlocking b, float const* scales, e8m0 const* mx_scales,
-                                    Rounding rounding, std::uint64_t seed) {
+                                    Rounding rounding, std::uint64_t seed, unsigned int blocks) {
   std::int64_t const total = v.rows * v.k;
-  std::int64_t const stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
-       i += stride) {
+  std::int64_t const stride = static_cast<std::int64_t>(blocks) * kQuantThreads;
+  for (std::int64_t i =
+           static_cast<std::int64_t>(arch::block_idx_x()) * kQuantThreads + arch::thread_idx();
+       i < total; i += stride) {
     std::int64_t const r = i / v.k;
     std::int64_t const kk = i % v.k;
     std::int64_t const e = b.index(r, kk);
@@ -162,11 +136,11 @@ inline unsigned int grid_for(std::int64_t work, std::int64_t per_block) {
 /// Resets amax_bits (to 0) and first_bad (to kNoBadIndex, if not null), then launches amax_kernel.
 inline Status launch_amax(float const* x, OperandView v, ScaleBlocking b, unsigned int* amax_bits,
                           unsigned long long* first_bad, gpuStream_t stream) {
-  FP8GEMM_GPU_RETURN_IF_ERROR(gpu_memset_async(
+  FP8GEMM_GPU_RETURN_IF_ERROR(arch::memset_async(
       amax_bits, 0, static_cast<std::size_t>(b.count()) * sizeof(unsigned int), stream));
   if (first_bad != nullptr) {
     FP8GEMM_GPU_RETURN_IF_ERROR(
-        gpu_memset_async(first_bad, 0xff, sizeof(unsigned long long), stream));
+        arch::memset_async(first_bad, 0xff, sizeof(unsigned long long), stream));
   }
   std::int64_t const block_elems = b.block_rows * b.block_k;
   std::int64_t chunks = ceil_div(block_elems, kQuantThreads * kElementsPerThread);
@@ -175,9 +149,10 @@ inline Status launch_amax(float const* x, OperandView v, ScaleBlocking b, unsign
     return Status::error(StatusCode::kErrorUnsupported,
                          "quantize: more than 2^31 - 1 scale blocks are not supported on the GPU");
   }
-  dim3 const grid(static_cast<unsigned int>(b.count()), static_cast<unsigned int>(chunks));
-  amax_kernel<<<grid, kQuantThreads, 0, stream>>>(x, v, b, amax_bits, first_bad);
-  return gpu_status(gpu_last_error(), "amax_kernel launch");
+  arch::LaunchShape const shape{static_cast<unsigned int>(b.count()),
+                                static_cast<unsigned int>(chunks), kQuantThreads};
+  return arch::launch_kernel(amax_kernel<kQuantThreads>, shape, stream, "amax_kernel launch", x, v,
+                             b, static_cast<int>(chunks), amax_bits, first_bad);
 }
 
 template <class G>
@@ -201,30 +176,31 @@ Status quantize_gpu_impl(Operand op, float const* x, OperandView v, T* q, std::i
   auto* amax_bits = reinterpret_cast<unsigned int*>(first_bad + 1);
   FP8GEMM_RETURN_IF_ERROR(launch_amax(x, v, b, amax_bits, first_bad, stream));
 
-  scales_kernel<T, kMx><<<grid_for(b.count(), kQuantThreads), kQuantThreads, 0, stream>>>(
-      reinterpret_cast<float const*>(amax_bits), b.count(), scales, mx_scales, options, nullptr);
-  FP8GEMM_GPU_RETURN_IF_ERROR(gpu_last_error());
+  FP8GEMM_RETURN_IF_ERROR(arch::launch_kernel(
+      scales_kernel<T, kMx>, {grid_for(b.count(), kQuantThreads), 1, kQuantThreads}, stream,
+      "scales_kernel launch", reinterpret_cast<float const*>(amax_bits), b.count(), scales,
+      mx_scales, options, static_cast<unsigned long long*>(nullptr)));
 
   // NOTE: reading first_bad back synchronizes the stream; it is what lets a non-finite input be
   // reported as a Status (the same one the host quantizer returns) instead of silently.
   unsigned long long bad = kNoBadIndex;
-  FP8GEMM_GPU_RETURN_IF_ERROR(gpu_copy_to_host(&bad, first_bad, sizeof(bad), stream));
-  FP8GEMM_GPU_RETURN_IF_ERROR(gpu_stream_sync(stream));
+  FP8GEMM_GPU_RETURN_IF_ERROR(arch::copy_to_host_async(&bad, first_bad, sizeof(bad), stream));
+  FP8GEMM_GPU_RETURN_IF_ERROR(arch::stream_synchronize(stream));
   if (bad != kNoBadIndex) {
     std::int64_t const r = static_cast<std::int64_t>(bad) / v.k;
     std::int64_t const kk = static_cast<std::int64_t>(bad) % v.k;
     float value = 0.0f;
     FP8GEMM_GPU_RETURN_IF_ERROR(
-        gpu_copy_to_host(&value, x + v.offset(r, kk), sizeof(value), stream));
-    FP8GEMM_GPU_RETURN_IF_ERROR(gpu_stream_sync(stream));
+        arch::copy_to_host_async(&value, x + v.offset(r, kk), sizeof(value), stream));
+    FP8GEMM_GPU_RETURN_IF_ERROR(arch::stream_synchronize(stream));
     return non_finite_input(op, value, r, kk);
   }
 
   OperandView const qv{v.rows, v.k, ldq, v.k_contiguous};
-  quantize_kernel<T, kMx>
-      <<<grid_for(v.rows * v.k, kQuantThreads * kElementsPerThread), kQuantThreads, 0, stream>>>(
-          x, v, q, qv, b, scales, mx_scales, rounding, seed);
-  return gpu_status(gpu_last_error(), "quantize_kernel launch");
+  unsigned int const blocks = grid_for(v.rows * v.k, kQuantThreads * kElementsPerThread);
+  return arch::launch_kernel(quantize_kernel<T, kMx>, {blocks, 1, kQuantThreads}, stream,
+                             "quantize_kernel launch", x, v, q, qv, b, scales, mx_scales, rounding,
+                             seed, blocks);
 }
 
 }  // namespace detail
@@ -254,20 +230,20 @@ template <class T, class G>
   detail::DeviceScratch scratch;
   FP8GEMM_RETURN_IF_ERROR(scratch.allocate(sizeof(unsigned long long)));
   auto* first_bad = static_cast<unsigned long long*>(scratch.get());
-  FP8GEMM_GPU_RETURN_IF_ERROR(
-      detail::gpu_memset_async(first_bad, 0xff, sizeof(*first_bad), stream));
-  detail::scales_kernel<T, kMx>
-      <<<detail::grid_for(args.count, detail::kQuantThreads), detail::kQuantThreads, 0, stream>>>(
-          args.amax, args.count, args.scales, args.mx_scales, args.options, first_bad);
-  FP8GEMM_GPU_RETURN_IF_ERROR(gpu_last_error());
+  FP8GEMM_GPU_RETURN_IF_ERROR(arch::memset_async(first_bad, 0xff, sizeof(*first_bad), stream));
+  FP8GEMM_RETURN_IF_ERROR(arch::launch_kernel(
+      detail::scales_kernel<T, kMx>,
+      {detail::grid_for(args.count, detail::kQuantThreads), 1, detail::kQuantThreads}, stream,
+      "scales_kernel launch", args.amax, args.count, args.scales, args.mx_scales, args.options,
+      first_bad));
   unsigned long long bad = detail::kNoBadIndex;
-  FP8GEMM_GPU_RETURN_IF_ERROR(detail::gpu_copy_to_host(&bad, first_bad, sizeof(bad), stream));
-  FP8GEMM_GPU_RETURN_IF_ERROR(detail::gpu_stream_sync(stream));
+  FP8GEMM_GPU_RETURN_IF_ERROR(arch::copy_to_host_async(&bad, first_bad, sizeof(bad), stream));
+  FP8GEMM_GPU_RETURN_IF_ERROR(arch::stream_synchronize(stream));
   if (bad != detail::kNoBadIndex) {
     float value = 0.0f;
     FP8GEMM_GPU_RETURN_IF_ERROR(
-        detail::gpu_copy_to_host(&value, args.amax + bad, sizeof(value), stream));
-    FP8GEMM_GPU_RETURN_IF_ERROR(detail::gpu_stream_sync(stream));
+        arch::copy_to_host_async(&value, args.amax + bad, sizeof(value), stream));
+    FP8GEMM_GPU_RETURN_IF_ERROR(arch::stream_synchronize(stream));
     return detail::non_finite_amax<G>(args.operand, value, static_cast<std::int64_t>(bad));
   }
   return Status::success();

@@ -19,47 +19,31 @@
 namespace fp8gemm {
 namespace {
 
-std::vector<float> const& sweep() {
-  static std::vector<float> const inputs = test::fp8_sweep_inputs();
-  return inputs;
-}
-
 __nv_saturation_t to_nv(Saturation s) {
   return s == Saturation::kSaturate ? __NV_SATFINITE : __NV_NOSAT;
 }
 
 TEST(Fp8CudaOracle, E4m3fnEncodeMatchesBitForBit) {
-  test::expect_matches_oracle<e4m3fn>(sweep(), [](float x, Saturation s) {
+  test::expect_matches_oracle<e4m3fn>(test::fp8_sweep(), [](float x, Saturation s) {
     return static_cast<std::uint8_t>(__nv_cvt_float_to_fp8(x, to_nv(s), __NV_E4M3));
   });
 }
 
 TEST(Fp8CudaOracle, E5m2EncodeMatchesBitForBit) {
-  test::expect_matches_oracle<e5m2>(sweep(), [](float x, Saturation s) {
+  test::expect_matches_oracle<e5m2>(test::fp8_sweep(), [](float x, Saturation s) {
     return static_cast<std::uint8_t>(__nv_cvt_float_to_fp8(x, to_nv(s), __NV_E5M2));
   });
 }
 
-/// CUDA decodes fp8 to half (exact for e4m3/e5m2); compare values (and NaN-ness).
-template <class T>
-void expect_decode_matches(__nv_fp8_interpretation_t interp) {
-  for (int c = 0; c < 256; ++c) {
-    __half_raw const h = __nv_cvt_fp8_to_halfraw(static_cast<__nv_fp8_storage_t>(c), interp);
-    _Float16 hv;
-    std::memcpy(&hv, &h.x, sizeof(hv));
-    float const want = static_cast<float>(hv);
-    float const got = fp8_to_float(T::from_bits(static_cast<std::uint8_t>(c)));
-    if (std::isnan(want)) {
-      EXPECT_TRUE(std::isnan(got)) << c;
-    } else {
-      EXPECT_EQ(test::float_to_bits(got), test::float_to_bits(want)) << c;
-    }
-  }
+/// CUDA decodes fp8 to half (exact for e4m3/e5m2).
+template <__nv_fp8_interpretation_t kInterp>
+std::uint16_t cuda_half_bits(std::uint8_t code) {
+  return __nv_cvt_fp8_to_halfraw(static_cast<__nv_fp8_storage_t>(code), kInterp).x;
 }
 
 TEST(Fp8CudaOracle, DecodeMatches) {
-  expect_decode_matches<e4m3fn>(__NV_E4M3);
-  expect_decode_matches<e5m2>(__NV_E5M2);
+  test::expect_decode_matches<e4m3fn>(cuda_half_bits<__NV_E4M3>);
+  test::expect_decode_matches<e5m2>(cuda_half_bits<__NV_E5M2>);
 }
 
 /// e8m0 decode vs __nv_cvt_e8m0_to_bf16raw (2^-127 is a bf16 subnormal, still exact).
@@ -95,7 +79,7 @@ TEST(Fp8CudaOracle, MxSharedScaleMatchesRoundTowardZeroE8m0) {
 /// non-NaN inputs (NaN: both must give a NaN).
 TEST(HalfCudaOracle, EncodeMatchesBitForBit) {
   long mismatches = 0;
-  for (float x : sweep()) {
+  for (float x : test::fp8_sweep()) {
     __half_raw const h = __half_raw(__float2half_rn(x));
     __nv_bfloat16_raw const b = __nv_bfloat16_raw(__float2bfloat16_rn(x));
     std::uint16_t const ours_h = float_to_fp16(x).bits, ours_b = float_to_bf16(x).bits;

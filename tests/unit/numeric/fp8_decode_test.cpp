@@ -9,6 +9,7 @@
 #include <string>
 #include <type_traits>
 
+#include "fp8_formats.hpp"
 #include "fp8_sweep.hpp"
 #include "fp8gemm/numeric/numeric.hpp"
 
@@ -46,14 +47,8 @@ double reference_value(int code) {
 template <class T>
 class Fp8Format : public ::testing::Test {};
 
-struct FormatName {
-  template <class T>
-  static std::string GetName(int) {
-    return FormatTraits<T>::kName;
-  }
-};
-
-using Fp8Formats = ::testing::Types<e4m3fn, e5m2, e4m3fnuz, e5m2fnuz>;
+using test::FormatName;
+using test::Fp8Formats;
 TYPED_TEST_SUITE(Fp8Format, Fp8Formats, FormatName);
 
 TYPED_TEST(Fp8Format, AllCodesDecodeToReference) {

@@ -19,11 +19,6 @@
 namespace fp8gemm {
 namespace {
 
-std::vector<float> const& sweep() {
-  static std::vector<float> const inputs = test::fp8_sweep_inputs();
-  return inputs;
-}
-
 __hip_saturation_t to_hip(Saturation s) {
   return s == Saturation::kSaturate ? __HIP_SATFINITE : __HIP_NOSAT;
 }
@@ -75,7 +70,7 @@ std::string classify_hip_difference(float x, Saturation s, std::uint8_t ours, st
 template <class T>
 void expect_matches_hip(__hip_fp8_interpretation_t interp) {
   test::expect_matches_oracle<T>(
-      sweep(),
+      test::fp8_sweep(),
       [interp](float x, Saturation s) {
         return static_cast<std::uint8_t>(__hip_cvt_float_to_fp8(x, to_hip(s), interp));
       },
@@ -95,29 +90,17 @@ TEST(Fp8HipOracle, E5m2fnuzEncodeMatches) {
   expect_matches_hip<e5m2fnuz>(__HIP_E5M2_FNUZ);
 }
 
-/// HIP decodes fp8 to half (exact for all four formats); compare values and NaN-ness.
-template <class T>
-void expect_decode_matches(__hip_fp8_interpretation_t interp) {
-  for (int c = 0; c < 256; ++c) {
-    __half_raw const h = __hip_cvt_fp8_to_halfraw(static_cast<__hip_fp8_storage_t>(c), interp);
-    _Float16 hv;
-    std::memcpy(&hv, &h.x, sizeof(hv));
-    float const want = static_cast<float>(hv);
-    float const got = fp8_to_float(T::from_bits(static_cast<std::uint8_t>(c)));
-    if (std::isnan(want)) {
-      EXPECT_TRUE(std::isnan(got)) << FormatTraits<T>::kName << " code " << c;
-    } else {
-      EXPECT_EQ(test::float_to_bits(got), test::float_to_bits(want))
-          << FormatTraits<T>::kName << " code " << c;
-    }
-  }
+/// HIP decodes fp8 to half (exact for all four formats).
+template <__hip_fp8_interpretation_t kInterp>
+std::uint16_t hip_half_bits(std::uint8_t code) {
+  return __hip_cvt_fp8_to_halfraw(static_cast<__hip_fp8_storage_t>(code), kInterp).x;
 }
 
 TEST(Fp8HipOracle, DecodeMatches) {
-  expect_decode_matches<e4m3fn>(__HIP_E4M3);
-  expect_decode_matches<e5m2>(__HIP_E5M2);
-  expect_decode_matches<e4m3fnuz>(__HIP_E4M3_FNUZ);
-  expect_decode_matches<e5m2fnuz>(__HIP_E5M2_FNUZ);
+  test::expect_decode_matches<e4m3fn>(hip_half_bits<__HIP_E4M3>);
+  test::expect_decode_matches<e5m2>(hip_half_bits<__HIP_E5M2>);
+  test::expect_decode_matches<e4m3fnuz>(hip_half_bits<__HIP_E4M3_FNUZ>);
+  test::expect_decode_matches<e5m2fnuz>(hip_half_bits<__HIP_E5M2_FNUZ>);
 }
 
 /// Stochastic rounding vs HIP's (rocBLAS's) for targets in the normal range [min normal, max]:
@@ -132,7 +115,7 @@ void expect_stochastic_matches_hip() {
   constexpr int kE = Traits::kExponentBits;
   std::mt19937 rng(0xC0FFEE);
   long compared = 0;
-  for (float x : sweep()) {
+  for (float x : test::fp8_sweep()) {
     float const a = std::fabs(x);
     if (!(a >= Traits::kMinNormal && a <= Traits::kMaxFinite)) continue;
     for (int r = 0; r < 4; ++r) {

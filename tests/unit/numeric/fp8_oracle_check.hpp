@@ -5,8 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <string>
@@ -54,6 +56,26 @@ void expect_matches_oracle(std::vector<float> const& inputs,
                 why.c_str());
   }
   EXPECT_EQ(unexplained, 0);
+}
+
+/// Decodes every code of T with fp8_to_float and with `oracle_half_bits` (an oracle's fp8 -> f16
+/// conversion, exact for the formats it decodes) and compares the values (NaN-ness for NaNs).
+template <class T>
+void expect_decode_matches(
+    std::function<std::uint16_t(std::uint8_t code)> const& oracle_half_bits) {
+  for (int c = 0; c < 256; ++c) {
+    auto const code = static_cast<std::uint8_t>(c);
+    std::uint16_t const h = oracle_half_bits(code);
+    _Float16 hv;
+    std::memcpy(&hv, &h, sizeof(hv));
+    float const want = static_cast<float>(hv);
+    float const got = fp8_to_float(T::from_bits(code));
+    if (std::isnan(want)) {
+      EXPECT_TRUE(std::isnan(got)) << FormatTraits<T>::kName << " code " << c;
+    } else {
+      EXPECT_EQ(float_to_bits(got), float_to_bits(want)) << FormatTraits<T>::kName << " code " << c;
+    }
+  }
 }
 
 }  // namespace fp8gemm::test

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "fp8_formats.hpp"
 #include "fp8_sweep.hpp"
 #include "fp8gemm/numeric/numeric.hpp"
 
@@ -19,14 +20,8 @@ namespace {
 template <class T>
 class Stochastic : public ::testing::Test {};
 
-struct FormatName {
-  template <class T>
-  static std::string GetName(int) {
-    return FormatTraits<T>::kName;
-  }
-};
-
-using Fp8Formats = ::testing::Types<e4m3fn, e5m2, e4m3fnuz, e5m2fnuz>;
+using test::FormatName;
+using test::Fp8Formats;
 TYPED_TEST_SUITE(Stochastic, Fp8Formats, FormatName);
 
 /// The sorted non-negative finite values of T, from the decoder (checked by fp8_decode_test).

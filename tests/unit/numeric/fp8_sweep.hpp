@@ -104,4 +104,10 @@ inline std::vector<float> fp8_sweep_inputs(std::uint32_t dense_stride = 1) {
   return out;
 }
 
+/// fp8_sweep_inputs(), built once.
+inline std::vector<float> const& fp8_sweep() {
+  static std::vector<float> const inputs = fp8_sweep_inputs();
+  return inputs;
+}
+
 }  // namespace fp8gemm::test

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /// nvcc build of the numeric headers: the kernel in numeric_device_kernel.hpp is compiled for the
-/// CUDA architectures (not launched: no GPU needed); the host pass result is checked here.
+/// CUDA architectures (not launched: no GPU needed) and its static_asserts hold in both nvcc
+/// passes; the host pass's conversions are checked here and, bit for bit against cuda_fp8.h, by the
+/// oracle tests compiled into this binary by nvcc (fp8_cuda_oracle_test.cpp).
 #include <gtest/gtest.h>
 
 #include "fp8gemm/numeric/numeric.hpp"

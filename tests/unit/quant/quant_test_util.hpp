@@ -24,6 +24,16 @@ void for_each_type(F&& f) {
   std::apply([&](auto... t) { (f(t), ...); }, Tuple{});
 }
 
+/// The three operand cases: A, and B in each layout.
+struct OperandCase {
+  Operand op;
+  LayoutB layout;
+  char const* name;
+};
+inline constexpr OperandCase kOperandCases[] = {{Operand::kA, LayoutB::kNK, "A"},
+                                                {Operand::kB, LayoutB::kNK, "B mk_nk_mn"},
+                                                {Operand::kB, LayoutB::kKN, "B mk_kn_mn"}};
+
 /// Block extent of granularity G along rows (M or N) and along K, computed independently of
 /// quantize_common.hpp's ScaleBlocking.
 template <class G>

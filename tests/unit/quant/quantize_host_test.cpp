@@ -17,15 +17,6 @@ namespace {
 constexpr std::int64_t kRows = 37;
 constexpr std::int64_t kK = 300;
 
-struct OperandCase {
-  Operand op;
-  LayoutB layout;
-  char const* name;
-};
-constexpr OperandCase kOperandCases[] = {{Operand::kA, LayoutB::kNK, "A"},
-                                         {Operand::kB, LayoutB::kNK, "B mk_nk_mn"},
-                                         {Operand::kB, LayoutB::kKN, "B mk_kn_mn"}};
-
 /// ulp of format T at |v| (v in the fp8 value domain): 2^(max(floor(log2 |v|), emin) − mantissa).
 template <class T>
 double fp8_ulp(double v) {

@@ -120,8 +120,7 @@ struct Sm89Mma16x8x32 {
 /// "Numerical behavior of NVIDIA tensor cores", 2021, measured before Hopper: here an assumption,
 /// hence a unit roundoff of 2^-23 in the tests' bound). So, as for every Hopper atom, partial sums
 /// are promoted into FP32 registers every 128 K by default. FastAccumulation drops the second
-/// accumulator set: 126 registers and two blocks per SM instead of one (ncu), 1.46x at 8192^3 on the
-/// H200, with errors still FP32-sized there (about 2x those promoted; bench/NOTES.md).
+/// accumulator set (fewer registers, more blocks per SM; its speed and errors: bench/NOTES.md).
 template <class EA, class EB>
 struct Sm90MmaFp8ViaF16 : Sm89Mma16x8x32<EA, EB> {
   using Base = Sm89Mma16x8x32<EA, EB>;
@@ -160,10 +159,9 @@ struct Sm90MmaFp8ViaF16 : Sm89Mma16x8x32<EA, EB> {
   }
 
   /// ptxas lowers the fp8 mma.sync of Sm89Mma16x8x32 on sm_90 to fp8->f16 conversions, two
-  /// FP16 HMMAs and four FP32 adds per call (ncu on the H200 counted the adds, 4 per call, 29 % of
-  /// all instructions: its HMMAs evidently do not accumulate into d; bench/NOTES.md). Converting
-  /// here and using d as the MMAs' accumulator saves the adds (the sum is then added inside the
-  /// tensor core, see above):
+  /// FP16 HMMAs and four FP32 adds per call (its HMMAs do not accumulate into d; bench/NOTES.md).
+  /// Converting here and using d as the MMAs' accumulator saves the adds (the sum is then added
+  /// inside the tensor core, see above):
   /// d += A[16x32] B[32x8] as two mma.sync.m16n8k16.f32.f16.f16.f32, K half h = 0, 1.
   /// K order inside a half: this lane's fp8 bytes k = 4t, 4t+1 (low pair of a_c / b_c) fill the
   /// m16n8k16 slots k = 2t, 2t+1 and bytes 4t+2, 4t+3 (high pair) the slots 2t+8, 2t+9 — one
