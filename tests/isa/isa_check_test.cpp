@@ -717,6 +717,14 @@ void write_steady_state_section(std::ostream& md) {
         "zero sit behind `s_setprio 1` after a barrier at which the other wave of the SIMD "
         "computed, which "
         "the strict column does not count and the parenthesised one does.\n\n"
+     << "Cross-check (2026-11-30, at 6be1108, against the scripts behind issue 11's table, "
+        "`../shared/tools/cdna-static/`): on Gfx950E4m3PerTensorNk they walk the same 234 instructions and "
+        "give the same counts (32 MFMAs, 14 (11) waits, 8 before an MFMA, 6.31 non-MFMA per MFMA, run 4, 8 "
+        "staged loads); their share is 0.545 against 0.518 here because they drop the trip's 27 branches "
+        "from the llvm-mca input (without them this analysis gives 0.547). On HipKittens they give 0.767 "
+        "against 0.768 here, the other figures equal. On Gfx950E4m3BlockwiseNk they fall through every "
+        "uniform branch and so skip the per-K-tile promotion (scale loads and the scaled accumulate, 905 "
+        "instructions): 385 instructions and 0.417 there, 1240 and 0.161 here.\n\n"
      << "Uniform decisions of the reported (first) K loop:\n\n";
   for (auto const& u : uniform) md << "- " << u << "\n";
   md << "\nSteady-state failures:\n\n";
