@@ -300,7 +300,6 @@ struct Walker {
         p.blocks.push_back(b.label);
       }
       int next = bi + 1;  // fall-through
-      std::size_t next_ii = 0;
       bool moved = false;
       for (std::size_t n = ii; n < b.instrs.size() && !moved; ++n) {
         Instr const& i = b.instrs[n];
@@ -342,7 +341,7 @@ struct Walker {
         }
         // Uniform: walk both sides, keep those that come back to the header, take the longer.
         if (--budget < 0) return undecidable(p, "too many uniform branches to explore");
-        SteadyStatePath tk = target == header_block ? done(lanes) : enter(target, lanes, visited);
+        SteadyStatePath tk = target == header_block ? done() : enter(target, lanes, visited);
         SteadyStatePath ft = walk(bi, n + 1, lanes, visited);  // the rest of this block, then on
         for (SteadyStatePath const* side : {&tk, &ft})
           if (side->undecidable) {
@@ -358,9 +357,9 @@ struct Walker {
         if (!tk_ok || !ft_ok) {
           why = "uniform; the other side " + (take ? ft.error : tk.error);
         } else {
-          why = "uniform; longer trip: " +
+          why = "uniform; the longer rest of the trip: " +
                 std::to_string(take ? tk.instrs.size() : ft.instrs.size()) + " vs " +
-                std::to_string(take ? ft.instrs.size() : tk.instrs.size()) + " more instructions";
+                std::to_string(take ? ft.instrs.size() : tk.instrs.size()) + " instructions";
         }
         std::string const d = where + (take ? "taken" : "fall-through") + " (" + why + ")";
         p.decisions.push_back(d);
@@ -368,7 +367,6 @@ struct Walker {
         append(p, take ? tk : ft);
         return p;
       }
-      if (!moved) next = bi + 1, next_ii = 0;
       if (next == header_block) {
         p.decisions.push_back("back at the header " + k.blocks[next].label + ": end of the trip");
         return p;
@@ -377,7 +375,7 @@ struct Walker {
         return fail(p, "leaves the loop at " + (next < static_cast<int>(k.blocks.size())
                                                     ? k.blocks[next].label
                                                     : "the function end"));
-      bi = next, ii = next_ii;
+      bi = next, ii = 0;
     }
   }
 
@@ -387,7 +385,7 @@ struct Walker {
     if (!in_loop(bi)) return fail(p, "leaves the loop at " + k.blocks[bi].label);
     return walk(bi, 0, lanes, visited);
   }
-  SteadyStatePath done(LaneState const&) const {
+  SteadyStatePath done() const {
     SteadyStatePath p;
     p.header = header;
     p.decisions.push_back("back at the header " + k.blocks[header_block].label +

@@ -92,7 +92,7 @@ TEST(SteadyStateSelfTest, SnippetPathIsTheInBoundsPrefetchingTrip) {
   EXPECT_EQ(p.blocks, (std::vector<std::string>{".LBB0_2", "; %bb.3", "; %bb.4", ".LBB0_5",
                                                 ".LBB0_6", ".LBB0_7", ".LBB0_1"}));
   ASSERT_EQ(p.uniform.size(), 2u);
-  EXPECT_NE(p.uniform[0].find("s_cbranch_scc1 .LBB0_7 -> fall-through (uniform; longer trip"),
+  EXPECT_NE(p.uniform[0].find("s_cbranch_scc1 .LBB0_7 -> fall-through (uniform; the longer rest"),
             std::string::npos)
       << p.uniform[0];
   EXPECT_NE(
