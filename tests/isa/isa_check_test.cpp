@@ -516,7 +516,9 @@ std::string g3(double v) {
 /// HipKittens' 8-wave FP8 GEMM (HazyResearch/HipKittens f09e9685c4c6,
 /// kernels/gemm/fp8fp32/FP8_8wave/8_wave.cu, matmul_device<8192, 8192, 8192>: 256x256x128 tile, 8
 /// waves, 16x16x128 f8f6f4) compiled by the same clang 22.1.8 with the same ROCm 6.4 headers
-/// (`-std=c++20 -DKITTENS_CDNA4 --offload-arch=gfx950 --offload-device-only -S -O3`) and measured
+/// (the project's FP8GEMM_HIP_FLAGS with -std=c++20, plus `-isystem <rocm>/usr/include/hip` for
+/// hip_bf16.h, an empty-bodied omp.h stub for the host code, -Wno-invalid-constexpr, -I include
+/// -DKITTENS_CDNA4 --offload-arch=gfx950 --offload-device-only -S -O3) and measured
 /// once by fp8gemm_isa_steady_state (`--kernel matmul_device --arch gfx950 --mfma-per-kstep 32`),
 /// llvm-mca 22.1.8. Frozen: the peer is not built here. Its K loop is unrolled: one trip is 31 K
 /// steps (3586 instructions in one block); the figures are per K step.
@@ -708,8 +710,10 @@ void write_steady_state_section(std::ostream& md) {
         "`kernels/gemm/fp8fp32/FP8_8wave/8_wave.cu` "
         "(`matmul_device<8192,8192,8192>`, the same 256x256x128 tile, 8 waves and 16x16x128 f8f6f4 "
         "MFMA), "
-        "compiled once by the same clang with the same ROCm headers (`-std=c++20 -DKITTENS_CDNA4 "
-        "--offload-arch=gfx950 --offload-device-only -S -O3`) and measured by the same code: "
+        "compiled once by the same clang with the same ROCm headers (the project's HIP flags with "
+        "`-std=c++20 -DKITTENS_CDNA4 --offload-arch=gfx950 --offload-device-only -S -O3`, plus "
+        "`-isystem <rocm>/usr/include/hip` for `hip_bf16.h`, an `omp.h` stub for its host code and "
+        "`-Wno-invalid-constexpr`) and measured by the same code: "
         "`fp8gemm_isa_steady_state 8_wave.s --kernel matmul_device --arch gfx950 --mfma-per-kstep "
         "32`. "
         "Frozen (the peer is not built in CI). Its K loop is unrolled (one trip: 31 K steps); its "
