@@ -4,7 +4,8 @@
 # a no-op that takes well under a second.
 #
 #  1. System packages (apt-get, only when something is missing): cmake, g++, make, ninja-build,
-#     libgtest-dev, libbenchmark-dev, clang-22, lld-22 (clang/lld 22 come from bookworm-security).
+#     libgtest-dev, libbenchmark-dev, clang-22, lld-22, llvm-22 (clang/lld/llvm 22 come from
+#     bookworm-security; llvm-22 brings llvm-mca-22, which prices the K loop for the ISA report).
 #  2. The ROCm headers and amdgcn device bitcode. Debian 12's own ROCm is too old (5.x, no hip_fp8.h,
 #     no gfx950), so the .debs are fetched from Debian unstable (sid) with a PRIVATE apt configuration
 #     (own sources.list / lists / cache / status under $DEPS_DIR/apt; the system's apt state is never
@@ -51,6 +52,7 @@ if [[ "${FP8GEMM_SKIP_SYSTEM_PACKAGES:-0}" != 1 ]]; then
   need_cmd ninja ninja-build
   need_cmd clang++-22 clang-22
   need_cmd ld.lld-22 lld-22
+  need_cmd llvm-mca-22 llvm-22
   need_cmd dpkg-deb dpkg
   need_pkg libgtest-dev
   need_pkg libbenchmark-dev
@@ -59,8 +61,11 @@ if [[ "${FP8GEMM_SKIP_SYSTEM_PACKAGES:-0}" != 1 ]]; then
     export DEBIAN_FRONTEND=noninteractive
     $SUDO apt-get update -qq || die "apt-get update failed"
     $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
-      || die "apt-get install ${missing[*]} failed (clang-22/lld-22 live in bookworm-security; is it in the sources?)"
+      || die "apt-get install ${missing[*]} failed (clang-22/lld-22/llvm-22 live in bookworm-security; is it in the sources?)"
   fi
+  for cmd in clang++-22 ld.lld-22 llvm-mca-22; do
+    command -v "$cmd" >/dev/null 2>&1 || die "$cmd still missing after apt-get install"
+  done
 fi
 
 # ---- 2. ROCm pieces from sid, unpacked ------------------------------------------------------------
