@@ -108,16 +108,15 @@ struct Mbarrier {
   }
 
   /// Spins on try_wait until the phase with this parity has completed. A protocol bug hangs here;
-  /// with FP8GEMM_MBARRIER_TIMEOUT_CYCLES defined (debug and first-light builds) the wait gives up
-  /// after that many SM cycles, prints the barrier's address and parity, and traps.
+  /// with FP8GEMM_MBARRIER_TIMEOUT_CYCLES defined (debug and first-light builds) the wait traps
+  /// after that many SM cycles instead (the launch then fails with an error).
+  /// NOTE: no printf here: a call in a wgmma kernel makes ptxas serialize every wgmma ("wgmma
+  /// pipeline crossing function boundary", C7510; seen with CUDA 13.0).
   FP8GEMM_DEVICE static void wait(std::uint64_t* bar, int parity) {
 #if defined(FP8GEMM_MBARRIER_TIMEOUT_CYCLES) && defined(FP8GEMM_ARCH_SM90A)
     long long const start = clock64();
     while (!try_wait(bar, parity)) {
       if (clock64() - start > static_cast<long long>(FP8GEMM_MBARRIER_TIMEOUT_CYCLES)) {
-        printf("fp8gemm: mbarrier wait timed out: smem 0x%x parity %d block %d thread %d\n",
-               smem_address(bar), parity, static_cast<int>(blockIdx.x),
-               static_cast<int>(threadIdx.x));
         FP8GEMM_DEVICE_TRAP();
       }
     }

@@ -227,6 +227,10 @@ struct Sm90Wgmma64xNx32 {
   static constexpr int kThreads = 128;          // one warpgroup
   static constexpr int kAccumulators = N / 2;   // FP32 registers per thread (64·N / 128)
   static constexpr int kKStepBytes = kK;        // descriptor advance per k-step (1-byte elements)
+  /// Relative truncation of the tensor core's accumulation (tests/common/tolerance.hpp's u):
+  /// 2^-13, i.e. 13 fraction bits kept below the largest term (DeepSeek-V3 §3.3.2 reports about
+  /// 14 significant bits). NOTE: a hypothesis until wgmma_first_light_gpu_test measures it.
+  static constexpr double kAccumulatorUnitRoundoff = 1.0 / (1 << 13);
 
   FP8GEMM_HOST_DEVICE static constexpr int acc_row(int thread, int i) {
     return 16 * ((thread % 128) / 32) + (thread % 32) / 4 + 8 * ((i / 2) % 2);
