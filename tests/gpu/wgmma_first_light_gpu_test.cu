@@ -25,6 +25,7 @@
 
 #include "common/metrics.hpp"
 #include "common/poison.hpp"
+#include "common/sm90_accumulation_model.hpp"
 #include "common/tolerance.hpp"
 #include "fp8gemm/arch/nvidia/sm90_sync.hpp"
 #include "fp8gemm/arch/nvidia/sm90_tma.hpp"
@@ -398,6 +399,26 @@ void expect_within_bound_on_random(int k, std::uint64_t seed) {
   ErrorStats const e = error_stats(out1, ref, kM, N);
   std::printf("random N(0,1) %s x %s N %3d K %4d: normwise %.3g, max |err| %.3g, worst err/bound %.3g\n",
               fmt<EA>(), fmt<EB>(), N, k, e.normwise_rel, e.max_abs, worst);
+  // Bit for bit against the accumulation model (common/sm90_accumulation_model.hpp): which way of
+  // cutting negative terms reproduces the hardware? At least one variant must match every element.
+  int best = 0;
+  for (Sm90AccumulationModel m : kAllAccumulationModels) {
+    int same = 0;
+    std::vector<double> products(static_cast<std::size_t>(k));
+    for (int r = 0; r < kM; ++r) {
+      for (int col = 0; col < N; ++col) {
+        for (int kk = 0; kk < k; ++kk)
+          products[kk] = value<EA>(a[r * k + kk]) * value<EB>(b[col * k + kk]);
+        same += sm90_wgmma_accumulate(products, m) == c1[r * N + col] ? 1 : 0;
+      }
+    }
+    best = same > best ? same : best;
+    std::printf("  model '%s': %d of %d elements bit-identical\n", model_name(m), same, kM * N);
+    ::testing::Test::RecordProperty(std::string("model_matches ") + fmt<EA>() + "x" + fmt<EB>() +
+                                        " N" + std::to_string(N) + " " + model_name(m),
+                                    same);
+  }
+  EXPECT_EQ(best, kM * N) << "no accumulation model reproduces the hardware bit for bit";
 }
 
 TEST(WgmmaFirstLight, RandomWithinBound) {
@@ -477,6 +498,21 @@ std::vector<BitsResult> measure_accumulator_bits(bool& ok) {
   EXPECT_TRUE(run);
   std::vector<BitsResult> results(ex.size());
   if (!ok) return results;
+  // The whole tile, bit for bit, against the accumulation model (all terms positive here, so
+  // every variant of the model agrees).
+  int model_mismatches = 0;
+  std::vector<double> products(kBitsK);
+  for (int r = 0; r < kM; ++r) {
+    for (int col = 0; col < N; ++col) {
+      for (int kk = 0; kk < kBitsK; ++kk)
+        products[kk] = value<EA>(a[r * kBitsK + kk]) * value<EB>(b[col * kBitsK + kk]);
+      model_mismatches +=
+          sm90_wgmma_accumulate(products, Sm90AccumulationModel::kTowardZero) != c1[r * N + col];
+    }
+  }
+  EXPECT_EQ(model_mismatches, 0) << "the 13-bit truncation model misses crafted outputs";
+  std::printf("crafted tile %s x %s: %d of %d outputs differ from the 13-bit model\n", fmt<EA>(),
+              fmt<EB>(), model_mismatches, kM * N);
   for (std::size_t v = 0; v < ex.size(); ++v) {
     std::ostringstream counts;
     bool exact_so_far = true;

@@ -6,12 +6,15 @@
 /// host compiler, by clang as HIP host code and by nvcc (sm90_nvcc_compile_test.cu includes it).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "common/sm90_accumulation_model.hpp"
 #include "fp8gemm/arch/nvidia/sm90_sync.hpp"
 #include "fp8gemm/arch/nvidia/sm90_tma.hpp"
 #include "fp8gemm/arch/nvidia/sm90_wgmma.hpp"
@@ -161,6 +164,41 @@ TEST(Sm90Wgmma64xNx32, AccumulatorMapKnownEntries) {
     EXPECT_EQ(W::acc_row(c[0], c[1]), c[2]) << "thread " << c[0] << " register " << c[1];
     EXPECT_EQ(W::acc_col(c[0], c[1]), c[3]) << "thread " << c[0] << " register " << c[1];
   }
+}
+
+// ---- accumulation model (tests/common) against the H200 table ---------------------------------
+
+// tests/results/h200/2026-11-30_d12888b_wgmma_first_light.log: with a big product 2^0 and small
+// ones 2^-t, every experiment kept the smalls exactly for t <= 13 and lost all of them for t >= 14:
+// one small in the same k-step, 31 in the same k-step, one in the next k-step, 14 over later
+// k-steps, and a small D meeting a big product in a later k-step.
+TEST(Sm90AccumulationModel, ReproducesTheMeasuredTable) {
+  using test::Sm90AccumulationModel;
+  using test::sm90_wgmma_accumulate;
+  for (int t = 8; t <= 28; ++t) {
+    double const s = std::ldexp(1.0, -t);
+    double const kept = t <= 13 ? 1.0 : 0.0;
+    std::vector<double> p(512, 0.0);
+    p[0] = 1.0;
+    p[1] = s;  // one small, same k-step
+    EXPECT_EQ(sm90_wgmma_accumulate(p, Sm90AccumulationModel::kTowardZero), 1.0 + kept * s) << t;
+    for (int k = 2; k < 32; ++k) p[k] = s;  // 31 smalls, same k-step
+    EXPECT_EQ(sm90_wgmma_accumulate(p, Sm90AccumulationModel::kTowardZero), 1.0 + kept * 31 * s) << t;
+    std::fill(p.begin() + 1, p.end(), 0.0);
+    for (int j = 1; j < 15; ++j) p[32 * j] = s;  // 14 smalls, one per later k-step
+    EXPECT_EQ(sm90_wgmma_accumulate(p, Sm90AccumulationModel::kTowardZero), 1.0 + kept * 14 * s) << t;
+    std::fill(p.begin(), p.end(), 0.0);
+    p[1] = s;
+    p[480] = 1.0;  // the small one first: D = s, then the big product arrives
+    EXPECT_EQ(sm90_wgmma_accumulate(p, Sm90AccumulationModel::kTowardZero), 1.0 + kept * s) << t;
+  }
+  // The variants differ on negative terms: 1 - 2^-14 is 1 cut toward zero, 1 - 2^-13 toward -inf.
+  std::vector<double> n = {1.0, -std::ldexp(1.0, -14)};
+  EXPECT_EQ(sm90_wgmma_accumulate(n, Sm90AccumulationModel::kTowardZero), 1.0f);
+  EXPECT_EQ(sm90_wgmma_accumulate(n, Sm90AccumulationModel::kTowardMinusInfinity),
+            1.0f - std::ldexp(1.0f, -13));
+  // scale-d = 0 on the first k-step: an all-zero chain is +0, and no D from before leaks in
+  EXPECT_EQ(sm90_wgmma_accumulate(std::vector<double>(64, 0.0), Sm90AccumulationModel::kTowardZero), 0.0f);
 }
 
 // ---- TMA tensor-map parameters ----------------------------------------------------------------

@@ -62,6 +62,9 @@ inline constexpr int tma_swizzle_span_bytes(TmaSwizzle s) {
   return 0;
 }
 
+/// How many bytes an L2 miss of a TMA copy fetches from memory (CUtensorMapL2promotion).
+enum class TmaL2Promotion : std::uint8_t { kNone, k64B, k128B, k256B };
+
 /// A row-major 2-D tensor and the box one copy moves: dimension 0 (inner, contiguous) has
 /// `inner` elements, dimension 1 has `outer` rows `row_stride_bytes` apart; a copy moves
 /// box_inner x box_outer elements, in shared memory box_inner · element bytes per row, rows packed.
@@ -75,6 +78,7 @@ struct TmaTensor2d {
   std::uint32_t box_inner = 0;         // boxDim[0], elements
   std::uint32_t box_outer = 0;         // boxDim[1], rows
   TmaSwizzle swizzle = TmaSwizzle::kNone;
+  TmaL2Promotion l2_promotion = TmaL2Promotion::k128B;  // CuTe's default; DeepGEMM uses 256 B
 };
 
 /// The driver's rules for a tiled 2-D tensor map (cuTensorMapEncodeTiled, CUDA 13.0 cuda.h),
@@ -149,8 +153,7 @@ inline Status tma_encode_function(PFN_cuTensorMapEncodeTiled_v12000* fn) {
 }
 
 /// Encodes `t` into `out` after check_tma_tensor_2d: interleave none, element strides 1,
-/// L2 promotion 128 B (CuTe's default; DeepGEMM uses 256 B: to be measured), out-of-bounds
-/// elements read as zero (TMA clips stores at the tensor's edge).
+/// out-of-bounds elements read as zero (TMA clips stores at the tensor's edge).
 inline Status encode_tma_descriptor(TmaTensor2d const& t, TmaDescriptor* out) {
   if (out == nullptr)
     return Status::error(StatusCode::kErrorNullPointer, "TMA tensor map: output is null");
@@ -172,14 +175,21 @@ inline Status encode_tma_descriptor(TmaTensor2d const& t, TmaDescriptor* out) {
     case TmaSwizzle::k64B: swizzle = CU_TENSOR_MAP_SWIZZLE_64B; break;
     case TmaSwizzle::k128B: swizzle = CU_TENSOR_MAP_SWIZZLE_128B; break;
   }
+  CUtensorMapL2promotion l2 = CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+  switch (t.l2_promotion) {
+    case TmaL2Promotion::kNone: l2 = CU_TENSOR_MAP_L2_PROMOTION_NONE; break;
+    case TmaL2Promotion::k64B: l2 = CU_TENSOR_MAP_L2_PROMOTION_L2_64B; break;
+    case TmaL2Promotion::k128B: l2 = CU_TENSOR_MAP_L2_PROMOTION_L2_128B; break;
+    case TmaL2Promotion::k256B: l2 = CU_TENSOR_MAP_L2_PROMOTION_L2_256B; break;
+  }
   cuuint64_t const dims[2] = {t.inner, t.outer};
   cuuint64_t const strides[1] = {t.row_stride_bytes};
   cuuint32_t const box[2] = {t.box_inner, t.box_outer};
   cuuint32_t const element_strides[2] = {1, 1};
   CUresult const r =
       encode(reinterpret_cast<CUtensorMap*>(out), type, 2, const_cast<void*>(t.base), dims,
-             strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
-             CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+             strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, l2,
+             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     return Status::error(StatusCode::kErrorGpuRuntime,
                          "TMA tensor map: cuTensorMapEncodeTiled failed with CUresult " +
