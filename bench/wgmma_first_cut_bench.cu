@@ -15,6 +15,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -377,14 +378,18 @@ int check_samples(Problem const& pr, char const* who) {
   constexpr int kSamples = 4096;
   int same[3] = {0, 0, 0}, far = 0;
   double d2 = 0, r2 = 0;
-  std::vector<double> products(static_cast<std::size_t>(pr.k));
+  std::vector<test::Sm90Product> products(static_cast<std::size_t>(pr.k));
   for (int s = 0; s < kSamples; ++s) {
     int const i = static_cast<int>(rng() % pr.m), j = static_cast<int>(rng() % pr.n);
     double ref = 0;
     for (int kk = 0; kk < pr.k; ++kk) {
-      products[kk] = fp8_to_float(e4m3fn::from_bits(pr.host_a[0][std::size_t(i) * pr.k + kk])) *
-                     double(fp8_to_float(e4m3fn::from_bits(pr.host_b[0][std::size_t(j) * pr.k + kk])));
-      ref += products[kk];
+      double const a = fp8_to_float(e4m3fn::from_bits(pr.host_a[0][std::size_t(i) * pr.k + kk]));
+      double const b = fp8_to_float(e4m3fn::from_bits(pr.host_b[0][std::size_t(j) * pr.k + kk]));
+      products[kk].value = a * b;
+      products[kk].exponent = a * b != 0.0 ? test::fp8_operand_exponent(a, -6) +
+                                                 test::fp8_operand_exponent(b, -6)
+                                           : INT_MIN;
+      ref += a * b;
     }
     ref *= double(pr.sa) * double(pr.sb);
     std::uint16_t const got = c[std::size_t(i) * pr.n + j];

@@ -18,6 +18,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <type_traits>
 #include <random>
 #include <sstream>
 #include <string>
@@ -267,6 +269,39 @@ void reference(std::vector<std::uint8_t> const& a, std::vector<std::uint8_t> con
   }
 }
 
+/// The exact product of two fp8 codes with its operand exponent sum (sm90_accumulation_model.hpp).
+template <class EA, class EB>
+Sm90Product product(std::uint8_t ca, std::uint8_t cb) {
+  double const a = value<EA>(ca), b = value<EB>(cb);
+  Sm90Product p;
+  p.value = a * b;
+  if (p.value != 0.0) {
+    p.exponent = fp8_operand_exponent(a, std::ilogb(FormatTraits<EA>::kMinNormal)) +
+                 fp8_operand_exponent(b, std::ilogb(FormatTraits<EB>::kMinNormal));
+  }
+  return p;
+}
+
+/// Appends a, b and the kernel's C of one case to $FP8GEMM_FIRST_LIGHT_DUMP (if set), so that
+/// accumulation models can be fitted offline: int32 {N, K, EA is e4m3, EB is e4m3}, a [64 K],
+/// b [N K], c [64 N] f32.
+template <class EA, class EB>
+void dump_case(int n, int k, std::vector<std::uint8_t> const& a, std::vector<std::uint8_t> const& b,
+               std::vector<float> const& c) {
+  char const* path = std::getenv("FP8GEMM_FIRST_LIGHT_DUMP");
+  if (path == nullptr) return;
+  std::FILE* f = std::fopen(path, "ab");
+  ASSERT_NE(f, nullptr) << path;
+  std::int32_t const header[4] = {n, k, std::is_same_v<EA, e4m3fn> ? 1 : 0,
+                                  std::is_same_v<EB, e4m3fn> ? 1 : 0};
+  bool ok = std::fwrite(header, sizeof header, 1, f) == 1;
+  ok = ok && std::fwrite(a.data(), 1, a.size(), f) == a.size();
+  ok = ok && std::fwrite(b.data(), 1, b.size(), f) == b.size();
+  ok = ok && std::fwrite(c.data(), sizeof(float), c.size(), f) == c.size();
+  EXPECT_TRUE(ok) << "short write to " << path;
+  EXPECT_EQ(std::fclose(f), 0);
+}
+
 template <class E>
 char const* fmt() {
   return FormatTraits<E>::kName;
@@ -399,16 +434,16 @@ void expect_within_bound_on_random(int k, std::uint64_t seed) {
   ErrorStats const e = error_stats(out1, ref, kM, N);
   std::printf("random N(0,1) %s x %s N %3d K %4d: normwise %.3g, max |err| %.3g, worst err/bound %.3g\n",
               fmt<EA>(), fmt<EB>(), N, k, e.normwise_rel, e.max_abs, worst);
-  // Bit for bit against the accumulation model (common/sm90_accumulation_model.hpp): which way of
-  // cutting negative terms reproduces the hardware? At least one variant must match every element.
+  dump_case<EA, EB>(N, k, a, b, c1);
+  // Bit for bit against the accumulation model (common/sm90_accumulation_model.hpp): which variant
+  // reproduces the hardware? At least one must match every element.
   int best = 0;
   for (Sm90AccumulationModel m : kAllAccumulationModels) {
     int same = 0;
-    std::vector<double> products(static_cast<std::size_t>(k));
+    std::vector<Sm90Product> products(static_cast<std::size_t>(k));
     for (int r = 0; r < kM; ++r) {
       for (int col = 0; col < N; ++col) {
-        for (int kk = 0; kk < k; ++kk)
-          products[kk] = value<EA>(a[r * k + kk]) * value<EB>(b[col * k + kk]);
+        for (int kk = 0; kk < k; ++kk) products[kk] = product<EA, EB>(a[r * k + kk], b[col * k + kk]);
         same += sm90_wgmma_accumulate(products, m) == c1[r * N + col] ? 1 : 0;
       }
     }
@@ -501,11 +536,11 @@ std::vector<BitsResult> measure_accumulator_bits(bool& ok) {
   // The whole tile, bit for bit, against the accumulation model (all terms positive here, so
   // every variant of the model agrees).
   int model_mismatches = 0;
-  std::vector<double> products(kBitsK);
+  std::vector<Sm90Product> products(kBitsK);
   for (int r = 0; r < kM; ++r) {
     for (int col = 0; col < N; ++col) {
       for (int kk = 0; kk < kBitsK; ++kk)
-        products[kk] = value<EA>(a[r * kBitsK + kk]) * value<EB>(b[col * kBitsK + kk]);
+        products[kk] = product<EA, EB>(a[r * kBitsK + kk], b[col * kBitsK + kk]);
       model_mismatches +=
           sm90_wgmma_accumulate(products, Sm90AccumulationModel::kTowardZero) != c1[r * N + col];
     }

@@ -174,31 +174,40 @@ TEST(Sm90Wgmma64xNx32, AccumulatorMapKnownEntries) {
 // k-steps, and a small D meeting a big product in a later k-step.
 TEST(Sm90AccumulationModel, ReproducesTheMeasuredTable) {
   using test::Sm90AccumulationModel;
-  using test::sm90_wgmma_accumulate;
+  auto accumulate = [](std::vector<double> const& p,
+                       Sm90AccumulationModel m = Sm90AccumulationModel::kTowardZero) {
+    return test::sm90_wgmma_accumulate(test::products_with_value_exponents(p), m);
+  };
   for (int t = 8; t <= 28; ++t) {
     double const s = std::ldexp(1.0, -t);
     double const kept = t <= 13 ? 1.0 : 0.0;
     std::vector<double> p(512, 0.0);
     p[0] = 1.0;
     p[1] = s;  // one small, same k-step
-    EXPECT_EQ(sm90_wgmma_accumulate(p, Sm90AccumulationModel::kTowardZero), 1.0 + kept * s) << t;
+    EXPECT_EQ(accumulate(p), 1.0 + kept * s) << t;
     for (int k = 2; k < 32; ++k) p[k] = s;  // 31 smalls, same k-step
-    EXPECT_EQ(sm90_wgmma_accumulate(p, Sm90AccumulationModel::kTowardZero), 1.0 + kept * 31 * s) << t;
+    EXPECT_EQ(accumulate(p), 1.0 + kept * 31 * s) << t;
     std::fill(p.begin() + 1, p.end(), 0.0);
     for (int j = 1; j < 15; ++j) p[32 * j] = s;  // 14 smalls, one per later k-step
-    EXPECT_EQ(sm90_wgmma_accumulate(p, Sm90AccumulationModel::kTowardZero), 1.0 + kept * 14 * s) << t;
+    EXPECT_EQ(accumulate(p), 1.0 + kept * 14 * s) << t;
     std::fill(p.begin(), p.end(), 0.0);
     p[1] = s;
     p[480] = 1.0;  // the small one first: D = s, then the big product arrives
-    EXPECT_EQ(sm90_wgmma_accumulate(p, Sm90AccumulationModel::kTowardZero), 1.0 + kept * s) << t;
+    EXPECT_EQ(accumulate(p), 1.0 + kept * s) << t;
   }
   // The variants differ on negative terms: 1 - 2^-14 is 1 cut toward zero, 1 - 2^-13 toward -inf.
   std::vector<double> n = {1.0, -std::ldexp(1.0, -14)};
-  EXPECT_EQ(sm90_wgmma_accumulate(n, Sm90AccumulationModel::kTowardZero), 1.0f);
-  EXPECT_EQ(sm90_wgmma_accumulate(n, Sm90AccumulationModel::kTowardMinusInfinity),
+  EXPECT_EQ(accumulate(n), 1.0f);
+  EXPECT_EQ(accumulate(n, Sm90AccumulationModel::kTowardMinusInfinityOperandExponents),
             1.0f - std::ldexp(1.0f, -13));
+  // Operand exponents: 1.75 · 1.75 = 3.0625 aligns at 2^0, not 2^1, so a term 2^-14 below its
+  // value (2^-13 below 2^0) survives there and not with value exponents.
+  std::vector<test::Sm90Product> q = {{3.0625, 0}, {std::ldexp(1.0, -13), -13}};
+  EXPECT_EQ(test::sm90_wgmma_accumulate(q, Sm90AccumulationModel::kTowardZeroOperandExponents),
+            3.0625f + std::ldexp(1.0f, -13));
+  EXPECT_EQ(test::sm90_wgmma_accumulate(q, Sm90AccumulationModel::kTowardZero), 3.0625f);
   // scale-d = 0 on the first k-step: an all-zero chain is +0, and no D from before leaks in
-  EXPECT_EQ(sm90_wgmma_accumulate(std::vector<double>(64, 0.0), Sm90AccumulationModel::kTowardZero), 0.0f);
+  EXPECT_EQ(accumulate(std::vector<double>(64, 0.0)), 0.0f);
 }
 
 // ---- TMA tensor-map parameters ----------------------------------------------------------------
