@@ -366,17 +366,17 @@ std::uint16_t bf16_rne(float f) {
 }
 
 /// Checks C (operand set 0) on 4096 sampled elements against the bit-level accumulation model
-/// (tests/common/sm90_accumulation_model.hpp, measured on the H200), followed by the kernel's own
+/// (tests/common/sm90_accumulation_model.hpp, measured on the H200) followed by the kernel's own
 /// epilogue arithmetic bf16((D·s_a)·s_b): reports how many samples are bit-identical per model
-/// variant, and returns how many are more than one bf16 ulp from every variant. Also the
-/// normwise error of the samples against FP64 (a worst-case γ_K bound is vacuous here: K·2^-13 > 1
-/// at K = 8192).
+/// variant and returns how many differ from the measured model (a fast-accumulation kernel must
+/// match it exactly). Also the normwise error of the samples against FP64 (a worst-case γ_K bound
+/// is vacuous here: K·2^-13 > 1 at K = 8192).
 int check_samples(Problem const& pr, char const* who) {
   std::vector<std::uint16_t> c(std::size_t(pr.m) * pr.n);
   CHECK_CUDA(cudaMemcpy(c.data(), pr.c, c.size() * 2, cudaMemcpyDeviceToHost));
   std::mt19937_64 rng(99);
   constexpr int kSamples = 4096;
-  int same[3] = {0, 0, 0}, far = 0;
+  int same[3] = {0, 0, 0}, printed = 0;
   double d2 = 0, r2 = 0;
   std::vector<test::Sm90Product> products(static_cast<std::size_t>(pr.k));
   for (int s = 0; s < kSamples; ++s) {
@@ -393,29 +393,24 @@ int check_samples(Problem const& pr, char const* who) {
     }
     ref *= double(pr.sa) * double(pr.sb);
     std::uint16_t const got = c[std::size_t(i) * pr.n + j];
-    int best_ulps = 1 << 30;
     for (int v = 0; v < 3; ++v) {
       float const acc = test::sm90_wgmma_accumulate(products, test::kAllAccumulationModels[v]);
       std::uint16_t const want = bf16_rne(acc * pr.sa * pr.sb);
       same[v] += got == want ? 1 : 0;
-      int const ulps = std::abs(int(std::int16_t(got)) - int(std::int16_t(want)));
-      best_ulps = std::min(best_ulps, ulps);
-    }
-    if (best_ulps > 1) {
-      if (far < 3) std::printf("  %s: (%d, %d) bf16 0x%04x is %d ulps from the model\n", who, i, j, got, best_ulps);
-      ++far;
+      if (v == 0 && got != want && printed++ < 3)
+        std::printf("  %s: (%d, %d) bf16 0x%04x, the measured model gives 0x%04x\n", who, i, j, got, want);
     }
     double const g = bf16_to_double(got);
     d2 += (g - ref) * (g - ref);
     r2 += ref * ref;
   }
-  std::printf("  %s: bit-identical to the model (%s / %s / %s): %d / %d / %d of %d; more than 1 ulp "
-              "from it: %d; normwise vs FP64 %.3g\n",
+  std::printf("  %s: bit-identical to the model (%s / %s / %s): %d / %d / %d of %d; normwise vs "
+              "FP64 %.3g\n",
               who, test::model_name(test::kAllAccumulationModels[0]),
               test::model_name(test::kAllAccumulationModels[1]),
               test::model_name(test::kAllAccumulationModels[2]), same[0], same[1], same[2], kSamples,
-              far, std::sqrt(d2 / r2));
-  return far;
+              std::sqrt(d2 / r2));
+  return kSamples - same[0];
 }
 
 /// Number of bf16 elements where two full outputs differ.

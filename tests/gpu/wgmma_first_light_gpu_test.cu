@@ -402,11 +402,12 @@ TEST(WgmmaFirstLight, ExactOnIntegersE5m2E5m2) {
 
 // ---- random data against FP64 -----------------------------------------------------------------
 
-/// Tolerance (tests/common/tolerance.hpp, written for this accumulator): each wgmma adds its 32
-/// products and the running D aligned to their largest exponent, each of the 33 terms truncated
-/// at u = kAccumulatorUnitRoundoff relative to that largest magnitude; summed over the K/32
-/// k-steps that is at most (K + K/32 + 1) · u · Σ|a_k b_k| to first order, i.e. γ_{K'} with
-/// extra_ops = K/32 + 1. Output is f32 (half an ulp more).
+/// Tolerance (tests/common/tolerance.hpp's γ form, for the measured accumulation of
+/// common/sm90_accumulation_model.hpp, u = kAccumulatorUnitRoundoff = 2^-13): each k-step cuts
+/// its 32 products and D at q <= u · max |term| (to first order; an fp8 subnormal operand can
+/// make q larger than that, by at most the subnormal's own tiny size) and then the sum at
+/// u · |sum|, so it adds at most 34 u · (Σ|a_k b_k| so far); over K/32 k-steps that is
+/// (K + K/16) u Σ|a_k b_k|, i.e. γ_{K'} with extra_ops = K/16 + 1. Output is f32 (half an ulp).
 template <int N, class EA, class EB>
 void expect_within_bound_on_random(int k, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -420,7 +421,7 @@ void expect_within_bound_on_random(int k, std::uint64_t seed) {
   reference<EA, EB>(a, b, N, k, ref, abs_ref);
   ToleranceParams p;
   p.k = k;
-  p.extra_ops = k / 32 + 1;
+  p.extra_ops = k / 16 + 1;
   p.unit_roundoff = arch::Sm90Wgmma64xNx32<N, EA, EB>::kAccumulatorUnitRoundoff;
   std::vector<double> out1(c1.begin(), c1.end()), out2(c2.begin(), c2.end()), bound(ref.size());
   double worst = 0.0;
@@ -435,9 +436,9 @@ void expect_within_bound_on_random(int k, std::uint64_t seed) {
   std::printf("random N(0,1) %s x %s N %3d K %4d: normwise %.3g, max |err| %.3g, worst err/bound %.3g\n",
               fmt<EA>(), fmt<EB>(), N, k, e.normwise_rel, e.max_abs, worst);
   dump_case<EA, EB>(N, k, a, b, c1);
-  // Bit for bit against the accumulation model (common/sm90_accumulation_model.hpp): which variant
-  // reproduces the hardware? At least one must match every element.
-  int best = 0;
+  // Bit for bit against the accumulation model (common/sm90_accumulation_model.hpp): the measured
+  // model must reproduce every element; its simpler variants are printed to show that the check
+  // tells them apart (they missed 9-19 % of the elements on 2026-11-30).
   for (Sm90AccumulationModel m : kAllAccumulationModels) {
     int same = 0;
     std::vector<Sm90Product> products(static_cast<std::size_t>(k));
@@ -447,13 +448,14 @@ void expect_within_bound_on_random(int k, std::uint64_t seed) {
         same += sm90_wgmma_accumulate(products, m) == c1[r * N + col] ? 1 : 0;
       }
     }
-    best = same > best ? same : best;
     std::printf("  model '%s': %d of %d elements bit-identical\n", model_name(m), same, kM * N);
     ::testing::Test::RecordProperty(std::string("model_matches ") + fmt<EA>() + "x" + fmt<EB>() +
                                         " N" + std::to_string(N) + " " + model_name(m),
                                     same);
+    if (m == Sm90AccumulationModel::kMeasured) {
+      EXPECT_EQ(same, kM * N) << "the measured accumulation model no longer reproduces the hardware";
+    }
   }
-  EXPECT_EQ(best, kM * N) << "no accumulation model reproduces the hardware bit for bit";
 }
 
 TEST(WgmmaFirstLight, RandomWithinBound) {
@@ -533,8 +535,7 @@ std::vector<BitsResult> measure_accumulator_bits(bool& ok) {
   EXPECT_TRUE(run);
   std::vector<BitsResult> results(ex.size());
   if (!ok) return results;
-  // The whole tile, bit for bit, against the accumulation model (all terms positive here, so
-  // every variant of the model agrees).
+  // The whole tile, bit for bit, against the measured accumulation model.
   int model_mismatches = 0;
   std::vector<Sm90Product> products(kBitsK);
   for (int r = 0; r < kM; ++r) {
@@ -542,11 +543,11 @@ std::vector<BitsResult> measure_accumulator_bits(bool& ok) {
       for (int kk = 0; kk < kBitsK; ++kk)
         products[kk] = product<EA, EB>(a[r * kBitsK + kk], b[col * kBitsK + kk]);
       model_mismatches +=
-          sm90_wgmma_accumulate(products, Sm90AccumulationModel::kTowardZero) != c1[r * N + col];
+          sm90_wgmma_accumulate(products) != c1[r * N + col];
     }
   }
-  EXPECT_EQ(model_mismatches, 0) << "the 13-bit truncation model misses crafted outputs";
-  std::printf("crafted tile %s x %s: %d of %d outputs differ from the 13-bit model\n", fmt<EA>(),
+  EXPECT_EQ(model_mismatches, 0) << "the measured accumulation model misses crafted outputs";
+  std::printf("crafted tile %s x %s: %d of %d outputs differ from the measured model\n", fmt<EA>(),
               fmt<EB>(), model_mismatches, kM * N);
   for (std::size_t v = 0; v < ex.size(); ++v) {
     std::ostringstream counts;

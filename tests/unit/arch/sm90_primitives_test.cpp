@@ -175,7 +175,7 @@ TEST(Sm90Wgmma64xNx32, AccumulatorMapKnownEntries) {
 TEST(Sm90AccumulationModel, ReproducesTheMeasuredTable) {
   using test::Sm90AccumulationModel;
   auto accumulate = [](std::vector<double> const& p,
-                       Sm90AccumulationModel m = Sm90AccumulationModel::kTowardZero) {
+                       Sm90AccumulationModel m = Sm90AccumulationModel::kMeasured) {
     return test::sm90_wgmma_accumulate(test::products_with_value_exponents(p), m);
   };
   for (int t = 8; t <= 28; ++t) {
@@ -195,17 +195,23 @@ TEST(Sm90AccumulationModel, ReproducesTheMeasuredTable) {
     p[480] = 1.0;  // the small one first: D = s, then the big product arrives
     EXPECT_EQ(accumulate(p), 1.0 + kept * s) << t;
   }
-  // The variants differ on negative terms: 1 - 2^-14 is 1 cut toward zero, 1 - 2^-13 toward -inf.
+  // Cuts go toward zero: 1 - 2^-14 keeps 1 (toward -inf would give 1 - 2^-13).
   std::vector<double> n = {1.0, -std::ldexp(1.0, -14)};
   EXPECT_EQ(accumulate(n), 1.0f);
-  EXPECT_EQ(accumulate(n, Sm90AccumulationModel::kTowardMinusInfinityOperandExponents),
-            1.0f - std::ldexp(1.0f, -13));
-  // Operand exponents: 1.75 · 1.75 = 3.0625 aligns at 2^0, not 2^1, so a term 2^-14 below its
-  // value (2^-13 below 2^0) survives there and not with value exponents.
+  // Operand exponents: 1.75 · 1.75 = 3.0625 aligns at 2^0, not 2^1, so a term 2^-13 survives the
+  // products' cut; the sum 3.0625 + 2^-13 then needs 15 significant bits and is cut to 14.
   std::vector<test::Sm90Product> q = {{3.0625, 0}, {std::ldexp(1.0, -13), -13}};
-  EXPECT_EQ(test::sm90_wgmma_accumulate(q, Sm90AccumulationModel::kTowardZeroOperandExponents),
+  EXPECT_EQ(test::sm90_wgmma_accumulate(q, Sm90AccumulationModel::kWithoutSumCut),
             3.0625f + std::ldexp(1.0f, -13));
-  EXPECT_EQ(test::sm90_wgmma_accumulate(q, Sm90AccumulationModel::kTowardZero), 3.0625f);
+  EXPECT_EQ(test::sm90_wgmma_accumulate(q), 3.0625f);
+  EXPECT_EQ(test::sm90_wgmma_accumulate(q, Sm90AccumulationModel::kValueExponentsNoSumCut), 3.0625f);
+  // Cancellation: 1 - (1 - 2^-7) leaves 2^-7 on the products' grid (2^-13) exactly; a later
+  // k-step's 2^-20 then meets D = 2^-7 and survives (2^-13 below it): precision follows D down.
+  std::vector<double> c(64, 0.0);
+  c[0] = 1.0;
+  c[1] = -(1.0 - std::ldexp(1.0, -7));
+  c[32] = std::ldexp(1.0, -20);
+  EXPECT_EQ(accumulate(c), std::ldexp(1.0f, -7) + std::ldexp(1.0f, -20));
   // scale-d = 0 on the first k-step: an all-zero chain is +0, and no D from before leaks in
   EXPECT_EQ(accumulate(std::vector<double>(64, 0.0)), 0.0f);
 }

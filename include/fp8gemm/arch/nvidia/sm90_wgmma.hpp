@@ -228,8 +228,11 @@ struct Sm90Wgmma64xNx32 {
   static constexpr int kAccumulators = N / 2;   // FP32 registers per thread (64·N / 128)
   static constexpr int kKStepBytes = kK;        // descriptor advance per k-step (1-byte elements)
   /// Relative truncation of the tensor core's accumulation (tests/common/tolerance.hpp's u):
-  /// 2^-13, i.e. 13 fraction bits kept below the largest term (DeepSeek-V3 §3.3.2 reports about
-  /// 14 significant bits). NOTE: a hypothesis until wgmma_first_light_gpu_test measures it.
+  /// 2^-13. Measured on the H200 (wgmma_first_light_gpu_test, 2026-11-30, all four format pairs):
+  /// per k-step the 32 products and D are cut toward zero 13 bits below the largest operand
+  /// exponent, and the sum to 14 significant bits; a term 2^-14 below the largest is lost, in the
+  /// same wgmma or across k-steps (tests/common/sm90_accumulation_model.hpp reproduces it bit for
+  /// bit). So fast accumulation over long K loses bits; promotion every 128 K bounds the loss.
   static constexpr double kAccumulatorUnitRoundoff = 1.0 / (1 << 13);
 
   FP8GEMM_HOST_DEVICE static constexpr int acc_row(int thread, int i) {
