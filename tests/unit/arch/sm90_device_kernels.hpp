@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/// A kernel that calls every sm90 building block once (every wgmma N and format pair), for the
+/// Kernels that call every sm90 building block (every wgmma N and format pair), for the
 /// compile tests: nvcc for sm_90a (the inline PTX must assemble) and sm_90 (traps), clang HIP for
 /// gfx942 (empty bodies). Never launched.
 #pragma once
@@ -10,12 +10,17 @@
 #include "fp8gemm/arch/nvidia/sm90_tma.hpp"
 #include "fp8gemm/arch/nvidia/sm90_wgmma.hpp"
 #include "fp8gemm/config.hpp"
+#include "fp8gemm/numeric/numeric.hpp"
 #include "fp8gemm/tile/smem_swizzle.hpp"
 
 namespace fp8gemm::test {
 
+#if defined(FP8GEMM_HAS_GPU_RUNTIME)
+/// One wgmma chain of each shape and format pair, a kernel each (one N per kernel keeps the
+/// register demand of a real kernel: no C7512 serialization lines in the build log).
 template <int N, class EA, class EB>
-FP8GEMM_DEVICE void sm90_compile_wgmma(float* out, std::uint64_t da, std::uint64_t db) {
+__global__ void __launch_bounds__(128, 1) sm90_compile_wgmma_kernel(float* out, std::uint64_t da,
+                                                                    std::uint64_t db) {
   using W = arch::Sm90Wgmma64xNx32<N, EA, EB>;
   float d[W::kAccumulators];
   arch::wgmma_fence();
@@ -24,16 +29,21 @@ FP8GEMM_DEVICE void sm90_compile_wgmma(float* out, std::uint64_t da, std::uint64
   arch::wgmma_commit_group();
   arch::wgmma_wait_group<0>();
   arch::wgmma_pin_accumulators(d);
-  for (int i = 0; i < W::kAccumulators; ++i) out[W::acc_row(0, i) * N + W::acc_col(0, i)] = d[i];
+  int const t = static_cast<int>(threadIdx.x);
+  FP8GEMM_UNROLL
+  for (int i = 0; i < W::kAccumulators; ++i) out[W::acc_row(t, i) * N + W::acc_col(t, i)] = d[i];
 }
 
-template <int N>
-FP8GEMM_DEVICE void sm90_compile_wgmma_pairs(float* out, std::uint64_t da, std::uint64_t db) {
-  sm90_compile_wgmma<N, e4m3fn, e4m3fn>(out, da, db);
-  sm90_compile_wgmma<N, e4m3fn, e5m2>(out, da, db);
-  sm90_compile_wgmma<N, e5m2, e4m3fn>(out, da, db);
-  sm90_compile_wgmma<N, e5m2, e5m2>(out, da, db);
-}
+#define FP8GEMM_TEST_SM90_PAIRS(N)                                               \
+  reinterpret_cast<void const*>(&sm90_compile_wgmma_kernel<N, e4m3fn, e4m3fn>), \
+      reinterpret_cast<void const*>(&sm90_compile_wgmma_kernel<N, e4m3fn, e5m2>), \
+      reinterpret_cast<void const*>(&sm90_compile_wgmma_kernel<N, e5m2, e4m3fn>), \
+      reinterpret_cast<void const*>(&sm90_compile_wgmma_kernel<N, e5m2, e5m2>)
+/// Takes every instantiation's address, so that each is compiled.
+inline void const* const kSm90CompileWgmmaKernels[] = {
+    FP8GEMM_TEST_SM90_PAIRS(64), FP8GEMM_TEST_SM90_PAIRS(128), FP8GEMM_TEST_SM90_PAIRS(256)};
+#undef FP8GEMM_TEST_SM90_PAIRS
+#endif
 
 #if defined(FP8GEMM_BACKEND_CUDA)
 #define FP8GEMM_TEST_GRID_CONSTANT __grid_constant__
@@ -71,10 +81,8 @@ __global__ void __launch_bounds__(256, 1)
     }
   } else {
     arch::setmaxnreg_inc<232>();
-    std::uint64_t const da = arch::Sm90SmemDescriptor::k_major_swizzle128(arch::smem_address(tile)).bits;
-    sm90_compile_wgmma_pairs<64>(out, da, da);
-    sm90_compile_wgmma_pairs<128>(out, da, da);
-    sm90_compile_wgmma_pairs<256>(out, da, da);
+    out[threadIdx.x] = static_cast<float>(
+        arch::Sm90SmemDescriptor::k_major_swizzle128(arch::smem_address(tile)).bits);
   }
 }
 #endif

@@ -131,24 +131,28 @@ inline Status check_tma_tensor_2d(TmaTensor2d const& t) {
 }
 
 #if defined(FP8GEMM_BACKEND_CUDA)
-/// cuTensorMapEncodeTiled from the driver, looked up once through the runtime (no -lcuda link).
+/// cuTensorMapEncodeTiled from the driver, looked up once (thread-safe: a function-local static)
+/// through the runtime, so that no -lcuda link is needed.
 inline Status tma_encode_function(PFN_cuTensorMapEncodeTiled_v12000* fn) {
-  static PFN_cuTensorMapEncodeTiled_v12000 cached = nullptr;
-  if (cached == nullptr) {
-    void* p = nullptr;
+  struct Lookup {
+    void* fn = nullptr;
+    cudaError_t error = cudaSuccess;
     cudaDriverEntryPointQueryResult query = cudaDriverEntryPointSymbolNotFound;
+  };
+  static Lookup const lookup = [] {
+    Lookup l;
     // ByVersion: the unversioned cudaGetDriverEntryPoint is deprecated in CUDA 13 (a warning,
     // so an error under --Werror=all-warnings). 12000: the CUDA 12.0 ABI of the function.
-    FP8GEMM_GPU_RETURN_IF_ERROR(
-        cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault,
-                                         &query));
-    if (query != cudaDriverEntryPointSuccess || p == nullptr)
-      return Status::error(StatusCode::kErrorUnsupported,
-                           "TMA tensor map: the driver has no cuTensorMapEncodeTiled (needs a "
-                           "CUDA 12 driver and a compute capability 9.0 GPU)");
-    cached = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
-  }
-  *fn = cached;
+    l.error = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &l.fn, 12000,
+                                               cudaEnableDefault, &l.query);
+    return l;
+  }();
+  FP8GEMM_RETURN_IF_ERROR(gpu_status(lookup.error, "cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)"));
+  if (lookup.query != cudaDriverEntryPointSuccess || lookup.fn == nullptr)
+    return Status::error(StatusCode::kErrorUnsupported,
+                         "TMA tensor map: the driver has no cuTensorMapEncodeTiled (needs a "
+                         "CUDA 12 driver and a compute capability 9.0 GPU)");
+  *fn = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(lookup.fn);
   return Status::success();
 }
 
