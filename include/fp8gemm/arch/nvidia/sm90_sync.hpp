@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+/// Hopper synchronization primitives (arch layer): shared-memory mbarriers (init, arrive,
+/// arrive.expect_tx, parity waits), proxy fences, named barriers, setmaxnreg and elect.sync.
+/// Inline PTX only in sm_90a device passes (FP8GEMM_ARCH_SM90A); other device passes trap, host
+/// and emulator builds compile these to nothing (no kernel that uses them runs there).
+#pragma once
+
+#include <cstdint>
+
+#include "fp8gemm/config.hpp"
+
+// FP8GEMM_ARCH_SM90A: the device pass of an sm_90a compile (nvcc -gencode=arch=compute_90a,
+// code=sm_90a). wgmma and setmaxnreg exist only there ("-arch=sm_90" rejects them); TMA and
+// mbarrier transaction counts would run on plain sm_90 too, but the WGMMA path needs sm_90a
+// anyway, so every sm90_*.hpp primitive keys on this one predicate.
+// NOTE: defined here (arch/) so that this first step leaves config.hpp untouched; it joins the
+// other arch predicates in config.hpp when the WGMMA path lands (issue 10).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define FP8GEMM_ARCH_SM90A 1
+#endif
+
+namespace fp8gemm::arch {
+
+/// 32-bit shared-memory address of a generic pointer into shared memory (what PTX's
+/// .shared::cta operands take). 0 outside sm_90a device passes.
+FP8GEMM_DEVICE std::uint32_t smem_address(void const* p) {
+#if defined(FP8GEMM_ARCH_SM90A)
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+#else
+  (void)p;
+  return 0;
+#endif
+}
+
+/// Shared-memory mbarrier (one 8-byte word): a phase completes when `count` arrivals have been
+/// made and the expected transaction bytes (arrive_expect_tx, decremented by TMA completions)
+/// have landed; waits are on the parity of a phase (0 for even phases, 1 for odd).
+/// Parity protocol of a stage ring: the consumer waits for `full[s]` with parity `phase`, the
+/// producer for `empty[s]` with `phase ^ 1` (which returns at once on the first pass: the phase
+/// before the first counts as complete), and `phase` flips each time the stage index wraps.
+struct Mbarrier {
+  /// mbarrier.init.shared::cta.b64: expects `count` arrivals per phase. One thread; follow with
+  /// fence_mbarrier_init() and a block barrier before any other thread uses it.
+  FP8GEMM_DEVICE static void init(std::uint64_t* bar, int count) {
+#if defined(FP8GEMM_ARCH_SM90A)
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_address(bar)), "r"(count)
+                 : "memory");
+#elif defined(FP8GEMM_DEVICE_PASS)
+    (void)bar, (void)count;
+    FP8GEMM_DEVICE_TRAP();
+#else
+    (void)bar, (void)count;
+#endif
+  }
+
+  /// mbarrier.arrive.shared::cta.b64 (release, CTA scope): one arrival.
+  FP8GEMM_DEVICE static void arrive(std::uint64_t* bar) {
+#if defined(FP8GEMM_ARCH_SM90A)
+    asm volatile(
+        "{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [%0];\n}\n" ::"r"(
+            smem_address(bar))
+        : "memory");
+#elif defined(FP8GEMM_DEVICE_PASS)
+    (void)bar;
+    FP8GEMM_DEVICE_TRAP();
+#else
+    (void)bar;
+#endif
+  }
+
+  /// mbarrier.arrive.expect_tx.shared::cta.b64: one arrival, and `bytes` more transaction bytes
+  /// expected in this phase (the TMA copies that complete on this barrier bring them).
+  FP8GEMM_DEVICE static void arrive_expect_tx(std::uint64_t* bar, std::uint32_t bytes) {
+#if defined(FP8GEMM_ARCH_SM90A)
+    asm volatile(
+        "{\n.reg .b64 state;\nmbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1;\n}\n" ::"r"(
+            smem_address(bar)),
+        "r"(bytes)
+        : "memory");
+#elif defined(FP8GEMM_DEVICE_PASS)
+    (void)bar, (void)bytes;
+    FP8GEMM_DEVICE_TRAP();
+#else
+    (void)bar, (void)bytes;
+#endif
+  }
+
+  /// mbarrier.try_wait.parity.shared::cta.b64 (acquire, CTA scope): true once the phase with this
+  /// parity has completed. The hardware may suspend the thread for a while before returning false.
+  FP8GEMM_DEVICE static bool try_wait(std::uint64_t* bar, int parity) {
+#if defined(FP8GEMM_ARCH_SM90A)
+    std::uint32_t done = 0;
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(smem_address(bar)), "r"(parity)
+        : "memory");
+    return done != 0;
+#elif defined(FP8GEMM_DEVICE_PASS)
+    (void)bar, (void)parity;
+    FP8GEMM_DEVICE_TRAP();
+    return true;
+#else
+    (void)bar, (void)parity;
+    return true;
+#endif
+  }
+
+  /// Spins on try_wait until the phase with this parity has completed. A protocol bug hangs here;
+  /// with FP8GEMM_MBARRIER_TIMEOUT_CYCLES defined (debug and first-light builds) the wait traps
+  /// after that many SM cycles instead (the launch then fails with an error).
+  /// NOTE: no printf here: a call in a wgmma kernel makes ptxas serialize every wgmma ("wgmma
+  /// pipeline crossing function boundary", C7510; seen with CUDA 13.0).
+  FP8GEMM_DEVICE static void wait(std::uint64_t* bar, int parity) {
+#if defined(FP8GEMM_MBARRIER_TIMEOUT_CYCLES) && defined(FP8GEMM_ARCH_SM90A)
+    long long const start = clock64();
+    while (!try_wait(bar, parity)) {
+      if (clock64() - start > static_cast<long long>(FP8GEMM_MBARRIER_TIMEOUT_CYCLES)) {
+        FP8GEMM_DEVICE_TRAP();
+      }
+    }
+#else
+    while (!try_wait(bar, parity)) {
+    }
+#endif
+  }
+};
+
+/// fence.mbarrier_init.release.cluster: makes mbarrier.init visible to the async proxy (TMA
+/// completions) and, with a following block/cluster barrier, to the other threads.
+FP8GEMM_DEVICE void fence_mbarrier_init() {
+#if defined(FP8GEMM_ARCH_SM90A)
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#elif defined(FP8GEMM_DEVICE_PASS)
+  FP8GEMM_DEVICE_TRAP();
+#endif
+}
+
+/// fence.proxy.async.shared::cta: orders this thread's generic-proxy shared-memory accesses with
+/// later async-proxy ones (TMA stores reading it, wgmma reading it). Every writing thread issues
+/// it before the barrier that hands the data to the async proxy.
+FP8GEMM_DEVICE void fence_proxy_async_shared() {
+#if defined(FP8GEMM_ARCH_SM90A)
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#elif defined(FP8GEMM_DEVICE_PASS)
+  FP8GEMM_DEVICE_TRAP();
+#endif
+}
+
+/// bar.sync id, threads: a barrier among `threads` threads (a multiple of 32) of the block, on
+/// hardware barrier `id` (1..15; 0 is __syncthreads').
+FP8GEMM_DEVICE void named_barrier_sync(int id, int threads) {
+#if defined(FP8GEMM_ARCH_SM90A)
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+#elif defined(FP8GEMM_DEVICE_PASS)
+  (void)id, (void)threads;
+  FP8GEMM_DEVICE_TRAP();
+#else
+  (void)id, (void)threads;
+#endif
+}
+
+/// setmaxnreg.inc.sync.aligned.u32 Regs: raises this warpgroup's per-thread register limit,
+/// taking registers from the block's pool (blocks until a setmaxnreg.dec released enough).
+/// Every thread of the warpgroup executes it; the kernel needs __launch_bounds__(threads, 1),
+/// else ptxas ignores it (warning C7508).
+template <int Regs>
+FP8GEMM_DEVICE void setmaxnreg_inc() {
+  static_assert(Regs >= 24 && Regs <= 256 && Regs % 8 == 0,
+                "setmaxnreg takes a multiple of 8 in [24, 256]");
+#if defined(FP8GEMM_ARCH_SM90A)
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Regs));
+#elif defined(FP8GEMM_DEVICE_PASS)
+  FP8GEMM_DEVICE_TRAP();
+#endif
+}
+
+/// setmaxnreg.dec.sync.aligned.u32 Regs: lowers this warpgroup's per-thread register limit and
+/// returns the registers to the block's pool.
+template <int Regs>
+FP8GEMM_DEVICE void setmaxnreg_dec() {
+  static_assert(Regs >= 24 && Regs <= 256 && Regs % 8 == 0,
+                "setmaxnreg takes a multiple of 8 in [24, 256]");
+#if defined(FP8GEMM_ARCH_SM90A)
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Regs));
+#elif defined(FP8GEMM_DEVICE_PASS)
+  FP8GEMM_DEVICE_TRAP();
+#endif
+}
+
+/// elect.sync: true in exactly one active lane of the (converged, full) warp.
+FP8GEMM_DEVICE bool elect_one_sync() {
+#if defined(FP8GEMM_ARCH_SM90A)
+  std::uint32_t elected = 0;
+  asm volatile(
+      "{\n.reg .pred p;\n.reg .b32 lane;\nelect.sync lane|p, 0xffffffff;\n"
+      "selp.u32 %0, 1, 0, p;\n}\n"
+      : "=r"(elected));
+  return elected != 0;
+#elif defined(FP8GEMM_DEVICE_PASS)
+  FP8GEMM_DEVICE_TRAP();
+  return false;
+#else
+  return false;
+#endif
+}
+
+}  // namespace fp8gemm::arch
