@@ -25,17 +25,18 @@ using namespace fp8gemm;
   do {                                                                                         \
     cudaError_t const e_ = (call);                                                             \
     if (e_ != cudaSuccess) {                                                                   \
-      std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #call, cudaGetErrorString(e_), __FILE__, __LINE__); \
+      std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #call, cudaGetErrorString(e_), __FILE__, \
+                   __LINE__);                                                                  \
       std::exit(1);                                                                            \
     }                                                                                          \
   } while (0)
-#define BENCH_CHECK_CUBLAS(call)                                                               \
-  do {                                                                                         \
-    cublasStatus_t const s_ = (call);                                                          \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                         \
+#define BENCH_CHECK_CUBLAS(call)                                                                  \
+  do {                                                                                            \
+    cublasStatus_t const s_ = (call);                                                             \
+    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                            \
       std::fprintf(stderr, "%s failed: status %d (%s:%d)\n", #call, int(s_), __FILE__, __LINE__); \
-      std::exit(1);                                                                            \
-    }                                                                                          \
+      std::exit(1);                                                                               \
+    }                                                                                             \
   } while (0)
 
 /// Random e4m3fn bytes (N(0,1) values, never all zeros), generated once and grown on demand.
@@ -60,7 +61,8 @@ struct Operands {
     BENCH_CHECK_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
     std::size_t const set_bytes = std::size_t(m) * k + std::size_t(n) * k;
     sets = static_cast<int>(std::min<std::size_t>(64, 3 * std::size_t(l2) / set_bytes + 1));
-    std::vector<std::uint8_t> const& host = random_fp8_bytes(std::max(std::size_t(m) * k, std::size_t(n) * k));
+    std::vector<std::uint8_t> const& host =
+        random_fp8_bytes(std::max(std::size_t(m) * k, std::size_t(n) * k));
     for (int s = 0; s < sets; ++s) {
       void* pa = nullptr;
       void* pb = nullptr;
@@ -108,7 +110,8 @@ void time_loop(benchmark::State& state, Operands const& ops, Launch&& launch) {
   }
   BENCH_CHECK_CUDA(cudaGetLastError());
   double const flops = 2.0 * ops.m * ops.n * ops.k;
-  state.counters["TFLOP/s"] = benchmark::Counter(flops * 1e-12, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["TFLOP/s"] =
+      benchmark::Counter(flops * 1e-12, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["sets"] = ops.sets;
   BENCH_CHECK_CUDA(cudaEventDestroy(start));
   BENCH_CHECK_CUDA(cudaEventDestroy(stop));
@@ -116,11 +119,13 @@ void time_loop(benchmark::State& state, Operands const& ops, Launch&& launch) {
 
 template <class Policy, class Accumulation = AtomDefaultAccumulation>
 void bench_fp8gemm(benchmark::State& state, int m, int n, int k) {
-  using Config = GemmConfig<Policy, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>, Accumulation>;
+  using Config =
+      GemmConfig<Policy, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>, Accumulation>;
   Operands ops(m, n, k);
   typename Gemm<Config>::Arguments args;
   args.m = m, args.n = n, args.k = k, args.lda = k, args.ldb = k;
-  args.scale_a = ops.scale_a, args.scale_b = ops.scale_b, args.scale_a_count = 1, args.scale_b_count = 1;
+  args.scale_a = ops.scale_a, args.scale_b = ops.scale_b, args.scale_a_count = 1,
+  args.scale_b_count = 1;
   args.epilogue.c = static_cast<bf16*>(ops.c), args.epilogue.ldc = n;
   args.a = static_cast<e4m3fn const*>(ops.a[0]), args.b = static_cast<e4m3fn const*>(ops.b[0]);
   Status const st = Gemm<Config>::can_implement(args);
@@ -148,12 +153,16 @@ void bench_cublaslt(benchmark::State& state, int m, int n, int k) {
   cublasLtMatmulDesc_t desc;
   BENCH_CHECK_CUBLAS(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
   cublasOperation_t const ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
-  BENCH_CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
-  BENCH_CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
+  BENCH_CHECK_CUBLAS(
+      cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
+  BENCH_CHECK_CUBLAS(
+      cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
   float const* sa = ops.scale_b;  // cuBLAS "A" is our B
   float const* sb = ops.scale_a;
-  BENCH_CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
-  BENCH_CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
+  BENCH_CHECK_CUBLAS(
+      cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
+  BENCH_CHECK_CUBLAS(
+      cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
   cublasLtMatrixLayout_t la, lb, lc;
   BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, k, n, k));
   BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&lb, CUDA_R_8F_E4M3, k, m, k));
@@ -163,34 +172,40 @@ void bench_cublaslt(benchmark::State& state, int m, int n, int k) {
   BENCH_CHECK_CUDA(cudaMalloc(&ws, ws_bytes));
   cublasLtMatmulPreference_t pref;
   BENCH_CHECK_CUBLAS(cublasLtMatmulPreferenceCreate(&pref));
-  BENCH_CHECK_CUBLAS(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes));
+  BENCH_CHECK_CUBLAS(cublasLtMatmulPreferenceSetAttribute(
+      pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes));
   cublasLtMatmulHeuristicResult_t heur[8] = {};
   int found = 0;
-  BENCH_CHECK_CUBLAS(cublasLtMatmulAlgoGetHeuristic(handle, desc, la, lb, lc, lc, pref, 8, heur, &found));
+  BENCH_CHECK_CUBLAS(
+      cublasLtMatmulAlgoGetHeuristic(handle, desc, la, lb, lc, lc, pref, 8, heur, &found));
   float const alpha = 1.0f, beta = 0.0f;
   // The first heuristic result that runs (in heuristic order) is the one timed.
   int chosen = -1;
   cublasStatus_t last = CUBLAS_STATUS_NOT_SUPPORTED;
   for (int i = 0; i < found && chosen < 0; ++i) {
-    last = cublasLtMatmul(handle, desc, &alpha, ops.b[0], la, ops.a[0], lb, &beta, ops.c, lc, ops.c, lc,
-                          &heur[i].algo, ws, ws_bytes, nullptr);
+    last = cublasLtMatmul(handle, desc, &alpha, ops.b[0], la, ops.a[0], lb, &beta, ops.c, lc, ops.c,
+                          lc, &heur[i].algo, ws, ws_bytes, nullptr);
     if (last == CUBLAS_STATUS_SUCCESS) chosen = i;
   }
   if (chosen < 0) {  // diagnose: does the same call run without the scale pointers?
     float const* none = nullptr;
     cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &none, sizeof none);
     cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &none, sizeof none);
-    cublasStatus_t const unscaled = found > 0 ? cublasLtMatmul(handle, desc, &alpha, ops.b[0], la, ops.a[0], lb, &beta, ops.c, lc,
-                                                               ops.c, lc, &heur[0].algo, ws, ws_bytes, nullptr)
-                                              : CUBLAS_STATUS_NOT_SUPPORTED;
-    std::fprintf(stderr, "cuBLASLt %dx%dx%d: scaled status %d, unscaled status %d\n", m, n, k, int(last), int(unscaled));
-    state.SkipWithError(("cuBLASLt: no FP8 algorithm runs for this shape (found " + std::to_string(found) +
-                         ", last status " + std::to_string(int(last)) + ")").c_str());
+    cublasStatus_t const unscaled =
+        found > 0 ? cublasLtMatmul(handle, desc, &alpha, ops.b[0], la, ops.a[0], lb, &beta, ops.c,
+                                   lc, ops.c, lc, &heur[0].algo, ws, ws_bytes, nullptr)
+                  : CUBLAS_STATUS_NOT_SUPPORTED;
+    std::fprintf(stderr, "cuBLASLt %dx%dx%d: scaled status %d, unscaled status %d\n", m, n, k,
+                 int(last), int(unscaled));
+    state.SkipWithError(("cuBLASLt: no FP8 algorithm runs for this shape (found " +
+                         std::to_string(found) + ", last status " + std::to_string(int(last)) + ")")
+                            .c_str());
     return;
   }
   time_loop(state, ops, [&](int set) {
-    BENCH_CHECK_CUBLAS(cublasLtMatmul(handle, desc, &alpha, ops.b[set], la, ops.a[set], lb, &beta, ops.c, lc,
-                                      ops.c, lc, &heur[chosen].algo, ws, ws_bytes, nullptr));
+    BENCH_CHECK_CUBLAS(cublasLtMatmul(handle, desc, &alpha, ops.b[set], la, ops.a[set], lb, &beta,
+                                      ops.c, lc, ops.c, lc, &heur[chosen].algo, ws, ws_bytes,
+                                      nullptr));
   });
   state.SetLabel("cublaslt_fp8_e4m3_tn_bf16");
   BENCH_CHECK_CUBLAS(cublasLtMatmulPreferenceDestroy(pref));
@@ -207,29 +222,45 @@ struct Shape {
 };
 
 int register_all() {
-  Shape const shapes[] = {{4096, 4096, 4096},  {8192, 8192, 8192},  {4096, 8192, 8192},
-                          {1024, 4096, 1024},  {2048, 28672, 8192}, {2048, 8192, 28672},
-                          {1, 8192, 8192},     {16, 8192, 8192},    {128, 8192, 8192}};
+  Shape const shapes[] = {{4096, 4096, 4096}, {8192, 8192, 8192},  {4096, 8192, 8192},
+                          {1024, 4096, 1024}, {2048, 28672, 8192}, {2048, 8192, 28672},
+                          {1, 8192, 8192},    {16, 8192, 8192},    {128, 8192, 8192}};
   for (Shape const s : shapes) {
-    std::string const shape = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-    benchmark::RegisterBenchmark(("fp8gemm/sm90_default/" + shape).c_str(), [s](benchmark::State& st) {
-      bench_fp8gemm<Sm90Default<>>(st, s.m, s.n, s.k);
-    })->UseManualTime()->Unit(benchmark::kMicrosecond);
+    std::string const shape =
+        std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+    benchmark::RegisterBenchmark(
+        ("fp8gemm/sm90_default/" + shape).c_str(),
+        [s](benchmark::State& st) { bench_fp8gemm<Sm90Default<>>(st, s.m, s.n, s.k); })
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
     if (s.m <= 2048)
-      benchmark::RegisterBenchmark(("fp8gemm/sm90_small_m/" + shape).c_str(), [s](benchmark::State& st) {
-        bench_fp8gemm<Sm90SmallM<>>(st, s.m, s.n, s.k);
-      })->UseManualTime()->Unit(benchmark::kMicrosecond);
+      benchmark::RegisterBenchmark(
+          ("fp8gemm/sm90_small_m/" + shape).c_str(),
+          [s](benchmark::State& st) { bench_fp8gemm<Sm90SmallM<>>(st, s.m, s.n, s.k); })
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
     // What the default's promotion every 128 K costs (FastAccumulation: no second accumulator set).
-    benchmark::RegisterBenchmark(("fp8gemm/sm90_default_fast_accum/" + shape).c_str(), [s](benchmark::State& st) {
-      bench_fp8gemm<Sm90Default<>, FastAccumulation>(st, s.m, s.n, s.k);
-    })->UseManualTime()->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("fp8gemm/sm90_default_fast_accum/" + shape).c_str(),
+                                 [s](benchmark::State& st) {
+                                   bench_fp8gemm<Sm90Default<>, FastAccumulation>(st, s.m, s.n,
+                                                                                  s.k);
+                                 })
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
     if (s.m >= 4096)  // stage-count variant of the default, to keep the default honest
-      benchmark::RegisterBenchmark(("fp8gemm/sm90_128x128x64_3stage/" + shape).c_str(), [s](benchmark::State& st) {
-        bench_fp8gemm<TilePolicy<128, 128, 64, 2, 4, arch::Sm90MmaFp8ViaF16<e4m3fn, e4m3fn>, 3>>(st, s.m, s.n, s.k);
-      })->UseManualTime()->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark(("cublaslt/" + shape).c_str(), [s](benchmark::State& st) {
-      bench_cublaslt(st, s.m, s.n, s.k);
-    })->UseManualTime()->Unit(benchmark::kMicrosecond);
+      benchmark::RegisterBenchmark(
+          ("fp8gemm/sm90_128x128x64_3stage/" + shape).c_str(),
+          [s](benchmark::State& st) {
+            bench_fp8gemm<
+                TilePolicy<128, 128, 64, 2, 4, arch::Sm90MmaFp8ViaF16<e4m3fn, e4m3fn>, 3>>(
+                st, s.m, s.n, s.k);
+          })
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("cublaslt/" + shape).c_str(),
+                                 [s](benchmark::State& st) { bench_cublaslt(st, s.m, s.n, s.k); })
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
   }
   return 0;
 }

@@ -35,30 +35,30 @@ namespace {
 
 using namespace fp8gemm;
 
-#define CHECK_CUDA(call)                                                                      \
-  do {                                                                                        \
-    cudaError_t const e_ = (call);                                                            \
-    if (e_ != cudaSuccess) {                                                                  \
+#define CHECK_CUDA(call)                                                                       \
+  do {                                                                                         \
+    cudaError_t const e_ = (call);                                                             \
+    if (e_ != cudaSuccess) {                                                                   \
       std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #call, cudaGetErrorString(e_), __FILE__, \
-                   __LINE__);                                                                 \
-      std::exit(1);                                                                           \
-    }                                                                                         \
+                   __LINE__);                                                                  \
+      std::exit(1);                                                                            \
+    }                                                                                          \
   } while (0)
-#define CHECK_CUBLAS(call)                                                                       \
-  do {                                                                                           \
-    cublasStatus_t const s_ = (call);                                                            \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                           \
+#define CHECK_CUBLAS(call)                                                                        \
+  do {                                                                                            \
+    cublasStatus_t const s_ = (call);                                                             \
+    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                            \
       std::fprintf(stderr, "%s failed: status %d (%s:%d)\n", #call, int(s_), __FILE__, __LINE__); \
-      std::exit(1);                                                                              \
-    }                                                                                            \
+      std::exit(1);                                                                               \
+    }                                                                                             \
   } while (0)
-#define CHECK_STATUS(expr)                                                   \
-  do {                                                                       \
-    ::fp8gemm::Status const s_ = (expr);                                     \
-    if (!s_.ok()) {                                                          \
-      std::fprintf(stderr, "%s: %s\n", #expr, s_.to_string().c_str());      \
-      std::exit(1);                                                          \
-    }                                                                        \
+#define CHECK_STATUS(expr)                                             \
+  do {                                                                 \
+    ::fp8gemm::Status const s_ = (expr);                               \
+    if (!s_.ok()) {                                                    \
+      std::fprintf(stderr, "%s: %s\n", #expr, s_.to_string().c_str()); \
+      std::exit(1);                                                    \
+    }                                                                  \
   } while (0)
 
 constexpr int kBlockM = 128, kBlockN = 256, kBlockK = 128, kStages = 4;
@@ -119,7 +119,8 @@ __global__ void __launch_bounds__(kThreads, 1) first_cut_kernel(__grid_constant_
     arch::setmaxnreg_dec<40>();
     if (t < 32 && arch::elect_one_sync()) {
       int stage = 0, phase = 0;
-      for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
+      for (int tile = static_cast<int>(blockIdx.x); tile < tiles;
+           tile += static_cast<int>(gridDim.x)) {
         int mb, nb;
         tile_coords(tile, p.m_blocks, p.n_blocks, p.group_m, mb, nb);
         for (int kb = 0; kb < p.k_blocks; ++kb) {
@@ -138,7 +139,8 @@ __global__ void __launch_bounds__(kThreads, 1) first_cut_kernel(__grid_constant_
     float const alpha_a = *p.scale_a, alpha_b = *p.scale_b;
     float acc[Wgmma::kAccumulators];
     int stage = 0, phase = 0;
-    for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
+    for (int tile = static_cast<int>(blockIdx.x); tile < tiles;
+         tile += static_cast<int>(gridDim.x)) {
       int mb, nb;
       tile_coords(tile, p.m_blocks, p.n_blocks, p.group_m, mb, nb);
       int prev = -1;
@@ -147,7 +149,8 @@ __global__ void __launch_bounds__(kThreads, 1) first_cut_kernel(__grid_constant_
         unsigned char* const st = smem + stage * kStageBytes;
         auto const da = arch::Sm90SmemDescriptor::k_major_swizzle128(
             arch::smem_address(st + half * 64 * kBlockK));
-        auto const db = arch::Sm90SmemDescriptor::k_major_swizzle128(arch::smem_address(st + kABytes));
+        auto const db =
+            arch::Sm90SmemDescriptor::k_major_swizzle128(arch::smem_address(st + kABytes));
         arch::wgmma_fence();
         FP8GEMM_UNROLL
         for (int k = 0; k < kBlockK / Wgmma::kK; ++k) {
@@ -214,8 +217,10 @@ void make_problem(Problem& pr) {
     void *pa = nullptr, *pb = nullptr;
     CHECK_CUDA(cudaMalloc(&pa, pr.host_a.back().size()));
     CHECK_CUDA(cudaMalloc(&pb, pr.host_b.back().size()));
-    CHECK_CUDA(cudaMemcpy(pa, pr.host_a.back().data(), pr.host_a.back().size(), cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(pb, pr.host_b.back().data(), pr.host_b.back().size(), cudaMemcpyHostToDevice));
+    CHECK_CUDA(
+        cudaMemcpy(pa, pr.host_a.back().data(), pr.host_a.back().size(), cudaMemcpyHostToDevice));
+    CHECK_CUDA(
+        cudaMemcpy(pb, pr.host_b.back().data(), pr.host_b.back().size(), cudaMemcpyHostToDevice));
     pr.a.push_back(pa);
     pr.b.push_back(pb);
   }
@@ -263,8 +268,10 @@ struct Ours {
     grid = std::min(sms, tiles);
     for (int s = 0; s < pr.sets; ++s) {
       Params p{};
-      CHECK_STATUS(arch::encode_tma_descriptor(operand_map(pr.a[s], pr.m, pr.k, kBlockM, l2), &p.map_a));
-      CHECK_STATUS(arch::encode_tma_descriptor(operand_map(pr.b[s], pr.n, pr.k, kBlockN, l2), &p.map_b));
+      CHECK_STATUS(
+          arch::encode_tma_descriptor(operand_map(pr.a[s], pr.m, pr.k, kBlockM, l2), &p.map_a));
+      CHECK_STATUS(
+          arch::encode_tma_descriptor(operand_map(pr.b[s], pr.n, pr.k, kBlockN, l2), &p.map_b));
       p.c = pr.c;
       p.scale_a = pr.scale_a;
       p.scale_b = pr.scale_b;
@@ -302,21 +309,25 @@ struct CublasLt {
     CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
     float const* sa = pr->scale_b;  // cuBLAS "A" is our B
     float const* sb = pr->scale_a;
-    CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
-    CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
+    CHECK_CUBLAS(
+        cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
+    CHECK_CUBLAS(
+        cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
     std::int8_t const fast = fast_accum ? 1 : 0;
-    CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
+    CHECK_CUBLAS(
+        cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
     CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, pr->k, pr->n, pr->k));
     CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&lb, CUDA_R_8F_E4M3, pr->k, pr->m, pr->k));
     CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, pr->n, pr->m, pr->n));
     CHECK_CUDA(cudaMalloc(&ws, ws_bytes));
     cublasLtMatmulPreference_t pref;
     CHECK_CUBLAS(cublasLtMatmulPreferenceCreate(&pref));
-    CHECK_CUBLAS(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-                                                      &ws_bytes, sizeof ws_bytes));
+    CHECK_CUBLAS(cublasLtMatmulPreferenceSetAttribute(
+        pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes));
     cublasLtMatmulHeuristicResult_t heur[1] = {};
     int found = 0;
-    CHECK_CUBLAS(cublasLtMatmulAlgoGetHeuristic(handle, desc, la, lb, lc, lc, pref, 1, heur, &found));
+    CHECK_CUBLAS(
+        cublasLtMatmulAlgoGetHeuristic(handle, desc, la, lb, lc, lc, pref, 1, heur, &found));
     CHECK_CUBLAS(cublasLtMatmulPreferenceDestroy(pref));
     if (found < 1) {
       std::fprintf(stderr, "cuBLASLt: no algorithm\n");
@@ -326,8 +337,8 @@ struct CublasLt {
   }
   void run(int set) {
     float const alpha = 1.0f, beta = 0.0f;
-    CHECK_CUBLAS(cublasLtMatmul(handle, desc, &alpha, pr->b[set], la, pr->a[set], lb, &beta, pr->c, lc,
-                                pr->c, lc, &algo, ws, ws_bytes, nullptr));
+    CHECK_CUBLAS(cublasLtMatmul(handle, desc, &alpha, pr->b[set], la, pr->a[set], lb, &beta, pr->c,
+                                lc, pr->c, lc, &algo, ws, ws_bytes, nullptr));
   }
   void destroy() {
     CHECK_CUBLAS(cublasLtMatrixLayoutDestroy(la));
@@ -386,9 +397,9 @@ int check_samples(Problem const& pr, char const* who) {
       double const a = fp8_to_float(e4m3fn::from_bits(pr.host_a[0][std::size_t(i) * pr.k + kk]));
       double const b = fp8_to_float(e4m3fn::from_bits(pr.host_b[0][std::size_t(j) * pr.k + kk]));
       products[kk].value = a * b;
-      products[kk].exponent = a * b != 0.0 ? test::fp8_operand_exponent(a, -6) +
-                                                 test::fp8_operand_exponent(b, -6)
-                                           : INT_MIN;
+      products[kk].exponent =
+          a * b != 0.0 ? test::fp8_operand_exponent(a, -6) + test::fp8_operand_exponent(b, -6)
+                       : INT_MIN;
       ref += a * b;
     }
     ref *= double(pr.sa) * double(pr.sb);
@@ -398,23 +409,26 @@ int check_samples(Problem const& pr, char const* who) {
       std::uint16_t const want = bf16_rne(acc * pr.sa * pr.sb);
       same[v] += got == want ? 1 : 0;
       if (v == 0 && got != want && printed++ < 3)
-        std::printf("  %s: (%d, %d) bf16 0x%04x, the measured model gives 0x%04x\n", who, i, j, got, want);
+        std::printf("  %s: (%d, %d) bf16 0x%04x, the measured model gives 0x%04x\n", who, i, j, got,
+                    want);
     }
     double const g = bf16_to_double(got);
     d2 += (g - ref) * (g - ref);
     r2 += ref * ref;
   }
-  std::printf("  %s: bit-identical to the model (%s / %s / %s): %d / %d / %d of %d; normwise vs "
-              "FP64 %.3g\n",
-              who, test::model_name(test::kAllAccumulationModels[0]),
-              test::model_name(test::kAllAccumulationModels[1]),
-              test::model_name(test::kAllAccumulationModels[2]), same[0], same[1], same[2], kSamples,
-              std::sqrt(d2 / r2));
+  std::printf(
+      "  %s: bit-identical to the model (%s / %s / %s): %d / %d / %d of %d; normwise vs "
+      "FP64 %.3g\n",
+      who, test::model_name(test::kAllAccumulationModels[0]),
+      test::model_name(test::kAllAccumulationModels[1]),
+      test::model_name(test::kAllAccumulationModels[2]), same[0], same[1], same[2], kSamples,
+      std::sqrt(d2 / r2));
   return kSamples - same[0];
 }
 
 /// Number of bf16 elements where two full outputs differ.
-std::int64_t count_different(std::vector<std::uint16_t> const& x, std::vector<std::uint16_t> const& y) {
+std::int64_t count_different(std::vector<std::uint16_t> const& x,
+                             std::vector<std::uint16_t> const& y) {
   std::int64_t n = 0;
   for (std::size_t i = 0; i < x.size(); ++i) n += x[i] != y[i] ? 1 : 0;
   return n;
@@ -429,7 +443,9 @@ int main(int argc, char** argv) {
   std::printf("device: %s, %d SMs; tile %dx%dx%d, %d stages, %d threads, %d B smem\n", prop.name,
               prop.multiProcessorCount, kBlockM, kBlockN, kBlockK, kStages, kThreads, kSmemBytes);
   int failures = 0;
-  struct Shape { int m, n, k; };
+  struct Shape {
+    int m, n, k;
+  };
   for (Shape const s : {Shape{8192, 8192, 8192}, Shape{4096, 4096, 4096}}) {
     Problem pr;
     pr.m = s.m, pr.n = s.n, pr.k = s.k;
@@ -462,10 +478,12 @@ int main(int argc, char** argv) {
     check_samples(pr, "cuBLASLt default");
     std::int64_t const unwritten = std::count(c_ours.begin(), c_ours.end(), std::uint16_t{0xFFFF});
     failures += unwritten > 0 ? 1 : 0;
-    std::printf("  first cut: %lld elements still poisoned; differs from cuBLASLt fast in %lld of %lld "
-                "elements, from cuBLASLt default in %lld\n",
-                static_cast<long long>(unwritten), static_cast<long long>(count_different(c_ours, c_fast)),
-                static_cast<long long>(c_ours.size()), static_cast<long long>(count_different(c_ours, c_def)));
+    std::printf(
+        "  first cut: %lld elements still poisoned; differs from cuBLASLt fast in %lld of %lld "
+        "elements, from cuBLASLt default in %lld\n",
+        static_cast<long long>(unwritten), static_cast<long long>(count_different(c_ours, c_fast)),
+        static_cast<long long>(c_ours.size()),
+        static_cast<long long>(count_different(c_ours, c_def)));
     // timing: warm-up, then reps rounds of every variant, interleaved
     int const iters = s.m >= 8192 ? 20 : 50;
     struct Variant {
@@ -493,9 +511,10 @@ int main(int argc, char** argv) {
     };
     double const flop = 2.0 * s.m * s.n * double(s.k);
     double const fast_ms = median(variants[3].ms);
-    std::printf("%dx%dx%d (%d operand sets; median over %d rounds of the per-round median of %d "
-                "launches):\n",
-                s.m, s.n, s.k, pr.sets, reps, iters);
+    std::printf(
+        "%dx%dx%d (%d operand sets; median over %d rounds of the per-round median of %d "
+        "launches):\n",
+        s.m, s.n, s.k, pr.sets, reps, iters);
     for (auto const& v : variants) {
       double const m = median(v.ms);
       std::printf("  %-32s %.3f ms %5.0f TFLOP/s  %.2fx cuBLASLt fast; rounds:", v.name, m,

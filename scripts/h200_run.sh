@@ -54,6 +54,11 @@ if [[ $what == bench || $what == all ]]; then
     --benchmark_out="$out/bench.json" --benchmark_out_format=json > "$out/bench.log" 2>&1
   r=$?; rc=$((rc | r))
   grep -E "median|ERROR|status" "$out/bench.log" | awk '{print $1, $2, $3, $(NF-1)}' | head -40
+  if [[ -x .carry/fp8gemm_wgmma_first_cut_bench ]]; then  # issue 10's first cut vs cuBLASLt
+    .carry/fp8gemm_wgmma_first_cut_bench > "$out/wgmma_first_cut.log" 2>&1
+    r=$?; rc=$((rc | r))
+    tail -12 "$out/wgmma_first_cut.log"
+  fi
 fi
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu --format=csv >> "$out/env.txt" 2>&1
 exit $rc

@@ -50,6 +50,7 @@ if [[ "${FP8GEMM_SKIP_SYSTEM_PACKAGES:-0}" != 1 ]]; then
   need_cmd g++ g++
   need_cmd make make
   need_cmd ninja ninja-build
+  need_cmd clang-format clang-format  # the test command's format check (scripts/format.sh)
   need_cmd clang++-22 clang-22
   need_cmd ld.lld-22 lld-22
   need_cmd llvm-mca-22 llvm-22

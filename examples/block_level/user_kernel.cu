@@ -11,13 +11,13 @@
 using namespace fp8gemm;
 
 /// Every CUDA call is checked: on failure, say which call and why, and leave main with 1.
-#define CHECK(call)                                                                        \
-  do {                                                                                     \
-    cudaError_t const e_ = (call);                                                         \
-    if (e_ != cudaSuccess) {                                                               \
-      std::printf("%s failed: %s\n", #call, cudaGetErrorString(e_));                      \
-      return 1;                                                                            \
-    }                                                                                      \
+#define CHECK(call)                                                  \
+  do {                                                               \
+    cudaError_t const e_ = (call);                                   \
+    if (e_ != cudaSuccess) {                                         \
+      std::printf("%s failed: %s\n", #call, cudaGetErrorString(e_)); \
+      return 1;                                                      \
+    }                                                                \
   } while (0)
 using Config = GemmConfig<Sm90Default<>, PerTensor, LayoutB::kNK, Epilogue<float, Identity>>;
 using Block = GemmBlock<Config>;
@@ -26,10 +26,12 @@ using Block = GemmBlock<Config>;
 __global__ void __launch_bounds__(Block::kThreads) my_persistent_gemm(Config::Params p) {
   extern __shared__ __align__(16) unsigned char lds[];
   auto& storage = *reinterpret_cast<Block::SharedStorage*>(lds);
-  auto const& tiles = p.scheduler;  // tile counts (the library's own kernel uses its tile scheduler)
+  auto const& tiles =
+      p.scheduler;  // tile counts (the library's own kernel uses its tile scheduler)
   for (int t = blockIdx.x; t < tiles.tiles_m * tiles.tiles_n; t += gridDim.x) {
     Block::run_tile(p, t / tiles.tiles_n, t % tiles.tiles_n, 0, tiles.k_tiles, storage);
-    __syncthreads();  // waits for: every wave done with the LDS stages before the next tile's prologue
+    __syncthreads();  // waits for: every wave done with the LDS stages before the next tile's
+                      // prologue
   }
 }
 
@@ -58,7 +60,8 @@ int main() {
     return 1;
   }
   Config::Params const p = Gemm<Config>::to_params(args);
-  CHECK(cudaFuncSetAttribute(my_persistent_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, Block::kSharedBytes));
+  CHECK(cudaFuncSetAttribute(my_persistent_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             Block::kSharedBytes));
   my_persistent_gemm<<<16, Block::kThreads, Block::kSharedBytes>>>(p);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
@@ -68,13 +71,15 @@ int main() {
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {
       double r = 0;
-      for (int kk = 0; kk < k; ++kk) r += double(fp8_to_float(a[i * k + kk])) * fp8_to_float(b[j * k + kk]);
+      for (int kk = 0; kk < k; ++kk)
+        r += double(fp8_to_float(a[i * k + kk])) * fp8_to_float(b[j * k + kk]);
       worst = std::fmax(worst, std::fabs(r * 0.125 - c[i * n + j]));
     }
   CHECK(cudaFree(da));
   CHECK(cudaFree(db));
   CHECK(cudaFree(dc));
   CHECK(cudaFree(ds));
-  std::printf("user kernel with GemmBlock: max |C - FP64| = %g -> %s\n", worst, worst < 1e-3 ? "PASS" : "FAIL");
+  std::printf("user kernel with GemmBlock: max |C - FP64| = %g -> %s\n", worst,
+              worst < 1e-3 ? "PASS" : "FAIL");
   return worst < 1e-3 ? 0 : 1;
 }

@@ -4,8 +4,8 @@
 #pragma once
 
 // ---- runtime header --------------------------------------------------------------------------
-// HIP (AMD, or HIP on NVIDIA) when compiled as HIP; CUDA when nvcc compiles without HIP; otherwise a
-// plain host build (the numerics, the quantizers, the reference and the CDNA host emulator).
+// HIP (AMD, or HIP on NVIDIA) when compiled as HIP; CUDA when nvcc compiles without HIP; otherwise
+// a plain host build (the numerics, the quantizers, the reference and the CDNA host emulator).
 #if defined(__HIP__) || defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__) || \
     defined(__HIP_PLATFORM_NVIDIA__)
 #include <hip/hip_runtime.h>
@@ -85,14 +85,22 @@ namespace fp8gemm {
 using gpuStream_t = hipStream_t;
 using gpuError_t = hipError_t;
 inline constexpr gpuError_t kGpuSuccess = hipSuccess;
-inline char const* gpu_error_string(gpuError_t e) { return hipGetErrorString(e); }
-inline gpuError_t gpu_last_error() { return hipGetLastError(); }
+inline char const* gpu_error_string(gpuError_t e) {
+  return hipGetErrorString(e);
+}
+inline gpuError_t gpu_last_error() {
+  return hipGetLastError();
+}
 #elif defined(FP8GEMM_BACKEND_CUDA)
 using gpuStream_t = cudaStream_t;
 using gpuError_t = cudaError_t;
 inline constexpr gpuError_t kGpuSuccess = cudaSuccess;
-inline char const* gpu_error_string(gpuError_t e) { return cudaGetErrorString(e); }
-inline gpuError_t gpu_last_error() { return cudaGetLastError(); }
+inline char const* gpu_error_string(gpuError_t e) {
+  return cudaGetErrorString(e);
+}
+inline gpuError_t gpu_last_error() {
+  return cudaGetLastError();
+}
 #else
 using gpuStream_t = void*;  // host-only build: no GPU streams; the emulator ignores it
 #endif

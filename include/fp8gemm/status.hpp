@@ -11,27 +11,36 @@ namespace fp8gemm {
 
 enum class StatusCode {
   kSuccess = 0,
-  kErrorNullPointer,      // a required pointer is null
-  kErrorInvalidSize,      // a size is < 1 (or a count does not fit)
-  kErrorLeadingDimension, // a leading dimension is smaller than the row it must hold
-  kErrorMisaligned,       // a pointer or leading dimension breaks the alignment vector loads need
-  kErrorScaleShape,       // a scale array has the wrong length or shape for the granularity
-  kErrorUnsupported,      // a valid request this build/target cannot do (says why)
-  kErrorInvalidArgument,  // any other bad argument (bad option value, NaN where a scale is needed)
-  kErrorGpuRuntime,       // a HIP/CUDA call failed; the message carries the runtime's text
+  kErrorNullPointer,       // a required pointer is null
+  kErrorInvalidSize,       // a size is < 1 (or a count does not fit)
+  kErrorLeadingDimension,  // a leading dimension is smaller than the row it must hold
+  kErrorMisaligned,        // a pointer or leading dimension breaks the alignment vector loads need
+  kErrorScaleShape,        // a scale array has the wrong length or shape for the granularity
+  kErrorUnsupported,       // a valid request this build/target cannot do (says why)
+  kErrorInvalidArgument,   // any other bad argument (bad option value, NaN where a scale is needed)
+  kErrorGpuRuntime,        // a HIP/CUDA call failed; the message carries the runtime's text
 };
 
 inline char const* to_string(StatusCode c) {
   switch (c) {
-    case StatusCode::kSuccess: return "success";
-    case StatusCode::kErrorNullPointer: return "null pointer";
-    case StatusCode::kErrorInvalidSize: return "invalid size";
-    case StatusCode::kErrorLeadingDimension: return "leading dimension too small";
-    case StatusCode::kErrorMisaligned: return "misaligned";
-    case StatusCode::kErrorScaleShape: return "scale shape mismatch";
-    case StatusCode::kErrorUnsupported: return "unsupported";
-    case StatusCode::kErrorInvalidArgument: return "invalid argument";
-    case StatusCode::kErrorGpuRuntime: return "GPU runtime error";
+    case StatusCode::kSuccess:
+      return "success";
+    case StatusCode::kErrorNullPointer:
+      return "null pointer";
+    case StatusCode::kErrorInvalidSize:
+      return "invalid size";
+    case StatusCode::kErrorLeadingDimension:
+      return "leading dimension too small";
+    case StatusCode::kErrorMisaligned:
+      return "misaligned";
+    case StatusCode::kErrorScaleShape:
+      return "scale shape mismatch";
+    case StatusCode::kErrorUnsupported:
+      return "unsupported";
+    case StatusCode::kErrorInvalidArgument:
+      return "invalid argument";
+    case StatusCode::kErrorGpuRuntime:
+      return "GPU runtime error";
   }
   return "unknown status";
 }
@@ -64,21 +73,22 @@ class Status {
 
 /// kErrorMisaligned unless p is a multiple of `alignment` bytes; the message names the pointer,
 /// the access that needs the alignment, and how far past a multiple of it p lies. Null passes.
-inline Status check_aligned(void const* p, std::size_t alignment, char const* what, std::string const& access) {
+inline Status check_aligned(void const* p, std::size_t alignment, char const* what,
+                            std::string const& access) {
   std::size_t const off = reinterpret_cast<std::uintptr_t>(p) % alignment;
   if (off == 0) return Status::success();
-  return Status::error(StatusCode::kErrorMisaligned, std::string(what) + " must be " + std::to_string(alignment) +
-                                                         "-byte aligned (" + access + "); its address is " +
-                                                         std::to_string(off) + " bytes past a multiple of " +
-                                                         std::to_string(alignment));
+  return Status::error(StatusCode::kErrorMisaligned,
+                       std::string(what) + " must be " + std::to_string(alignment) +
+                           "-byte aligned (" + access + "); its address is " + std::to_string(off) +
+                           " bytes past a multiple of " + std::to_string(alignment));
 }
 
 }  // namespace fp8gemm
 
 /// Returns early from the enclosing function with the status if it is an error.
-#define FP8GEMM_RETURN_IF_ERROR(expr)          \
-  do {                                         \
-    ::fp8gemm::Status fp8gemm_status_ = (expr); \
+#define FP8GEMM_RETURN_IF_ERROR(expr)                  \
+  do {                                                 \
+    ::fp8gemm::Status fp8gemm_status_ = (expr);        \
     if (!fp8gemm_status_.ok()) return fp8gemm_status_; \
   } while (0)
 
@@ -89,9 +99,11 @@ namespace fp8gemm {
 /// Turns a HIP/CUDA return code into a Status naming the call that failed.
 inline Status gpu_status(gpuError_t e, char const* what) {
   if (e == kGpuSuccess) return Status::success();
-  return Status::error(StatusCode::kErrorGpuRuntime, std::string(what) + " failed: " + gpu_error_string(e));
+  return Status::error(StatusCode::kErrorGpuRuntime,
+                       std::string(what) + " failed: " + gpu_error_string(e));
 }
 }  // namespace fp8gemm
 /// Checks a HIP/CUDA call; returns a kErrorGpuRuntime Status naming it on failure.
-#define FP8GEMM_GPU_RETURN_IF_ERROR(call) FP8GEMM_RETURN_IF_ERROR(::fp8gemm::gpu_status((call), #call))
+#define FP8GEMM_GPU_RETURN_IF_ERROR(call) \
+  FP8GEMM_RETURN_IF_ERROR(::fp8gemm::gpu_status((call), #call))
 #endif

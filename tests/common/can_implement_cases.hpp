@@ -48,10 +48,12 @@ char const* element_name() {
 }
 
 template <class Config>
-void expect_refused(typename Gemm<Config>::Arguments const& args, StatusCode code, std::string const& phrase) {
+void expect_refused(typename Gemm<Config>::Arguments const& args, StatusCode code,
+                    std::string const& phrase) {
   Status const s = Gemm<Config>::can_implement(args);
   EXPECT_EQ(s.code(), code) << s.to_string();
-  EXPECT_NE(s.message().find(phrase), std::string::npos) << "message: " << s.message() << "\nwanted: " << phrase;
+  EXPECT_NE(s.message().find(phrase), std::string::npos)
+      << "message: " << s.message() << "\nwanted: " << phrase;
 }
 
 /// Each precondition broken alone, on otherwise valid arguments.
@@ -66,18 +68,23 @@ void check_every_refusal() {
   args = valid, args.k = -3;
   expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "K=-3");
   args = valid, args.m = INT32_MAX - 10;  // m0 + row would wrap past 2^31
-  expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "so that tile indices fit in int; got M=2147483637");
+  expect_refused<Config>(args, StatusCode::kErrorInvalidSize,
+                         "so that tile indices fit in int; got M=2147483637");
   args = valid, args.n = INT32_MAX - 1;
   expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "N=2147483646");
   args = valid, args.k = INT32_MAX - Config::Policy::kBlockK + 1;  // one past the largest K
-  expect_refused<Config>(args, StatusCode::kErrorInvalidSize,
-                         "so that tile indices fit in int; got M=64, N=64, K=" + std::to_string(args.k));
-  args = valid, args.m = INT32_MAX - Config::Policy::kBlockM;  // the largest M: refused later, if at all
+  expect_refused<Config>(
+      args, StatusCode::kErrorInvalidSize,
+      "so that tile indices fit in int; got M=64, N=64, K=" + std::to_string(args.k));
+  args = valid,
+  args.m = INT32_MAX - Config::Policy::kBlockM;  // the largest M: refused later, if at all
   EXPECT_EQ(G::can_implement(args).message().find("tile indices fit"), std::string::npos);
-  args = valid, args.m = 1 << 23, args.n = 1 << 23;  // 2^46 outputs: more tiles than any grid.x holds
+  args = valid, args.m = 1 << 23,
+  args.n = 1 << 23;  // 2^46 outputs: more tiles than any grid.x holds
   args.ldb = Config::kLayoutB == LayoutB::kNK ? 64 : args.n, args.epilogue.ldc = args.n;
-  expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "output tiles (one workgroup each); a " +
-                                                                   std::string(Config::Policy::Arch::kName) + " grid holds at most");
+  expect_refused<Config>(args, StatusCode::kErrorInvalidSize,
+                         "output tiles (one workgroup each); a " +
+                             std::string(Config::Policy::Arch::kName) + " grid holds at most");
   args = valid, args.a = nullptr;
   expect_refused<Config>(args, StatusCode::kErrorNullPointer, "A is null");
   args = valid, args.b = nullptr;
@@ -95,13 +102,21 @@ void check_every_refusal() {
   args = valid, args.epilogue.ldc = 10;
   expect_refused<Config>(args, StatusCode::kErrorLeadingDimension, "ldc (10) must be >= N (64)");
   args = valid, args.a = args.a + 1;
-  expect_refused<Config>(args, StatusCode::kErrorMisaligned, "A must be 16-byte aligned (16-byte vector loads); its address is 1 bytes past");
+  expect_refused<Config>(
+      args, StatusCode::kErrorMisaligned,
+      "A must be 16-byte aligned (16-byte vector loads); its address is 1 bytes past");
   args = valid, args.b = args.b + 8;
-  expect_refused<Config>(args, StatusCode::kErrorMisaligned, "B must be 16-byte aligned (16-byte vector loads); its address is 8 bytes past");
+  expect_refused<Config>(
+      args, StatusCode::kErrorMisaligned,
+      "B must be 16-byte aligned (16-byte vector loads); its address is 8 bytes past");
   args = valid, args.lda = 72;
-  expect_refused<Config>(args, StatusCode::kErrorMisaligned, "lda must be a multiple of 16 (16-byte vector loads of every row); got lda=72");
+  expect_refused<Config>(
+      args, StatusCode::kErrorMisaligned,
+      "lda must be a multiple of 16 (16-byte vector loads of every row); got lda=72");
   args = valid, args.ldb = 72;
-  expect_refused<Config>(args, StatusCode::kErrorMisaligned, "ldb must be a multiple of 16 (16-byte vector loads of every row); got ldb=72");
+  expect_refused<Config>(
+      args, StatusCode::kErrorMisaligned,
+      "ldb must be a multiple of 16 (16-byte vector loads of every row); got ldb=72");
   // Pointers accessed one element at a time: aligned to the element (C, scales), 4 bytes (bias,
   // amax); the message gives the address's misalignment and the alignment.
   using ElementC = typename Config::ElementC;
@@ -159,22 +174,28 @@ void check_every_refusal() {
                          "epilogue.amax must be 4-byte aligned (a 32-bit atomic max); its address "
                          "is 3 bytes past a multiple of 4");
   args = valid, args.scale_a_count -= 1;
-  expect_refused<Config>(args, StatusCode::kErrorScaleShape, std::string(Config::Granularity::kName) + " scale_a: expected");
+  expect_refused<Config>(args, StatusCode::kErrorScaleShape,
+                         std::string(Config::Granularity::kName) + " scale_a: expected");
   expect_refused<Config>(args, StatusCode::kErrorScaleShape,
                          "(Gemm::scale_shape_a(M, K) gives the shape");
   args = valid, args.scale_b_count += 1;
-  expect_refused<Config>(args, StatusCode::kErrorScaleShape, std::string(Config::Granularity::kName) + " scale_b: expected");
+  expect_refused<Config>(args, StatusCode::kErrorScaleShape,
+                         std::string(Config::Granularity::kName) + " scale_b: expected");
   expect_refused<Config>(args, StatusCode::kErrorScaleShape,
                          "(Gemm::scale_shape_b(N, K) gives the shape");
   args = valid, args.split_k = 1000;
-  expect_refused<Config>(args, StatusCode::kErrorInvalidArgument, "split_k must be in [1, min(ceil(K / BlockK)");
+  expect_refused<Config>(args, StatusCode::kErrorInvalidArgument,
+                         "split_k must be in [1, min(ceil(K / BlockK)");
   args = valid, args.split_k = 1, args.group_m = 0;
   expect_refused<Config>(args, StatusCode::kErrorInvalidArgument, "group_m must be >= 1");
   if constexpr (is_output_fp8_v<typename Config::ElementC>) {
     args = valid, args.epilogue.output_scale = 0.0f;
     expect_refused<Config>(args, StatusCode::kErrorInvalidArgument, "finite output_scale > 0");
-    args = valid, args.epilogue.output_scale = typename G::Arguments{}.epilogue.output_scale;  // never set
-    expect_refused<Config>(args, StatusCode::kErrorInvalidArgument, "fp8 output needs output_scale (q = fp8(y / output_scale)); it is not set");
+    args = valid,
+    args.epilogue.output_scale = typename G::Arguments{}.epilogue.output_scale;  // never set
+    expect_refused<Config>(
+        args, StatusCode::kErrorInvalidArgument,
+        "fp8 output needs output_scale (q = fp8(y / output_scale)); it is not set");
   } else {  // stored unscaled: a set output_scale would be silently ignored, so it is refused
     for (float const s : {1.0f, 0.5f}) {
       args = valid, args.epilogue.output_scale = s;
@@ -199,15 +220,17 @@ void check_every_refusal() {
     args.workspace = workspace;
     EXPECT_TRUE(G::can_implement(args).ok()) << G::can_implement(args).to_string();
     // side x side outputs: few enough output tiles for the main grid, too many reduction workgroups
-    // of 256 threads (NVIDIA: 2^26 tiles, 2^32 > 2^31 - 1 workgroups; AMD, where workgroups x threads
-    // < 2^32: 2^18 tiles, 2^26 > 2^24 - 1 workgroups).
-    int const side = Config::Policy::Arch::max_blocks_x(256) > (std::int64_t(1) << 30) ? (1 << 20) : (1 << 17);
+    // of 256 threads (NVIDIA: 2^26 tiles, 2^32 > 2^31 - 1 workgroups; AMD, where workgroups x
+    // threads < 2^32: 2^18 tiles, 2^26 > 2^24 - 1 workgroups).
+    int const side =
+        Config::Policy::Arch::max_blocks_x(256) > (std::int64_t(1) << 30) ? (1 << 20) : (1 << 17);
     args.m = side, args.n = side;
     args.ldb = Config::kLayoutB == LayoutB::kNK ? 4096 : side;
     args.epilogue.ldc = side;
     args.scale_a_count = scale_shape<typename Config::Granularity>(Operand::kA, side, 4096).size();
     args.scale_b_count = scale_shape<typename Config::Granularity>(Operand::kB, side, 4096).size();
-    args.workspace = nullptr;  // the size refusal comes first: workspace_size would not be meaningful
+    args.workspace =
+        nullptr;  // the size refusal comes first: workspace_size would not be meaningful
     expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "outputs needs more than");
   }
 }

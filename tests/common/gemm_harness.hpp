@@ -35,40 +35,57 @@ namespace fp8gemm::test {
 
 template <class Act>
 constexpr Activation activation_of() {
-  if constexpr (std::is_same_v<Act, GeluTanh>) return Activation::kGeluTanh;
-  else if constexpr (std::is_same_v<Act, GeluErf>) return Activation::kGeluErf;
-  else return Activation::kIdentity;
+  if constexpr (std::is_same_v<Act, GeluTanh>)
+    return Activation::kGeluTanh;
+  else if constexpr (std::is_same_v<Act, GeluErf>)
+    return Activation::kGeluErf;
+  else
+    return Activation::kIdentity;
 }
 
 template <class C>
 constexpr OutputType output_of() {
-  if constexpr (std::is_same_v<C, float>) return OutputType::kF32;
-  else if constexpr (std::is_same_v<C, bf16>) return OutputType::kBf16;
-  else if constexpr (std::is_same_v<C, fp16>) return OutputType::kF16;
-  else if constexpr (std::is_same_v<C, e4m3fn>) return OutputType::kE4m3fn;
-  else if constexpr (std::is_same_v<C, e5m2>) return OutputType::kE5m2;
-  else if constexpr (std::is_same_v<C, e4m3fnuz>) return OutputType::kE4m3fnuz;
-  else return OutputType::kE5m2fnuz;
+  if constexpr (std::is_same_v<C, float>)
+    return OutputType::kF32;
+  else if constexpr (std::is_same_v<C, bf16>)
+    return OutputType::kBf16;
+  else if constexpr (std::is_same_v<C, fp16>)
+    return OutputType::kF16;
+  else if constexpr (std::is_same_v<C, e4m3fn>)
+    return OutputType::kE4m3fn;
+  else if constexpr (std::is_same_v<C, e5m2>)
+    return OutputType::kE5m2;
+  else if constexpr (std::is_same_v<C, e4m3fnuz>)
+    return OutputType::kE4m3fnuz;
+  else
+    return OutputType::kE5m2fnuz;
 }
 
 template <class C>
 double output_to_double(C v) {
-  if constexpr (std::is_same_v<C, float>) return v;
-  else if constexpr (std::is_same_v<C, bf16>) return bf16_to_float(v);
-  else if constexpr (std::is_same_v<C, fp16>) return fp16_to_float(v);
-  else return fp8_to_float(v);
+  if constexpr (std::is_same_v<C, float>)
+    return v;
+  else if constexpr (std::is_same_v<C, bf16>)
+    return bf16_to_float(v);
+  else if constexpr (std::is_same_v<C, fp16>)
+    return fp16_to_float(v);
+  else
+    return fp8_to_float(v);
 }
 
 template <class A, class = void>
 struct has_accumulator_roundoff : std::false_type {};
 template <class A>
-struct has_accumulator_roundoff<A, std::void_t<decltype(A::kAccumulatorUnitRoundoff)>> : std::true_type {};
+struct has_accumulator_roundoff<A, std::void_t<decltype(A::kAccumulatorUnitRoundoff)>>
+    : std::true_type {};
 
 /// Unit roundoff of the atom's accumulation between promotions (FP32 unless the atom says less).
 template <class Atom>
 constexpr double accumulator_unit_roundoff() {
-  if constexpr (has_accumulator_roundoff<Atom>::value) return Atom::kAccumulatorUnitRoundoff;
-  else return kFp32UnitRoundoff;
+  if constexpr (has_accumulator_roundoff<Atom>::value)
+    return Atom::kAccumulatorUnitRoundoff;
+  else
+    return kFp32UnitRoundoff;
 }
 
 struct GemmCase {
@@ -90,8 +107,8 @@ struct ConfigName {
 
 inline std::string describe(GemmCase const& c) {
   std::ostringstream s;
-  s << c.m << "x" << c.n << "x" << c.k << " " << distribution_name(c.distribution) << " seed " << c.seed
-    << (c.bias ? " bias" : "") << " split_k " << c.split_k;
+  s << c.m << "x" << c.n << "x" << c.k << " " << distribution_name(c.distribution) << " seed "
+    << c.seed << (c.bias ? " bias" : "") << " split_k " << c.split_k;
   return s.str();
 }
 
@@ -108,15 +125,15 @@ struct GemmProblem {
 
   GemmCase cs;
   std::int64_t lda = 0, ldb = 0, ldc = 0;
-  std::vector<float> a_f, b_f;            // unquantized inputs
-  std::vector<ElementA> a_q;              // [M, lda]
-  std::vector<ElementB> b_q;              // kNK: [N, ldb]; kKN: [K, ldb]
-  std::vector<float> sa_f, sb_f;          // float scales (non-MX)
-  std::vector<e8m0> sa_mx, sb_mx;         // MX scales
+  std::vector<float> a_f, b_f;     // unquantized inputs
+  std::vector<ElementA> a_q;       // [M, lda]
+  std::vector<ElementB> b_q;       // kNK: [N, ldb]; kKN: [K, ldb]
+  std::vector<float> sa_f, sb_f;   // float scales (non-MX)
+  std::vector<e8m0> sa_mx, sb_mx;  // MX scales
   std::vector<float> bias_f;
   std::vector<double> bias_d;
   float out_scale = 1.0f;
-  GemmReference ref;                      // on the quantized operands
+  GemmReference ref;  // on the quantized operands
   EpilogueReference epi;
   std::vector<double> bound;
 
@@ -145,14 +162,16 @@ struct GemmProblem {
     qa.mx_scales = kMx ? sa_mx.data() : nullptr;
     qa.scale_count = ssa.size();
     QuantizeBArgs<ElementB> qb;
-    qb.x = b_f.data(), qb.n = c.n, qb.k = c.k, qb.ldb = ldb, qb.layout = kLayoutB, qb.q = b_q.data();
+    qb.x = b_f.data(), qb.n = c.n, qb.k = c.k, qb.ldb = ldb, qb.layout = kLayoutB,
+    qb.q = b_q.data();
     qb.ldq = ldb;
     qb.scales = kMx ? nullptr : sb_f.data();
     qb.mx_scales = kMx ? sb_mx.data() : nullptr;
     qb.scale_count = ssb.size();
     Status const st_a = quantize_a_host<ElementA, Granularity>(qa);
     Status const st_b = quantize_b_host<ElementB, Granularity>(qb);
-    if (!st_a.ok() || !st_b.ok()) throw std::runtime_error("quantize: " + st_a.to_string() + " / " + st_b.to_string());
+    if (!st_a.ok() || !st_b.ok())
+      throw std::runtime_error("quantize: " + st_a.to_string() + " / " + st_b.to_string());
     if (c.nan_at >= 0) {
       std::int64_t const r = c.nan_at / c.k, kk = c.nan_at % c.k;
       a_q[r * lda + kk] = ElementA::from_bits(FormatTraits<ElementA>::kNanBits);
@@ -160,15 +179,20 @@ struct GemmProblem {
     if (c.bias) {
       bias_d = random_bias(c.n, 0.5, c.seed * 7919 + 3);
       bias_f.assign(bias_d.begin(), bias_d.end());
-      for (std::size_t i = 0; i < bias_d.size(); ++i) bias_d[i] = bias_f[i];  // the float the kernel sees
+      for (std::size_t i = 0; i < bias_d.size(); ++i)
+        bias_d[i] = bias_f[i];  // the float the kernel sees
     }
-    std::vector<double> const ad = dequantize_a<ElementA, Granularity>(a_q.data(), c.m, c.k, lda, sa_f.data(), sa_mx.data());
-    std::vector<double> const bd = dequantize_b<ElementB, Granularity>(b_q.data(), c.n, c.k, ldb, kLayoutB, sb_f.data(), sb_mx.data());
+    std::vector<double> const ad =
+        dequantize_a<ElementA, Granularity>(a_q.data(), c.m, c.k, lda, sa_f.data(), sa_mx.data());
+    std::vector<double> const bd = dequantize_b<ElementB, Granularity>(
+        b_q.data(), c.n, c.k, ldb, kLayoutB, sb_f.data(), sb_mx.data());
     ref = reference_gemm(ad, bd, c.m, c.n, c.k);
     constexpr OutputType kOut = output_of<ElementC>();
     constexpr Activation kAct = activation_of<typename Config::Epilogue::Act>();
-    if constexpr (is_output_fp8_v<ElementC>) {  // s_out = amax(y) / fmt_max, as a user would pick it
-      EpilogueReference const probe = reference_epilogue(ref, c.bias ? bias_d.data() : nullptr, kAct, OutputType::kF32);
+    if constexpr (is_output_fp8_v<ElementC>) {  // s_out = amax(y) / fmt_max, as a user would pick
+                                                // it
+      EpilogueReference const probe =
+          reference_epilogue(ref, c.bias ? bias_d.data() : nullptr, kAct, OutputType::kF32);
       double const s = probe.amax / FormatTraits<ElementC>::kMaxFinite;
       out_scale = s > 0 && std::isfinite(s) ? static_cast<float>(s) : 1.0f;
     }
@@ -182,8 +206,9 @@ struct GemmProblem {
   ToleranceParams tolerance(OutputType out) const {
     ToleranceParams p;
     p.k = cs.k;
-    int const chunk = Config::Granularity::kBlockK > 0 ? std::min(Config::Granularity::kBlockK, Config::Policy::kBlockK)
-                                                       : (Config::kPromoteK > 0 ? Config::kPromoteK : cs.k);
+    int const chunk = Config::Granularity::kBlockK > 0
+                          ? std::min(Config::Granularity::kBlockK, Config::Policy::kBlockK)
+                          : (Config::kPromoteK > 0 ? Config::kPromoteK : cs.k);
     int const ops_per_chunk = Config::Granularity::kBlockK > 0 ? 3 : 1;
     p.extra_ops = ops_per_chunk * ((cs.k + chunk - 1) / chunk) + 3 + cs.split_k;
     p.unit_roundoff = accumulator_unit_roundoff<typename Config::Policy::Atom>();
@@ -195,8 +220,9 @@ struct GemmProblem {
   }
 
   /// Arguments over the caller's copies of a_q, b_q, scales, bias, and the output / amax buffers.
-  typename G::Arguments arguments(ElementA const* a, ElementB const* b, Scale const* sa, Scale const* sb,
-                                  float const* bias, ElementC* c, float* amax) const {
+  typename G::Arguments arguments(ElementA const* a, ElementB const* b, Scale const* sa,
+                                  Scale const* sb, float const* bias, ElementC* c,
+                                  float* amax) const {
     typename G::Arguments args;
     args.m = cs.m, args.n = cs.n, args.k = cs.k;
     args.a = a, args.lda = lda, args.b = b, args.ldb = ldb;
@@ -212,10 +238,16 @@ struct GemmProblem {
   }
 
   Scale const* host_scale_a() const {
-    if constexpr (kMx) return sa_mx.data(); else return sa_f.data();
+    if constexpr (kMx)
+      return sa_mx.data();
+    else
+      return sa_f.data();
   }
   Scale const* host_scale_b() const {
-    if constexpr (kMx) return sb_mx.data(); else return sb_f.data();
+    if constexpr (kMx)
+      return sb_mx.data();
+    else
+      return sb_f.data();
   }
   std::size_t scale_a_size() const { return kMx ? sa_mx.size() : sa_f.size(); }
   std::size_t scale_b_size() const { return kMx ? sb_mx.size() : sb_f.size(); }
@@ -232,43 +264,53 @@ struct GemmProblem {
   }
 
   /// Checks C (host copy, [M, ldc]) and the reported amax; `report` gets both error notions.
-  ::testing::AssertionResult check(std::vector<ElementC> const& c, float amax, std::string* report) const {
+  ::testing::AssertionResult check(std::vector<ElementC> const& c, float amax,
+                                   std::string* report) const {
     std::vector<double> const out = values(c);
     // Padding columns of C must be untouched (still poison).
     for (int m = 0; m < cs.m; ++m)
       for (std::int64_t n = cs.n; n < ldc; ++n)
         if (!is_poison(c[m * ldc + n]))
-          return ::testing::AssertionFailure() << "C padding (m " << m << ", n " << n << ") was written";
+          return ::testing::AssertionFailure()
+                 << "C padding (m " << m << ", n " << n << ") was written";
     ::testing::AssertionResult within = all_within_bound(out, epi.rounded, bound, cs.m, cs.n);
     // End-to-end: the same epilogue on FP64 products of the unquantized inputs.
     if (report != nullptr) {
-      std::vector<double> ad(static_cast<std::size_t>(cs.m * cs.k)), bd(static_cast<std::size_t>(cs.k * cs.n));
-      for (int m = 0; m < cs.m; ++m) for (int k = 0; k < cs.k; ++k) ad[m * cs.k + k] = a_f[m * lda + k];
+      std::vector<double> ad(static_cast<std::size_t>(cs.m * cs.k)),
+          bd(static_cast<std::size_t>(cs.k * cs.n));
+      for (int m = 0; m < cs.m; ++m)
+        for (int k = 0; k < cs.k; ++k) ad[m * cs.k + k] = a_f[m * lda + k];
       for (int n = 0; n < cs.n; ++n)
         for (int k = 0; k < cs.k; ++k)
           bd[k * cs.n + n] = kLayoutB == LayoutB::kNK ? b_f[n * ldb + k] : b_f[k * ldb + n];
       GemmReference const exact = reference_gemm(ad, bd, cs.m, cs.n, cs.k);
-      EpilogueReference const e2e = reference_epilogue(exact, cs.bias ? bias_d.data() : nullptr,
-                                                       activation_of<typename Config::Epilogue::Act>(), OutputType::kF32);
-      double worst_ratio = 0;  // max |out - ref| / (K * 2^-24 * sum|ab|): how much of an FP32 bound was used
+      EpilogueReference const e2e =
+          reference_epilogue(exact, cs.bias ? bias_d.data() : nullptr,
+                             activation_of<typename Config::Epilogue::Act>(), OutputType::kF32);
+      double worst_ratio =
+          0;  // max |out - ref| / (K * 2^-24 * sum|ab|): how much of an FP32 bound was used
       for (std::size_t i = 0; i < out.size(); ++i) {
         double const denom = cs.k * kFp32UnitRoundoff * ref.abs_c[i];
-        if (denom > 0 && std::isfinite(out[i])) worst_ratio = std::max(worst_ratio, std::fabs(out[i] - epi.rounded[i]) / denom);
+        if (denom > 0 && std::isfinite(out[i]))
+          worst_ratio = std::max(worst_ratio, std::fabs(out[i] - epi.rounded[i]) / denom);
       }
       std::ostringstream s;
       s.precision(3);
-      s << describe(cs) << ": kernel vs FP64(quantized) normwise " << normwise_relative_error(out, epi.rounded)
-        << ", max|err|/(K u32 sum|ab|) " << worst_ratio << "; end-to-end vs FP64(unquantized) normwise "
-        << normwise_relative_error(out, e2e.y);
+      s << describe(cs) << ": kernel vs FP64(quantized) normwise "
+        << normwise_relative_error(out, epi.rounded) << ", max|err|/(K u32 sum|ab|) " << worst_ratio
+        << "; end-to-end vs FP64(unquantized) normwise " << normwise_relative_error(out, e2e.y);
       *report = s.str();
     }
     if (!within) return within;
     if (amax >= 0) {  // amax of y before output rounding: within the largest f32-output bound
-      std::vector<double> const b32 = element_bounds(tolerance(OutputType::kF32), ref, epi, cs.bias ? bias_d.data() : nullptr);
+      std::vector<double> const b32 =
+          element_bounds(tolerance(OutputType::kF32), ref, epi, cs.bias ? bias_d.data() : nullptr);
       double const tol = *std::max_element(b32.begin(), b32.end());
-      bool const nan_expected = std::any_of(epi.y.begin(), epi.y.end(), [](double v) { return std::isnan(v); });
+      bool const nan_expected =
+          std::any_of(epi.y.begin(), epi.y.end(), [](double v) { return std::isnan(v); });
       if (nan_expected ? !std::isnan(amax) : !(std::fabs(amax - epi.amax) <= tol))
-        return ::testing::AssertionFailure() << "amax " << amax << " vs reference " << epi.amax << " (tol " << tol << ")";
+        return ::testing::AssertionFailure()
+               << "amax " << amax << " vs reference " << epi.amax << " (tol " << tol << ")";
     }
     return ::testing::AssertionSuccess();
   }

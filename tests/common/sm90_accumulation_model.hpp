@@ -26,16 +26,19 @@
 namespace fp8gemm::test {
 
 enum class Sm90AccumulationModel {
-  kMeasured,              ///< steps 1-4 above: reproduces the H200
-  kWithoutSumCut,         ///< steps 1-3: D = the exact sum of cut terms
-  kValueExponentsNoSumCut ///< steps 2-3 with E = max floor(log2 |term|)
+  kMeasured,               ///< steps 1-4 above: reproduces the H200
+  kWithoutSumCut,          ///< steps 1-3: D = the exact sum of cut terms
+  kValueExponentsNoSumCut  ///< steps 2-3 with E = max floor(log2 |term|)
 };
 
 inline char const* model_name(Sm90AccumulationModel m) {
   switch (m) {
-    case Sm90AccumulationModel::kMeasured: return "measured (operand exponents, sum cut to 14 bits)";
-    case Sm90AccumulationModel::kWithoutSumCut: return "without the sum's cut";
-    case Sm90AccumulationModel::kValueExponentsNoSumCut: return "value exponents, no sum cut";
+    case Sm90AccumulationModel::kMeasured:
+      return "measured (operand exponents, sum cut to 14 bits)";
+    case Sm90AccumulationModel::kWithoutSumCut:
+      return "without the sum's cut";
+    case Sm90AccumulationModel::kValueExponentsNoSumCut:
+      return "value exponents, no sum cut";
   }
   return "?";
 }

@@ -13,12 +13,15 @@ namespace fp8gemm::test {
 namespace {
 
 TEST(GemmCanImplement, ExplainsEveryRefusalGfx950) {
-  check_every_refusal<GemmConfig<Cdna4Default<>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluTanh>>>();
-  check_every_refusal<GemmConfig<Cdna4KBlocked<>, Mx32, LayoutB::kKN, Epilogue<e4m3fn, Identity>>>();
+  check_every_refusal<
+      GemmConfig<Cdna4Default<>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluTanh>>>();
+  check_every_refusal<
+      GemmConfig<Cdna4KBlocked<>, Mx32, LayoutB::kKN, Epilogue<e4m3fn, Identity>>>();
 }
 
 TEST(GemmCanImplement, ExplainsEveryRefusalGfx942) {
-  check_every_refusal<GemmConfig<Cdna3Default<>, Blockwise<1, 128, 128>, LayoutB::kKN, Epilogue<float, GeluErf>>>();
+  check_every_refusal<
+      GemmConfig<Cdna3Default<>, Blockwise<1, 128, 128>, LayoutB::kKN, Epilogue<float, GeluErf>>>();
 }
 
 // The Hopper policies' host-side checks (the GPU API test runs the same cases on the H200).

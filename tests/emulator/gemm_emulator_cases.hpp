@@ -27,6 +27,7 @@ TYPED_TEST_P(GemmOnEmulator, NanPropagatesAndSplitKMatches) {
   EXPECT_TRUE(run_on_host(p));
 }
 
-REGISTER_TYPED_TEST_SUITE_P(GemmOnEmulator, MatchesFp64OnRaggedShapes, NanPropagatesAndSplitKMatches);
+REGISTER_TYPED_TEST_SUITE_P(GemmOnEmulator, MatchesFp64OnRaggedShapes,
+                            NanPropagatesAndSplitKMatches);
 
 }  // namespace fp8gemm::test

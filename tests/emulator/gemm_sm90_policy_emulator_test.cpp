@@ -14,20 +14,21 @@ namespace fp8gemm::test {
 namespace {
 
 using Atom44 = arch::Sm89Mma16x8x32<e4m3fn, e4m3fn>;
-using Small = TilePolicy<64, 64, 64, 2, 2, Atom44, 3>;    // small tile: more tiles, 3 stages
+using Small = TilePolicy<64, 64, 64, 2, 2, Atom44, 3>;  // small tile: more tiles, 3 stages
 using SmallK128 = TilePolicy<64, 64, 128, 2, 2, Atom44, 3>;
 
 template <class Config>
 class Sm90OnEmulator : public ::testing::Test {};
 
-using Configs = ::testing::Types<
-    GemmConfig<Sm90Default<>, PerTensor, LayoutB::kKN, Epilogue<bf16, Identity>>,  // fewer B blocks than threads
-    GemmConfig<Small, PerTensor, LayoutB::kNK, Epilogue<float, Identity>>,
-    GemmConfig<SmallK128, PerChannel, LayoutB::kKN, Epilogue<bf16, GeluTanh>>,
-    GemmConfig<TilePolicy<64, 64, 128, 2, 2, arch::Sm89Mma16x8x32<e5m2, e4m3fn>>, Blockwise<1, 128, 128>,
-               LayoutB::kNK, Epilogue<e4m3fn, GeluErf>>,
-    GemmConfig<TilePolicy<64, 64, 128, 2, 2, arch::Sm89Mma16x8x32<e4m3fn, e5m2>>, Mx32, LayoutB::kKN,
-               Epilogue<fp16, Identity>, FastAccumulation>>;
+using Configs =
+    ::testing::Types<GemmConfig<Sm90Default<>, PerTensor, LayoutB::kKN,
+                                Epilogue<bf16, Identity>>,  // fewer B blocks than threads
+                     GemmConfig<Small, PerTensor, LayoutB::kNK, Epilogue<float, Identity>>,
+                     GemmConfig<SmallK128, PerChannel, LayoutB::kKN, Epilogue<bf16, GeluTanh>>,
+                     GemmConfig<TilePolicy<64, 64, 128, 2, 2, arch::Sm89Mma16x8x32<e5m2, e4m3fn>>,
+                                Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<e4m3fn, GeluErf>>,
+                     GemmConfig<TilePolicy<64, 64, 128, 2, 2, arch::Sm89Mma16x8x32<e4m3fn, e5m2>>,
+                                Mx32, LayoutB::kKN, Epilogue<fp16, Identity>, FastAccumulation>>;
 
 TYPED_TEST_SUITE(Sm90OnEmulator, Configs, ConfigName);
 
@@ -96,7 +97,8 @@ void check_extreme_scales() {
   std::mt19937 rng(2026);
   auto value = [&rng] { return std::ldexp(rng() % 2 ? 1.0f : -1.0f, -7 - int(rng() % 3)); };
   std::vector<e4m3fn> a(m * k), b(n * k);  // A [M, K], B [N, K] (mk_nk_mn)
-  for (int i = 0; i < m * k; ++i) a[i] = e4m3fn((i < 128) ? 0.0f : value());  // row 0: first K block zero
+  for (int i = 0; i < m * k; ++i)
+    a[i] = e4m3fn((i < 128) ? 0.0f : value());  // row 0: first K block zero
   for (auto& x : b) x = e4m3fn(value());
   ScaleShape const sha = scale_shape<Granularity>(Operand::kA, m, k);
   ScaleShape const shb = scale_shape<Granularity>(Operand::kB, n, k);
@@ -117,7 +119,8 @@ void check_extreme_scales() {
         dot += prod, abs_dot += std::fabs(prod);
       }
       double const want = dot * s * s;
-      ASSERT_TRUE(std::isfinite(c[i * n + j])) << Granularity::kName << " C(" << i << "," << j << ") = " << c[i * n + j];
+      ASSERT_TRUE(std::isfinite(c[i * n + j]))
+          << Granularity::kName << " C(" << i << "," << j << ") = " << c[i * n + j];
       double const u = std::ldexp(1.0, -24), gamma3 = 3 * u / (1 - 3 * u);
       EXPECT_LE(std::fabs(c[i * n + j] - want), gamma3 * abs_dot * s * s)
           << Granularity::kName << " C(" << i << "," << j << ")";
@@ -127,7 +130,8 @@ void check_extreme_scales() {
 TEST(Sm90OnEmulatorScales, ProductOfScalesOutsideFp32StillGivesRepresentableResults) {
   check_extreme_scales<GemmConfig<Small, PerTensor, LayoutB::kNK, Epilogue<float, Identity>>>();
   check_extreme_scales<GemmConfig<Small, PerChannel, LayoutB::kNK, Epilogue<float, Identity>>>();
-  check_extreme_scales<GemmConfig<SmallK128, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<float, Identity>>>();
+  check_extreme_scales<
+      GemmConfig<SmallK128, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<float, Identity>>>();
 }
 
 }  // namespace

@@ -55,7 +55,8 @@ TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
   {
     // The mainloop's LDS regions: A stages, then B stages (SharedStorage's members).
     auto const a_end = static_cast<std::uint32_t>(sizeof(Storage::a));
-    emu::LdsRecordingScope recording({{"A", 0, a_end}, {"B", a_end, static_cast<std::uint32_t>(sizeof(Storage))}});
+    emu::LdsRecordingScope recording(
+        {{"A", 0, a_end}, {"B", a_end, static_cast<std::uint32_t>(sizeof(Storage))}});
     ASSERT_TRUE(run_on_host(p));
     sites = emu::LdsBankRecorder::instance().snapshot();
   }
@@ -69,7 +70,8 @@ TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
   // Access widths: fragment chunks of the atom; row-major tile stores 16 or 8 bytes; the mk_kn_mn
   // B copy stores 4-byte words.
   using Atom = typename Policy::Atom;
-  using Copy = RowMajorTileCopy<typename Mainloop::LdsLayoutA, Mainloop::kCopyThreads, Arch::kLdsBanks>;
+  using Copy =
+      RowMajorTileCopy<typename Mainloop::LdsLayoutA, Mainloop::kCopyThreads, Arch::kLdsBanks>;
   constexpr int kAStoreBytes = Copy::kStoreBytes;
   constexpr int kBStoreBytes = TypeParam::kLayoutB == LayoutB::kNK ? Copy::kStoreBytes : 4;
   struct Expected {
@@ -78,10 +80,11 @@ TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
     std::uint64_t bytes;
     int width;
   };
-  Expected const expected[] = {{"A read", "A fragment read", kABytes * Policy::kWavesN, Atom::kAChunkBytes},
-                               {"A write", "A tile store", kABytes, kAStoreBytes},
-                               {"B read", "B fragment read", kBBytes * Policy::kWavesM, Atom::kBChunkBytes},
-                               {"B write", "B tile store", kBBytes, kBStoreBytes}};
+  Expected const expected[] = {
+      {"A read", "A fragment read", kABytes * Policy::kWavesN, Atom::kAChunkBytes},
+      {"A write", "A tile store", kABytes, kAStoreBytes},
+      {"B read", "B fragment read", kBBytes * Policy::kWavesM, Atom::kBChunkBytes},
+      {"B write", "B tile store", kBBytes, kBStoreBytes}};
   ASSERT_EQ(sites.size(), std::size(expected)) << emu::LdsBankRecorder::instance().report();
 
   std::string table = "### " + Gemm<TypeParam>::name() + " (" + Arch::kName + ", " +

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 /// Tests of the host emulator runtime (fibers, barriers, wave collectives, error detection) and of
 /// the LDS bank-conflict model.
+#include "fp8gemm/arch/emu/runtime.hpp"
+
 #include <gtest/gtest.h>
+#include <time.h>
 
 #include <array>
 #include <atomic>
@@ -14,16 +17,14 @@
 #include <string>
 #include <vector>
 
-#include <time.h>
-
 #include "fp8gemm/arch/emu/lds_bank_model.hpp"
-#include "fp8gemm/arch/emu/runtime.hpp"
 
 namespace emu = fp8gemm::emu;
 
 namespace {
 
-emu::LaunchConfig config(int blocks, int threads, std::size_t shared_bytes = 0, int host_threads = 1) {
+emu::LaunchConfig config(int blocks, int threads, std::size_t shared_bytes = 0,
+                         int host_threads = 1) {
   emu::LaunchConfig cfg;
   cfg.grid = emu::Dim3{blocks, 1, 1};
   cfg.block_threads = threads;
@@ -229,19 +230,22 @@ TEST(EmuRuntime, EmptyGridRunsNothing) {
 
 TEST(EmuRuntime, DetectsExitWhileOthersWait) {
   // Thread 255 runs last, so it returns while 255 threads already wait.
-  EXPECT_EQ(launch_error(config(1, 256), [] {
-              if (emu::thread_idx() != 255) emu::sync_threads();
-            }),
+  EXPECT_EQ(launch_error(config(1, 256),
+                         [] {
+                           if (emu::thread_idx() != 255) emu::sync_threads();
+                         }),
             "thread 255 of block (0,0,0) exited while 255 threads wait at a barrier");
   // Threads 0..31 return before anyone waits; the barrier can still never complete.
-  EXPECT_EQ(launch_error(config(1, 256), [] {
-              if (emu::thread_idx() >= 32) emu::sync_threads();
-            }),
+  EXPECT_EQ(launch_error(config(1, 256),
+                         [] {
+                           if (emu::thread_idx() >= 32) emu::sync_threads();
+                         }),
             "thread 0 of block (0,0,0) exited while 224 threads wait at a barrier");
   // Same at a wave barrier: lane 3 of wave 1 leaves its wave.
-  EXPECT_EQ(launch_error(config(1, 128), [] {
-              if (emu::thread_idx() != 64 + 3) emu::sync_wave();
-            }),
+  EXPECT_EQ(launch_error(config(1, 128),
+                         [] {
+                           if (emu::thread_idx() != 64 + 3) emu::sync_wave();
+                         }),
             "thread 67 of block (0,0,0) exited while 3 threads wait at a barrier");
 }
 
@@ -319,7 +323,7 @@ TEST(EmuRuntime, ThrowsOutsideLaunchAndOnBadConfig) {
 
 namespace {
 int recurse(int depth) {
-  volatile char frame[1024];  // < one page, so the overflow cannot step over the guard page
+  char volatile frame[1024];  // < one page, so the overflow cannot step over the guard page
   frame[0] = static_cast<char>(depth);
   return depth == 0 ? frame[0] : recurse(depth - 1) + frame[0];
 }
@@ -482,7 +486,8 @@ TEST(EmuAsyncCopy, ExitingWithCopiesInFlightIsAnError) {
     });
     FAIL() << "expected an error";
   } catch (std::logic_error const& e) {
-    EXPECT_NE(std::string(e.what()).find("asynchronous copies it never waited for"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("asynchronous copies it never waited for"),
+              std::string::npos)
         << e.what();
   }
 }
@@ -505,8 +510,9 @@ TEST(EmuRuntimeSpeed, FiberSwitchRate) {
     double const wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     double const switches = static_cast<double>(emu::last_launch_stats().fiber_switches);
-    std::printf("[ speed    ] %-46s %5.1f M switches: %6.1f M/s per core (CPU time), %6.1f M/s wall\n",
-                what, switches / 1e6, switches / cpu / 1e6, switches / wall / 1e6);
+    std::printf(
+        "[ speed    ] %-46s %5.1f M switches: %6.1f M/s per core (CPU time), %6.1f M/s wall\n",
+        what, switches / 1e6, switches / cpu / 1e6, switches / wall / 1e6);
     return switches / cpu;
   };
 #if defined(FP8GEMM_EMU_ASM_SWITCH)
@@ -516,10 +522,10 @@ TEST(EmuRuntimeSpeed, FiberSwitchRate) {
   constexpr int kIters = 50;  // swapcontext makes a syscall per switch
   constexpr double kMinRate = 1e3;
 #endif
-  double const barrier_rate = measure("sync_threads loop, 256 threads, 1 OS thread",
-                                      config(4, 256, 0, 1), [] {
-                                        for (int i = 0; i < kIters; ++i) emu::sync_threads();
-                                      });
+  double const barrier_rate =
+      measure("sync_threads loop, 256 threads, 1 OS thread", config(4, 256, 0, 1), [] {
+        for (int i = 0; i < kIters; ++i) emu::sync_threads();
+      });
   double const collective_rate =
       measure("wave_collective loop, 256 threads, 1 OS thread", config(4, 256, 0, 1), [] {
         for (int i = 0; i < kIters; ++i) {

@@ -9,7 +9,8 @@ namespace fp8gemm::test {
 namespace {
 
 TEST(GemmCanImplement, ExplainsEveryRefusal) {
-  check_every_refusal<GemmConfig<Sm90Default<>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluTanh>>>();
+  check_every_refusal<
+      GemmConfig<Sm90Default<>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluTanh>>>();
   check_every_refusal<GemmConfig<Sm90Default<>, Mx32, LayoutB::kKN, Epilogue<e4m3fn, Identity>>>();
   check_every_refusal<
       GemmConfig<Sm90SmallM<>, PerTensor, LayoutB::kNK, Epilogue<float, Identity>>>();
@@ -19,9 +20,11 @@ TEST(GemmCanImplement, ExplainsEveryRefusal) {
 TEST(GemmCanImplement, RefusesAnAmdPolicyOnNvidia) {
   using Cdna4 = GemmConfig<Cdna4Default<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>;
   using Cdna3 = GemmConfig<Cdna3Default<>, PerChannel, LayoutB::kKN, Epilogue<float, GeluErf>>;
-  for (Status const& s : {Gemm<Cdna4>::run(valid_arguments_64<Cdna4>()), Gemm<Cdna3>::run(valid_arguments_64<Cdna3>())}) {
+  for (Status const& s : {Gemm<Cdna4>::run(valid_arguments_64<Cdna4>()),
+                          Gemm<Cdna3>::run(valid_arguments_64<Cdna3>())}) {
     EXPECT_EQ(s.code(), StatusCode::kErrorUnsupported) << s.to_string();
-    EXPECT_NE(s.message().find("(AMD) but this build runs on an NVIDIA GPU"), std::string::npos) << s.message();
+    EXPECT_NE(s.message().find("(AMD) but this build runs on an NVIDIA GPU"), std::string::npos)
+        << s.message();
   }
 }
 

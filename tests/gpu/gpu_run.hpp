@@ -29,15 +29,18 @@ template <class Config>
   DeviceBuffer a, b, sa, sb, bias, c, amax, workspace;
   FP8GEMM_TEST_CUDA(upload(a, p.a_q));
   FP8GEMM_TEST_CUDA(upload(b, p.b_q));
-  FP8GEMM_TEST_CUDA(upload(sa, std::vector<Scale>(p.host_scale_a(), p.host_scale_a() + p.scale_a_size())));
-  FP8GEMM_TEST_CUDA(upload(sb, std::vector<Scale>(p.host_scale_b(), p.host_scale_b() + p.scale_b_size())));
+  FP8GEMM_TEST_CUDA(
+      upload(sa, std::vector<Scale>(p.host_scale_a(), p.host_scale_a() + p.scale_a_size())));
+  FP8GEMM_TEST_CUDA(
+      upload(sb, std::vector<Scale>(p.host_scale_b(), p.host_scale_b() + p.scale_b_size())));
   if (p.cs.bias) FP8GEMM_TEST_CUDA(upload(bias, p.bias_f));
   FP8GEMM_TEST_CUDA(c.allocate(p.c_size() * sizeof(ElementC)));
   FP8GEMM_TEST_CUDA(poison_device(c.as<ElementC>(), p.c_size()));
   FP8GEMM_TEST_CUDA(amax.allocate(sizeof(float)));
   FP8GEMM_TEST_CUDA(cudaMemset(amax.ptr, 0xFF, sizeof(float)));  // NaN: must be overwritten
-  auto args = p.arguments(a.as<typename Config::ElementA>(), b.as<typename Config::ElementB>(), sa.as<Scale>(),
-                          sb.as<Scale>(), p.cs.bias ? bias.as<float>() : nullptr, c.as<ElementC>(), amax.as<float>());
+  auto args = p.arguments(a.as<typename Config::ElementA>(), b.as<typename Config::ElementB>(),
+                          sa.as<Scale>(), sb.as<Scale>(), p.cs.bias ? bias.as<float>() : nullptr,
+                          c.as<ElementC>(), amax.as<float>());
   std::size_t const ws = Gemm<Config>::workspace_size(args);
   if (ws > 0) {
     FP8GEMM_TEST_CUDA(workspace.allocate(ws));

@@ -4,8 +4,8 @@
 // 1024-B aligned stages completed on mbarriers, one consumer warpgroup issuing
 // wgmma.mma_async m64nNk32 (fast accumulation: the whole K in the tensor core), and both a direct
 // store through the accumulator map and a TMA store from shared memory. Checks: TMA's 128-byte
-// swizzle equals Swizzle128B byte for byte; every e4m3/e5m2 pair and N in {64, 128, 256} is exact on
-// small-integer data and inside the derived bound on random data against FP64, with the outputs
+// swizzle equals Swizzle128B byte for byte; every e4m3/e5m2 pair and N in {64, 128, 256} is exact
+// on small-integer data and inside the derived bound on random data against FP64, with the outputs
 // poisoned first; and a crafted-input experiment measures how many accumulator bits the FP8
 // tensor core keeps (printed, and recorded as gtest properties).
 
@@ -19,10 +19,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <type_traits>
 #include <random>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/metrics.hpp"
@@ -44,27 +44,27 @@ namespace {
     if (e_ != cudaSuccess)                                                             \
       return ::testing::AssertionFailure() << #call << ": " << cudaGetErrorString(e_); \
   } while (0)
-#define FIRST_LIGHT_STATUS(expr)                                                    \
-  do {                                                                              \
-    ::fp8gemm::Status const s_ = (expr);                                            \
+#define FIRST_LIGHT_STATUS(expr)                                                           \
+  do {                                                                                     \
+    ::fp8gemm::Status const s_ = (expr);                                                   \
     if (!s_.ok()) return ::testing::AssertionFailure() << #expr << ": " << s_.to_string(); \
   } while (0)
 
-constexpr int kM = 64;         // one consumer warpgroup's wgmma rows
-constexpr int kBlockK = 128;   // K per stage: one 128-byte swizzle span of fp8
+constexpr int kM = 64;        // one consumer warpgroup's wgmma rows
+constexpr int kBlockK = 128;  // K per stage: one 128-byte swizzle span of fp8
 constexpr int kStages = 2;
 constexpr int kThreads = 384;  // producer, consumer, idle warpgroup (the 168-register start)
 
 /// Shared memory of the first-light kernel, offsets from a 1024-B aligned base.
 template <int N>
 struct Layout {
-  static constexpr int kABytes = kM * kBlockK;             // [64, 128] fp8, swizzled
-  static constexpr int kBBytes = N * kBlockK;              // [N, 128] fp8, swizzled
-  static constexpr int kStageBytes = kABytes + kBBytes;    // a multiple of 1024
-  static constexpr int kCOffset = kStages * kStageBytes;   // [64, N] f32 staging, row-major
-  static constexpr int kBarOffset = kCOffset + kM * N * 4; // full[kStages], empty[kStages]
+  static constexpr int kABytes = kM * kBlockK;              // [64, 128] fp8, swizzled
+  static constexpr int kBBytes = N * kBlockK;               // [N, 128] fp8, swizzled
+  static constexpr int kStageBytes = kABytes + kBBytes;     // a multiple of 1024
+  static constexpr int kCOffset = kStages * kStageBytes;    // [64, N] f32 staging, row-major
+  static constexpr int kBarOffset = kCOffset + kM * N * 4;  // full[kStages], empty[kStages]
   static constexpr int kBytes = kBarOffset + 2 * kStages * 8;
-  static constexpr int kAlloc = kBytes + 1024;             // room to align the base
+  static constexpr int kAlloc = kBytes + 1024;  // room to align the base
   static_assert(kStageBytes % 1024 == 0 && kCOffset % 1024 == 0, "1024-B aligned stages");
 };
 
@@ -198,7 +198,8 @@ arch::TmaTensor2d fp8_operand(void const* base, int rows, int k, int box_rows) {
 template <int N, class EA, class EB>
 ::testing::AssertionResult run_first_light(std::vector<std::uint8_t> const& a,
                                            std::vector<std::uint8_t> const& b, int k,
-                                           std::vector<float>& c_direct, std::vector<float>& c_tma) {
+                                           std::vector<float>& c_direct,
+                                           std::vector<float>& c_tma) {
   using L = Layout<N>;
   DeviceBuffer da, db, dc1, dc2;
   FIRST_LIGHT_CUDA(cudaMalloc(&da.ptr, a.size()));
@@ -232,7 +233,8 @@ template <int N, class EA, class EB>
   c_tma.assign(kM * N, 0.0f);
   FIRST_LIGHT_CUDA(
       cudaMemcpy(c_direct.data(), dc1.ptr, sizeof(float) * kM * N, cudaMemcpyDeviceToHost));
-  FIRST_LIGHT_CUDA(cudaMemcpy(c_tma.data(), dc2.ptr, sizeof(float) * kM * N, cudaMemcpyDeviceToHost));
+  FIRST_LIGHT_CUDA(
+      cudaMemcpy(c_tma.data(), dc2.ptr, sizeof(float) * kM * N, cudaMemcpyDeviceToHost));
   auto const w1 = all_written(c_direct.data(), kM, N, N);
   if (!w1) return ::testing::AssertionFailure() << "direct store: " << w1.message();
   auto const w2 = all_written(c_tma.data(), kM, N, N);
@@ -367,8 +369,9 @@ void expect_exact_on_integers(int k, std::uint64_t seed) {
     bad2 += static_cast<double>(c2[i]) != ref[i] ? 1 : 0;
   }
   EXPECT_EQ(bad1, 0) << fmt<EA>() << " x " << fmt<EB>() << " N " << N << " K " << k
-                     << ": direct store, first at (" << first / N << ", " << first % N << "): "
-                     << (first >= 0 ? c1[first] : 0.f) << " vs " << (first >= 0 ? ref[first] : 0.);
+                     << ": direct store, first at (" << first / N << ", " << first % N
+                     << "): " << (first >= 0 ? c1[first] : 0.f) << " vs "
+                     << (first >= 0 ? ref[first] : 0.);
   EXPECT_EQ(bad2, 0) << fmt<EA>() << " x " << fmt<EB>() << " N " << N << ": TMA store";
   std::printf("exact integers %s x %s N %3d K %4d: %d / %d wrong (direct), %d (TMA store)\n",
               fmt<EA>(), fmt<EB>(), N, k, bad1, kM * N, bad2);
@@ -433,8 +436,9 @@ void expect_within_bound_on_random(int k, std::uint64_t seed) {
   EXPECT_TRUE(all_within_bound(out2, out1, std::vector<double>(ref.size(), 0.0), kM, N))
       << "TMA store differs from the direct store";
   ErrorStats const e = error_stats(out1, ref, kM, N);
-  std::printf("random N(0,1) %s x %s N %3d K %4d: normwise %.3g, max |err| %.3g, worst err/bound %.3g\n",
-              fmt<EA>(), fmt<EB>(), N, k, e.normwise_rel, e.max_abs, worst);
+  std::printf(
+      "random N(0,1) %s x %s N %3d K %4d: normwise %.3g, max |err| %.3g, worst err/bound %.3g\n",
+      fmt<EA>(), fmt<EB>(), N, k, e.normwise_rel, e.max_abs, worst);
   dump_case<EA, EB>(N, k, a, b, c1);
   // Bit for bit against the accumulation model (common/sm90_accumulation_model.hpp): the measured
   // model must reproduce every element; its simpler variants are printed to show that the check
@@ -444,7 +448,8 @@ void expect_within_bound_on_random(int k, std::uint64_t seed) {
     std::vector<Sm90Product> products(static_cast<std::size_t>(k));
     for (int r = 0; r < kM; ++r) {
       for (int col = 0; col < N; ++col) {
-        for (int kk = 0; kk < k; ++kk) products[kk] = product<EA, EB>(a[r * k + kk], b[col * k + kk]);
+        for (int kk = 0; kk < k; ++kk)
+          products[kk] = product<EA, EB>(a[r * k + kk], b[col * k + kk]);
         same += sm90_wgmma_accumulate(products, m) == c1[r * N + col] ? 1 : 0;
       }
     }
@@ -453,7 +458,8 @@ void expect_within_bound_on_random(int k, std::uint64_t seed) {
                                         " N" + std::to_string(N) + " " + model_name(m),
                                     same);
     if (m == Sm90AccumulationModel::kMeasured) {
-      EXPECT_EQ(same, kM * N) << "the measured accumulation model no longer reproduces the hardware";
+      EXPECT_EQ(same, kM * N)
+          << "the measured accumulation model no longer reproduces the hardware";
     }
   }
 }
@@ -479,8 +485,8 @@ TEST(WgmmaFirstLight, RandomWithinBound) {
 /// t = m.
 struct Experiment {
   char const* name;
-  int big_k;                       // 0 or 480
-  std::vector<int> small_ks;       // positions of the small products
+  int big_k;                  // 0 or 480
+  std::vector<int> small_ks;  // positions of the small products
 };
 
 std::vector<Experiment> experiments() {
@@ -508,8 +514,8 @@ constexpr int kBitsK = 512;
 constexpr int kBitsColumns = 15;  // n = 0 .. 14
 
 struct BitsResult {
-  int exact_up_to = 0;   // largest t with every t' <= t exact (from t = 8)
-  std::string counts;    // surviving smalls (in units of one small) per t
+  int exact_up_to = 0;  // largest t with every t' <= t exact (from t = 8)
+  std::string counts;   // surviving smalls (in units of one small) per t
 };
 
 template <class EA, class EB>
@@ -526,7 +532,8 @@ std::vector<BitsResult> measure_accumulator_bits(bool& ok) {
     for (int half = 0; half < 2; ++half) {  // row 2v: small A = 2^-6; row 2v+1: small A = 1
       int const r = static_cast<int>(2 * v) + half;
       a[r * kBitsK + ex[v].big_k] = code<EA>(256.0f);
-      for (int k : ex[v].small_ks) a[r * kBitsK + k] = code<EA>(half == 0 ? std::ldexp(1.0f, -6) : 1.0f);
+      for (int k : ex[v].small_ks)
+        a[r * kBitsK + k] = code<EA>(half == 0 ? std::ldexp(1.0f, -6) : 1.0f);
     }
   }
   std::vector<float> c1, c2;
@@ -542,8 +549,7 @@ std::vector<BitsResult> measure_accumulator_bits(bool& ok) {
     for (int col = 0; col < N; ++col) {
       for (int kk = 0; kk < kBitsK; ++kk)
         products[kk] = product<EA, EB>(a[r * kBitsK + kk], b[col * kBitsK + kk]);
-      model_mismatches +=
-          sm90_wgmma_accumulate(products) != c1[r * N + col];
+      model_mismatches += sm90_wgmma_accumulate(products) != c1[r * N + col];
     }
   }
   EXPECT_EQ(model_mismatches, 0) << "the measured accumulation model misses crafted outputs";
@@ -585,15 +591,16 @@ void report_accumulator_bits() {
   auto const r = measure_accumulator_bits<EA, EB>(ok);
   if (!ok) return;
   auto const ex = experiments();
-  std::printf("accumulator bits %s x %s (t = bits between the big term's leading bit and a small "
-              "term; FP32 keeps a lone small term up to t = 23):\n",
-              fmt<EA>(), fmt<EB>());
+  std::printf(
+      "accumulator bits %s x %s (t = bits between the big term's leading bit and a small "
+      "term; FP32 keeps a lone small term up to t = 23):\n",
+      fmt<EA>(), fmt<EB>());
   for (std::size_t v = 0; v < ex.size(); ++v) {
     std::printf("  %-40s exact up to t = %2d; smalls surviving per t:%s\n", ex[v].name,
                 r[v].exact_up_to, r[v].counts.c_str());
-    ::testing::Test::RecordProperty(std::string("exact_up_to_t ") + fmt<EA>() + "x" + fmt<EB>() +
-                                        " " + ex[v].name,
-                                    r[v].exact_up_to);
+    ::testing::Test::RecordProperty(
+        std::string("exact_up_to_t ") + fmt<EA>() + "x" + fmt<EB>() + " " + ex[v].name,
+        r[v].exact_up_to);
   }
   // What must hold whatever the width: small terms 2^-10 below the big one survive (a narrower
   // accumulator would break the integer tests too), and a lone term 2^-24 or less below is gone
@@ -608,10 +615,18 @@ void report_accumulator_bits() {
   EXPECT_LE(claimed_bits, r[4].exact_up_to) << "kAccumulatorUnitRoundoff claims too many bits";
 }
 
-TEST(WgmmaFirstLight, AccumulatorBitsE4m3E4m3) { report_accumulator_bits<e4m3fn, e4m3fn>(); }
-TEST(WgmmaFirstLight, AccumulatorBitsE4m3E5m2) { report_accumulator_bits<e4m3fn, e5m2>(); }
-TEST(WgmmaFirstLight, AccumulatorBitsE5m2E4m3) { report_accumulator_bits<e5m2, e4m3fn>(); }
-TEST(WgmmaFirstLight, AccumulatorBitsE5m2E5m2) { report_accumulator_bits<e5m2, e5m2>(); }
+TEST(WgmmaFirstLight, AccumulatorBitsE4m3E4m3) {
+  report_accumulator_bits<e4m3fn, e4m3fn>();
+}
+TEST(WgmmaFirstLight, AccumulatorBitsE4m3E5m2) {
+  report_accumulator_bits<e4m3fn, e5m2>();
+}
+TEST(WgmmaFirstLight, AccumulatorBitsE5m2E4m3) {
+  report_accumulator_bits<e5m2, e4m3fn>();
+}
+TEST(WgmmaFirstLight, AccumulatorBitsE5m2E5m2) {
+  report_accumulator_bits<e5m2, e5m2>();
+}
 
 }  // namespace
 }  // namespace fp8gemm::test
@@ -620,7 +635,8 @@ int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   cudaDeviceProp prop{};
   int device = 0;
-  if (cudaGetDevice(&device) == cudaSuccess && cudaGetDeviceProperties(&prop, device) == cudaSuccess) {
+  if (cudaGetDevice(&device) == cudaSuccess &&
+      cudaGetDeviceProperties(&prop, device) == cudaSuccess) {
     int clock_khz = 0;
     cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device);
     std::printf("device: %s, cc %d.%d, %d SMs, max SM clock %d MHz\n", prop.name, prop.major,

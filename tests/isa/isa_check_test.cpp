@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: MIT
 // ISA checks of the GEMM kernels compiled for gfx942 / gfx950 (label isa): reads the clang -S
-// output of gemm_kernels.hip.cpp, finds each config's kernel and its K loop, checks the MFMA form and
-// count, scratch, registers, LDS and memory-access widths against what the policy intends, and prints
-// a per-config table (also written as markdown: docs/isa_report.md is a committed copy). The second
-// table is the steady-state K loop (steady_state.hpp: one trip with every lane in bounds, its counts
-// and llvm-mca-22's matrix-pipe share), next to HipKittens' 8-wave kernel measured the same way.
+// output of gemm_kernels.hip.cpp, finds each config's kernel and its K loop, checks the MFMA form
+// and count, scratch, registers, LDS and memory-access widths against what the policy intends, and
+// prints a per-config table (also written as markdown: docs/isa_report.md is a committed copy). The
+// second table is the steady-state K loop (steady_state.hpp: one trip with every lane in bounds,
+// its counts and llvm-mca-22's matrix-pipe share), next to HipKittens' 8-wave kernel measured the
+// same way.
 //
 // K loop method: LLVM's asm printer annotates every basic block inside a loop ("=>This Loop Header:
 // Depth=1", "in Loop: Header=BB0_92 Depth=1", "Parent Loop BB0_92 Depth=1" for nested loops). A K
 // loop is a depth-1 loop whose blocks hold MFMAs (each kernel has two: run_tile and the split-K
 // run_partial inline their own mainloop). Per-iteration counts are taken over the loop's depth-1
 // blocks, each counted once: the K loop is fully unrolled over k-steps and atoms, so every MFMA,
-// fragment read and full-width tile load of one iteration appears exactly once there. Instructions in
-// nested (depth-2) loops and in conditional tail blocks are the K/N-tail byte paths; they are
+// fragment read and full-width tile load of one iteration appears exactly once there. Instructions
+// in nested (depth-2) loops and in conditional tail blocks are the K/N-tail byte paths; they are
 // counted separately (narrow loads) and not in the per-iteration numbers.
 #include <gtest/gtest.h>
 
@@ -54,7 +55,8 @@ Access lds_access(std::string const& op, bool write) {
   return {m[1].matched ? 2 * width : width, width};
 }
 int global_load_bytes(std::string const& op) {
-  static std::regex const re(R"(^(?:global|buffer|flat)_load_(?:lds_)?(dwordx4|dwordx3|dwordx2|dword|ushort|sshort|short_d16\w*|ubyte\w*|sbyte\w*|b128|b96|b64|b32))");
+  static std::regex const re(
+      R"(^(?:global|buffer|flat)_load_(?:lds_)?(dwordx4|dwordx3|dwordx2|dword|ushort|sshort|short_d16\w*|ubyte\w*|sbyte\w*|b128|b96|b64|b32))");
   std::smatch m;
   if (!std::regex_search(op, m, re)) return 0;
   std::string const s = m[1];
@@ -65,7 +67,9 @@ int global_load_bytes(std::string const& op) {
   if (s.find("short") != std::string::npos) return 2;
   return 1;
 }
-bool is_mfma(std::string const& op) { return op.rfind("v_mfma", 0) == 0; }
+bool is_mfma(std::string const& op) {
+  return op.rfind("v_mfma", 0) == 0;
+}
 bool is_scratch(Instr const& i) {
   if (i.op.rfind("scratch_", 0) == 0) return true;
   // pre-flat-scratch spill form: buffer_store/load_dword ... offen through the private segment
@@ -145,7 +149,8 @@ KernelFacts analyze(AsmKernel const& k) {
         ++l.mfma;
         std::string form = i.op;
         for (char const* mod : {"cbsz", "blgp"})
-          if (int const v = modifier(i.text, mod)) form += std::string(" ") + mod + ":" + std::to_string(v);
+          if (int const v = modifier(i.text, mod))
+            form += std::string(" ") + mod + ":" + std::to_string(v);
         ++l.mfma_forms[form];
         pending_loads = 0;
       }
@@ -182,10 +187,10 @@ struct Expect {
   int lds_read_bytes = 0, lds_read_width = 0;  // per lane per K-iteration; narrowest access
   int global_x16 = 0;                          // 16-byte tile loads per lane per K-iteration
   int lds_bytes = 0, lds_policy_bytes = 0, lds_limit = 0;
-  int tile_bytes = 0;                          // (BM + BN) * BK: A and B bytes per K-iteration
-  int block_k = 0;                             // K depth of one K-loop trip (one block tile)
-  int mfma_cycles = 0;                         // notes §1.2
-  int lds_bytes_per_clk = 0;                   // notes §3
+  int tile_bytes = 0;         // (BM + BN) * BK: A and B bytes per K-iteration
+  int block_k = 0;            // K depth of one K-loop trip (one block tile)
+  int mfma_cycles = 0;        // notes §1.2
+  int lds_bytes_per_clk = 0;  // notes §3
   std::string policy;
 };
 
@@ -205,8 +210,8 @@ Expect expect(char const* name) {
   e.threads = P::kThreads;
   e.waves_per_simd = (P::kWaves + 3) / 4;  // all waves of the workgroup share one CU's 4 SIMDs
   e.mfma_per_iter = P::kAtomsM * P::kAtomsN * P::kKSteps;
-  e.lds_read_bytes =
-      P::kKSteps * (P::kAtomsM * A::kAChunks * A::kAChunkBytes + P::kAtomsN * A::kBChunks * A::kBChunkBytes);
+  e.lds_read_bytes = P::kKSteps * (P::kAtomsM * A::kAChunks * A::kAChunkBytes +
+                                   P::kAtomsN * A::kBChunks * A::kBChunkBytes);
   e.lds_read_width = std::min(A::kAChunkBytes, A::kBChunkBytes);
   using Mainloop = typename Config::Mainloop;
   constexpr int kVecsA = Mainloop::CopyA::kVecs;
@@ -228,21 +233,24 @@ Expect expect(char const* name) {
     e.mfma_allowed = {mn};
     e.mfma_in_loop = mn;
     e.mfma_cycles = A::kM == 16 ? 16 : 32;  // CDNA3 fp8: 16x16x32 16 cycles, 32x32x16 32 cycles
-    e.lds_bytes_per_clk = 128;  // CDNA3 LDS read bandwidth per CU
+    e.lds_bytes_per_clk = 128;              // CDNA3 LDS read bandwidth per CU
   } else {
     std::string const shape = A::kM == 16 ? "16x16x128" : "32x32x64";
     e.mfma_allowed = {"v_mfma_f32_" + shape + "_f8f6f4", "v_mfma_scale_f32_" + shape + "_f8f6f4"};
     // Runtime E8M0 scales (Mx32) keep the scaled form; constant-zero scales fold to the plain one.
-    e.mfma_in_loop = std::is_same_v<typename Config::Granularity, Mx32> ? e.mfma_allowed[1] : e.mfma_allowed[0];
+    e.mfma_in_loop =
+        std::is_same_v<typename Config::Granularity, Mx32> ? e.mfma_allowed[1] : e.mfma_allowed[0];
     if constexpr (!std::is_same_v<EA, e4m3fn>) e.mfma_in_loop += " cbsz:1";
     if constexpr (!std::is_same_v<EB, e4m3fn>) e.mfma_in_loop += " blgp:1";
-    e.mfma_cycles = A::kM == 16 ? 32 : 64;  // CDNA4 f8f6f4 with an FP8 operand: 16x16x128 32, 32x32x64 64
+    e.mfma_cycles =
+        A::kM == 16 ? 32 : 64;  // CDNA4 f8f6f4 with an FP8 operand: 16x16x128 32, 32x32x64 64
     e.lds_bytes_per_clk = 256;  // CDNA4
   }
-  e.policy = std::string(A::kName) + " " + std::to_string(P::kBlockM) + "x" + std::to_string(P::kBlockN) +
-             "x" + std::to_string(P::kBlockK) + " w" + std::to_string(P::kWavesM) + "x" +
-             std::to_string(P::kWavesN) + " s" + std::to_string(P::kStages) + " " +
-             Config::Granularity::kName + " " + layout_name(Config::kLayoutB);
+  e.policy = std::string(A::kName) + " " + std::to_string(P::kBlockM) + "x" +
+             std::to_string(P::kBlockN) + "x" + std::to_string(P::kBlockK) + " w" +
+             std::to_string(P::kWavesM) + "x" + std::to_string(P::kWavesN) + " s" +
+             std::to_string(P::kStages) + " " + Config::Granularity::kName + " " +
+             layout_name(Config::kLayoutB);
   return e;
 }
 
@@ -257,7 +265,8 @@ int waves_by_registers(long vgpr_total) {
 /// Waves per SIMD resident with whole workgroups: limited by registers and by LDS.
 int waves_resident(Expect const& e, KernelFacts const& f) {
   int const wg_by_regs = waves_by_registers(f.vgpr) / e.waves_per_simd;
-  int const wg_by_lds = e.lds_limit / std::max(1, e.lds_bytes + static_cast<int>(std::max(0L, f.group_bytes)));
+  int const wg_by_lds =
+      e.lds_limit / std::max(1, e.lds_bytes + static_cast<int>(std::max(0L, f.group_bytes)));
   return std::min(wg_by_regs, wg_by_lds) * e.waves_per_simd;
 }
 
@@ -274,34 +283,40 @@ std::vector<std::string> check(Expect const& e, KernelFacts const& f) {
   for (LoopFacts const& l : f.k_loops) {
     std::string const at = "K loop " + l.header + ": ";
     if (l.mfma != e.mfma_per_iter)
-      fail(at + std::to_string(l.mfma) + " MFMAs per iteration, policy needs " + std::to_string(e.mfma_per_iter));
+      fail(at + std::to_string(l.mfma) + " MFMAs per iteration, policy needs " +
+           std::to_string(e.mfma_per_iter));
     for (auto const& [form, n] : l.mfma_forms)
-      if (form != e.mfma_in_loop) fail(at + std::to_string(n) + " x '" + form + "', intended '" + e.mfma_in_loop + "'");
+      if (form != e.mfma_in_loop)
+        fail(at + std::to_string(n) + " x '" + form + "', intended '" + e.mfma_in_loop + "'");
     if (l.lds_read_bytes != e.lds_read_bytes)
-      fail(at + "LDS fragment reads move " + std::to_string(l.lds_read_bytes) + " B per lane, policy needs " +
-           std::to_string(e.lds_read_bytes));
+      fail(at + "LDS fragment reads move " + std::to_string(l.lds_read_bytes) +
+           " B per lane, policy needs " + std::to_string(e.lds_read_bytes));
     if (l.lds_reads > 0 && l.lds_read_min_width < e.lds_read_width)
-      fail(at + "LDS fragment reads split to " + std::to_string(l.lds_read_min_width) + "-byte accesses (atom chunk " +
-           std::to_string(e.lds_read_width) + " B)");
+      fail(at + "LDS fragment reads split to " + std::to_string(l.lds_read_min_width) +
+           "-byte accesses (atom chunk " + std::to_string(e.lds_read_width) + " B)");
     if (l.global_x16 != e.global_x16)
-      fail(at + std::to_string(l.global_x16) + " 16-byte global loads per iteration, tile copy needs " +
-           std::to_string(e.global_x16));
+      fail(at + std::to_string(l.global_x16) +
+           " 16-byte global loads per iteration, tile copy needs " + std::to_string(e.global_x16));
     if (l.serialized_loads > 0)
       fail(at + std::to_string(l.serialized_loads) +
            " 16-byte global loads waited for (s_waitcnt vmcnt) in their own block before any MFMA: "
            "their latency is not hidden behind the multiply");
     if (l.barriers < 1) fail(at + "no s_barrier");
   }
-  if (f.private_bytes != 0) fail("scratch: .private_segment_fixed_size " + std::to_string(f.private_bytes));
+  if (f.private_bytes != 0)
+    fail("scratch: .private_segment_fixed_size " + std::to_string(f.private_bytes));
   if (f.vgpr_spill > 0) fail("VGPR spills: .vgpr_spill_count " + std::to_string(f.vgpr_spill));
-  if (f.scratch_instrs > 0) fail(std::to_string(f.scratch_instrs) + " scratch instructions (scratch_* / buffer ... offen)");
+  if (f.scratch_instrs > 0)
+    fail(std::to_string(f.scratch_instrs) + " scratch instructions (scratch_* / buffer ... offen)");
   if (waves_by_registers(f.vgpr) < e.waves_per_simd)
     fail(std::to_string(f.vgpr) + " VGPRs allow " + std::to_string(waves_by_registers(f.vgpr)) +
          " waves/SIMD; the workgroup needs " + std::to_string(e.waves_per_simd));
   if (e.lds_bytes != e.lds_policy_bytes)
-    fail("sizeof(SharedStorage) " + std::to_string(e.lds_bytes) + " != the stages' layouts " + std::to_string(e.lds_policy_bytes));
+    fail("sizeof(SharedStorage) " + std::to_string(e.lds_bytes) + " != the stages' layouts " +
+         std::to_string(e.lds_policy_bytes));
   if (e.lds_bytes + std::max(0L, f.group_bytes) > e.lds_limit)
-    fail("LDS " + std::to_string(e.lds_bytes + f.group_bytes) + " B > " + std::to_string(e.lds_limit) + " B");
+    fail("LDS " + std::to_string(e.lds_bytes + f.group_bytes) + " B > " +
+         std::to_string(e.lds_limit) + " B");
   return bad;
 }
 
@@ -460,14 +475,17 @@ TEST_P(IsaKernel, MatchesPolicy) {
   ASSERT_NE(k, nullptr) << c.e.name << ": kernel not found in " << c.asm_path;
   KernelFacts const f = analyze(*k);
   std::vector<std::string> const bad = check(c.e, f);
-  for (auto const& b : bad) ADD_FAILURE() << c.e.name << " (" << c.e.arch << ", " << c.e.policy << "): " << b;
+  for (auto const& b : bad)
+    ADD_FAILURE() << c.e.name << " (" << c.e.arch << ", " << c.e.policy << "): " << b;
   if (f.sgpr_spill > 0)
-    std::printf("note: %s: %ld SGPR spills (to VGPR lanes via v_writelane, not memory)\n", c.e.name.c_str(),
-                f.sgpr_spill);
+    std::printf("note: %s: %ld SGPR spills (to VGPR lanes via v_writelane, not memory)\n",
+                c.e.name.c_str(), f.sgpr_spill);
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, IsaKernel, ::testing::Range(0, static_cast<int>(cases().size())),
-                         [](::testing::TestParamInfo<int> const& i) { return cases()[i.param].e.name; });
+                         [](::testing::TestParamInfo<int> const& i) {
+                           return cases()[i.param].e.name;
+                         });
 
 TEST(IsaToolchain, LlvmMca22Found) {
   std::string const mca = FP8GEMM_ISA_LLVM_MCA;
@@ -722,12 +740,18 @@ void write_steady_state_section(std::ostream& md) {
         "computed, which "
         "the strict column does not count and the parenthesised one does.\n\n"
      << "Cross-check (2026-11-30, at 6be1108, against the scripts behind issue 11's table, "
-        "`../shared/tools/cdna-static/`): on Gfx950E4m3PerTensorNk they walk the same 234 instructions and "
-        "give the same counts (32 MFMAs, 14 (11) waits, 8 before an MFMA, 6.31 non-MFMA per MFMA, run 4, 8 "
-        "staged loads); their share is 0.545 against 0.518 here because they drop the trip's 27 branches "
-        "from the llvm-mca input (without them this analysis gives 0.547). On HipKittens they give 0.767 "
-        "against 0.768 here, the other figures equal. On Gfx950E4m3BlockwiseNk they fall through every "
-        "uniform branch and so skip the per-K-tile promotion (scale loads and the scaled accumulate, 905 "
+        "`../shared/tools/cdna-static/`): on Gfx950E4m3PerTensorNk they walk the same 234 "
+        "instructions and "
+        "give the same counts (32 MFMAs, 14 (11) waits, 8 before an MFMA, 6.31 non-MFMA per MFMA, "
+        "run 4, 8 "
+        "staged loads); their share is 0.545 against 0.518 here because they drop the trip's 27 "
+        "branches "
+        "from the llvm-mca input (without them this analysis gives 0.547). On HipKittens they give "
+        "0.767 "
+        "against 0.768 here, the other figures equal. On Gfx950E4m3BlockwiseNk they fall through "
+        "every "
+        "uniform branch and so skip the per-K-tile promotion (scale loads and the scaled "
+        "accumulate, 905 "
         "instructions): 385 instructions and 0.417 there, 1240 and 0.161 here.\n\n"
      << "Uniform decisions of the reported (first) K loop:\n\n";
   for (auto const& u : uniform) md << "- " << u << "\n";
@@ -753,32 +777,42 @@ TEST(IsaReport, Table) {
   std::string const src = FP8GEMM_SOURCE_DIR;
   std::string const commit = shell(("git -C '" + src + "' log -1 --format=%h 2>/dev/null").c_str());
   std::string const dirty =
-      shell(("git -C '" + src + "' status --porcelain -- include tests/isa 2>/dev/null | head -1").c_str());
+      shell(("git -C '" + src + "' status --porcelain -- include tests/isa 2>/dev/null | head -1")
+                .c_str());
   char date[32];
   std::time_t const now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
   md << "# ISA report: fp8gemm GEMM kernels on gfx942 / gfx950\n\n"
-     << "Generated by `tests/isa/isa_check_test.cpp` (`ctest -L isa`) on " << date << " from commit "
-     << (commit.empty() ? "unknown" : commit) << (dirty.empty() ? "" : " (with uncommitted changes in include/ or tests/isa/)")
-     << ", clang " << FP8GEMM_ISA_CLANG_VERSION << ", `--offload-device-only -S -O3`. Static analysis of the "
-     << "emitted code only: no CDNA hardware ran these kernels and no throughput here is measured.\n\n"
-     << "Per K-iteration counts are per wave (one block tile K step, all k-steps and atoms unrolled), "
+     << "Generated by `tests/isa/isa_check_test.cpp` (`ctest -L isa`) on " << date
+     << " from commit " << (commit.empty() ? "unknown" : commit)
+     << (dirty.empty() ? "" : " (with uncommitted changes in include/ or tests/isa/)") << ", clang "
+     << FP8GEMM_ISA_CLANG_VERSION << ", `--offload-device-only -S -O3`. Static analysis of the "
+     << "emitted code only: no CDNA hardware ran these kernels and no throughput here is "
+        "measured.\n\n"
+     << "Per K-iteration counts are per wave (one block tile K step, all k-steps and atoms "
+        "unrolled), "
         "taken over the depth-1 blocks of the K loop (LLVM loop annotations; tail paths excluded). "
         "Balance columns assume one workgroup per CU and use MFMA cycles per instruction from "
-        "`../shared/notes/amd-cdna-anchors.md` (team research notes, beside the repo) §1.2 (16x16x32 fp8 on CDNA3: 16 cycles; 16x16x128 f8f6f4 with FP8 "
+        "`../shared/notes/amd-cdna-anchors.md` (team research notes, beside the repo) §1.2 "
+        "(16x16x32 fp8 on CDNA3: 16 cycles; 16x16x128 f8f6f4 with FP8 "
         "operands on CDNA4: 32 cycles; source: AMD matrix instruction calculator / ROCm blog "
-        "\"Matrix Core Programming on AMD CDNA3 and CDNA4\") and LDS bandwidth from §3 (128 B/clk/CU "
+        "\"Matrix Core Programming on AMD CDNA3 and CDNA4\") and LDS bandwidth from §3 (128 "
+        "B/clk/CU "
         "CDNA3, 256 B/clk/CU CDNA4).\n\n";
-  md << "| config | arch | policy | VGPR (arch+AGPR) | SGPR | SGPR spill | scratch B | LDS B (static+dyn / max) "
-        "| waves/SIMD: regs / resident | K loops | MFMA/iter (form) | ds_read/iter (B/lane) | ds_write/iter "
-        "| global x16/iter | other VMEM loads/iter (+nested) | MFMA clk/iter/SIMD | LDS clk/iter/CU (rd+wr) "
+  md << "| config | arch | policy | VGPR (arch+AGPR) | SGPR | SGPR spill | scratch B | LDS B "
+        "(static+dyn / max) "
+        "| waves/SIMD: regs / resident | K loops | MFMA/iter (form) | ds_read/iter (B/lane) | "
+        "ds_write/iter "
+        "| global x16/iter | other VMEM loads/iter (+nested) | MFMA clk/iter/SIMD | LDS "
+        "clk/iter/CU (rd+wr) "
         "| global B/iter/CU (B/clk) | checks |\n"
      << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (Case const& c : cases()) {
     auto const& ks = kernels_in(c.asm_path);
     AsmKernel const* k = find_kernel(ks, c.e.name);
     if (k == nullptr) {
-      md << "| " << c.e.name << " | " << c.e.arch << " | kernel not found |" << std::string(15, '|') << " FAIL |\n";
+      md << "| " << c.e.name << " | " << c.e.arch << " | kernel not found |" << std::string(15, '|')
+         << " FAIL |\n";
       continue;
     }
     KernelFacts const f = analyze(*k);
@@ -795,30 +829,38 @@ TEST(IsaReport, Table) {
     long const lds_rd = static_cast<long>(l.lds_read_bytes) * 64 * c.e.waves;
     long const lds_wr = static_cast<long>(l.lds_write_bytes) * 64 * c.e.waves;
     long const glb = static_cast<long>(l.global_x16) * 16 * 64 * c.e.waves;
-    md << "| " << c.e.name << " | " << c.e.arch << " | " << c.e.policy << " | " << f.vgpr << " (" << f.arch_vgpr
-       << "+" << f.agpr << ") | " << f.sgpr << " | " << f.sgpr_spill << " | " << f.private_bytes
-       << " | " << f.group_bytes << "+" << c.e.lds_bytes << " / " << c.e.lds_limit << " | "
-       << waves_by_registers(f.vgpr) << " / " << waves_resident(c.e, f) << " (compiler: " << f.occupancy
-       << ") | " << f.k_loops.size() << " | " << l.mfma << " (" << forms << ") | " << l.lds_reads << ": "
-       << ops(l.lds_read_ops) << " (" << l.lds_read_bytes << ") | " << ops(l.lds_write_ops) << " | "
-       << l.global_x16 << " | " << l.global_narrow << " (+" << l.global_narrow_nested << ") | " << mfma_clk << " | "
-       << (lds_rd + lds_wr + c.e.lds_bytes_per_clk - 1) / c.e.lds_bytes_per_clk << " (" << lds_rd << "+" << lds_wr
-       << " B) | " << glb << " (" << fmt("%.1f", mfma_clk > 0 ? double(glb) / mfma_clk : 0.0) << ") | "
+    md << "| " << c.e.name << " | " << c.e.arch << " | " << c.e.policy << " | " << f.vgpr << " ("
+       << f.arch_vgpr << "+" << f.agpr << ") | " << f.sgpr << " | " << f.sgpr_spill << " | "
+       << f.private_bytes << " | " << f.group_bytes << "+" << c.e.lds_bytes << " / "
+       << c.e.lds_limit << " | " << waves_by_registers(f.vgpr) << " / " << waves_resident(c.e, f)
+       << " (compiler: " << f.occupancy << ") | " << f.k_loops.size() << " | " << l.mfma << " ("
+       << forms << ") | " << l.lds_reads << ": " << ops(l.lds_read_ops) << " (" << l.lds_read_bytes
+       << ") | " << ops(l.lds_write_ops) << " | " << l.global_x16 << " | " << l.global_narrow
+       << " (+" << l.global_narrow_nested << ") | " << mfma_clk << " | "
+       << (lds_rd + lds_wr + c.e.lds_bytes_per_clk - 1) / c.e.lds_bytes_per_clk << " (" << lds_rd
+       << "+" << lds_wr << " B) | " << glb << " ("
+       << fmt("%.1f", mfma_clk > 0 ? double(glb) / mfma_clk : 0.0) << ") | "
        << (bad.empty() ? "pass" : "FAIL: " + std::to_string(bad.size())) << " |\n";
   }
   md << "\nColumns: *waves/SIMD regs* = min(8, 512 / VGPRs rounded up to 8); *resident* = whole "
-        "workgroups that fit both registers and LDS, in waves per SIMD (the workgroup's waves spread over "
-        "the CU's 4 SIMDs); *compiler* = the `; Occupancy:` comment. *ds_read B/lane* = fragment bytes "
-        "one lane reads per K-iteration. *global x16* = 16-byte tile loads per lane per K-iteration; "
+        "workgroups that fit both registers and LDS, in waves per SIMD (the workgroup's waves "
+        "spread over "
+        "the CU's 4 SIMDs); *compiler* = the `; Occupancy:` comment. *ds_read B/lane* = fragment "
+        "bytes "
+        "one lane reads per K-iteration. *global x16* = 16-byte tile loads per lane per "
+        "K-iteration; "
         "*other VMEM loads* = 1/2/4-byte global loads in the K loop's depth-1 blocks: scale loads "
-        "(K-blocked granularities) and the unrolled K/N-tail byte paths (executed only for partial tiles); "
-        "*+nested* = the same in nested (tail) loops. *B/clk* = global bytes per MFMA-bound clock per CU.\n\n"
+        "(K-blocked granularities) and the unrolled K/N-tail byte paths (executed only for partial "
+        "tiles); "
+        "*+nested* = the same in nested (tail) loops. *B/clk* = global bytes per MFMA-bound clock "
+        "per CU.\n\n"
         "Failures:\n\n";
   bool any = false;
   for (Case const& c : cases()) {
     AsmKernel const* k = find_kernel(kernels_in(c.asm_path), c.e.name);
     if (k == nullptr) continue;
-    for (auto const& b : check(c.e, analyze(*k))) md << "- " << c.e.name << ": " << b << "\n", any = true;
+    for (auto const& b : check(c.e, analyze(*k)))
+      md << "- " << c.e.name << ": " << b << "\n", any = true;
   }
   if (!any) md << "- none\n";
   write_steady_state_section(md);
@@ -866,11 +908,13 @@ TEST(IsaReport, Table) {
 /// Mutates real kernel text and checks that the checker reports each defect.
 class IsaCheckerSelfTest : public ::testing::Test {
  protected:
-  static std::vector<std::string> failures_after(Case const& c, std::string const& from, std::string const& to) {
+  static std::vector<std::string> failures_after(Case const& c, std::string const& from,
+                                                 std::string const& to) {
     std::string text = read_file(c.asm_path);
     std::size_t pos = 0;
     int replaced = 0;
-    while ((pos = text.find(from, pos)) != std::string::npos) text.replace(pos, from.size(), to), pos += to.size(), ++replaced;
+    while ((pos = text.find(from, pos)) != std::string::npos)
+      text.replace(pos, from.size(), to), pos += to.size(), ++replaced;
     EXPECT_GT(replaced, 0) << "mutation '" << from << "' found nothing";
     std::vector<AsmKernel> const ks = parse_asm(text);
     AsmKernel const* k = find_kernel(ks, c.e.name);
@@ -878,7 +922,8 @@ class IsaCheckerSelfTest : public ::testing::Test {
     return k ? check(c.e, analyze(*k)) : std::vector<std::string>{};
   }
   static bool mentions(std::vector<std::string> const& bad, std::string const& what) {
-    return std::any_of(bad.begin(), bad.end(), [&](auto const& b) { return b.find(what) != std::string::npos; });
+    return std::any_of(bad.begin(), bad.end(),
+                       [&](auto const& b) { return b.find(what) != std::string::npos; });
   }
   static Case const& find(char const* name) {
     for (Case const& c : cases())
@@ -888,12 +933,14 @@ class IsaCheckerSelfTest : public ::testing::Test {
 };
 
 TEST_F(IsaCheckerSelfTest, HalfRateMfmaOnGfx950Fails) {
-  auto const bad = failures_after(find("Gfx950E4m3PerTensorNk"), "v_mfma_f32_16x16x128_f8f6f4", "v_mfma_f32_16x16x32_fp8_fp8");
+  auto const bad = failures_after(find("Gfx950E4m3PerTensorNk"), "v_mfma_f32_16x16x128_f8f6f4",
+                                  "v_mfma_f32_16x16x32_fp8_fp8");
   EXPECT_TRUE(mentions(bad, "v_mfma_f32_16x16x32_fp8_fp8 in the kernel"));
 }
 
 TEST_F(IsaCheckerSelfTest, WrongOperandFormatFails) {
-  auto const bad = failures_after(find("Gfx942E4m3PerTensorNk"), "v_mfma_f32_16x16x32_fp8_fp8", "v_mfma_f32_16x16x32_fp8_bf8");
+  auto const bad = failures_after(find("Gfx942E4m3PerTensorNk"), "v_mfma_f32_16x16x32_fp8_fp8",
+                                  "v_mfma_f32_16x16x32_fp8_bf8");
   EXPECT_TRUE(mentions(bad, "intended"));
 }
 
@@ -912,13 +959,15 @@ TEST_F(IsaCheckerSelfTest, NarrowFragmentReadsFail) {
 
 TEST_F(IsaCheckerSelfTest, MissingMfmasFail) {
   // An MFMA turned into a VALU op: the K loop then does less work than the policy needs.
-  auto const bad = failures_after(find("Gfx942E4m3PerTensorNk"), "v_mfma_f32_16x16x32_fp8_fp8 v[2:5]", "v_add_f32 v[2:5]");
+  auto const bad = failures_after(find("Gfx942E4m3PerTensorNk"),
+                                  "v_mfma_f32_16x16x32_fp8_fp8 v[2:5]", "v_add_f32 v[2:5]");
   EXPECT_TRUE(mentions(bad, "MFMAs per iteration"));
 }
 
 TEST_F(IsaCheckerSelfTest, SerializedGlobalLoadFails) {
   // A wait right after each global access: the loaded tile is consumed before the MFMAs run.
-  auto const bad = failures_after(find("Gfx950E4m3PerTensorNk"), ", off\n", ", off\n\ts_waitcnt vmcnt(0)\n");
+  auto const bad =
+      failures_after(find("Gfx950E4m3PerTensorNk"), ", off\n", ", off\n\ts_waitcnt vmcnt(0)\n");
   EXPECT_TRUE(mentions(bad, "latency is not hidden"));
 }
 

@@ -2,9 +2,9 @@
 // The GEMM configurations the ISA checks compile (tests/isa): one named config per row, shared by
 // the HIP translation unit that emits the kernels and the host checker that reads their assembly.
 //
-// Each config is a struct deriving from GemmConfig, and the kernel is compiled as NamedKernel<config>,
-// a struct deriving from the config's kernel (Config::Kernel) and adding nothing, so the config's
-// name appears verbatim in the mangled kernel symbol
+// Each config is a struct deriving from GemmConfig, and the kernel is compiled as
+// NamedKernel<config>, a struct deriving from the config's kernel (Config::Kernel) and adding
+// nothing, so the config's name appears verbatim in the mangled kernel symbol
 // (_ZN7fp8gemm4arch12kernel_entryINS_3isa11NamedKernelINS2_21Gfx950E4m3PerTensorNk...) and the
 // checker finds the kernel without demangling; the kernel is the library's kernel unchanged.
 #pragma once

@@ -9,11 +9,11 @@ namespace fp8gemm::arch {
 /// NVIDIA Hopper (sm_90a) running the portable mma.sync path.
 struct Sm90 {
   static constexpr char const* kName = "sm90";
-  static constexpr int kWaveSize = 32;               // a warp
-  static constexpr int kLdsBytes = 227 * 1024;       // max dynamic shared memory per block
-  static constexpr int kLdsBanks = 32;               // 4-byte banks
-  static constexpr int kMaxAccumulatorRegs = 160;    // FP32 accumulators per thread we allow (of 255)
-  static constexpr bool kFnuz = false;               // OCP e4m3fn / e5m2
+  static constexpr int kWaveSize = 32;             // a warp
+  static constexpr int kLdsBytes = 227 * 1024;     // max dynamic shared memory per block
+  static constexpr int kLdsBanks = 32;             // 4-byte banks
+  static constexpr int kMaxAccumulatorRegs = 160;  // FP32 accumulators per thread we allow (of 255)
+  static constexpr bool kFnuz = false;             // OCP e4m3fn / e5m2
   /// Global -> LDS copies without registers (cp.async), so K-tiles can be in flight kStages - 1
   /// deep. CDNA stages copies through registers (gfx950's 16-byte global_load_lds could do the
   /// same; not used yet).
@@ -32,17 +32,22 @@ struct Cdna3 {
   static constexpr int kWaveSize = 64;
   static constexpr int kLdsBytes = 64 * 1024;
   static constexpr int kLdsBanks = 32;
-  static constexpr int kMaxAccumulatorRegs = 256;    // 256 arch VGPRs + 256 AGPRs per lane at 1 wave/SIMD
-  static constexpr bool kFnuz = true;                // e4m3fnuz / e5m2fnuz
-  static constexpr bool kAsyncCopy = false;          // global_load_lds is 4 bytes per lane here
+  static constexpr int kMaxAccumulatorRegs =
+      256;                                   // 256 arch VGPRs + 256 AGPRs per lane at 1 wave/SIMD
+  static constexpr bool kFnuz = true;        // e4m3fnuz / e5m2fnuz
+  static constexpr bool kAsyncCopy = false;  // global_load_lds is 4 bytes per lane here
   /// Accelerator dies (XCDs), each with its own L2; workgroups are dispatched round-robin over
   /// them (MI300X: 8 x 38 CUs).
   static constexpr int kXcds = 8;
   /// VGPRs + AGPRs per lane: 512 per SIMD lane, shared by the block's waves on that SIMD (a
   /// block's waves spread over the CU's 4 SIMDs).
-  static constexpr int registers_per_lane(int waves_per_block) { return 512 / ((waves_per_block + 3) / 4); }
+  static constexpr int registers_per_lane(int waves_per_block) {
+    return 512 / ((waves_per_block + 3) / 4);
+  }
   /// Largest grid.x: the dispatch packet counts work-items in 32 bits, so blocks x threads < 2^32.
-  static constexpr std::int64_t max_blocks_x(int threads_per_block) { return 4294967295LL / threads_per_block; }
+  static constexpr std::int64_t max_blocks_x(int threads_per_block) {
+    return 4294967295LL / threads_per_block;
+  }
   static constexpr std::int64_t kMaxBlocksY = 65535;
 };
 
@@ -56,9 +61,13 @@ struct Cdna4 {
   static constexpr bool kFnuz = false;
   static constexpr bool kAsyncCopy = false;
   static constexpr int kXcds = 8;  // MI355X: 8 x 32 CUs, 4 MB of L2 each, round-robin dispatch
-  static constexpr int registers_per_lane(int waves_per_block) { return 512 / ((waves_per_block + 3) / 4); }
+  static constexpr int registers_per_lane(int waves_per_block) {
+    return 512 / ((waves_per_block + 3) / 4);
+  }
   /// Largest grid.x: the dispatch packet counts work-items in 32 bits, so blocks x threads < 2^32.
-  static constexpr std::int64_t max_blocks_x(int threads_per_block) { return 4294967295LL / threads_per_block; }
+  static constexpr std::int64_t max_blocks_x(int threads_per_block) {
+    return 4294967295LL / threads_per_block;
+  }
   static constexpr std::int64_t kMaxBlocksY = 65535;
 };
 

@@ -18,7 +18,8 @@ namespace fp8gemm::arch {
 #if defined(FP8GEMM_HAS_GPU_RUNTIME)
 /// The one __global__ function: Kernel::run(params, dynamic LDS).
 template <class Kernel>
-__global__ void __launch_bounds__(Kernel::kThreads) kernel_entry(typename Kernel::Params const params) {
+__global__ void __launch_bounds__(Kernel::kThreads)
+    kernel_entry(typename Kernel::Params const params) {
   extern __shared__ __align__(16) unsigned char fp8gemm_lds[];
   Kernel::run(params, fp8gemm_lds);
 }
@@ -27,7 +28,8 @@ __global__ void __launch_bounds__(Kernel::kThreads) kernel_entry(typename Kernel
 /// Checks that the current device runs Arch's instructions; the message says what is missing.
 template <class Arch>
 Status check_target() {
-#if defined(FP8GEMM_BACKEND_CUDA) || (defined(FP8GEMM_BACKEND_HIP) && defined(__HIP_PLATFORM_NVIDIA__))
+#if defined(FP8GEMM_BACKEND_CUDA) || \
+    (defined(FP8GEMM_BACKEND_HIP) && defined(__HIP_PLATFORM_NVIDIA__))
   if constexpr (!std::is_same_v<Arch, Sm90>) {
     return Status::error(StatusCode::kErrorUnsupported,
                          std::string("policy targets ") + Arch::kName +
@@ -35,8 +37,10 @@ Status check_target() {
   } else {
     int device = 0, major = 0, minor = 0;
     FP8GEMM_GPU_RETURN_IF_ERROR(cudaGetDevice(&device));
-    FP8GEMM_GPU_RETURN_IF_ERROR(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    FP8GEMM_GPU_RETURN_IF_ERROR(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+    FP8GEMM_GPU_RETURN_IF_ERROR(
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    FP8GEMM_GPU_RETURN_IF_ERROR(
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
     if (major * 10 + minor < 89)
       return Status::error(StatusCode::kErrorUnsupported,
                            "fp8 mma.sync needs compute capability 8.9 or newer; device has " +
@@ -51,18 +55,20 @@ Status check_target() {
   std::string const gcn = prop.gcnArchName;
   if (gcn.rfind(Arch::kName, 0) != 0)
     return Status::error(StatusCode::kErrorUnsupported,
-                         std::string("policy targets ") + Arch::kName + " but the device is " + gcn +
+                         std::string("policy targets ") + Arch::kName + " but the device is " +
+                             gcn +
                              (Arch::kFnuz ? " (gfx942 computes FNUZ fp8; other targets OCP)"
                                           : " (OCP fp8 policies need gfx950)"));
   return Status::success();
 #elif defined(FP8GEMM_EMULATOR)
   return Status::success();  // host emulator: every atom is emulated
 #else
-  return Status::error(StatusCode::kErrorUnsupported,
-                       std::string("this is a host build without a GPU runtime, and the host emulator is "
-                                   "not enabled: compile with hipcc/nvcc to run on a GPU, or define "
-                                   "FP8GEMM_ENABLE_EMULATOR (CMake: link fp8gemm::emulator) to run the ") +
-                           Arch::kName + " kernel on the CPU emulator");
+  return Status::error(
+      StatusCode::kErrorUnsupported,
+      std::string("this is a host build without a GPU runtime, and the host emulator is "
+                  "not enabled: compile with hipcc/nvcc to run on a GPU, or define "
+                  "FP8GEMM_ENABLE_EMULATOR (CMake: link fp8gemm::emulator) to run the ") +
+          Arch::kName + " kernel on the CPU emulator");
 #endif
 }
 
@@ -106,9 +112,9 @@ Status launch(int grid_x, int grid_y, typename Kernel::Params const& params, gpu
   return gpu_status(cudaGetLastError(), "kernel launch");
 #elif defined(FP8GEMM_BACKEND_HIP)
   if (lds > kDefaultDynamicLds)
-    FP8GEMM_GPU_RETURN_IF_ERROR(hipFuncSetAttribute(
-        reinterpret_cast<void const*>(&kernel_entry<Kernel>),
-        hipFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(lds)));
+    FP8GEMM_GPU_RETURN_IF_ERROR(
+        hipFuncSetAttribute(reinterpret_cast<void const*>(&kernel_entry<Kernel>),
+                            hipFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(lds)));
   kernel_entry<Kernel><<<dim3(grid_x, grid_y), Kernel::kThreads, lds, stream>>>(params);
   return gpu_status(hipGetLastError(), "kernel launch");
 #elif defined(FP8GEMM_EMULATOR)

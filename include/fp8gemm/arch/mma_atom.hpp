@@ -35,9 +35,9 @@ struct Fragment {
 /// the last lane to arrive executes the instruction for the whole wave per `Semantics`.
 template <class Semantics, class ElementA, class ElementB, int ABytes, int BBytes, int CRegs>
 inline void emulate_mma(float (&d)[CRegs], Fragment<ABytes> const& a, Fragment<BBytes> const& b) {
-  static_assert(ABytes == Semantics::kABytes && BBytes == Semantics::kBBytes &&
-                    CRegs == Semantics::kCRegs,
-                "atom fragment sizes must match the instruction");
+  static_assert(
+      ABytes == Semantics::kABytes && BBytes == Semantics::kBBytes && CRegs == Semantics::kCRegs,
+      "atom fragment sizes must match the instruction");
   emu::MmaLaneSlot slot{d, reinterpret_cast<std::uint8_t const*>(a.w),
                         reinterpret_cast<std::uint8_t const*>(b.w)};
   emu::wave_collective(&slot, [](void** slots) {
@@ -47,8 +47,9 @@ inline void emulate_mma(float (&d)[CRegs], Fragment<ABytes> const& a, Fragment<B
 
 /// The scaled (MX) form: each lane also hands in one E8M0 scale byte for A and one for B.
 template <class Semantics, class ElementA, class ElementB, int ABytes, int BBytes, int CRegs>
-inline void emulate_mma_scaled(float (&d)[CRegs], Fragment<ABytes> const& a, Fragment<BBytes> const& b,
-                               std::uint8_t scale_a, std::uint8_t scale_b) {
+inline void emulate_mma_scaled(float (&d)[CRegs], Fragment<ABytes> const& a,
+                               Fragment<BBytes> const& b, std::uint8_t scale_a,
+                               std::uint8_t scale_b) {
   emu::MmaLaneSlot slot{d, reinterpret_cast<std::uint8_t const*>(a.w),
                         reinterpret_cast<std::uint8_t const*>(b.w), scale_a, scale_b};
   emu::wave_collective(&slot, [](void** slots) {
@@ -57,16 +58,17 @@ inline void emulate_mma_scaled(float (&d)[CRegs], Fragment<ABytes> const& a, Fra
 }
 #endif
 
-/// Loads an atom's A fragment from an LDS tile (K contiguous, addressed by `Layout::offset(row, k)`,
-/// tile/lds_layout.hpp) whose atom starts at row0, k0: one LDS access of kAChunkBytes per chunk,
-/// at the atom's documented layout.
+/// Loads an atom's A fragment from an LDS tile (K contiguous, addressed by `Layout::offset(row,
+/// k)`, tile/lds_layout.hpp) whose atom starts at row0, k0: one LDS access of kAChunkBytes per
+/// chunk, at the atom's documented layout.
 template <class Atom, class Layout>
 FP8GEMM_DEVICE void load_fragment_a_by_chunks(typename Atom::FragA& f, std::uint8_t const* lds,
                                               int lane, int row0, int k0) {
   FP8GEMM_UNROLL
   for (int c = 0; c < Atom::kAChunks; ++c) {
     Vec<Atom::kAChunkBytes> v;
-    lds_load<Atom::kAChunkBytes>(v, lds, Layout::offset(row0 + Atom::a_row(lane, c), k0 + Atom::a_k(lane, c)));
+    lds_load<Atom::kAChunkBytes>(
+        v, lds, Layout::offset(row0 + Atom::a_row(lane, c), k0 + Atom::a_k(lane, c)));
     FP8GEMM_UNROLL
     for (int w = 0; w < Atom::kAChunkBytes / 4; ++w) f.w[c * (Atom::kAChunkBytes / 4) + w] = v.w[w];
   }
@@ -79,7 +81,8 @@ FP8GEMM_DEVICE void load_fragment_b_by_chunks(typename Atom::FragB& f, std::uint
   FP8GEMM_UNROLL
   for (int c = 0; c < Atom::kBChunks; ++c) {
     Vec<Atom::kBChunkBytes> v;
-    lds_load<Atom::kBChunkBytes>(v, lds, Layout::offset(col0 + Atom::b_col(lane, c), k0 + Atom::b_k(lane, c)));
+    lds_load<Atom::kBChunkBytes>(
+        v, lds, Layout::offset(col0 + Atom::b_col(lane, c), k0 + Atom::b_k(lane, c)));
     FP8GEMM_UNROLL
     for (int w = 0; w < Atom::kBChunkBytes / 4; ++w) f.w[c * (Atom::kBChunkBytes / 4) + w] = v.w[w];
   }

@@ -26,11 +26,17 @@ struct alignas(Bytes) Vec {
   std::uint8_t b[Bytes];
 };
 template <>
-struct alignas(4) Vec<4> { std::uint32_t w[1]; };
+struct alignas(4) Vec<4> {
+  std::uint32_t w[1];
+};
 template <>
-struct alignas(8) Vec<8> { std::uint32_t w[2]; };
+struct alignas(8) Vec<8> {
+  std::uint32_t w[2];
+};
 template <>
-struct alignas(16) Vec<16> { std::uint32_t w[4]; };
+struct alignas(16) Vec<16> {
+  std::uint32_t w[4];
+};
 
 FP8GEMM_DEVICE int thread_idx() {
 #if defined(FP8GEMM_DEVICE_PASS)
@@ -133,7 +139,9 @@ FP8GEMM_DEVICE void async_copy_wait() {
 }
 
 /// 16-byte global load (global_load_dwordx4 / ld.global.v4); `p` must be 16-byte aligned.
-FP8GEMM_DEVICE Vec<16> global_load16(void const* p) { return *static_cast<Vec<16> const*>(p); }
+FP8GEMM_DEVICE Vec<16> global_load16(void const* p) {
+  return *static_cast<Vec<16> const*>(p);
+}
 
 /// Atomic max of a non-negative float (the output amax). Non-negative IEEE floats order like
 /// their bit patterns as signed integers, so an integer atomic max is exact.
@@ -145,8 +153,8 @@ FP8GEMM_DEVICE void atomic_max_nonnegative(float* addr, float value) {
 #elif defined(FP8GEMM_EMULATOR)
   int* word = reinterpret_cast<int*>(addr);
   int seen = __atomic_load_n(word, __ATOMIC_RELAXED);
-  while (seen < bits &&
-         !__atomic_compare_exchange_n(word, &seen, bits, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  while (seen < bits && !__atomic_compare_exchange_n(word, &seen, bits, true, __ATOMIC_RELAXED,
+                                                     __ATOMIC_RELAXED)) {
   }
 #else
   (void)addr;

@@ -34,9 +34,9 @@ class Gemm {
   /// scales, bias, amax and the workspace their element's size (accessed one element at a time).
   struct Arguments {
     int m = 0, n = 0, k = 0;
-    ElementA const* a = nullptr;     // [M, K], lda >= K
+    ElementA const* a = nullptr;  // [M, K], lda >= K
     std::int64_t lda = 0;
-    ElementB const* b = nullptr;     // kNK: [N, K], ldb >= K;  kKN: [K, N], ldb >= N
+    ElementB const* b = nullptr;  // kNK: [N, K], ldb >= K;  kKN: [K, N], ldb >= N
     std::int64_t ldb = 0;
     Scale const* scale_a = nullptr;  // Scale: float, e8m0 for Mx32; shape: scale_shape_a(m, k)
     std::int64_t scale_a_count = 0;  // = scale_shape_a(m, k).size() (checked)
@@ -74,7 +74,8 @@ class Gemm {
   /// SIZE_MAX when the size does not fit a size_t (can_implement refuses such arguments anyway).
   static std::size_t workspace_size(Arguments const& args) {
     if (args.split_k <= 1 || args.m < 1 || args.n < 1) return 0;
-    std::size_t const per_split = std::size_t(args.m) * std::size_t(args.n) * sizeof(float);  // < 2^64
+    std::size_t const per_split =
+        std::size_t(args.m) * std::size_t(args.n) * sizeof(float);  // < 2^64
     if (per_split > SIZE_MAX / std::size_t(args.split_k)) return SIZE_MAX;
     return std::size_t(args.split_k) * per_split;
   }
@@ -85,14 +86,16 @@ class Gemm {
   [[nodiscard]] static Status can_implement(Arguments const& args) {
     auto fail = [](StatusCode code, std::string const& what) { return Status::error(code, what); };
     if (args.m < 1 || args.n < 1 || args.k < 1)
-      return fail(StatusCode::kErrorInvalidSize, "M, N and K must be >= 1 (got M=" + std::to_string(args.m) +
-                                                     ", N=" + std::to_string(args.n) + ", K=" + std::to_string(args.k) + ")");
+      return fail(StatusCode::kErrorInvalidSize,
+                  "M, N and K must be >= 1 (got M=" + std::to_string(args.m) +
+                      ", N=" + std::to_string(args.n) + ", K=" + std::to_string(args.k) + ")");
     // Tile origins plus an in-tile offset (m0 + row, k0 + k) are int: keep them below 2^31.
     if (args.m > INT32_MAX - Policy::kBlockM || args.n > INT32_MAX - Policy::kBlockN ||
         args.k > INT32_MAX - Policy::kBlockK)
       return fail(StatusCode::kErrorInvalidSize,
-                  "M, N and K must be at most 2^31 - 1 minus the block tile (" + std::to_string(Policy::kBlockM) +
-                      " x " + std::to_string(Policy::kBlockN) + " x " + std::to_string(Policy::kBlockK) +
+                  "M, N and K must be at most 2^31 - 1 minus the block tile (" +
+                      std::to_string(Policy::kBlockM) + " x " + std::to_string(Policy::kBlockN) +
+                      " x " + std::to_string(Policy::kBlockK) +
                       ") so that tile indices fit in int; got M=" + std::to_string(args.m) +
                       ", N=" + std::to_string(args.n) + ", K=" + std::to_string(args.k));
     FP8GEMM_RETURN_IF_ERROR(Kernel::can_implement(kernel_arguments(args)));
@@ -122,9 +125,11 @@ class Gemm {
     if (args.split_k > 1 && ReduceKernel::blocks(args.m, args.n) > max_reduce_blocks)
       return fail(StatusCode::kErrorInvalidSize,
                   "split-K reduction of M x N = " + std::to_string(std::int64_t(args.m) * args.n) +
-                      " outputs needs more than " + std::to_string(max_reduce_blocks) + " workgroups of " +
-                      std::to_string(ReduceKernel::kThreads) + " threads; use split_k = 1");
-    if (args.split_k > 1 && args.workspace == nullptr)  // after the size checks: workspace_size fits
+                      " outputs needs more than " + std::to_string(max_reduce_blocks) +
+                      " workgroups of " + std::to_string(ReduceKernel::kThreads) +
+                      " threads; use split_k = 1");
+    if (args.split_k > 1 &&
+        args.workspace == nullptr)  // after the size checks: workspace_size fits
       return fail(StatusCode::kErrorNullPointer,
                   "split_k > 1 needs a workspace of workspace_size(args) = " +
                       std::to_string(workspace_size(args)) + " bytes");
@@ -138,12 +143,14 @@ class Gemm {
   [[nodiscard]] static Status run(Arguments const& args, gpuStream_t stream = nullptr) {
     FP8GEMM_RETURN_IF_ERROR(can_implement(args));
     typename Config::Params const p = to_params(args);
-    if (args.epilogue.amax != nullptr) FP8GEMM_RETURN_IF_ERROR(arch::zero_bytes(args.epilogue.amax, sizeof(float), stream));
+    if (args.epilogue.amax != nullptr)
+      FP8GEMM_RETURN_IF_ERROR(arch::zero_bytes(args.epilogue.amax, sizeof(float), stream));
     using Scheduler = typename Kernel::TileScheduler;
-    FP8GEMM_RETURN_IF_ERROR(
-        arch::launch<Kernel>(Scheduler::grid_x(p.scheduler), Scheduler::grid_y(p.scheduler), p, stream));
+    FP8GEMM_RETURN_IF_ERROR(arch::launch<Kernel>(Scheduler::grid_x(p.scheduler),
+                                                 Scheduler::grid_y(p.scheduler), p, stream));
     if (args.split_k == 1) return Status::success();
-    return arch::launch<ReduceKernel>(static_cast<int>(ReduceKernel::blocks(args.m, args.n)), 1, p, stream);
+    return arch::launch<ReduceKernel>(static_cast<int>(ReduceKernel::blocks(args.m, args.n)), 1, p,
+                                      stream);
   }
 
   /// The kernel's parameters (for GemmBlock users: call can_implement(args) first).
@@ -157,8 +164,10 @@ class Gemm {
     bool const nk = kLayoutB == LayoutB::kNK;
     k.mainloop.a = {args.a, args.lda, args.m, args.k};
     k.mainloop.b = {args.b, args.ldb, nk ? args.n : args.k, nk ? args.k : args.n};
-    k.mainloop.scale_a = {args.scale_a, scale_shape<Granularity>(Operand::kA, args.m, args.k).cols, args.m};
-    k.mainloop.scale_b = {args.scale_b, scale_shape<Granularity>(Operand::kB, args.n, args.k).cols, args.n};
+    k.mainloop.scale_a = {args.scale_a, scale_shape<Granularity>(Operand::kA, args.m, args.k).cols,
+                          args.m};
+    k.mainloop.scale_b = {args.scale_b, scale_shape<Granularity>(Operand::kB, args.n, args.k).cols,
+                          args.n};
     k.epilogue.params = args.epilogue;
     k.epilogue.scale_a = k.mainloop.scale_a;
     k.epilogue.scale_b = k.mainloop.scale_b;
@@ -167,7 +176,6 @@ class Gemm {
     k.scheduler = {args.m, args.n, args.k, args.split_k, args.group_m};
     return k;
   }
-
 };
 
 }  // namespace fp8gemm

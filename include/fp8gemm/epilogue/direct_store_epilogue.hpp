@@ -37,16 +37,20 @@ struct DirectStoreEpilogue {
     auto fail = [](StatusCode code, std::string const& what) { return Status::error(code, what); };
     if (args.params.c == nullptr) return fail(StatusCode::kErrorNullPointer, "C is null");
     if (args.params.ldc < args.n)
-      return fail(StatusCode::kErrorLeadingDimension,
-                  "ldc (" + std::to_string(args.params.ldc) + ") must be >= N (" + std::to_string(args.n) + ")");
+      return fail(StatusCode::kErrorLeadingDimension, "ldc (" + std::to_string(args.params.ldc) +
+                                                          ") must be >= N (" +
+                                                          std::to_string(args.n) + ")");
     // C, bias and amax are read or written one element at a time (no vector or TMA access; gfx950
     // ISA: global_store_dword / _short for C, global_load_dword for bias, global_atomic_smax for
     // amax): the element's own alignment, which the GPU's stores, loads and atomics assume (NVIDIA
     // faults on a misaligned access). Null optional pointers pass.
-    FP8GEMM_RETURN_IF_ERROR(check_aligned(args.params.c, alignof(ElementC), "C",
-                                          std::string(element_name<ElementC>()) + " stores, one element each"));
-    FP8GEMM_RETURN_IF_ERROR(check_aligned(args.params.bias, alignof(float), "epilogue.bias", "float loads"));
-    FP8GEMM_RETURN_IF_ERROR(check_aligned(args.params.amax, alignof(float), "epilogue.amax", "a 32-bit atomic max"));
+    FP8GEMM_RETURN_IF_ERROR(
+        check_aligned(args.params.c, alignof(ElementC), "C",
+                      std::string(element_name<ElementC>()) + " stores, one element each"));
+    FP8GEMM_RETURN_IF_ERROR(
+        check_aligned(args.params.bias, alignof(float), "epilogue.bias", "float loads"));
+    FP8GEMM_RETURN_IF_ERROR(
+        check_aligned(args.params.amax, alignof(float), "epilogue.amax", "a 32-bit atomic max"));
     if constexpr (is_output_fp8_v<ElementC>) {
       float const s = args.params.output_scale;
       if (s != s)
@@ -57,10 +61,11 @@ struct DirectStoreEpilogue {
                     "fp8 output needs a finite output_scale > 0 (q = fp8(y / output_scale)); got " +
                         std::to_string(s));
     } else if (float const s = args.params.output_scale; s == s) {  // set: not NaN
-      return fail(StatusCode::kErrorInvalidArgument,
-                  std::string("output_scale is for fp8 outputs only (q = fp8(y / output_scale)); C is ") +
-                      element_name<ElementC>() + ", which is stored unscaled, so output_scale (" +
-                      std::to_string(s) + ") would be ignored: leave it unset (NaN)");
+      return fail(
+          StatusCode::kErrorInvalidArgument,
+          std::string("output_scale is for fp8 outputs only (q = fp8(y / output_scale)); C is ") +
+              element_name<ElementC>() + ", which is stored unscaled, so output_scale (" +
+              std::to_string(s) + ") would be ignored: leave it unset (NaN)");
     }
     return Status::success();
   }

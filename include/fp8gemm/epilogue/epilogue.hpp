@@ -12,24 +12,24 @@
 namespace fp8gemm {
 
 /// out[m][n] = convert(act(acc[m][n] * s_a[m] * s_b[n] + bias[n]))
-/// `acc * s_a * s_b` is the dequant of per-tensor / per-channel scales (K-blocked scales were already
-/// applied in the mainloop, and then s_a = s_b = 1 here). ElementC: float, bf16, fp16, or an fp8
-/// format with output dequant scale s_out (q = fp8(y / s_out)); for every ElementC, if `amax` is
-/// non-null the kernel atomically folds max|y| over all outputs into *amax (NaN wins). Gemm::run
-/// zeroes *amax first; block-level callers zero it themselves.
+/// `acc * s_a * s_b` is the dequant of per-tensor / per-channel scales (K-blocked scales were
+/// already applied in the mainloop, and then s_a = s_b = 1 here). ElementC: float, bf16, fp16, or
+/// an fp8 format with output dequant scale s_out (q = fp8(y / s_out)); for every ElementC, if
+/// `amax` is non-null the kernel atomically folds max|y| over all outputs into *amax (NaN wins).
+/// Gemm::run zeroes *amax first; block-level callers zero it themselves.
 template <class ElementC, class Activation = Identity>
 struct Epilogue {
   using Element = ElementC;
   using Act = Activation;
 
   struct Params {
-    ElementC* c = nullptr;           // [M, N], N contiguous, aligned to ElementC
-    std::int64_t ldc = 0;            // elements, >= N
-    float const* bias = nullptr;     // [N] or null; 4-byte aligned
+    ElementC* c = nullptr;        // [M, N], N contiguous, aligned to ElementC
+    std::int64_t ldc = 0;         // elements, >= N
+    float const* bias = nullptr;  // [N] or null; 4-byte aligned
     // s_out, fp8 outputs only (q = fp8(y / s_out)); NaN = not set. can_implement refuses it unset
     // for fp8 outputs (rather than silently using 1) and set for the others (stored unscaled).
     float output_scale = std::numeric_limits<float>::quiet_NaN();
-    float* amax = nullptr;           // optional, 4-byte aligned: max |y| before quantization
+    float* amax = nullptr;  // optional, 4-byte aligned: max |y| before quantization
   };
 
   /// y = act(dequantized + bias[n])

@@ -36,9 +36,8 @@ struct GeluErf {
 };
 
 template <class T>
-inline constexpr bool is_output_fp8_v =
-    std::is_same_v<T, e4m3fn> || std::is_same_v<T, e5m2> || std::is_same_v<T, e4m3fnuz> ||
-    std::is_same_v<T, e5m2fnuz>;
+inline constexpr bool is_output_fp8_v = std::is_same_v<T, e4m3fn> || std::is_same_v<T, e5m2> ||
+                                        std::is_same_v<T, e4m3fnuz> || std::is_same_v<T, e5m2fnuz>;
 
 /// Output conversion with round-to-nearest-even: float, bf16, fp16 store y; fp8 formats store
 /// q = fp8(y / s_out) saturating to the format's max (s_out = the output's dequant scale).
@@ -58,6 +57,5 @@ FP8GEMM_HOST_DEVICE ElementC convert_output(float y, float output_scale) {
     return float_to_fp8<ElementC>(y / output_scale, Saturation::kSaturate);
   }
 }
-
 
 }  // namespace fp8gemm

@@ -12,8 +12,8 @@ struct GemmBlock {
   using Kernel = typename Config::Kernel;
   using Params = typename Config::Params;
   using SharedStorage = typename Kernel::SharedStorage;
-  static constexpr int kThreads = Kernel::kThreads;          // launch with this many threads per block
-  static constexpr int kWaveSize = Kernel::kWaveSize;        // 64 on CDNA, 32 on NVIDIA
+  static constexpr int kThreads = Kernel::kThreads;    // launch with this many threads per block
+  static constexpr int kWaveSize = Kernel::kWaveSize;  // 64 on CDNA, 32 on NVIDIA
   static constexpr int kSharedBytes = Kernel::kSharedBytes;  // dynamic LDS for SharedStorage
 
   /// C[tile] = epilogue(A[tile_m rows] * B[tile_n cols]) over K-tiles [k_tile_begin, k_tile_end).

@@ -42,8 +42,8 @@ struct GemmConfig {
   using ElementC = typename Epilogue::Element;
   using Scale = ScaleElement<Granularity>;
   static constexpr LayoutB kLayoutB = LayoutBV;
-  static constexpr int kPromoteK = AccumulationT::kPromoteK < 0 ? Policy::Atom::kDefaultPromoteK
-                                                                : AccumulationT::kPromoteK;
+  static constexpr int kPromoteK =
+      AccumulationT::kPromoteK < 0 ? Policy::Atom::kDefaultPromoteK : AccumulationT::kPromoteK;
 
   using Mainloop = LdsMultistageMainloop<Policy, Granularity, kLayoutB, kPromoteK>;
   using CollectiveEpilogue = DirectStoreEpilogue<Policy, Granularity, Epilogue>;

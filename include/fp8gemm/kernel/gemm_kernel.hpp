@@ -48,7 +48,8 @@ struct GemmKernel {
   }
 
   static Params to_params(Arguments const& args, float* workspace) {
-    return Params{args.mainloop, args.epilogue, TileScheduler::to_params(args.scheduler), workspace};
+    return Params{args.mainloop, args.epilogue, TileScheduler::to_params(args.scheduler),
+                  workspace};
   }
 
   FP8GEMM_DEVICE static void run(Params const& p, void* shared) {
@@ -81,19 +82,18 @@ struct GemmKernel {
     int const m_total = p.epilogue.m, n_total = p.epilogue.n;
     Accumulators acc;
     acc.clear();
-    if (k_tile_begin < k_tile_end) Mainloop{}(p.mainloop, m0, n0, k_tile_begin, k_tile_end, lds, acc);
+    if (k_tile_begin < k_tile_end)
+      Mainloop{}(p.mainloop, m0, n0, k_tile_begin, k_tile_end, lds, acc);
     auto const tc = Mainloop::Coords::current();
     float* out = p.workspace + std::int64_t(split) * m_total * n_total;
     FP8GEMM_UNROLL
-    for (int i = 0; i < Policy::kAtomsM; ++i)
-      FP8GEMM_UNROLL
-      for (int j = 0; j < Policy::kAtomsN; ++j)
-        FP8GEMM_UNROLL
-        for (int r = 0; r < Policy::Atom::kCRegs; ++r) {
-          int const m = m0 + tc.row(i, r);
-          int const n = n0 + tc.col(j, r);
-          if (m < m_total && n < n_total) out[std::int64_t(m) * n_total + n] = acc.v[i][j][r];
-        }
+    for (int i = 0; i < Policy::kAtomsM; ++i) FP8GEMM_UNROLL
+    for (int j = 0; j < Policy::kAtomsN; ++j) FP8GEMM_UNROLL
+    for (int r = 0; r < Policy::Atom::kCRegs; ++r) {
+      int const m = m0 + tc.row(i, r);
+      int const n = n0 + tc.col(j, r);
+      if (m < m_total && n < n_total) out[std::int64_t(m) * n_total + n] = acc.v[i][j][r];
+    }
   }
 };
 
@@ -108,7 +108,9 @@ struct SplitKReduceKernel {
   static constexpr int kWaveSize = Arch::kWaveSize;
   static constexpr int kSharedBytes = 0;
 
-  static std::int64_t blocks(int m, int n) { return (std::int64_t(m) * n + kThreads - 1) / kThreads; }
+  static std::int64_t blocks(int m, int n) {
+    return (std::int64_t(m) * n + kThreads - 1) / kThreads;
+  }
 
   FP8GEMM_DEVICE static void run(Params const& p, void*) {
     std::int64_t const idx = std::int64_t(arch::block_idx_x()) * kThreads + arch::thread_idx();
@@ -118,9 +120,11 @@ struct SplitKReduceKernel {
     if (idx < total) {
       float sum = 0.0f;
       for (int s = 0; s < p.scheduler.split_k; ++s) sum += p.workspace[s * total + idx];
-      amax = Epilogue::finish_element(p.epilogue, static_cast<int>(idx / n), static_cast<int>(idx % n), sum);
+      amax = Epilogue::finish_element(p.epilogue, static_cast<int>(idx / n),
+                                      static_cast<int>(idx % n), sum);
     }
-    if (p.epilogue.params.amax != nullptr && idx < total) arch::atomic_max_nonnegative(p.epilogue.params.amax, amax);
+    if (p.epilogue.params.amax != nullptr && idx < total)
+      arch::atomic_max_nonnegative(p.epilogue.params.amax, amax);
   }
 };
 

@@ -69,16 +69,18 @@ struct GroupedTileScheduler {
                                ((args.n + std::int64_t(Policy::kBlockN) - 1) / Policy::kBlockN);
     std::int64_t const max_tiles = Arch::max_blocks_x(Policy::kThreads);
     if (tiles > max_tiles)
-      return fail(StatusCode::kErrorInvalidSize,
-                  "M x N needs " + std::to_string(tiles) + " output tiles (one workgroup each); a " +
-                      Arch::kName + " grid holds at most " + std::to_string(max_tiles) +
-                      " workgroups of " + std::to_string(Policy::kThreads) + " threads");
+      return fail(StatusCode::kErrorInvalidSize, "M x N needs " + std::to_string(tiles) +
+                                                     " output tiles (one workgroup each); a " +
+                                                     Arch::kName + " grid holds at most " +
+                                                     std::to_string(max_tiles) + " workgroups of " +
+                                                     std::to_string(Policy::kThreads) + " threads");
     int const k_tiles = (args.k + Policy::kBlockK - 1) / Policy::kBlockK;
     if (args.split_k < 1 || args.split_k > k_tiles || args.split_k > Arch::kMaxBlocksY)
       return fail(StatusCode::kErrorInvalidArgument,
-                  "split_k must be in [1, min(ceil(K / BlockK) = ceil(" + std::to_string(args.k) + " / " +
-                      std::to_string(Policy::kBlockK) + ") = " + std::to_string(k_tiles) + ", " +
-                      std::to_string(Arch::kMaxBlocksY) + " (grid.y))]; got " + std::to_string(args.split_k));
+                  "split_k must be in [1, min(ceil(K / BlockK) = ceil(" + std::to_string(args.k) +
+                      " / " + std::to_string(Policy::kBlockK) + ") = " + std::to_string(k_tiles) +
+                      ", " + std::to_string(Arch::kMaxBlocksY) + " (grid.y))]; got " +
+                      std::to_string(args.split_k));
     if (args.group_m < 1) return fail(StatusCode::kErrorInvalidArgument, "group_m must be >= 1");
     return Status::success();
   }
@@ -103,7 +105,8 @@ struct GroupedTileScheduler {
     TileCoord const t = grouped_tile(linear, p.tiles_m, p.tiles_n, p.group_m);
     int const split = arch::block_idx_y();
     int const begin = split * p.k_tiles_per_split;
-    int const end = begin + p.k_tiles_per_split < p.k_tiles ? begin + p.k_tiles_per_split : p.k_tiles;
+    int const end =
+        begin + p.k_tiles_per_split < p.k_tiles ? begin + p.k_tiles_per_split : p.k_tiles;
     return {t.m, t.n, begin, end, split};
   }
 };

@@ -26,11 +26,9 @@ struct Accumulators {
   float v[Policy::kAtomsM][Policy::kAtomsN][Policy::Atom::kCRegs];
   FP8GEMM_DEVICE void clear() {
     FP8GEMM_UNROLL
-    for (int i = 0; i < Policy::kAtomsM; ++i)
-      FP8GEMM_UNROLL
-      for (int j = 0; j < Policy::kAtomsN; ++j)
-        FP8GEMM_UNROLL
-        for (int r = 0; r < Policy::Atom::kCRegs; ++r) v[i][j][r] = 0.0f;
+    for (int i = 0; i < Policy::kAtomsM; ++i) FP8GEMM_UNROLL
+    for (int j = 0; j < Policy::kAtomsN; ++j) FP8GEMM_UNROLL
+    for (int r = 0; r < Policy::Atom::kCRegs; ++r) v[i][j][r] = 0.0f;
   }
 };
 
@@ -100,10 +98,10 @@ struct LdsMultistageMainloop {
   static constexpr bool kHardwareMx =
       std::is_same_v<Granularity, Mx32> && arch::has_hardware_mx32<Atom>::value;
   static constexpr bool kKBlockedScales = Granularity::kBlockK > 0 && !kHardwareMx;
-  static constexpr int kPromoteK = kKBlockedScales
-                                       ? (Granularity::kBlockK < Policy::kBlockK ? Granularity::kBlockK
-                                                                                 : Policy::kBlockK)
-                                       : kPromoteKV;
+  static constexpr int kPromoteK =
+      kKBlockedScales
+          ? (Granularity::kBlockK < Policy::kBlockK ? Granularity::kBlockK : Policy::kBlockK)
+          : kPromoteKV;
   static constexpr bool kUsePartial = kPromoteK > 0;
   static constexpr int kStepsPerPromote = kUsePartial ? kPromoteK / Atom::kK : 1;
 
@@ -120,19 +118,22 @@ struct LdsMultistageMainloop {
       "atom's K must divide 32");
   static_assert(kKBlockedScales || kPromoteK % Atom::kK == 0,
                 "promotion interval (PromoteEvery<K>) must be a multiple of the atom's K");
-  static_assert(!kHardwareMx || Atom::kK == 32 * (Atom::kThreads / Atom::kM),
-                "hardware MX-32 atoms take one E8M0 byte per lane, lane l's for row l % kM and the MX "
-                "block 32 * (l / kM) of the atom's K: kK must be 32 * (wave size / kM)");
-  static_assert(!kUsePartial || (2 * Policy::kAccumulators <= Arch::kMaxAccumulatorRegs &&
-                                 2 * Policy::kAccumulators <= Policy::kRegisterBudget * 3 / 4),
-                "promoted/K-blocked accumulation needs a second set of accumulators, and with it more "
-                "than 3/4 of the registers a thread may use at this block size: use fewer waves per "
-                "SIMD or a smaller wave tile (gfx950 with Blockwise scales: Cdna4KBlocked)");
+  static_assert(
+      !kHardwareMx || Atom::kK == 32 * (Atom::kThreads / Atom::kM),
+      "hardware MX-32 atoms take one E8M0 byte per lane, lane l's for row l % kM and the MX "
+      "block 32 * (l / kM) of the atom's K: kK must be 32 * (wave size / kM)");
+  static_assert(
+      !kUsePartial || (2 * Policy::kAccumulators <= Arch::kMaxAccumulatorRegs &&
+                       2 * Policy::kAccumulators <= Policy::kRegisterBudget * 3 / 4),
+      "promoted/K-blocked accumulation needs a second set of accumulators, and with it more "
+      "than 3/4 of the registers a thread may use at this block size: use fewer waves per "
+      "SIMD or a smaller wave tile (gfx950 with Blockwise scales: Cdna4KBlocked)");
 
   /// K-contiguous tiles go global -> LDS without registers where the arch can (cp.async), through
   /// registers otherwise; mk_kn_mn B is transposed on the way, so it always goes through registers.
   template <class Layout>
-  using RowCopy = std::conditional_t<Arch::kAsyncCopy, AsyncRowMajorTileCopy<Layout, kCopyThreads, Arch::kLdsBanks>,
+  using RowCopy = std::conditional_t<Arch::kAsyncCopy,
+                                     AsyncRowMajorTileCopy<Layout, kCopyThreads, Arch::kLdsBanks>,
                                      RowMajorTileCopy<Layout, kCopyThreads, Arch::kLdsBanks>>;
   using CopyA = RowCopy<LdsLayoutA>;
   using CopyB = std::conditional_t<kLayoutB == LayoutB::kNK, RowCopy<LdsLayoutB>,
@@ -147,22 +148,25 @@ struct LdsMultistageMainloop {
     if (args.a.data == nullptr) return fail(StatusCode::kErrorNullPointer, "A is null");
     if (args.b.data == nullptr) return fail(StatusCode::kErrorNullPointer, "B is null");
     if (args.a.ld < args.a.cols)
-      return fail(StatusCode::kErrorLeadingDimension, "lda (" + std::to_string(args.a.ld) + ") must be >= K (" +
+      return fail(StatusCode::kErrorLeadingDimension, "lda (" + std::to_string(args.a.ld) +
+                                                          ") must be >= K (" +
                                                           std::to_string(args.a.cols) + ")");
     if (args.b.ld < args.b.cols)
       return fail(StatusCode::kErrorLeadingDimension,
-                  std::string("ldb (") + std::to_string(args.b.ld) + ") must be >= " +
-                      (kLayoutB == LayoutB::kNK ? "K" : "N") + " (" + std::to_string(args.b.cols) +
-                      ") for " + layout_name(kLayoutB));
+                  std::string("ldb (") + std::to_string(args.b.ld) +
+                      ") must be >= " + (kLayoutB == LayoutB::kNK ? "K" : "N") + " (" +
+                      std::to_string(args.b.cols) + ") for " + layout_name(kLayoutB));
     // 16-byte vector loads of every row: the pointer and the row pitch both.
     FP8GEMM_RETURN_IF_ERROR(check_aligned(args.a.data, 16, "A", "16-byte vector loads"));
     if (args.a.ld % 16 != 0)
-      return fail(StatusCode::kErrorMisaligned, "lda must be a multiple of 16 (16-byte vector loads of every row); got lda=" +
-                                                    std::to_string(args.a.ld) + ": pad the leading dimension");
+      return fail(StatusCode::kErrorMisaligned,
+                  "lda must be a multiple of 16 (16-byte vector loads of every row); got lda=" +
+                      std::to_string(args.a.ld) + ": pad the leading dimension");
     FP8GEMM_RETURN_IF_ERROR(check_aligned(args.b.data, 16, "B", "16-byte vector loads"));
     if (args.b.ld % 16 != 0)
-      return fail(StatusCode::kErrorMisaligned, "ldb must be a multiple of 16 (16-byte vector loads of every row); got ldb=" +
-                                                    std::to_string(args.b.ld) + ": pad the leading dimension");
+      return fail(StatusCode::kErrorMisaligned,
+                  "ldb must be a multiple of 16 (16-byte vector loads of every row); got ldb=" +
+                      std::to_string(args.b.ld) + ": pad the leading dimension");
     return Status::success();
   }
 
@@ -196,13 +200,16 @@ struct LdsMultistageMainloop {
       arch::async_copy_wait<kStages - 2>();  // this thread's copies of K-tile t have landed
       arch::sync_block();  // waits for: K-tile t in LDS from every thread, and every wave done
                            // reading stage (t - 1) % kStages, which K-tile `ahead` now overwrites
-      if (has_ahead) issue_tile(copy_a, copy_b, args, m0, n0, k_tile_begin + ahead, lds, ahead % kStages);
+      if (has_ahead)
+        issue_tile(copy_a, copy_b, args, m0, n0, k_tile_begin + ahead, lds, ahead % kStages);
       arch::async_copy_commit();  // one group per iteration, empty or not, keeps the count fixed
 
       FP8GEMM_UNROLL
       for (int ks = 0; ks < Policy::kKSteps; ++ks) {
-        int const k_step = (k_tile_begin + t) * Policy::kBlockK + ks * Atom::kK;  // first k of this step
-        multiply_step(args, tc, m0, n0, k_step, lds.a[stage], lds.b[stage], ks, kUsePartial ? partial : acc);
+        int const k_step =
+            (k_tile_begin + t) * Policy::kBlockK + ks * Atom::kK;  // first k of this step
+        multiply_step(args, tc, m0, n0, k_step, lds.a[stage], lds.b[stage], ks,
+                      kUsePartial ? partial : acc);
         if constexpr (kUsePartial) {
           if (++steps_in_chunk == kStepsPerPromote) {
             promote(args, tc, m0, n0, chunk_k, partial, acc);
@@ -257,8 +264,9 @@ struct LdsMultistageMainloop {
     if constexpr (kHardwareMx) {
       FP8GEMM_UNROLL
       for (int i = 0; i < Policy::kAtomsM; ++i)
-        sa[i] = mx_scale_byte(args.scale_a,
-                              m0 + tc.wave_m * Policy::kWaveTileM + i * Atom::kM + tc.lane % Atom::kM, kb);
+        sa[i] = mx_scale_byte(
+            args.scale_a, m0 + tc.wave_m * Policy::kWaveTileM + i * Atom::kM + tc.lane % Atom::kM,
+            kb);
     }
     FP8GEMM_UNROLL
     for (int j = 0; j < Policy::kAtomsN; ++j) {
@@ -266,7 +274,8 @@ struct LdsMultistageMainloop {
       load_b(fb, lds_b, tc.lane, tc.wave_n * Policy::kWaveTileN + j * Atom::kN, ks * Atom::kK);
       if constexpr (kHardwareMx) {
         std::uint8_t const sb = mx_scale_byte(
-            args.scale_b, n0 + tc.wave_n * Policy::kWaveTileN + j * Atom::kN + tc.lane % Atom::kN, kb);
+            args.scale_b, n0 + tc.wave_n * Policy::kWaveTileN + j * Atom::kN + tc.lane % Atom::kN,
+            kb);
         FP8GEMM_UNROLL
         for (int i = 0; i < Policy::kAtomsM; ++i) Atom::mma_scaled(d.v[i][j], fa[i], fb, sa[i], sb);
       } else {
@@ -297,7 +306,8 @@ struct LdsMultistageMainloop {
 
   /// E8M0 scale byte of (row, MX block kb); rows or blocks outside the matrix multiply zero-filled
   /// data, so they get 2^0 (127).
-  FP8GEMM_DEVICE static std::uint8_t mx_scale_byte(ScaleView<Granularity> const& s, int row, int kb) {
+  FP8GEMM_DEVICE static std::uint8_t mx_scale_byte(ScaleView<Granularity> const& s, int row,
+                                                   int kb) {
     if constexpr (std::is_same_v<typename ScaleView<Granularity>::Element, e8m0>) {
       return (row < s.extent && kb < s.cols) ? s.data[row * s.cols + kb].bits : std::uint8_t{127};
     } else {
@@ -310,25 +320,26 @@ struct LdsMultistageMainloop {
   /// loaded once per atom row / column register ((kAtomsM + kAtomsN) * kCRegs loads), not once per
   /// accumulator; elements outside the matrix get scale 0.
   FP8GEMM_DEVICE static void promote(Arguments const& args, ThreadCoords<Policy> const& tc, int m0,
-                                     int n0, int chunk_k, Accumulators& partial, Accumulators& acc) {
+                                     int n0, int chunk_k, Accumulators& partial,
+                                     Accumulators& acc) {
     if (chunk_k >= args.a.cols) return;
     [[maybe_unused]] float sa[Policy::kAtomsM][Atom::kCRegs];
     [[maybe_unused]] float sb[Policy::kAtomsN][Atom::kCRegs];
     if constexpr (kKBlockedScales) {
       FP8GEMM_UNROLL
-      for (int i = 0; i < Policy::kAtomsM; ++i)
-        FP8GEMM_UNROLL
-        for (int r = 0; r < Atom::kCRegs; ++r) {
-          int const m = m0 + tc.row(i, r);
-          sa[i][r] = m < args.scale_a.extent ? args.scale_a.block(m, chunk_k, Granularity::kABlockM) : 0.0f;
-        }
+      for (int i = 0; i < Policy::kAtomsM; ++i) FP8GEMM_UNROLL
+      for (int r = 0; r < Atom::kCRegs; ++r) {
+        int const m = m0 + tc.row(i, r);
+        sa[i][r] =
+            m < args.scale_a.extent ? args.scale_a.block(m, chunk_k, Granularity::kABlockM) : 0.0f;
+      }
       FP8GEMM_UNROLL
-      for (int j = 0; j < Policy::kAtomsN; ++j)
-        FP8GEMM_UNROLL
-        for (int r = 0; r < Atom::kCRegs; ++r) {
-          int const n = n0 + tc.col(j, r);
-          sb[j][r] = n < args.scale_b.extent ? args.scale_b.block(n, chunk_k, Granularity::kBBlockN) : 0.0f;
-        }
+      for (int j = 0; j < Policy::kAtomsN; ++j) FP8GEMM_UNROLL
+      for (int r = 0; r < Atom::kCRegs; ++r) {
+        int const n = n0 + tc.col(j, r);
+        sb[j][r] =
+            n < args.scale_b.extent ? args.scale_b.block(n, chunk_k, Granularity::kBBlockN) : 0.0f;
+      }
     }
     FP8GEMM_UNROLL
     for (int i = 0; i < Policy::kAtomsM; ++i) {

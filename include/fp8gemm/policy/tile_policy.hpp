@@ -78,9 +78,9 @@ namespace fp8gemm {
 /// breaks: a hardware MX-32 atom's K is 32 x (wave size / kM) (the mainloop's "hardware MX-32
 /// atoms ..." sentence); with cp.async (Hopper) the padded rows stay 16-byte aligned ("async copies
 /// write 16-byte LDS vectors"); BlockK is an even multiple of the atom's LDS read width
-/// (tile/lds_layout.hpp: "BlockK must be an even multiple of the atom's LDS read width ...", implied
-/// by rule 5 for every shipped atom); and one atom runs on one wave ("TilePolicy runs one atom per
-/// wave; a warpgroup atom needs a policy of its own").
+/// (tile/lds_layout.hpp: "BlockK must be an even multiple of the atom's LDS read width ...",
+/// implied by rule 5 for every shipped atom); and one atom runs on one wave ("TilePolicy runs one
+/// atom per wave; a warpgroup atom needs a policy of its own").
 template <int BlockM, int BlockN, int BlockK, int WavesM, int WavesN, class AtomT, int Stages = 2>
 struct TilePolicy {
   using Atom = AtomT;
@@ -96,7 +96,7 @@ struct TilePolicy {
   static constexpr int kWaveTileN = BlockN / WavesN;  // columns of C one wave owns
   static constexpr int kAtomsM = kWaveTileM / Atom::kM;
   static constexpr int kAtomsN = kWaveTileN / Atom::kN;
-  static constexpr int kKSteps = BlockK / Atom::kK;   // atoms along K per K-tile
+  static constexpr int kKSteps = BlockK / Atom::kK;  // atoms along K per K-tile
 
   static constexpr int kAccumulators = kAtomsM * kAtomsN * Atom::kCRegs;  // FP32 per thread
   /// Registers a thread may hold (arch and block size); accumulators may take at most half, the
@@ -117,7 +117,8 @@ struct TilePolicy {
   static_assert(Atom::kThreads == Arch::kWaveSize,
                 "TilePolicy runs one atom per wave; a warpgroup atom needs a policy of its own");
   static_assert(kThreads <= 1024, "at most 1024 threads per workgroup");
-  static_assert(kAccumulators <= Arch::kMaxAccumulatorRegs / 2 && kAccumulators <= kRegisterBudget / 2,
+  static_assert(kAccumulators <= Arch::kMaxAccumulatorRegs / 2 &&
+                    kAccumulators <= kRegisterBudget / 2,
                 "too many FP32 accumulators per thread for this target (each K-blocked or promoted "
                 "accumulator also needs a partial-sum copy): use more waves or a smaller tile");
 };

@@ -224,7 +224,8 @@ template <class G>
 /// GPU scales_from_amax_host. Synchronizes the stream to report a non-finite amax (the status
 /// names the first one; its scale is NaN, as on the host).
 template <class T, class G>
-[[nodiscard]] Status scales_from_amax_gpu(ScalesFromAmaxArgs const& args, gpuStream_t stream = nullptr) {
+[[nodiscard]] Status scales_from_amax_gpu(ScalesFromAmaxArgs const& args,
+                                          gpuStream_t stream = nullptr) {
   FP8GEMM_RETURN_IF_ERROR(validate_args<G>(args));
   constexpr bool kMx = std::is_same_v<G, Mx32>;
   detail::DeviceScratch scratch;

@@ -164,8 +164,8 @@ struct AsyncRowMajorTileCopy {
       bool const inside = row < rows && kk < k;
       int const valid = !inside ? 0 : (k - kk < 16 ? k - kk : 16);
       std::uint8_t const* src = inside ? base + row * ld + kk : base;  // valid = 0 reads nothing
-      arch::copy_global_to_lds16(lds_stage, Layout::offset(tile_row, 16 * (v % Order::kChunks)), src,
-                                 valid);
+      arch::copy_global_to_lds16(lds_stage, Layout::offset(tile_row, 16 * (v % Order::kChunks)),
+                                 src, valid);
     }
   }
   FP8GEMM_DEVICE void land(std::uint8_t*) const {}
@@ -192,21 +192,22 @@ struct TransposedTileCopyB {
   static constexpr int kUnitsK = Layout::kRowBytes / 4;
   static constexpr int kTotalUnits = kUnitsN * kUnitsK;
   static constexpr int kUnits = (kTotalUnits + kThreads - 1) / kThreads;  // per thread
-  static_assert(Layout::kRows % 16 == 0 && (kTotalUnits % kThreads == 0 || kTotalUnits < kThreads),
-                "mk_kn_mn: B is copied as 4 (k) x 16 (n) blocks, whole blocks per thread (or at most "
-                "one per thread when the tile has fewer blocks than threads)");
+  static_assert(
+      Layout::kRows % 16 == 0 && (kTotalUnits % kThreads == 0 || kTotalUnits < kThreads),
+      "mk_kn_mn: B is copied as 4 (k) x 16 (n) blocks, whole blocks per thread (or at most "
+      "one per thread when the tile has fewer blocks than threads)");
   arch::Vec<16> staged[kUnits][4];  // [unit][k]: 16 n-bytes of K row k0 + 4 * (u / kUnitsN) + k
 
   /// Loads k in [k0, k0 + kRowBytes) x n in [n0, n0 + kRows), zero outside [k, n).
   FP8GEMM_DEVICE void load(std::uint8_t const* base, std::int64_t ld, int n_total, int k_total,
                            int n0, int k0) {
     int const tid = arch::thread_idx();
-FP8GEMM_UNROLL
+    FP8GEMM_UNROLL
     for (int i = 0; i < kUnits; ++i) {
       int const u = tid + i * kThreads;
       int const n = n0 + 16 * (u % kUnitsN);
       int const k = k0 + 4 * (u / kUnitsN);
-FP8GEMM_UNROLL
+      FP8GEMM_UNROLL
       for (int j = 0; j < 4; ++j) {
         staged[i][j] = arch::Vec<16>{};
         if (u < kTotalUnits && k + j < k_total && n < n_total) {
@@ -231,7 +232,7 @@ FP8GEMM_UNROLL
   /// Writes the staged units transposed into one LDS stage laid out as Layout (N rows of K).
   FP8GEMM_DEVICE void store(std::uint8_t* lds_stage) const {
     int const tid = arch::thread_idx();
-FP8GEMM_UNROLL
+    FP8GEMM_UNROLL
     for (int i = 0; i < kUnits; ++i) {
       int const u = tid + i * kThreads;
       if (kTotalUnits % kThreads != 0 && u >= kTotalUnits) break;  // fewer units than threads
@@ -240,18 +241,18 @@ FP8GEMM_UNROLL
       int const x = (u % kUnitsN) % 16;  // column swizzle, see NOTE
       // word[c] = bytes {row0[c], row1[c], row2[c], row3[c]} (k ascending = little-endian bytes)
       std::uint32_t word[16];
-FP8GEMM_UNROLL
+      FP8GEMM_UNROLL
       for (int c = 0; c < 16; ++c) {
         word[c] = 0;
-FP8GEMM_UNROLL
+        FP8GEMM_UNROLL
         for (int j = 0; j < 4; ++j)
           word[c] |= ((staged[i][j].w[c / 4] >> (8 * (c % 4))) & 0xFFu) << (8 * j);
       }
       // word[c] <- word[c ^ x]: one conditional swap stage per bit of x
-FP8GEMM_UNROLL
+      FP8GEMM_UNROLL
       for (int bit = 1; bit < 16; bit <<= 1) {
         bool const swap = (x & bit) != 0;
-FP8GEMM_UNROLL
+        FP8GEMM_UNROLL
         for (int c = 0; c < 16; ++c) {
           if (c & bit) continue;
           std::uint32_t const lo = word[c], hi = word[c | bit];
@@ -259,7 +260,7 @@ FP8GEMM_UNROLL
           word[c | bit] = swap ? lo : hi;
         }
       }
-FP8GEMM_UNROLL
+      FP8GEMM_UNROLL
       for (int c = 0; c < 16; ++c) {
         arch::Vec<4> v;
         v.w[0] = word[c];

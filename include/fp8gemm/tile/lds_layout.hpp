@@ -47,9 +47,10 @@ struct PaddedRowLayout {
 /// The emulator measures every default policy (docs/lds_bank_conflicts.md).
 template <int Rows, int BlockK, class Atom>
 struct FragmentReadLayout : PaddedRowLayout<Rows, BlockK, Atom::kLdsReadBytes> {
-  static_assert(BlockK % (2 * Atom::kLdsReadBytes) == 0,
-                "BlockK must be an even multiple of the atom's LDS read width: then the padded pitch "
-                "is an odd number of reads and the fragment reads are free of bank conflicts");
+  static_assert(
+      BlockK % (2 * Atom::kLdsReadBytes) == 0,
+      "BlockK must be an even multiple of the atom's LDS read width: then the padded pitch "
+      "is an odd number of reads and the fragment reads are free of bank conflicts");
 };
 
 }  // namespace fp8gemm

@@ -51,6 +51,8 @@ struct ScaleView {
 /// (x · s_a) · s_b, in that order: the two scales are never multiplied on their own, so a pair
 /// whose product leaves FP32 (1e20 · 1e20) still scales a representable x to a representable
 /// result, and x = 0 stays 0 instead of 0 · inf = NaN.
-FP8GEMM_HOST_DEVICE float scale_twice(float x, float s_a, float s_b) { return (x * s_a) * s_b; }
+FP8GEMM_HOST_DEVICE float scale_twice(float x, float s_a, float s_b) {
+  return (x * s_a) * s_b;
+}
 
 }  // namespace fp8gemm

@@ -16,9 +16,9 @@ namespace fp8gemm {
 /// o ^ (((o >> 7) & 7) << 4), i.e. address bits [4, 7) ^= bits [7, 10) (CuTe's Swizzle<3, 4, 3>).
 /// Rows, and so atoms, never mix: row r stays in bytes [128 r, 128 r + 128).
 struct Swizzle128B {
-  static constexpr int kRowBytes = 128;   // one swizzle span
-  static constexpr int kChunkBytes = 16;  // the unit that moves
-  static constexpr int kAtomRows = 8;     // rows per repeat of the pattern
+  static constexpr int kRowBytes = 128;                     // one swizzle span
+  static constexpr int kChunkBytes = 16;                    // the unit that moves
+  static constexpr int kAtomRows = 8;                       // rows per repeat of the pattern
   static constexpr int kAtomBytes = kAtomRows * kRowBytes;  // 1024: the alignment the tile needs
 
   /// Swizzled offset of linear byte offset `o` (o = 128·row + byte-in-row) of the tile.

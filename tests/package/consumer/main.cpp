@@ -19,7 +19,8 @@ using namespace fp8gemm;
 
 namespace {
 
-using Config = GemmConfig<Cdna4Default<e4m3fn, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<float, Identity>>;
+using Config =
+    GemmConfig<Cdna4Default<e4m3fn, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<float, Identity>>;
 
 int fail(char const* what, Status const& s) {
   std::printf("FAIL %s: %s\n", what, s.to_string().c_str());
@@ -44,7 +45,8 @@ int main() {
   qa.scales = sa.data(), qa.scale_count = std::int64_t(sa.size());
   if (Status s = quantize_a_host<e4m3fn, PerChannel>(qa); !s.ok()) return fail("quantize A", s);
   QuantizeBArgs<e4m3fn> qb;
-  qb.x = b.data(), qb.n = n, qb.k = k, qb.ldb = ld, qb.layout = LayoutB::kNK, qb.q = bq.data(), qb.ldq = ld;
+  qb.x = b.data(), qb.n = n, qb.k = k, qb.ldb = ld, qb.layout = LayoutB::kNK, qb.q = bq.data(),
+  qb.ldq = ld;
   qb.scales = sb.data(), qb.scale_count = std::int64_t(sb.size());
   if (Status s = quantize_b_host<e4m3fn, PerChannel>(qb); !s.ok()) return fail("quantize B", s);
 
@@ -65,12 +67,14 @@ int main() {
     for (int j = 0; j < n; ++j) {
       double ref = 0.0, abs_sum = 0.0;
       for (int kk = 0; kk < k; ++kk) {
-        double const p = double(aq[i * ld + kk].to_float()) * sa[i] * bq[j * ld + kk].to_float() * sb[j];
+        double const p =
+            double(aq[i * ld + kk].to_float()) * sa[i] * bq[j * ld + kk].to_float() * sb[j];
         ref += p, abs_sum += std::fabs(p);
       }
       double const err = std::fabs(c[i * n + j] - ref);
       if (!(err <= gamma * abs_sum)) {
-        std::printf("FAIL C(%d,%d) = %.9g, FP64 %.9g, bound %.3g\n", i, j, c[i * n + j], ref, gamma * abs_sum);
+        std::printf("FAIL C(%d,%d) = %.9g, FP64 %.9g, bound %.3g\n", i, j, c[i * n + j], ref,
+                    gamma * abs_sum);
         return 1;
       }
       worst = std::fmax(worst, err / (gamma * abs_sum));
@@ -78,8 +82,10 @@ int main() {
 
   args.lda = 300;  // not a multiple of 16
   Status const refused = G::can_implement(args);
-  if (refused.code() != StatusCode::kErrorMisaligned) return fail("expected a refusal of lda = 300", refused);
-  std::printf("fp8gemm consumer OK: %dx%dx%d on the host emulator, worst error %.3f of the bound; %s\n", m, n, k,
-              worst, refused.to_string().c_str());
+  if (refused.code() != StatusCode::kErrorMisaligned)
+    return fail("expected a refusal of lda = 300", refused);
+  std::printf(
+      "fp8gemm consumer OK: %dx%dx%d on the host emulator, worst error %.3f of the bound; %s\n", m,
+      n, k, worst, refused.to_string().c_str());
   return 0;
 }

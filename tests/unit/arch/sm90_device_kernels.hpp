@@ -19,8 +19,8 @@ namespace fp8gemm::test {
 /// One wgmma chain of each shape and format pair, a kernel each (one N per kernel keeps the
 /// register demand of a real kernel: no C7512 serialization lines in the build log).
 template <int N, class EA, class EB>
-__global__ void __launch_bounds__(128, 1) sm90_compile_wgmma_kernel(float* out, std::uint64_t da,
-                                                                    std::uint64_t db) {
+__global__ void __launch_bounds__(128, 1)
+    sm90_compile_wgmma_kernel(float* out, std::uint64_t da, std::uint64_t db) {
   using W = arch::Sm90Wgmma64xNx32<N, EA, EB>;
   float d[W::kAccumulators];
   arch::wgmma_fence();
@@ -34,8 +34,8 @@ __global__ void __launch_bounds__(128, 1) sm90_compile_wgmma_kernel(float* out, 
   for (int i = 0; i < W::kAccumulators; ++i) out[W::acc_row(t, i) * N + W::acc_col(t, i)] = d[i];
 }
 
-#define FP8GEMM_TEST_SM90_PAIRS(N)                                               \
-  reinterpret_cast<void const*>(&sm90_compile_wgmma_kernel<N, e4m3fn, e4m3fn>), \
+#define FP8GEMM_TEST_SM90_PAIRS(N)                                                \
+  reinterpret_cast<void const*>(&sm90_compile_wgmma_kernel<N, e4m3fn, e4m3fn>),   \
       reinterpret_cast<void const*>(&sm90_compile_wgmma_kernel<N, e4m3fn, e5m2>), \
       reinterpret_cast<void const*>(&sm90_compile_wgmma_kernel<N, e5m2, e4m3fn>), \
       reinterpret_cast<void const*>(&sm90_compile_wgmma_kernel<N, e5m2, e5m2>)

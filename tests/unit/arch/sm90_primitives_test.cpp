@@ -78,8 +78,8 @@ TEST(Sm90SmemDescriptor, KStepAdvance) {
   std::uint64_t const expected[4] = {0x4000004000010040ull, 0x4000004000010042ull,
                                      0x4000004000010044ull, 0x4000004000010046ull};
   for (int k = 0; k < 4; ++k) {
-    Sm90SmemDescriptor const d =
-        base.advanced(static_cast<std::uint32_t>(k * Sm90Wgmma64xNx32<128, e4m3fn, e4m3fn>::kKStepBytes));
+    Sm90SmemDescriptor const d = base.advanced(
+        static_cast<std::uint32_t>(k * Sm90Wgmma64xNx32<128, e4m3fn, e4m3fn>::kKStepBytes));
     EXPECT_EQ(d.bits, expected[k]) << "k-step " << k;
   }
   EXPECT_EQ(base.advanced(64 * 128).bits, 0x4000004000010240ull);
@@ -156,9 +156,9 @@ TEST(Sm90Wgmma64xNx32, AccumulatorMapKnownEntries) {
   using W = Sm90Wgmma64xNx32<256, e4m3fn, e4m3fn>;
   // {thread, register, row, column}
   int const cases[][4] = {
-      {0, 0, 0, 0},     {0, 1, 0, 1},   {0, 2, 8, 0},    {0, 3, 8, 1},  {0, 4, 0, 8},
-      {5, 0, 1, 2},     {37, 6, 25, 10}, {127, 127, 63, 255}, {64, 0, 32, 0},
-      {128 + 5, 0, 1, 2},  // thread 133 is thread 5 of its warpgroup
+      {0, 0, 0, 0},   {0, 1, 0, 1},       {0, 2, 8, 0},    {0, 3, 8, 1},
+      {0, 4, 0, 8},   {5, 0, 1, 2},       {37, 6, 25, 10}, {127, 127, 63, 255},
+      {64, 0, 32, 0}, {128 + 5, 0, 1, 2},  // thread 133 is thread 5 of its warpgroup
   };
   for (auto const& c : cases) {
     EXPECT_EQ(W::acc_row(c[0], c[1]), c[2]) << "thread " << c[0] << " register " << c[1];
@@ -204,7 +204,8 @@ TEST(Sm90AccumulationModel, ReproducesTheMeasuredTable) {
   EXPECT_EQ(test::sm90_wgmma_accumulate(q, Sm90AccumulationModel::kWithoutSumCut),
             3.0625f + std::ldexp(1.0f, -13));
   EXPECT_EQ(test::sm90_wgmma_accumulate(q), 3.0625f);
-  EXPECT_EQ(test::sm90_wgmma_accumulate(q, Sm90AccumulationModel::kValueExponentsNoSumCut), 3.0625f);
+  EXPECT_EQ(test::sm90_wgmma_accumulate(q, Sm90AccumulationModel::kValueExponentsNoSumCut),
+            3.0625f);
   // Cancellation: 1 - (1 - 2^-7) leaves 2^-7 on the products' grid (2^-13) exactly; a later
   // k-step's 2^-20 then meets D = 2^-7 and survives (2^-13 below it): precision follows D down.
   std::vector<double> c(64, 0.0);
@@ -233,9 +234,11 @@ TmaTensor2d valid_operand() {  // a K-major fp8 operand, K = 4096, 512 rows, box
   return t;
 }
 
-::testing::AssertionResult refused(TmaTensor2d const& t, StatusCode code, std::string const& words) {
+::testing::AssertionResult refused(TmaTensor2d const& t, StatusCode code,
+                                   std::string const& words) {
   Status const s = check_tma_tensor_2d(t);
-  if (s.ok()) return ::testing::AssertionFailure() << "accepted; expected a refusal with '" << words << "'";
+  if (s.ok())
+    return ::testing::AssertionFailure() << "accepted; expected a refusal with '" << words << "'";
   if (s.code() != code) return ::testing::AssertionFailure() << "wrong code: " << s.to_string();
   if (s.message().find(words) == std::string::npos)
     return ::testing::AssertionFailure() << "message lacks '" << words << "': " << s.to_string();
@@ -245,7 +248,8 @@ TmaTensor2d valid_operand() {  // a K-major fp8 operand, K = 4096, 512 rows, box
 }
 
 TEST(TmaTensor2d, AcceptsOperandAndOutputMaps) {
-  EXPECT_TRUE(check_tma_tensor_2d(valid_operand()).ok()) << check_tma_tensor_2d(valid_operand()).to_string();
+  EXPECT_TRUE(check_tma_tensor_2d(valid_operand()).ok())
+      << check_tma_tensor_2d(valid_operand()).to_string();
   TmaTensor2d c;  // fp32 output 64 x 256, unswizzled box of a whole 64 x 256 tile
   c.base = g_tensor;
   c.element = TmaElement::kF32;

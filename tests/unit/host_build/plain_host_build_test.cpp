@@ -15,7 +15,8 @@
 namespace fp8gemm {
 namespace {
 
-using Config = GemmConfig<Cdna4Default<e4m3fn, e4m3fn>, PerTensor, LayoutB::kNK, Epilogue<float, Identity>>;
+using Config =
+    GemmConfig<Cdna4Default<e4m3fn, e4m3fn>, PerTensor, LayoutB::kNK, Epilogue<float, Identity>>;
 
 Gemm<Config>::Arguments arguments(float* c) {
   alignas(16) static e4m3fn a[64 * 64], b[64 * 64];

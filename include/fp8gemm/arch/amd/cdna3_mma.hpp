@@ -10,11 +10,11 @@
 
 namespace fp8gemm::arch {
 
-/// v_mfma_f32_{16x16x32|32x32x16}_{fp8|bf8}_{fp8|bf8} (gfx942): D[S x S] f32 += A[S x K] * B[K x S],
-/// wave64, S = kShape (16 or 32), K = 512 / S. __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(long a,
-/// long b, float4 c, 0, 0, 0), __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(long, long, float16, 0, 0, 0)
-/// and the fp8_bf8 / bf8_fp8 / bf8_bf8 forms ("fp8" = e4m3fnuz, "bf8" = e5m2fnuz on gfx942).
-/// Lane l (AMD matrix instruction calculator, CDNA3):
+/// v_mfma_f32_{16x16x32|32x32x16}_{fp8|bf8}_{fp8|bf8} (gfx942): D[S x S] f32 += A[S x K] * B[K x
+/// S], wave64, S = kShape (16 or 32), K = 512 / S. __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(long
+/// a, long b, float4 c, 0, 0, 0), __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(long, long, float16,
+/// 0, 0, 0) and the fp8_bf8 / bf8_fp8 / bf8_bf8 forms ("fp8" = e4m3fnuz, "bf8" = e5m2fnuz on
+/// gfx942). Lane l (AMD matrix instruction calculator, CDNA3):
 ///   A: one 8-byte chunk, row l%S, k = 8*(l/S) .. +7
 ///   B: one 8-byte chunk, column l%S, k = 8*(l/S) .. +7
 ///   D: S = 16: d_r is row 4*(l/16) + r, column l%16 (4 registers)
@@ -22,10 +22,12 @@ namespace fp8gemm::arch {
 template <int kShape, class EA, class EB>
 struct Cdna3MmaFp8 {
   static_assert(kShape == 16 || kShape == 32, "gfx942 fp8 MFMA comes as 16x16x32 and 32x32x16");
-  static_assert((std::is_same_v<EA, e4m3fnuz> || std::is_same_v<EA, e5m2fnuz>) &&
-                    (std::is_same_v<EB, e4m3fnuz> || std::is_same_v<EB, e5m2fnuz>),
-                "gfx942 MFMA computes FNUZ fp8 (e4m3fnuz / e5m2fnuz): OCP e4m3fn / e5m2 bytes would "
-                "be read as different numbers");
+  static_assert(
+      (std::is_same_v<EA, e4m3fnuz> ||
+       std::is_same_v<EA, e5m2fnuz>)&&(std::is_same_v<EB, e4m3fnuz> ||
+                                       std::is_same_v<EB, e5m2fnuz>),
+      "gfx942 MFMA computes FNUZ fp8 (e4m3fnuz / e5m2fnuz): OCP e4m3fn / e5m2 bytes would "
+      "be read as different numbers");
   using Arch = Cdna3;
   using ElementA = EA;
   using ElementB = EB;
@@ -59,19 +61,28 @@ struct Cdna3MmaFp8 {
     for (int r = 0; r < kCRegs; ++r) c[r] = d[r];
     constexpr bool kA4 = std::is_same_v<EA, e4m3fnuz>, kB4 = std::is_same_v<EB, e4m3fnuz>;
     if constexpr (kShape == 16) {
-      if constexpr (kA4 && kB4) c = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(av, bv, c, 0, 0, 0);
-      else if constexpr (kA4) c = __builtin_amdgcn_mfma_f32_16x16x32_fp8_bf8(av, bv, c, 0, 0, 0);
-      else if constexpr (kB4) c = __builtin_amdgcn_mfma_f32_16x16x32_bf8_fp8(av, bv, c, 0, 0, 0);
-      else c = __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8(av, bv, c, 0, 0, 0);
+      if constexpr (kA4 && kB4)
+        c = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(av, bv, c, 0, 0, 0);
+      else if constexpr (kA4)
+        c = __builtin_amdgcn_mfma_f32_16x16x32_fp8_bf8(av, bv, c, 0, 0, 0);
+      else if constexpr (kB4)
+        c = __builtin_amdgcn_mfma_f32_16x16x32_bf8_fp8(av, bv, c, 0, 0, 0);
+      else
+        c = __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8(av, bv, c, 0, 0, 0);
     } else {
-      if constexpr (kA4 && kB4) c = __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(av, bv, c, 0, 0, 0);
-      else if constexpr (kA4) c = __builtin_amdgcn_mfma_f32_32x32x16_fp8_bf8(av, bv, c, 0, 0, 0);
-      else if constexpr (kB4) c = __builtin_amdgcn_mfma_f32_32x32x16_bf8_fp8(av, bv, c, 0, 0, 0);
-      else c = __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(av, bv, c, 0, 0, 0);
+      if constexpr (kA4 && kB4)
+        c = __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(av, bv, c, 0, 0, 0);
+      else if constexpr (kA4)
+        c = __builtin_amdgcn_mfma_f32_32x32x16_fp8_bf8(av, bv, c, 0, 0, 0);
+      else if constexpr (kB4)
+        c = __builtin_amdgcn_mfma_f32_32x32x16_bf8_fp8(av, bv, c, 0, 0, 0);
+      else
+        c = __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(av, bv, c, 0, 0, 0);
     }
     for (int r = 0; r < kCRegs; ++r) d[r] = c[r];
 #elif defined(FP8GEMM_EMULATOR)
-    using Semantics = std::conditional_t<kShape == 16, emu::MfmaF32_16x16x32F8, emu::MfmaF32_32x32x16F8>;
+    using Semantics =
+        std::conditional_t<kShape == 16, emu::MfmaF32_16x16x32F8, emu::MfmaF32_32x32x16F8>;
     emulate_mma<Semantics, EA, EB>(d, a, b);
 #elif defined(FP8GEMM_DEVICE_PASS)
     FP8GEMM_DEVICE_TRAP();  // not gfx942: Gemm::can_implement refuses this case

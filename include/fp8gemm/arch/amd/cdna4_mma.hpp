@@ -20,8 +20,8 @@ namespace fp8gemm::arch {
 /// fp8 MFMA runs at half rate on gfx950: the gfx950 policies use these atoms.
 /// Lane l, g = l / S, j = 0..15, FP8 operands (from the load code of AMD's "FP8 GEMM Optimization
 /// on AMD CDNA4" blog and HipKittens' MI355X kernels for 16x16x128, of AMD's "Matrix Core
-/// Programming on CDNA3/CDNA4" blog for 32x32x64; the emulator's table, arch/emu/matrix_semantics.hpp,
-/// is written from AMD's ISA emulator and ISA guide instead):
+/// Programming on CDNA3/CDNA4" blog for 32x32x64; the emulator's table,
+/// arch/emu/matrix_semantics.hpp, is written from AMD's ISA emulator and ISA guide instead):
 ///   A: row l%S; chunk c = 0, 1 (bytes 16c .. 16c+15) holds k = 16g + c*K/2 + j, i.e. two 16-byte
 ///      reads at k0 and k0 + K/2 (K/2 = 64 for 16x16x128, 32 for 32x32x64)
 ///   B: the same with column l%S
@@ -36,8 +36,9 @@ namespace fp8gemm::arch {
 template <int kShape, class EA, class EB>
 struct Cdna4MmaFp8 {
   static_assert(kShape == 16 || kShape == 32, "gfx950 f8f6f4 MFMA comes as 16x16x128 and 32x32x64");
-  static_assert((std::is_same_v<EA, e4m3fn> || std::is_same_v<EA, e5m2>) &&
-                    (std::is_same_v<EB, e4m3fn> || std::is_same_v<EB, e5m2>),
+  static_assert((std::is_same_v<EA, e4m3fn> ||
+                 std::is_same_v<EA, e5m2>)&&(std::is_same_v<EB, e4m3fn> ||
+                                             std::is_same_v<EB, e5m2>),
                 "gfx950 MFMA computes OCP fp8 (e4m3fn / e5m2)");
   using Arch = Cdna4;
   using ElementA = EA;
@@ -47,17 +48,22 @@ struct Cdna4MmaFp8 {
   static constexpr int kAChunkBytes = 16, kAChunks = 2;
   static constexpr int kBChunkBytes = 16, kBChunks = 2;
   static constexpr int kCRegs = kShape * kShape / 64;
-  static constexpr int kThreads = 64;       // one wave
-  static constexpr int kLdsReadBytes = 16;  // ds_read_b128 per chunk (tile/lds_layout.hpp pads by it)
-  static constexpr int kDefaultPromoteK = 0;  // MFMA accumulates in FP32
+  static constexpr int kThreads = 64;  // one wave
+  static constexpr int kLdsReadBytes =
+      16;  // ds_read_b128 per chunk (tile/lds_layout.hpp pads by it)
+  static constexpr int kDefaultPromoteK = 0;   // MFMA accumulates in FP32
   static constexpr bool kHardwareMx32 = true;  // Mx32 scales go into the instruction
   using FragA = Fragment<32>;
   using FragB = Fragment<32>;
 
   FP8GEMM_HOST_DEVICE static constexpr int a_row(int lane, int) { return lane % kShape; }
-  FP8GEMM_HOST_DEVICE static constexpr int a_k(int lane, int c) { return 16 * (lane / kShape) + c * (kK / 2); }
+  FP8GEMM_HOST_DEVICE static constexpr int a_k(int lane, int c) {
+    return 16 * (lane / kShape) + c * (kK / 2);
+  }
   FP8GEMM_HOST_DEVICE static constexpr int b_col(int lane, int) { return lane % kShape; }
-  FP8GEMM_HOST_DEVICE static constexpr int b_k(int lane, int c) { return 16 * (lane / kShape) + c * (kK / 2); }
+  FP8GEMM_HOST_DEVICE static constexpr int b_k(int lane, int c) {
+    return 16 * (lane / kShape) + c * (kK / 2);
+  }
   FP8GEMM_HOST_DEVICE static constexpr int c_row(int lane, int r) {
     return kShape == 16 ? 4 * (lane / 16) + r : 8 * (r / 4) + 4 * (lane / 32) + r % 4;
   }
@@ -91,21 +97,23 @@ struct Cdna4MmaFp8 {
     int const sa = kScaled ? scale_a : 0, sb = kScaled ? scale_b : 0;
     if constexpr (kShape == 16) {
       if constexpr (kScaled) {
-        c = __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4(av, bv, c, kTypeA, kTypeB, 0, sa, 0, sb);
+        c = __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4(av, bv, c, kTypeA, kTypeB, 0, sa, 0,
+                                                             sb);
       } else {
         c = __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4(av, bv, c, kTypeA, kTypeB, 0, 0, 0, 0);
       }
     } else {
       if constexpr (kScaled) {
-        c = __builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4(av, bv, c, kTypeA, kTypeB, 0, sa, 0, sb);
+        c = __builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4(av, bv, c, kTypeA, kTypeB, 0, sa, 0,
+                                                            sb);
       } else {
         c = __builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4(av, bv, c, kTypeA, kTypeB, 0, 0, 0, 0);
       }
     }
     for (int r = 0; r < kCRegs; ++r) d[r] = c[r];
 #elif defined(FP8GEMM_EMULATOR)
-    using Semantics =
-        std::conditional_t<kShape == 16, emu::MfmaScaleF32_16x16x128F8, emu::MfmaScaleF32_32x32x64F8>;
+    using Semantics = std::conditional_t<kShape == 16, emu::MfmaScaleF32_16x16x128F8,
+                                         emu::MfmaScaleF32_32x32x64F8>;
     if constexpr (kScaled) {
       emulate_mma_scaled<Semantics, EA, EB>(d, a, b, scale_a, scale_b);
     } else {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/// Host emulator (arch layer): guarded fiber stacks, a stack cache, and the user-space context switch
-/// (x86-64 inline asm without the sigprocmask syscall of swapcontext; ucontext fallback elsewhere).
+/// Host emulator (arch layer): guarded fiber stacks, a stack cache, and the user-space context
+/// switch (x86-64 inline asm without the sigprocmask syscall of swapcontext; ucontext fallback
+/// elsewhere).
 #pragma once
 
 #include <sys/mman.h>
@@ -30,7 +31,8 @@
 #endif
 #endif
 
-// AddressSanitizer must be told about every stack switch (it keeps per-stack shadow and fake frames).
+// AddressSanitizer must be told about every stack switch (it keeps per-stack shadow and fake
+// frames).
 #if defined(__SANITIZE_ADDRESS__)
 #define FP8GEMM_EMU_ASAN 1
 #elif defined(__has_feature)
@@ -99,7 +101,8 @@ class FiberStack {
     mapped_ = usable_ + page;
     void* base = ::mmap(nullptr, mapped_, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (base == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "fiber stack mmap");
+    if (base == MAP_FAILED)
+      throw std::system_error(errno, std::generic_category(), "fiber stack mmap");
     base_ = static_cast<unsigned char*>(base);
     if (::mprotect(base_, page, PROT_NONE) != 0) {
       int const err = errno;
@@ -110,7 +113,9 @@ class FiberStack {
     valgrind_id_ = VALGRIND_STACK_REGISTER(base_ + page, base_ + mapped_);
 #endif
   }
-  FiberStack(FiberStack&& o) noexcept { swap(o); }
+  FiberStack(FiberStack&& o) noexcept {
+    swap(o);
+  }
   FiberStack& operator=(FiberStack&& o) noexcept {
     FiberStack(std::move(o)).swap(*this);
     return *this;
@@ -131,9 +136,15 @@ class FiberStack {
     std::swap(usable_, o.usable_);
     std::swap(valgrind_id_, o.valgrind_id_);
   }
-  unsigned char* low() const { return base_ + (mapped_ - usable_); }  // first usable byte
-  unsigned char* top() const { return base_ + mapped_; }              // one past the high end
-  std::size_t usable_bytes() const { return usable_; }
+  unsigned char* low() const {
+    return base_ + (mapped_ - usable_);
+  }  // first usable byte
+  unsigned char* top() const {
+    return base_ + mapped_;
+  }  // one past the high end
+  std::size_t usable_bytes() const {
+    return usable_;
+  }
 
   static std::size_t page_bytes() {
     static std::size_t const page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
@@ -243,7 +254,8 @@ inline void context_init(FiberContext& ctx, FiberStack const& stack, void (*entr
   frame[8] = 0;
   ctx.sp = frame;
 #else
-  if (::getcontext(&ctx.uc) != 0) throw std::system_error(errno, std::generic_category(), "getcontext");
+  if (::getcontext(&ctx.uc) != 0)
+    throw std::system_error(errno, std::generic_category(), "getcontext");
   ctx.uc.uc_stack.ss_sp = stack.low();
   ctx.uc.uc_stack.ss_size = stack.usable_bytes();
   ctx.uc.uc_link = nullptr;
@@ -253,8 +265,8 @@ inline void context_init(FiberContext& ctx, FiberStack const& stack, void (*entr
 
 /// Saves the running context into from and resumes to; returns when something switches back.
 /// from_exits: from is a finished fiber that will never be resumed.
-inline __attribute__((always_inline)) void context_switch(FiberContext& from, FiberContext& to,
-                                                          [[maybe_unused]] bool from_exits = false) {
+inline __attribute__((always_inline)) void context_switch(
+    FiberContext& from, FiberContext& to, [[maybe_unused]] bool from_exits = false) {
 #if defined(FP8GEMM_EMU_ASAN)
   __sanitizer_start_switch_fiber(from_exits ? nullptr : &from.fake_stack, to.stack_low,
                                  to.stack_bytes);

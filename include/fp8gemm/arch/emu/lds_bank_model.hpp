@@ -9,10 +9,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <string>
-#include <map>
 #include <tuple>
 #include <vector>
 
@@ -32,7 +32,8 @@ struct LdsConflict {
 /// Bank conflicts of one instruction: lane l (l < lanes, active[l] or active == nullptr) accesses
 /// width_bytes (1, 2, 4, 8 or 16) at byte_offsets[l]. A phase holds banks*4/width lanes (at least 4
 /// bytes counted per lane); its degree is the largest number of distinct dwords mapped to one bank,
-/// bank = (offset/4 + i) % banks. Several lanes reading the same dword is a broadcast, not a conflict.
+/// bank = (offset/4 + i) % banks. Several lanes reading the same dword is a broadcast, not a
+/// conflict.
 inline LdsConflict lds_bank_conflicts(std::uint32_t const* byte_offsets, bool const* active,
                                       int lanes, int width_bytes, int banks) {
   if (width_bytes != 1 && width_bytes != 2 && width_bytes != 4 && width_bytes != 8 &&
@@ -42,7 +43,7 @@ inline LdsConflict lds_bank_conflicts(std::uint32_t const* byte_offsets, bool co
   int const dwords = std::max(width_bytes / kLdsBankBytes, 1);
   int const lanes_per_phase = banks / dwords;  // = banks * 4 / width for width >= 4
   LdsConflict out;
-  std::vector<std::uint32_t> words;   // distinct dwords of one phase
+  std::vector<std::uint32_t> words;  // distinct dwords of one phase
   std::vector<int> per_bank(banks);  // distinct dwords per bank
   words.reserve(static_cast<std::size_t>(lanes_per_phase) * dwords);
   for (int first = 0; first < lanes; first += lanes_per_phase) {
@@ -84,7 +85,8 @@ struct LdsRegion {
   std::uint32_t begin = 0, end = 0;
 };
 
-/// Process-wide, thread-safe table of LdsSiteStats; off by default (then lds_access costs one load).
+/// Process-wide, thread-safe table of LdsSiteStats; off by default (then lds_access costs one
+/// load).
 ///
 /// How accesses become instructions, with no help from the kernel: every lane's access is logged
 /// with its key (region, direction, width) and its ordinal among the lane's accesses of that key
@@ -118,7 +120,8 @@ class LdsBankRecorder {
     table_.clear();
   }
 
-  void record(std::string const& site, int width, std::uint64_t bytes, bool is_write, LdsConflict c) {
+  void record(std::string const& site, int width, std::uint64_t bytes, bool is_write,
+              LdsConflict c) {
     std::lock_guard<std::mutex> lock(mutex_);
     LdsSiteStats& s = table_[site];
     s.site = site;
@@ -155,13 +158,13 @@ class LdsBankRecorder {
       double const mean =
           s.instructions ? static_cast<double>(s.extra_cycles) / static_cast<double>(s.instructions)
                          : 0.0;
-      std::snprintf(line, sizeof line,
-                    "  %-24s %2d B %10llu instr (%llu rd) %12llu B %10llu extra cyc  %.2f/instr  max "
-                    "degree %d\n",
-                    s.site.c_str(), s.width, static_cast<unsigned long long>(s.instructions),
-                    static_cast<unsigned long long>(s.reads),
-                    static_cast<unsigned long long>(s.bytes),
-                    static_cast<unsigned long long>(s.extra_cycles), mean, s.max_degree);
+      std::snprintf(
+          line, sizeof line,
+          "  %-24s %2d B %10llu instr (%llu rd) %12llu B %10llu extra cyc  %.2f/instr  max "
+          "degree %d\n",
+          s.site.c_str(), s.width, static_cast<unsigned long long>(s.instructions),
+          static_cast<unsigned long long>(s.reads), static_cast<unsigned long long>(s.bytes),
+          static_cast<unsigned long long>(s.extra_cycles), mean, s.max_degree);
       out += line;
     }
     return out;
@@ -190,7 +193,9 @@ struct LdsLog {
   std::uint64_t generation = 0;  // of the recorder's settings the regions were loaded from
   int wave_size = 64, banks = 32;
 
-  static int width_code(int width) { return width == 1 ? 0 : width == 2 ? 1 : width == 4 ? 2 : width == 8 ? 3 : 4; }
+  static int width_code(int width) {
+    return width == 1 ? 0 : width == 2 ? 1 : width == 4 ? 2 : width == 8 ? 3 : 4;
+  }
   static int key(int region, bool is_write, int width) {
     return (region * 2 + (is_write ? 1 : 0)) * kWidthCodes + width_code(width);
   }
@@ -199,7 +204,8 @@ struct LdsLog {
   void flush(int wave_size, int banks) {
     if (entries.empty()) return;
     std::sort(entries.begin(), entries.end(), [](Entry const& a, Entry const& b) {
-      return std::tie(a.wave, a.key, a.ordinal, a.lane) < std::tie(b.wave, b.key, b.ordinal, b.lane);
+      return std::tie(a.wave, a.key, a.ordinal, a.lane) <
+             std::tie(b.wave, b.key, b.ordinal, b.lane);
     });
     std::vector<std::uint32_t> offsets(static_cast<std::size_t>(wave_size));
     std::vector<char> active(static_cast<std::size_t>(wave_size));
@@ -207,8 +213,8 @@ struct LdsLog {
       std::size_t j = i;
       std::fill(active.begin(), active.end(), 0);
       int lanes = 0;
-      for (; j < entries.size() && entries[j].wave == entries[i].wave && entries[j].key == entries[i].key &&
-             entries[j].ordinal == entries[i].ordinal;
+      for (; j < entries.size() && entries[j].wave == entries[i].wave &&
+             entries[j].key == entries[i].key && entries[j].ordinal == entries[i].ordinal;
            ++j) {
         offsets[entries[j].lane] = entries[j].offset;
         active[entries[j].lane] = 1;
@@ -221,7 +227,8 @@ struct LdsLog {
       bool act[256];
       for (int l = 0; l < wave_size && l < 256; ++l) act[l] = active[l] != 0;
       LdsConflict const c = lds_bank_conflicts(offsets.data(), act, wave_size, width, banks);
-      std::string const name = region < static_cast<int>(regions.size()) ? regions[region].name : "LDS";
+      std::string const name =
+          region < static_cast<int>(regions.size()) ? regions[region].name : "LDS";
       LdsBankRecorder::instance().record(name + (is_write ? " write" : " read"), width,
                                          static_cast<std::uint64_t>(lanes) * width, is_write, c);
       i = j;
@@ -233,7 +240,9 @@ struct LdsLog {
 inline thread_local LdsLog tls_lds_log;
 
 /// runtime.hpp's block_sync_hook while recording: runs on the workgroup's OS thread.
-inline void flush_lds_log() { tls_lds_log.flush(tls_lds_log.wave_size, tls_lds_log.banks); }
+inline void flush_lds_log() {
+  tls_lds_log.flush(tls_lds_log.wave_size, tls_lds_log.banks);
+}
 
 inline std::atomic<std::uint64_t> recorder_generation{0};
 
@@ -284,15 +293,18 @@ inline void lds_access(void const* address, int width_bytes, bool is_write) {
   int region = static_cast<int>(log.regions.size());  // "LDS": outside every named region
   for (int r = 0; r < static_cast<int>(log.regions.size()); ++r)
     if (offset >= log.regions[r].begin && offset < log.regions[r].end) region = r;
-  if (region >= detail::LdsLog::kMaxRegions) throw std::logic_error("lds_access: too many LDS regions");
+  if (region >= detail::LdsLog::kMaxRegions)
+    throw std::logic_error("lds_access: too many LDS regions");
   int const threads = block_dim();
   int const keys = detail::LdsLog::kMaxRegions * 2 * detail::LdsLog::kWidthCodes;
-  if (static_cast<int>(log.ordinals.size()) != threads * keys) log.ordinals.assign(static_cast<std::size_t>(threads) * keys, 0);
+  if (static_cast<int>(log.ordinals.size()) != threads * keys)
+    log.ordinals.assign(static_cast<std::size_t>(threads) * keys, 0);
   log.wave_size = wave_size();
   log.banks = lds_banks();
   int const key = detail::LdsLog::key(region, is_write, width_bytes);
   int const tid = thread_idx();
-  log.entries.push_back({wave_id(), key, log.ordinals[static_cast<std::size_t>(tid) * keys + key]++, lane_id(), offset});
+  log.entries.push_back({wave_id(), key, log.ordinals[static_cast<std::size_t>(tid) * keys + key]++,
+                         lane_id(), offset});
 }
 
 }  // namespace fp8gemm::emu

@@ -28,14 +28,16 @@ struct PtxMmaM16N8K32 {
     return {lane / 4 + 8 * (reg % 2), 4 * (lane % 4) + 16 * (reg / 2) + byte % 4};
   }
   /// b_i: n = g; k = 4t + (i & 3), +16 for b1.
-  static Coord b(int lane, int byte) { return {lane / 4, 4 * (lane % 4) + 16 * (byte / 4) + byte % 4}; }
+  static Coord b(int lane, int byte) {
+    return {lane / 4, 4 * (lane % 4) + 16 * (byte / 4) + byte % 4};
+  }
   /// c0, c1: row g; c2, c3: row g + 8; col 2t + (i & 1).
   static Coord c(int lane, int reg) { return {lane / 4 + 8 * (reg / 2), 2 * (lane % 4) + reg % 2}; }
 };
 
-/// AMD matrix instruction calculator (ROCm/amd_matrix_instruction_calculator, CDNA3), v_mfma_f32_16x16x32_{fp8,bf8}_{fp8,bf8}, wave64:
-/// A: i = lane%16, k = 8*(lane/16) + 4*GPR + byte; B: j = lane%16, same k; D: j = lane%16,
-/// i = 4*(lane/16) + GPR.
+/// AMD matrix instruction calculator (ROCm/amd_matrix_instruction_calculator, CDNA3),
+/// v_mfma_f32_16x16x32_{fp8,bf8}_{fp8,bf8}, wave64: A: i = lane%16, k = 8*(lane/16) + 4*GPR + byte;
+/// B: j = lane%16, same k; D: j = lane%16, i = 4*(lane/16) + GPR.
 struct MfmaF32_16x16x32F8 {
   static constexpr int kM = 16, kN = 16, kK = 32, kWave = 64, kABytes = 8, kBBytes = 8, kCRegs = 4;
   static Coord a(int lane, int byte) { return {lane % 16, 8 * (lane / 16) + byte}; }
@@ -49,23 +51,28 @@ struct MfmaF32_32x32x16F8 {
   static constexpr int kM = 32, kN = 32, kK = 16, kWave = 64, kABytes = 8, kBBytes = 8, kCRegs = 16;
   static Coord a(int lane, int byte) { return {lane % 32, 8 * (lane / 32) + byte}; }
   static Coord b(int lane, int byte) { return {lane % 32, 8 * (lane / 32) + byte}; }
-  static Coord c(int lane, int reg) { return {8 * (reg / 4) + 4 * (lane / 32) + reg % 4, lane % 32}; }
+  static Coord c(int lane, int reg) {
+    return {8 * (reg / 4) + 4 * (lane / 32) + reg % 4, lane % 32};
+  }
 };
 
 /// CDNA4 v_mfma_scale_f32_16x16x128_f8f6f4 with FP8 operands, wave64. Sources, each a different
 /// reading from the atom's (arch/amd/cdna4_mma.hpp):
 ///  - operands: AMD's ISA emulator (ROCm/rocm-systems, rocjitsu, shared/mma_exec.h): the scaled
-///    f8f6f4 MFMA uses the dense operand layout of the unscaled one, and byte-wide formats with more
-///    than 16 K per lane are laid out in 16-element chunks; AMD's "FP8 GEMM Optimization on AMD
-///    CDNA4" blog (its load code: k_chunk0 = 16 * (lane / 16), k_chunk1 = k_chunk0 + 64).
-///    Lane l holds row l%16; operand byte i < 16 is k = 16*(l/16) + i, byte i >= 16 is
-///    k = 64 + 16*(l/16) + (i - 16).
+///    f8f6f4 MFMA uses the dense operand layout of the unscaled one, and byte-wide formats with
+///    more than 16 K per lane are laid out in 16-element chunks; AMD's "FP8 GEMM Optimization on
+///    AMD CDNA4" blog (its load code: k_chunk0 = 16 * (lane / 16), k_chunk1 = k_chunk0 + 64). Lane
+///    l holds row l%16; operand byte i < 16 is k = 16*(l/16) + i, byte i >= 16 is k = 64 +
+///    16*(l/16) + (i - 16).
 ///  - scales: CDNA4 ISA guide, section 7.2.1: the E8M0 byte of lane r + 16b multiplies row r's
 ///    products for k = 32b .. 32b+31.
 ///  - D: as 16x16x32 (the blog's write-back code).
 struct MfmaScaleF32_16x16x128F8 {
-  static constexpr int kM = 16, kN = 16, kK = 128, kWave = 64, kABytes = 32, kBBytes = 32, kCRegs = 4;
-  static Coord a(int lane, int byte) { return {lane % 16, 64 * (byte / 16) + 16 * (lane / 16) + byte % 16}; }
+  static constexpr int kM = 16, kN = 16, kK = 128, kWave = 64, kABytes = 32, kBBytes = 32,
+                       kCRegs = 4;
+  static Coord a(int lane, int byte) {
+    return {lane % 16, 64 * (byte / 16) + 16 * (lane / 16) + byte % 16};
+  }
   static Coord b(int lane, int byte) { return a(lane, byte); }
   static Coord c(int lane, int reg) { return {4 * (lane / 16) + reg, lane % 16}; }
   /// The lane whose scale byte applies to A element (row, k) / B element (col, k).
@@ -78,8 +85,11 @@ struct MfmaScaleF32_16x16x128F8 {
 /// t%32). Scales: CDNA4 ISA guide, section 7.2.1: the byte of lane r + 32b scales row r's
 /// k = 32b .. 32b+31. D as 32x32x16.
 struct MfmaScaleF32_32x32x64F8 {
-  static constexpr int kM = 32, kN = 32, kK = 64, kWave = 64, kABytes = 32, kBBytes = 32, kCRegs = 16;
-  static Coord a(int lane, int byte) { return {lane % 32, 32 * (byte / 16) + 16 * (lane / 32) + byte % 16}; }
+  static constexpr int kM = 32, kN = 32, kK = 64, kWave = 64, kABytes = 32, kBBytes = 32,
+                       kCRegs = 16;
+  static Coord a(int lane, int byte) {
+    return {lane % 32, 32 * (byte / 16) + 16 * (lane / 32) + byte % 16};
+  }
   static Coord b(int lane, int byte) { return a(lane, byte); }
   static Coord c(int lane, int reg) { return MfmaF32_32x32x16F8::c(lane, reg); }
   static int scale_lane(int row, int k) { return row + 32 * (k / 32); }
@@ -131,7 +141,8 @@ void execute_mma(void** slots, int lanes) {
   }
   for (int r = 0; r < kM; ++r)
     for (int k = 0; k < kK; ++k)
-      if (!a_set[r][k] || !b_set[r % kN][k]) throw std::logic_error("matrix instruction with a partial wave");
+      if (!a_set[r][k] || !b_set[r % kN][k])
+        throw std::logic_error("matrix instruction with a partial wave");
   if constexpr (kScaled) {  // A(i, k) *= 2^(scale_a of lane scale_lane(i, k) - 127); B likewise
     for (int r = 0; r < kM; ++r)
       for (int k = 0; k < kK; ++k) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/// Host emulator (arch layer): runs a GPU kernel body on the CPU, one cooperative fiber per GPU thread,
-/// with real workgroup and wave barriers, wave collectives, LDS, and deadlock / early-exit detection.
+/// Host emulator (arch layer): runs a GPU kernel body on the CPU, one cooperative fiber per GPU
+/// thread, with real workgroup and wave barriers, wave collectives, LDS, and deadlock / early-exit
+/// detection.
 #pragma once
 
 #include <algorithm>
@@ -38,9 +39,9 @@ struct LaunchConfig {
   int block_threads = 64;
   int wave_size = 64;
   std::size_t shared_bytes = 0;
-  int host_threads = 0;                             // 0 = std::thread::hardware_concurrency()
+  int host_threads = 0;                               // 0 = std::thread::hardware_concurrency()
   std::size_t stack_bytes = kDefaultFiberStackBytes;  // per GPU thread, plus one guard page
-  int lds_banks = 32;                               // 4-byte LDS banks of the emulated target
+  int lds_banks = 32;                                 // 4-byte LDS banks of the emulated target
 };
 
 /// What the last launch() on the calling OS thread did (for timing tests and reports).
@@ -90,8 +91,9 @@ struct WaveState {
   int lanes = 0;
   int arrived = 0;
   int exited = 0;
-  void const* tag = nullptr;  // identifies what the arrived lanes wait at (sync_wave or a collective)
-  void** slots = nullptr;     // [wave_size]: each arrived lane's collective pointer
+  void const* tag =
+      nullptr;             // identifies what the arrived lanes wait at (sync_wave or a collective)
+  void** slots = nullptr;  // [wave_size]: each arrived lane's collective pointer
 };
 
 template <class T>
@@ -143,13 +145,13 @@ class Worker {
     }
     context_init_thread(main_);
     lds_bytes_ = std::max<std::size_t>((cfg.shared_bytes + 127) / 128 * 128, 128);
-    lds_ = ::operator new(lds_bytes_, std::align_val_t{128});
+    lds_ = ::operator new (lds_bytes_, std::align_val_t{128});
   }
   Worker(Worker const&) = delete;
   Worker& operator=(Worker const&) = delete;
   ~Worker() {
     for (int t = 0; t < n_; ++t) FiberStackCache::instance().release(std::move(fibers_[t].stack));
-    ::operator delete(lds_, std::align_val_t{128});
+    ::operator delete (lds_, std::align_val_t{128});
   }
 
   /// Takes workgroups from shared until none are left or the launch aborts.
@@ -248,8 +250,8 @@ class Worker {
     if (!cancelling_ && !error_) {
       int const wave_waiting = waves_[self.wave].arrived;
       if (block_arrived_ > 0 || wave_waiting > 0) {
-        record_error(std::make_exception_ptr(std::logic_error(exit_message(
-            self.tid, block_arrived_ > 0 ? block_arrived_ : wave_waiting))));
+        record_error(std::make_exception_ptr(std::logic_error(
+            exit_message(self.tid, block_arrived_ > 0 ? block_arrived_ : wave_waiting))));
       } else if (exited_ < n_) {
         next = pick_next(self.tid);
         if (!next) record_error(stall_error());
@@ -346,7 +348,7 @@ class Worker {
            std::to_string(block_idx_.z) + ")";
   }
   [[noreturn]] __attribute__((noinline)) void throw_divergence(Fiber const& self, void const* tag,
-                                                              void const* wave_tag) const {
+                                                               void const* wave_tag) const {
     throw std::logic_error("lane " + std::to_string(self.lane) + " of wave " +
                            std::to_string(self.wave) + " of block " + block_name() +
                            " reached a different wave barrier (" + tag_name(tag) +
@@ -439,22 +441,44 @@ inline thread_local LaunchStats tls_last_stats;
 
 // ---- device-side API: callable only inside the body passed to launch() --------------------------
 
-FP8GEMM_EMU_INLINE int thread_idx() { return detail::current_worker().current().tid; }
-inline int block_dim() { return detail::current_worker().block_dim(); }
-inline Dim3 block_idx() { return detail::current_worker().block_idx(); }
-inline Dim3 grid_dim() { return detail::current_worker().grid_dim(); }
-inline int wave_size() { return detail::current_worker().wave_size(); }
-FP8GEMM_EMU_INLINE int lane_id() { return detail::current_worker().current().lane; }
-FP8GEMM_EMU_INLINE int wave_id() { return detail::current_worker().current().wave; }
+FP8GEMM_EMU_INLINE int thread_idx() {
+  return detail::current_worker().current().tid;
+}
+inline int block_dim() {
+  return detail::current_worker().block_dim();
+}
+inline Dim3 block_idx() {
+  return detail::current_worker().block_idx();
+}
+inline Dim3 grid_dim() {
+  return detail::current_worker().grid_dim();
+}
+inline int wave_size() {
+  return detail::current_worker().wave_size();
+}
+FP8GEMM_EMU_INLINE int lane_id() {
+  return detail::current_worker().current().lane;
+}
+FP8GEMM_EMU_INLINE int wave_id() {
+  return detail::current_worker().current().wave;
+}
 /// Lanes that exist in the caller's wave: wave_size, or fewer in a partial last wave.
-inline int wave_lanes() { return detail::current_worker().wave_lanes(); }
+inline int wave_lanes() {
+  return detail::current_worker().wave_lanes();
+}
 
 /// This workgroup's LDS: shared_bytes, 128-byte aligned, filled with kLdsPoisonByte at its start.
-inline void* shared_memory() { return detail::current_worker().lds(); }
-inline std::size_t shared_memory_bytes() { return detail::current_worker().lds_bytes(); }
+inline void* shared_memory() {
+  return detail::current_worker().lds();
+}
+inline std::size_t shared_memory_bytes() {
+  return detail::current_worker().lds_bytes();
+}
 
 /// Workgroup barrier (s_barrier / __syncthreads): returns when all threads of the block reached it.
-FP8GEMM_EMU_INLINE void sync_threads() { detail::current_worker().arrive_block(); }
+FP8GEMM_EMU_INLINE void sync_threads() {
+  detail::current_worker().arrive_block();
+}
 
 /// Barrier among the existing lanes of the caller's wave.
 FP8GEMM_EMU_INLINE void sync_wave() {
@@ -471,7 +495,9 @@ FP8GEMM_EMU_INLINE void wave_collective(void* slot, Fn&& fn) {
 }
 
 /// Number of 4-byte LDS banks of the emulated target (LaunchConfig::lds_banks).
-inline int lds_banks() { return detail::current_worker().lds_banks(); }
+inline int lds_banks() {
+  return detail::current_worker().lds_banks();
+}
 
 /// Asynchronous copy (cp.async, buffer_load ... lds): reads the first `valid` of `bytes` (<= 16)
 /// bytes at src now, zeros after, and writes them to dst only when the calling thread waits for
@@ -501,11 +527,14 @@ inline void async_wait(int pending) {
   std::size_t landed = 0;
   for (; f.async_groups.size() - landed > keep; ++landed)
     for (detail::AsyncCopy const& c : f.async_groups[landed]) std::memcpy(c.dst, c.data, c.bytes);
-  f.async_groups.erase(f.async_groups.begin(), f.async_groups.begin() + static_cast<std::ptrdiff_t>(landed));
+  f.async_groups.erase(f.async_groups.begin(),
+                       f.async_groups.begin() + static_cast<std::ptrdiff_t>(landed));
 }
 
 /// Statistics of the last launch() made by the calling OS thread.
-inline LaunchStats last_launch_stats() { return detail::tls_last_stats; }
+inline LaunchStats last_launch_stats() {
+  return detail::tls_last_stats;
+}
 
 /// Runs body() once per thread of every workgroup of cfg.grid. Workgroups are spread over
 /// cfg.host_threads OS threads (the calling thread is one of them); the threads of a workgroup are
@@ -525,8 +554,8 @@ void launch(LaunchConfig const& cfg, F&& body) {
   shared.num_blocks = std::int64_t{cfg.grid.x} * cfg.grid.y * cfg.grid.z;
   int threads = cfg.host_threads > 0 ? cfg.host_threads
                                      : static_cast<int>(std::thread::hardware_concurrency());
-  threads = static_cast<int>(std::clamp<std::int64_t>(threads, 1, std::max<std::int64_t>(
-                                                                      shared.num_blocks, 1)));
+  threads = static_cast<int>(
+      std::clamp<std::int64_t>(threads, 1, std::max<std::int64_t>(shared.num_blocks, 1)));
   detail::tls_last_stats = LaunchStats{0, 0, threads};
   if (shared.num_blocks == 0) return;
 

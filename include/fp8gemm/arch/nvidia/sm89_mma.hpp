@@ -18,8 +18,9 @@ namespace fp8gemm::arch {
 ///   D: d_r is row g + 8*(r/2), column 2t + r%2
 template <class EA, class EB>
 struct Sm89Mma16x8x32 {
-  static_assert((std::is_same_v<EA, e4m3fn> || std::is_same_v<EA, e5m2>) &&
-                    (std::is_same_v<EB, e4m3fn> || std::is_same_v<EB, e5m2>),
+  static_assert((std::is_same_v<EA, e4m3fn> ||
+                 std::is_same_v<EA, e5m2>)&&(std::is_same_v<EB, e4m3fn> ||
+                                             std::is_same_v<EB, e5m2>),
                 "mma.sync fp8 takes OCP e4m3fn or e5m2 operands only");
   using Arch = Sm90;
   using ElementA = EA;
@@ -42,7 +43,9 @@ struct Sm89Mma16x8x32 {
   using FragB = Fragment<kBChunkBytes * kBChunks>;
 
   FP8GEMM_HOST_DEVICE static constexpr int a_row(int lane, int c) { return lane / 4 + 8 * (c % 2); }
-  FP8GEMM_HOST_DEVICE static constexpr int a_k(int lane, int c) { return 4 * (lane % 4) + 16 * (c / 2); }
+  FP8GEMM_HOST_DEVICE static constexpr int a_k(int lane, int c) {
+    return 4 * (lane % 4) + 16 * (c / 2);
+  }
   FP8GEMM_HOST_DEVICE static constexpr int b_col(int lane, int) { return lane / 4; }
   FP8GEMM_HOST_DEVICE static constexpr int b_k(int lane, int c) { return 4 * (lane % 4) + 16 * c; }
   FP8GEMM_HOST_DEVICE static constexpr int c_row(int lane, int r) { return lane / 4 + 8 * (r / 2); }
@@ -51,7 +54,8 @@ struct Sm89Mma16x8x32 {
   /// A fragment of the atom at (row0, k0) of an LDS tile laid out as Layout.
   /// ldmatrix.sync.aligned.m8n8.x4.shared.b16: matrix q (= register a_q) is rows row0 + 8*(q%2)
   /// .. +7 at k0 + 16*(q/2), 16 bytes per row; lane l addresses row l%8 of matrix l/8 and receives
-  /// row l/4, bytes 4*(l%4) .. +3 of each matrix: exactly a0..a3 above. Rows must be 16-byte aligned.
+  /// row l/4, bytes 4*(l%4) .. +3 of each matrix: exactly a0..a3 above. Rows must be 16-byte
+  /// aligned.
   template <class Layout>
   FP8GEMM_DEVICE static void load_a(FragA& f, std::uint8_t const* lds, int lane, int row0, int k0) {
 #if defined(FP8GEMM_ARCH_SM89_PLUS)
@@ -86,10 +90,11 @@ struct Sm89Mma16x8x32 {
   /// d += a * b
   FP8GEMM_DEVICE static void mma(float (&d)[kCRegs], FragA const& a, FragB const& b) {
 #if defined(FP8GEMM_ARCH_SM89_PLUS)
-#define FP8GEMM_SM89_MMA(TA, TB)                                                                \
-  asm volatile("mma.sync.aligned.m16n8k32.row.col.f32." TA "." TB ".f32 "                        \
-               "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"               \
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                  \
+#define FP8GEMM_SM89_MMA(TA, TB)                                                   \
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.f32." TA "." TB                  \
+               ".f32 "                                                             \
+               "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n" \
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                    \
                : "r"(a.w[0]), "r"(a.w[1]), "r"(a.w[2]), "r"(a.w[3]), "r"(b.w[0]), "r"(b.w[1]))
     if constexpr (std::is_same_v<EA, e4m3fn> && std::is_same_v<EB, e4m3fn>) {
       FP8GEMM_SM89_MMA("e4m3", "e4m3");
@@ -104,7 +109,8 @@ struct Sm89Mma16x8x32 {
 #elif defined(FP8GEMM_EMULATOR)
     emulate_mma<emu::PtxMmaM16N8K32, EA, EB>(d, a, b);
 #elif defined(FP8GEMM_DEVICE_PASS)
-    FP8GEMM_DEVICE_TRAP();  // compiled for a GPU without fp8 mma.sync: Gemm::can_implement refuses this case
+    FP8GEMM_DEVICE_TRAP();  // compiled for a GPU without fp8 mma.sync: Gemm::can_implement refuses
+                            // this case
 #else
     (void)d, (void)a, (void)b;
 #endif
@@ -137,7 +143,8 @@ struct Sm90MmaFp8ViaF16 : Sm89Mma16x8x32<EA, EB> {
 #elif defined(FP8GEMM_EMULATOR)
     emulate_mma<emu::PtxMmaM16N8K32, EA, EB>(d, a, b);
 #elif defined(FP8GEMM_DEVICE_PASS)
-    FP8GEMM_DEVICE_TRAP();  // compiled for a GPU without the fp8->f16 conversions: can_implement refuses
+    FP8GEMM_DEVICE_TRAP();  // compiled for a GPU without the fp8->f16 conversions: can_implement
+                            // refuses
 #else
     (void)d, (void)a, (void)b;
 #endif
@@ -166,19 +173,20 @@ struct Sm90MmaFp8ViaF16 : Sm89Mma16x8x32<EA, EB> {
   /// K order inside a half: this lane's fp8 bytes k = 4t, 4t+1 (low pair of a_c / b_c) fill the
   /// m16n8k16 slots k = 2t, 2t+1 and bytes 4t+2, 4t+3 (high pair) the slots 2t+8, 2t+9 — one
   /// permutation of K, the same for A and B, so every product a_k b_k meets its partner and the sum
-  /// is unchanged. m16n8k16 f16 fragments (PTX ISA): A a0 = (row g, k 2t..), a1 = (row g+8, k 2t..),
-  /// a2 = (row g, k 2t+8..), a3 = (row g+8, k 2t+8..); B b0 = (k 2t.., col g), b1 = (k 2t+8.., col g);
-  /// D as for m16n8k32.
+  /// is unchanged. m16n8k16 f16 fragments (PTX ISA): A a0 = (row g, k 2t..), a1 = (row g+8, k
+  /// 2t..), a2 = (row g, k 2t+8..), a3 = (row g+8, k 2t+8..); B b0 = (k 2t.., col g), b1 = (k
+  /// 2t+8.., col g); D as for m16n8k32.
   FP8GEMM_DEVICE static void mma_via_f16(float (&d)[Base::kCRegs], FragA const& a, FragB const& b) {
     FP8GEMM_UNROLL
     for (int h = 0; h < 2; ++h) {
       unsigned const a0 = to_f16x2<EA>(a.w[2 * h], 0), a1 = to_f16x2<EA>(a.w[2 * h + 1], 0);
       unsigned const a2 = to_f16x2<EA>(a.w[2 * h], 1), a3 = to_f16x2<EA>(a.w[2 * h + 1], 1);
       unsigned const b0 = to_f16x2<EB>(b.w[h], 0), b1 = to_f16x2<EB>(b.w[h], 1);
-      asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-                   "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-                   : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                   : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+      asm volatile(
+          "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+          "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+          : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+          : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
     }
   }
 #endif

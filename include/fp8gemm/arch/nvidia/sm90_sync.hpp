@@ -56,10 +56,9 @@ struct Mbarrier {
   /// mbarrier.arrive.shared::cta.b64 (release, CTA scope): one arrival.
   FP8GEMM_DEVICE static void arrive(std::uint64_t* bar) {
 #if defined(FP8GEMM_ARCH_SM90A)
-    asm volatile(
-        "{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [%0];\n}\n" ::"r"(
-            smem_address(bar))
-        : "memory");
+    asm volatile("{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [%0];\n}\n" ::"r"(
+                     smem_address(bar))
+                 : "memory");
 #elif defined(FP8GEMM_DEVICE_PASS)
     (void)bar;
     FP8GEMM_DEVICE_TRAP();
@@ -73,8 +72,8 @@ struct Mbarrier {
   FP8GEMM_DEVICE static void arrive_expect_tx(std::uint64_t* bar, std::uint32_t bytes) {
 #if defined(FP8GEMM_ARCH_SM90A)
     asm volatile(
-        "{\n.reg .b64 state;\nmbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1;\n}\n" ::"r"(
-            smem_address(bar)),
+        "{\n.reg .b64 state;\nmbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1;\n}\n" ::
+            "r"(smem_address(bar)),
         "r"(bytes)
         : "memory");
 #elif defined(FP8GEMM_DEVICE_PASS)

@@ -40,11 +40,14 @@ enum class TmaElement : std::uint8_t { kU8, kU16, kBf16, kF16, kF32 };
 
 inline constexpr int tma_element_bytes(TmaElement e) {
   switch (e) {
-    case TmaElement::kU8: return 1;
+    case TmaElement::kU8:
+      return 1;
     case TmaElement::kU16:
     case TmaElement::kBf16:
-    case TmaElement::kF16: return 2;
-    case TmaElement::kF32: return 4;
+    case TmaElement::kF16:
+      return 2;
+    case TmaElement::kF32:
+      return 4;
   }
   return 1;
 }
@@ -54,10 +57,14 @@ enum class TmaSwizzle : std::uint8_t { kNone, k32B, k64B, k128B };
 
 inline constexpr int tma_swizzle_span_bytes(TmaSwizzle s) {
   switch (s) {
-    case TmaSwizzle::kNone: return 0;
-    case TmaSwizzle::k32B: return 32;
-    case TmaSwizzle::k64B: return 64;
-    case TmaSwizzle::k128B: return 128;
+    case TmaSwizzle::kNone:
+      return 0;
+    case TmaSwizzle::k32B:
+      return 32;
+    case TmaSwizzle::k64B:
+      return 64;
+    case TmaSwizzle::k128B:
+      return 128;
   }
   return 0;
 }
@@ -96,14 +103,14 @@ inline Status check_tma_tensor_2d(TmaTensor2d const& t) {
     return refuse(StatusCode::kErrorMisaligned, "base address must be 16-byte aligned");
   constexpr std::uint64_t kMaxDim = std::uint64_t{1} << 32;
   if (t.inner < 1 || t.inner > kMaxDim || t.outer < 1 || t.outer > kMaxDim)
-    return refuse(StatusCode::kErrorInvalidSize,
-                  "dimensions must be in [1, 2^32]; got inner " + std::to_string(t.inner) +
-                      ", outer " + std::to_string(t.outer));
+    return refuse(StatusCode::kErrorInvalidSize, "dimensions must be in [1, 2^32]; got inner " +
+                                                     std::to_string(t.inner) + ", outer " +
+                                                     std::to_string(t.outer));
   if (t.row_stride_bytes % 16 != 0)
-    return refuse(StatusCode::kErrorMisaligned,
-                  "row stride must be a multiple of 16 bytes; got " +
-                      std::to_string(t.row_stride_bytes) + " (for fp8: a leading dimension that "
-                      "is a multiple of 16 elements)");
+    return refuse(StatusCode::kErrorMisaligned, "row stride must be a multiple of 16 bytes; got " +
+                                                    std::to_string(t.row_stride_bytes) +
+                                                    " (for fp8: a leading dimension that "
+                                                    "is a multiple of 16 elements)");
   if (t.row_stride_bytes >= (std::uint64_t{1} << 40))
     return refuse(StatusCode::kErrorInvalidSize,
                   "row stride must be below 2^40 bytes; got " + std::to_string(t.row_stride_bytes));
@@ -113,14 +120,14 @@ inline Status check_tma_tensor_2d(TmaTensor2d const& t) {
                       " bytes is smaller than a row (" +
                       std::to_string(t.inner * static_cast<std::uint64_t>(eb)) + " bytes)");
   if (t.box_inner < 1 || t.box_inner > 256 || t.box_outer < 1 || t.box_outer > 256)
-    return refuse(StatusCode::kErrorInvalidArgument,
-                  "box dimensions must be in [1, 256]; got " + std::to_string(t.box_inner) +
-                      " x " + std::to_string(t.box_outer));
+    return refuse(StatusCode::kErrorInvalidArgument, "box dimensions must be in [1, 256]; got " +
+                                                         std::to_string(t.box_inner) + " x " +
+                                                         std::to_string(t.box_outer));
   std::uint32_t const box_bytes = t.box_inner * static_cast<std::uint32_t>(eb);
   if (box_bytes % 16 != 0)
-    return refuse(StatusCode::kErrorInvalidArgument,
-                  "box inner extent must be a multiple of 16 bytes; got " +
-                      std::to_string(box_bytes));
+    return refuse(
+        StatusCode::kErrorInvalidArgument,
+        "box inner extent must be a multiple of 16 bytes; got " + std::to_string(box_bytes));
   int const span = tma_swizzle_span_bytes(t.swizzle);
   if (span > 0 && box_bytes > static_cast<std::uint32_t>(span))
     return refuse(StatusCode::kErrorInvalidArgument,
@@ -147,7 +154,8 @@ inline Status tma_encode_function(PFN_cuTensorMapEncodeTiled_v12000* fn) {
                                                cudaEnableDefault, &l.query);
     return l;
   }();
-  FP8GEMM_RETURN_IF_ERROR(gpu_status(lookup.error, "cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)"));
+  FP8GEMM_RETURN_IF_ERROR(
+      gpu_status(lookup.error, "cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)"));
   if (lookup.query != cudaDriverEntryPointSuccess || lookup.fn == nullptr)
     return Status::error(StatusCode::kErrorUnsupported,
                          "TMA tensor map: the driver has no cuTensorMapEncodeTiled (needs a "
@@ -166,34 +174,59 @@ inline Status encode_tma_descriptor(TmaTensor2d const& t, TmaDescriptor* out) {
   FP8GEMM_RETURN_IF_ERROR(tma_encode_function(&encode));
   CUtensorMapDataType type = CU_TENSOR_MAP_DATA_TYPE_UINT8;
   switch (t.element) {
-    case TmaElement::kU8: type = CU_TENSOR_MAP_DATA_TYPE_UINT8; break;
-    case TmaElement::kU16: type = CU_TENSOR_MAP_DATA_TYPE_UINT16; break;
-    case TmaElement::kBf16: type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16; break;
-    case TmaElement::kF16: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16; break;
-    case TmaElement::kF32: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; break;
+    case TmaElement::kU8:
+      type = CU_TENSOR_MAP_DATA_TYPE_UINT8;
+      break;
+    case TmaElement::kU16:
+      type = CU_TENSOR_MAP_DATA_TYPE_UINT16;
+      break;
+    case TmaElement::kBf16:
+      type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+      break;
+    case TmaElement::kF16:
+      type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+      break;
+    case TmaElement::kF32:
+      type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+      break;
   }
   CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
   switch (t.swizzle) {
-    case TmaSwizzle::kNone: swizzle = CU_TENSOR_MAP_SWIZZLE_NONE; break;
-    case TmaSwizzle::k32B: swizzle = CU_TENSOR_MAP_SWIZZLE_32B; break;
-    case TmaSwizzle::k64B: swizzle = CU_TENSOR_MAP_SWIZZLE_64B; break;
-    case TmaSwizzle::k128B: swizzle = CU_TENSOR_MAP_SWIZZLE_128B; break;
+    case TmaSwizzle::kNone:
+      swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
+      break;
+    case TmaSwizzle::k32B:
+      swizzle = CU_TENSOR_MAP_SWIZZLE_32B;
+      break;
+    case TmaSwizzle::k64B:
+      swizzle = CU_TENSOR_MAP_SWIZZLE_64B;
+      break;
+    case TmaSwizzle::k128B:
+      swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
+      break;
   }
   CUtensorMapL2promotion l2 = CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
   switch (t.l2_promotion) {
-    case TmaL2Promotion::kNone: l2 = CU_TENSOR_MAP_L2_PROMOTION_NONE; break;
-    case TmaL2Promotion::k64B: l2 = CU_TENSOR_MAP_L2_PROMOTION_L2_64B; break;
-    case TmaL2Promotion::k128B: l2 = CU_TENSOR_MAP_L2_PROMOTION_L2_128B; break;
-    case TmaL2Promotion::k256B: l2 = CU_TENSOR_MAP_L2_PROMOTION_L2_256B; break;
+    case TmaL2Promotion::kNone:
+      l2 = CU_TENSOR_MAP_L2_PROMOTION_NONE;
+      break;
+    case TmaL2Promotion::k64B:
+      l2 = CU_TENSOR_MAP_L2_PROMOTION_L2_64B;
+      break;
+    case TmaL2Promotion::k128B:
+      l2 = CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+      break;
+    case TmaL2Promotion::k256B:
+      l2 = CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+      break;
   }
   cuuint64_t const dims[2] = {t.inner, t.outer};
   cuuint64_t const strides[1] = {t.row_stride_bytes};
   cuuint32_t const box[2] = {t.box_inner, t.box_outer};
   cuuint32_t const element_strides[2] = {1, 1};
-  CUresult const r =
-      encode(reinterpret_cast<CUtensorMap*>(out), type, 2, const_cast<void*>(t.base), dims,
-             strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, l2,
-             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  CUresult const r = encode(reinterpret_cast<CUtensorMap*>(out), type, 2, const_cast<void*>(t.base),
+                            dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                            swizzle, l2, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     return Status::error(StatusCode::kErrorGpuRuntime,
                          "TMA tensor map: cuTensorMapEncodeTiled failed with CUresult " +
@@ -205,8 +238,7 @@ inline Status encode_tma_descriptor(TmaTensor2d const& t, TmaDescriptor* out) {
 /// prefetch.tensormap: pulls the tensor map into the cache before its first use.
 FP8GEMM_DEVICE void tma_prefetch_descriptor(TmaDescriptor const* map) {
 #if defined(FP8GEMM_ARCH_SM90A)
-  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(map))
-               : "memory");
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(map)) : "memory");
 #elif defined(FP8GEMM_DEVICE_PASS)
   (void)map;
   FP8GEMM_DEVICE_TRAP();

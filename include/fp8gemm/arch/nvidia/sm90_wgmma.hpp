@@ -187,23 +187,23 @@ FP8GEMM_DEVICE void wgmma_pin_accumulators(float (&d)[Regs]) {
 // One wgmma.mma_async, SS form: D (+)= A·B with both operands from shared-memory descriptors.
 // scale-d is a predicate from a register (0: D = A·B, the accumulators' old values ignored);
 // imm-scale-a = imm-scale-b = 1 (no negation). FP8 has no transpose immediates: K-major only.
-#define FP8GEMM_SM90_WGMMA_SS(N_STR, TA, TB, D_LIST, D_OPERANDS, IA, IB, IS)                 \
-  asm volatile(                                                                              \
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %" IS ", 0;\n"                                       \
-      "wgmma.mma_async.sync.aligned.m64n" N_STR "k32.f32." TA "." TB " " D_LIST ", %" IA     \
-      ", %" IB ", p, 1, 1;\n}\n"                                                             \
-      : D_OPERANDS()                                                                         \
-      : "l"(desc_a), "l"(desc_b), "r"(scale_d))
+#define FP8GEMM_SM90_WGMMA_SS(N_STR, TA, TB, D_LIST, D_OPERANDS, IA, IB, IS)                      \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" IS                                            \
+               ", 0;\n"                                                                           \
+               "wgmma.mma_async.sync.aligned.m64n" N_STR "k32.f32." TA "." TB " " D_LIST ", %" IA \
+               ", %" IB ", p, 1, 1;\n}\n"                                                         \
+               : D_OPERANDS()                                                                     \
+               : "l"(desc_a), "l"(desc_b), "r"(scale_d))
 
-#define FP8GEMM_SM90_WGMMA_SS_PAIRS(N_STR, D_LIST, D_OPERANDS, IA, IB, IS)                   \
-  if constexpr (kAIsE4m3 && kBIsE4m3) {                                                      \
-    FP8GEMM_SM90_WGMMA_SS(N_STR, "e4m3", "e4m3", D_LIST, D_OPERANDS, IA, IB, IS);            \
-  } else if constexpr (kAIsE4m3) {                                                           \
-    FP8GEMM_SM90_WGMMA_SS(N_STR, "e4m3", "e5m2", D_LIST, D_OPERANDS, IA, IB, IS);            \
-  } else if constexpr (kBIsE4m3) {                                                           \
-    FP8GEMM_SM90_WGMMA_SS(N_STR, "e5m2", "e4m3", D_LIST, D_OPERANDS, IA, IB, IS);            \
-  } else {                                                                                   \
-    FP8GEMM_SM90_WGMMA_SS(N_STR, "e5m2", "e5m2", D_LIST, D_OPERANDS, IA, IB, IS);            \
+#define FP8GEMM_SM90_WGMMA_SS_PAIRS(N_STR, D_LIST, D_OPERANDS, IA, IB, IS)        \
+  if constexpr (kAIsE4m3 && kBIsE4m3) {                                           \
+    FP8GEMM_SM90_WGMMA_SS(N_STR, "e4m3", "e4m3", D_LIST, D_OPERANDS, IA, IB, IS); \
+  } else if constexpr (kAIsE4m3) {                                                \
+    FP8GEMM_SM90_WGMMA_SS(N_STR, "e4m3", "e5m2", D_LIST, D_OPERANDS, IA, IB, IS); \
+  } else if constexpr (kBIsE4m3) {                                                \
+    FP8GEMM_SM90_WGMMA_SS(N_STR, "e5m2", "e4m3", D_LIST, D_OPERANDS, IA, IB, IS); \
+  } else {                                                                        \
+    FP8GEMM_SM90_WGMMA_SS(N_STR, "e5m2", "e5m2", D_LIST, D_OPERANDS, IA, IB, IS); \
   }
 
 /// wgmma.mma_async.sync.aligned.m64nNk32.f32.EA.EB, SS: D[64 x N] f32 (+)= A[64 x 32] · B[32 x N]
@@ -215,8 +215,9 @@ FP8GEMM_DEVICE void wgmma_pin_accumulators(float (&d)[Regs]) {
 ///   row = 16 w + l / 4 + 8 · ((i / 2) % 2),   column = 8 · (i / 4) + 2 · (l % 4) + i % 2.
 template <int N, class EA, class EB>
 struct Sm90Wgmma64xNx32 {
-  static_assert((std::is_same_v<EA, e4m3fn> || std::is_same_v<EA, e5m2>) &&
-                    (std::is_same_v<EB, e4m3fn> || std::is_same_v<EB, e5m2>),
+  static_assert((std::is_same_v<EA, e4m3fn> ||
+                 std::is_same_v<EA, e5m2>)&&(std::is_same_v<EB, e4m3fn> ||
+                                             std::is_same_v<EB, e5m2>),
                 "FP8 wgmma takes OCP e4m3fn or e5m2 operands");
   static_assert(N == 64 || N == 128 || N == 256,
                 "Sm90Wgmma64xNx32 is instantiated for N = 64, 128, 256 (add the operand list for "
@@ -224,9 +225,9 @@ struct Sm90Wgmma64xNx32 {
   using ElementA = EA;
   using ElementB = EB;
   static constexpr int kM = 64, kN = N, kK = 32;
-  static constexpr int kThreads = 128;          // one warpgroup
-  static constexpr int kAccumulators = N / 2;   // FP32 registers per thread (64·N / 128)
-  static constexpr int kKStepBytes = kK;        // descriptor advance per k-step (1-byte elements)
+  static constexpr int kThreads = 128;         // one warpgroup
+  static constexpr int kAccumulators = N / 2;  // FP32 registers per thread (64·N / 128)
+  static constexpr int kKStepBytes = kK;       // descriptor advance per k-step (1-byte elements)
   /// Relative truncation of the tensor core's accumulation (tests/common/tolerance.hpp's u):
   /// 2^-13. Measured on the H200 (wgmma_first_light_gpu_test, 2026-11-30, all four format pairs):
   /// per k-step the 32 products and D are cut toward zero 13 bits below the largest operand
