@@ -38,15 +38,6 @@ T* offset_bytes(T* p, int bytes) {
   return reinterpret_cast<T*>(reinterpret_cast<std::uintptr_t>(p) + bytes);
 }
 
-template <class T>
-char const* element_name() {
-  if constexpr (std::is_same_v<T, float>) {
-    return "float";
-  } else {
-    return FormatTraits<T>::kName;
-  }
-}
-
 template <class Config>
 void expect_refused(typename Gemm<Config>::Arguments const& args, StatusCode code,
                     std::string const& phrase) {

@@ -25,6 +25,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/device_buffer.hpp"
 #include "common/metrics.hpp"
 #include "common/poison.hpp"
 #include "common/sm90_accumulation_model.hpp"
@@ -170,16 +171,6 @@ __global__ void __launch_bounds__(128)
 }
 
 // ---- host side --------------------------------------------------------------------------------
-
-struct DeviceBuffer {
-  void* ptr = nullptr;
-  DeviceBuffer() = default;
-  DeviceBuffer(DeviceBuffer const&) = delete;
-  DeviceBuffer& operator=(DeviceBuffer const&) = delete;
-  ~DeviceBuffer() {
-    if (ptr != nullptr) cudaFree(ptr);
-  }
-};
 
 arch::TmaTensor2d fp8_operand(void const* base, int rows, int k, int box_rows) {
   arch::TmaTensor2d t;

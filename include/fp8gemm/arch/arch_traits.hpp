@@ -24,6 +24,9 @@ struct Sm90 {
   static constexpr std::int64_t max_blocks_x(int /*threads_per_block*/) { return 2147483647; }
   static constexpr std::int64_t kMaxBlocksY = 65535;
   static constexpr int kXcds = 1;  // one L2 for the whole GPU
+  /// The compiler takes a minimum-blocks-per-SM hint (__launch_bounds__'s second argument), which
+  /// caps registers per thread at 65536 / (blocks x threads).
+  static constexpr bool kTakesMinBlocksHint = true;
 };
 
 /// AMD CDNA3 (gfx942: MI300X/MI325X). FP8 is FNUZ here.
@@ -39,6 +42,7 @@ struct Cdna3 {
   /// Accelerator dies (XCDs), each with its own L2; workgroups are dispatched round-robin over
   /// them (MI300X: 8 x 38 CUs).
   static constexpr int kXcds = 8;
+  static constexpr bool kTakesMinBlocksHint = false;  // HIP's second argument means something else
   /// VGPRs + AGPRs per lane: 512 per SIMD lane, shared by the block's waves on that SIMD (a
   /// block's waves spread over the CU's 4 SIMDs).
   static constexpr int registers_per_lane(int waves_per_block) {
@@ -60,7 +64,10 @@ struct Cdna4 {
   static constexpr int kMaxAccumulatorRegs = 256;
   static constexpr bool kFnuz = false;
   static constexpr bool kAsyncCopy = false;
-  static constexpr int kXcds = 8;  // MI355X: 8 x 32 CUs, 4 MB of L2 each, round-robin dispatch
+  static constexpr int kXcds = 8;
+  static constexpr bool kTakesMinBlocksHint =
+      false;  // HIP's second argument means something else  // MI355X: 8 x 32 CUs, 4 MB of L2 each,
+              // round-robin dispatch
   static constexpr int registers_per_lane(int waves_per_block) {
     return 512 / ((waves_per_block + 3) / 4);
   }

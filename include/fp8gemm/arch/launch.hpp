@@ -16,10 +16,24 @@
 namespace fp8gemm::arch {
 
 #if defined(FP8GEMM_HAS_GPU_RUNTIME)
-/// The one __global__ function: Kernel::run(params, dynamic LDS).
+/// Kernel::kMinBlocksPerSm where the kernel declares one, else 1.
+template <class Kernel, class = void>
+struct min_blocks_per_sm : std::integral_constant<int, 1> {};
 template <class Kernel>
-__global__ void __launch_bounds__(Kernel::kThreads)
-    kernel_entry(typename Kernel::Params const params) {
+struct min_blocks_per_sm<Kernel, std::void_t<decltype(Kernel::kMinBlocksPerSm)>>
+    : std::integral_constant<int, Kernel::kMinBlocksPerSm> {};
+
+/// The one __global__ function: Kernel::run(params, dynamic LDS). NVIDIA: at least
+/// kMinBlocksPerSm blocks per SM (a register cap); HIP's second __launch_bounds__ argument means
+/// waves per execution unit instead, so AMD gets the thread count only.
+#if defined(FP8GEMM_BACKEND_CUDA)
+#define FP8GEMM_KERNEL_BOUNDS(Kernel) \
+  __launch_bounds__(Kernel::kThreads, min_blocks_per_sm<Kernel>::value)
+#else
+#define FP8GEMM_KERNEL_BOUNDS(Kernel) __launch_bounds__(Kernel::kThreads)
+#endif
+template <class Kernel>
+__global__ void FP8GEMM_KERNEL_BOUNDS(Kernel) kernel_entry(typename Kernel::Params const params) {
   extern __shared__ __align__(16) unsigned char fp8gemm_lds[];
   Kernel::run(params, fp8gemm_lds);
 }

@@ -26,6 +26,7 @@ struct GemmKernel {
   static constexpr int kThreads = Mainloop::kThreads;  // launch with this many threads per block
   static constexpr int kWaveSize = Arch::kWaveSize;    // 64 on CDNA, 32 on NVIDIA
   static constexpr int kSharedBytes = static_cast<int>(sizeof(SharedStorage));
+  static constexpr int kMinBlocksPerSm = Mainloop::kMinBlocksPerSm;  // occupancy hint (NVIDIA)
 
   struct Arguments {
     typename Mainloop::Arguments mainloop;

@@ -105,6 +105,14 @@ struct LdsMultistageMainloop {
   static constexpr bool kUsePartial = kPromoteK > 0;
   static constexpr int kStepsPerPromote = kUsePartial ? kPromoteK / Atom::kK : 1;
 
+  /// Blocks per SM to ask the compiler for, where it takes the hint (NVIDIA): two when the FP32
+  /// accumulators, with their partial copy, take at most 64 registers per thread, so that two
+  /// blocks' registers fit (256 threads: at most 128 each); else one. NOTE: Sm90Default with
+  /// FastAccumulation runs two blocks per SM only so (ptxas chose 126 registers unhinted before the
+  /// kernel-structure change and 131 after it: one block, 1.3x slower; bench/NOTES.md).
+  static constexpr int kMinBlocksPerSm =
+      Arch::kTakesMinBlocksHint && (kUsePartial ? 2 : 1) * Policy::kAccumulators <= 64 ? 2 : 1;
+
   static constexpr int kScaleBlockK = kKBlockedScales ? Granularity::kBlockK : Policy::kBlockK;
   static_assert(kScaleBlockK % Policy::kBlockK == 0 || Policy::kBlockK % kScaleBlockK == 0,
                 "K-blocked scales: the scale block along K and BlockK must divide one another");
