@@ -85,6 +85,7 @@ struct Cdna3MmaFp8 {
         std::conditional_t<kShape == 16, emu::MfmaF32_16x16x32F8, emu::MfmaF32_32x32x16F8>;
     emulate_mma<Semantics, EA, EB>(d, a, b);
 #elif defined(FP8GEMM_DEVICE_PASS)
+    (void)d, (void)a, (void)b;
     FP8GEMM_DEVICE_TRAP();  // not gfx942: Gemm::can_implement refuses this case
 #else
     (void)d, (void)a, (void)b;

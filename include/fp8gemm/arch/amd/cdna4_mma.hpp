@@ -120,7 +120,7 @@ struct Cdna4MmaFp8 {
       emulate_mma<Semantics, EA, EB>(d, a, b);
     }
 #elif defined(FP8GEMM_DEVICE_PASS)
-    (void)scale_a, (void)scale_b;
+    (void)d, (void)a, (void)b, (void)scale_a, (void)scale_b;
     FP8GEMM_DEVICE_TRAP();  // not gfx950: Gemm::can_implement refuses this case
 #else
     (void)d, (void)a, (void)b, (void)scale_a, (void)scale_b;

@@ -109,6 +109,7 @@ struct Sm89Mma16x8x32 {
 #elif defined(FP8GEMM_EMULATOR)
     emulate_mma<emu::PtxMmaM16N8K32, EA, EB>(d, a, b);
 #elif defined(FP8GEMM_DEVICE_PASS)
+    (void)d, (void)a, (void)b;
     FP8GEMM_DEVICE_TRAP();  // compiled for a GPU without fp8 mma.sync: Gemm::can_implement refuses
                             // this case
 #else
@@ -143,6 +144,7 @@ struct Sm90MmaFp8ViaF16 : Sm89Mma16x8x32<EA, EB> {
 #elif defined(FP8GEMM_EMULATOR)
     emulate_mma<emu::PtxMmaM16N8K32, EA, EB>(d, a, b);
 #elif defined(FP8GEMM_DEVICE_PASS)
+    (void)d, (void)a, (void)b;
     FP8GEMM_DEVICE_TRAP();  // compiled for a GPU without the fp8->f16 conversions: can_implement
                             // refuses
 #else
