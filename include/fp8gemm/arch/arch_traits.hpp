@@ -27,6 +27,8 @@ struct Sm90 {
   /// The compiler takes a minimum-blocks-per-SM hint (__launch_bounds__'s second argument), which
   /// caps registers per thread at 65536 / (blocks x threads).
   static constexpr bool kTakesMinBlocksHint = true;
+  static constexpr int kRegistersPerSm = 65536;
+  static constexpr int kLdsPerSm = 228 * 1024;  // shared memory per SM, for two blocks' stages
 };
 
 /// AMD CDNA3 (gfx942: MI300X/MI325X). FP8 is FNUZ here.
@@ -35,8 +37,8 @@ struct Cdna3 {
   static constexpr int kWaveSize = 64;
   static constexpr int kLdsBytes = 64 * 1024;
   static constexpr int kLdsBanks = 32;
-  static constexpr int kMaxAccumulatorRegs =
-      256;                                   // 256 arch VGPRs + 256 AGPRs per lane at 1 wave/SIMD
+  // 256 arch VGPRs + 256 AGPRs per lane at 1 wave/SIMD
+  static constexpr int kMaxAccumulatorRegs = 256;
   static constexpr bool kFnuz = true;        // e4m3fnuz / e5m2fnuz
   static constexpr bool kAsyncCopy = false;  // global_load_lds is 4 bytes per lane here
   /// Accelerator dies (XCDs), each with its own L2; workgroups are dispatched round-robin over
@@ -64,10 +66,10 @@ struct Cdna4 {
   static constexpr int kMaxAccumulatorRegs = 256;
   static constexpr bool kFnuz = false;
   static constexpr bool kAsyncCopy = false;
+  // MI355X: 8 dies x 32 CUs, 4 MB of L2 each, workgroups dispatched round-robin over the dies.
   static constexpr int kXcds = 8;
   static constexpr bool kTakesMinBlocksHint =
-      false;  // HIP's second argument means something else  // MI355X: 8 x 32 CUs, 4 MB of L2 each,
-              // round-robin dispatch
+      false;  // HIP's 2nd __launch_bounds__ argument differs
   static constexpr int registers_per_lane(int waves_per_block) {
     return 512 / ((waves_per_block + 3) / 4);
   }

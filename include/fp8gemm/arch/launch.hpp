@@ -16,6 +16,15 @@
 namespace fp8gemm::arch {
 
 #if defined(FP8GEMM_HAS_GPU_RUNTIME)
+/// Kernel parameters that stay in parameter space (a TMA descriptor in Params must): CUDA's
+/// __grid_constant__ (sm_70+, CUDA 11.7+); nothing elsewhere.
+#if defined(FP8GEMM_BACKEND_CUDA) && defined(__CUDACC_VER_MAJOR__) && \
+    (__CUDACC_VER_MAJOR__ > 11 || (__CUDACC_VER_MAJOR__ == 11 && __CUDACC_VER_MINOR__ >= 7))
+#define FP8GEMM_GRID_CONSTANT __grid_constant__
+#else
+#define FP8GEMM_GRID_CONSTANT
+#endif
+
 /// Kernel::kMinBlocksPerSm where the kernel declares one, else 1.
 template <class Kernel, class = void>
 struct min_blocks_per_sm : std::integral_constant<int, 1> {};
@@ -26,14 +35,15 @@ struct min_blocks_per_sm<Kernel, std::void_t<decltype(Kernel::kMinBlocksPerSm)>>
 /// The one __global__ function: Kernel::run(params, dynamic LDS). NVIDIA: at least
 /// kMinBlocksPerSm blocks per SM (a register cap); HIP's second __launch_bounds__ argument means
 /// waves per execution unit instead, so AMD gets the thread count only.
-#if defined(FP8GEMM_BACKEND_CUDA)
+#if defined(FP8GEMM_BACKEND_CUDA) || defined(__HIP_PLATFORM_NVIDIA__)
 #define FP8GEMM_KERNEL_BOUNDS(Kernel) \
   __launch_bounds__(Kernel::kThreads, min_blocks_per_sm<Kernel>::value)
 #else
 #define FP8GEMM_KERNEL_BOUNDS(Kernel) __launch_bounds__(Kernel::kThreads)
 #endif
 template <class Kernel>
-__global__ void FP8GEMM_KERNEL_BOUNDS(Kernel) kernel_entry(typename Kernel::Params const params) {
+__global__ void FP8GEMM_KERNEL_BOUNDS(Kernel)
+    kernel_entry(FP8GEMM_GRID_CONSTANT typename Kernel::Params const params) {
   extern __shared__ __align__(16) unsigned char fp8gemm_lds[];
   Kernel::run(params, fp8gemm_lds);
 }

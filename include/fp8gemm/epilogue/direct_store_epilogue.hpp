@@ -56,7 +56,7 @@ struct DirectStoreEpilogue {
       if (s != s)
         return fail(StatusCode::kErrorInvalidArgument,
                     "fp8 output needs output_scale (q = fp8(y / output_scale)); it is not set");
-      if (!(s > 0.0f) || s > 3.4e38f)
+      if (!(s > 0.0f) || !std::isfinite(s))
         return fail(StatusCode::kErrorInvalidArgument,
                     "fp8 output needs a finite output_scale > 0 (q = fp8(y / output_scale)); got " +
                         std::to_string(s));

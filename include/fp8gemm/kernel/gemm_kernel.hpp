@@ -88,12 +88,16 @@ struct GemmKernel {
     auto const tc = Mainloop::Coords::current();
     float* out = p.workspace + std::int64_t(split) * m_total * n_total;
     FP8GEMM_UNROLL
-    for (int i = 0; i < Policy::kAtomsM; ++i) FP8GEMM_UNROLL
-    for (int j = 0; j < Policy::kAtomsN; ++j) FP8GEMM_UNROLL
-    for (int r = 0; r < Policy::Atom::kCRegs; ++r) {
-      int const m = m0 + tc.row(i, r);
-      int const n = n0 + tc.col(j, r);
-      if (m < m_total && n < n_total) out[std::int64_t(m) * n_total + n] = acc.v[i][j][r];
+    for (int i = 0; i < Policy::kAtomsM; ++i) {
+      FP8GEMM_UNROLL
+      for (int j = 0; j < Policy::kAtomsN; ++j) {
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Policy::Atom::kCRegs; ++r) {
+          int const m = m0 + tc.row(i, r);
+          int const n = n0 + tc.col(j, r);
+          if (m < m_total && n < n_total) out[std::int64_t(m) * n_total + n] = acc.v[i][j][r];
+        }
+      }
     }
   }
 };

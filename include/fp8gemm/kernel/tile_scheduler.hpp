@@ -101,7 +101,10 @@ struct GroupedTileScheduler {
 
   /// This workgroup's tile and K range.
   FP8GEMM_DEVICE static WorkTile work(Params const& p) {
-    int const linear = xcd_contiguous(arch::block_idx_x(), p.tiles_m * p.tiles_n, Arch::kXcds);
+    // The dies take workgroups by their flat id (x + y * grid_x); with split_k > 1 that is only x
+    // mod xcds when grid_x is a multiple of it, so the renumbering applies to unsplit grids.
+    int const xcds = p.split_k == 1 ? Arch::kXcds : 1;
+    int const linear = xcd_contiguous(arch::block_idx_x(), p.tiles_m * p.tiles_n, xcds);
     TileCoord const t = grouped_tile(linear, p.tiles_m, p.tiles_n, p.group_m);
     int const split = arch::block_idx_y();
     int const begin = split * p.k_tiles_per_split;

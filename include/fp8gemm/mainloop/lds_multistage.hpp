@@ -26,9 +26,13 @@ struct Accumulators {
   float v[Policy::kAtomsM][Policy::kAtomsN][Policy::Atom::kCRegs];
   FP8GEMM_DEVICE void clear() {
     FP8GEMM_UNROLL
-    for (int i = 0; i < Policy::kAtomsM; ++i) FP8GEMM_UNROLL
-    for (int j = 0; j < Policy::kAtomsN; ++j) FP8GEMM_UNROLL
-    for (int r = 0; r < Policy::Atom::kCRegs; ++r) v[i][j][r] = 0.0f;
+    for (int i = 0; i < Policy::kAtomsM; ++i) {
+      FP8GEMM_UNROLL
+      for (int j = 0; j < Policy::kAtomsN; ++j) {
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Policy::Atom::kCRegs; ++r) v[i][j][r] = 0.0f;
+      }
+    }
   }
 };
 
@@ -106,12 +110,23 @@ struct LdsMultistageMainloop {
   static constexpr int kStepsPerPromote = kUsePartial ? kPromoteK / Atom::kK : 1;
 
   /// Blocks per SM to ask the compiler for, where it takes the hint (NVIDIA): two when the FP32
-  /// accumulators, with their partial copy, take at most 64 registers per thread, so that two
-  /// blocks' registers fit (256 threads: at most 128 each); else one. NOTE: Sm90Default with
-  /// FastAccumulation runs two blocks per SM only so (ptxas chose 126 registers unhinted before the
-  /// kernel-structure change and 131 after it: one block, 1.3x slower; bench/NOTES.md).
-  static constexpr int kMinBlocksPerSm =
-      Arch::kTakesMinBlocksHint && (kUsePartial ? 2 : 1) * Policy::kAccumulators <= 64 ? 2 : 1;
+  /// accumulators, with their partial copy, take at most 64 registers per thread, two blocks get at
+  /// least 128 registers per thread, and two blocks' LDS stages fit an SM; else one. NOTE:
+  /// Sm90Default with FastAccumulation runs two blocks per SM only so (ptxas chose 126 registers
+  /// unhinted before the kernel-structure change and 131 after it: one block, 1.3x slower;
+  /// bench/NOTES.md).
+  static constexpr int min_blocks_per_sm() {
+    if constexpr (Arch::kTakesMinBlocksHint) {
+      bool const two = (kUsePartial ? 2 : 1) * Policy::kAccumulators <= 64 &&
+                       2 * kThreads * 128 <= Arch::kRegistersPerSm &&
+                       2 * static_cast<int>(sizeof(SharedStorage)) <= Arch::kLdsPerSm;
+      return two ? 2 : 1;
+    } else {
+      return 1;
+    }
+  }
+
+  static constexpr int kMinBlocksPerSm = min_blocks_per_sm();
 
   static constexpr int kScaleBlockK = kKBlockedScales ? Granularity::kBlockK : Policy::kBlockK;
   static_assert(kScaleBlockK % Policy::kBlockK == 0 || Policy::kBlockK % kScaleBlockK == 0,
@@ -185,6 +200,7 @@ struct LdsMultistageMainloop {
     ThreadCoords<Policy> const tc = ThreadCoords<Policy>::current();
     CopyA copy_a;
     CopyB copy_b;
+    int const copy_tid = arch::thread_idx();  // every thread copies: its index among kCopyThreads
     Accumulators partial;
     partial.clear();
     int const num_tiles = k_tile_end - k_tile_begin;
@@ -192,9 +208,9 @@ struct LdsMultistageMainloop {
     // Prologue: K-tiles 0 .. kStages-2 into stages 0 .. kStages-2, one copy group per stage.
     for (int s = 0; s < kStages - 1; ++s) {
       if (s < num_tiles) {
-        issue_tile(copy_a, copy_b, args, m0, n0, k_tile_begin + s, lds, s);
-        copy_a.land(lds.a[s]);
-        copy_b.land(lds.b[s]);
+        issue_tile(copy_a, copy_b, args, m0, n0, k_tile_begin + s, lds, s, copy_tid);
+        copy_a.land(lds.a[s], copy_tid);
+        copy_b.land(lds.b[s], copy_tid);
       }
       arch::async_copy_commit();
     }
@@ -209,7 +225,8 @@ struct LdsMultistageMainloop {
       arch::sync_block();  // waits for: K-tile t in LDS from every thread, and every wave done
                            // reading stage (t - 1) % kStages, which K-tile `ahead` now overwrites
       if (has_ahead)
-        issue_tile(copy_a, copy_b, args, m0, n0, k_tile_begin + ahead, lds, ahead % kStages);
+        issue_tile(copy_a, copy_b, args, m0, n0, k_tile_begin + ahead, lds, ahead % kStages,
+                   copy_tid);
       arch::async_copy_commit();  // one group per iteration, empty or not, keeps the count fixed
 
       FP8GEMM_UNROLL
@@ -228,8 +245,8 @@ struct LdsMultistageMainloop {
       }
 
       if (has_ahead) {  // register-staged copies: registers -> LDS (visible after the next barrier)
-        copy_a.land(lds.a[ahead % kStages]);
-        copy_b.land(lds.b[ahead % kStages]);
+        copy_a.land(lds.a[ahead % kStages], copy_tid);
+        copy_b.land(lds.b[ahead % kStages], copy_tid);
       }
     }
     if constexpr (kUsePartial) {
@@ -241,16 +258,17 @@ struct LdsMultistageMainloop {
   /// Starts K-tile k_tile on its way to LDS stage `stage` (async copies write it directly,
   /// register-staged ones hold it until land).
   FP8GEMM_DEVICE static void issue_tile(CopyA& copy_a, CopyB& copy_b, Arguments const& args, int m0,
-                                        int n0, int k_tile, SharedStorage& lds, int stage) {
+                                        int n0, int k_tile, SharedStorage& lds, int stage,
+                                        int tid) {
     int const k0 = k_tile * Policy::kBlockK;
     copy_a.issue(reinterpret_cast<std::uint8_t const*>(args.a.data), args.a.ld, args.a.rows,
-                 args.a.cols, m0, k0, lds.a[stage]);
+                 args.a.cols, m0, k0, lds.a[stage], tid);
     if constexpr (kLayoutB == LayoutB::kNK) {  // b: [N, K]
       copy_b.issue(reinterpret_cast<std::uint8_t const*>(args.b.data), args.b.ld, args.b.rows,
-                   args.b.cols, n0, k0, lds.b[stage]);
+                   args.b.cols, n0, k0, lds.b[stage], tid);
     } else {  // b: [K, N]
       copy_b.issue(reinterpret_cast<std::uint8_t const*>(args.b.data), args.b.ld, args.b.cols,
-                   args.b.rows, n0, k0, lds.b[stage]);
+                   args.b.rows, n0, k0, lds.b[stage], tid);
     }
   }
 
@@ -335,18 +353,22 @@ struct LdsMultistageMainloop {
     [[maybe_unused]] float sb[Policy::kAtomsN][Atom::kCRegs];
     if constexpr (kKBlockedScales) {
       FP8GEMM_UNROLL
-      for (int i = 0; i < Policy::kAtomsM; ++i) FP8GEMM_UNROLL
-      for (int r = 0; r < Atom::kCRegs; ++r) {
-        int const m = m0 + tc.row(i, r);
-        sa[i][r] =
-            m < args.scale_a.extent ? args.scale_a.block(m, chunk_k, Granularity::kABlockM) : 0.0f;
+      for (int i = 0; i < Policy::kAtomsM; ++i) {
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Atom::kCRegs; ++r) {
+          int const m = m0 + tc.row(i, r);
+          sa[i][r] = m < args.scale_a.extent ? args.scale_a.block(m, chunk_k, Granularity::kABlockM)
+                                             : 0.0f;
+        }
       }
       FP8GEMM_UNROLL
-      for (int j = 0; j < Policy::kAtomsN; ++j) FP8GEMM_UNROLL
-      for (int r = 0; r < Atom::kCRegs; ++r) {
-        int const n = n0 + tc.col(j, r);
-        sb[j][r] =
-            n < args.scale_b.extent ? args.scale_b.block(n, chunk_k, Granularity::kBBlockN) : 0.0f;
+      for (int j = 0; j < Policy::kAtomsN; ++j) {
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Atom::kCRegs; ++r) {
+          int const n = n0 + tc.col(j, r);
+          sb[j][r] = n < args.scale_b.extent ? args.scale_b.block(n, chunk_k, Granularity::kBBlockN)
+                                             : 0.0f;
+        }
       }
     }
     FP8GEMM_UNROLL

@@ -45,9 +45,9 @@ namespace fp8gemm {
 ///      (each K-blocked or promoted accumulator also needs a partial-sum copy): use more waves or a
 ///      smaller tile" [tile_accumulator_budget]
 /// Thread copies (tile/global_to_lds.hpp, by the threads the mainloop picks: all T):
-///  11. BlockM x BlockK / 16 and BlockN x BlockK / 16 (16-byte vectors) are multiples of T: "each
-///      thread must copy a whole number of 16-byte vectors of the A and B tiles"
-///      [tile_copy_vectors]
+///  11. BlockM x BlockK / 16, and for mk_nk_mn BlockN x BlockK / 16 (16-byte vectors), are
+///      multiples of T: "each thread must copy a whole number of 16-byte vectors of the A and B
+///      tiles" [tile_copy_vectors]
 ///  12. mk_kn_mn only: BlockN % 16 == 0, and the (BlockN / 16) x (BlockK / 4) blocks of B are a
 ///      multiple of T or fewer than T: "mk_kn_mn: B is copied as 4 (k) x 16 (n) blocks, whole
 ///      blocks per thread (or at most one per thread when the tile has fewer blocks than threads)"

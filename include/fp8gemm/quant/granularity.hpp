@@ -8,9 +8,9 @@
 /// Operands: A is M x K; B is logically K x N (stored N x K or K x N, see Layout). Scale arrays:
 ///   PerTensor            float[1]
 ///   PerChannel           A: float[M] (one per row of A);  B: float[N] (one per column of C)
-///   Blockwise<bm,bn,bk>  A: float[ceil(M/bm)][ceil(K/bk)]; B: float[ceil(N/bn)][ceil(K/bk)],
-///   row-major Mx32                 A: e8m0[M][ceil(K/32)];            B: e8m0[N][ceil(K/32)],
-///   row-major
+///   Blockwise<bm,bn,bk>  A: float[ceil(M/bm)][ceil(K/bk)]; B: float[ceil(N/bn)][ceil(K/bk)]
+///   Mx32                 A: e8m0[M][ceil(K/32)];            B: e8m0[N][ceil(K/32)]
+/// (row-major, both).
 #pragma once
 
 #include <cstddef>

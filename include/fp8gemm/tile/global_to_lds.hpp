@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /// Global -> LDS copies of the A and B K-tiles (tile layer): through registers, or by cp.async with
 /// no registers (AsyncRowMajorTileCopy), into an LDS layout (tile/lds_layout.hpp), by the
-/// kThreads threads the mainloop chooses. Every byte outside the matrix (rows >= M or N, k >= K)
-/// arrives in LDS as zero; nothing outside is ever read.
+/// kThreads threads the mainloop chooses: every call takes the thread's index among them (tid).
+/// Every byte outside the matrix (rows >= M or N, k >= K) arrives in LDS as zero; nothing outside
+/// is ever read.
 #pragma once
 
 #include <cstdint>
@@ -96,8 +97,7 @@ struct RowMajorTileCopy {
 
   /// Loads rows [row0, row0 + kRows) x bytes [k0, k0 + kBlockK), zero outside [rows, k).
   FP8GEMM_DEVICE void load(std::uint8_t const* base, std::int64_t ld, int rows, int k, int row0,
-                           int k0) {
-    int const tid = arch::thread_idx();
+                           int k0, int tid) {
     FP8GEMM_UNROLL
     for (int i = 0; i < kVecs; ++i) {
       int const v = tid + i * kThreads;
@@ -118,14 +118,13 @@ struct RowMajorTileCopy {
 
   /// The mainloop's two steps: issue = the global loads (into registers), land = the LDS stores.
   FP8GEMM_DEVICE void issue(std::uint8_t const* base, std::int64_t ld, int rows, int k, int row0,
-                            int k0, std::uint8_t*) {
-    load(base, ld, rows, k, row0, k0);
+                            int k0, std::uint8_t*, int tid) {
+    load(base, ld, rows, k, row0, k0, tid);
   }
-  FP8GEMM_DEVICE void land(std::uint8_t* lds_stage) const { store(lds_stage); }
+  FP8GEMM_DEVICE void land(std::uint8_t* lds_stage, int tid) const { store(lds_stage, tid); }
 
   /// Writes the staged vectors into one LDS stage laid out as Layout.
-  FP8GEMM_DEVICE void store(std::uint8_t* lds_stage) const {
-    int const tid = arch::thread_idx();
+  FP8GEMM_DEVICE void store(std::uint8_t* lds_stage, int tid) const {
     FP8GEMM_UNROLL
     for (int i = 0; i < kVecs; ++i) {
       int const v = tid + i * kThreads;
@@ -153,8 +152,7 @@ struct AsyncRowMajorTileCopy {
   static_assert(Order::kStoreBytes == 16, "async copies write 16-byte LDS vectors");
 
   FP8GEMM_DEVICE void issue(std::uint8_t const* base, std::int64_t ld, int rows, int k, int row0,
-                            int k0, std::uint8_t* lds_stage) {
-    int const tid = arch::thread_idx();
+                            int k0, std::uint8_t* lds_stage, int tid) {
     FP8GEMM_UNROLL
     for (int i = 0; i < Order::kVecs; ++i) {
       int const v = tid + i * kThreads;
@@ -168,7 +166,7 @@ struct AsyncRowMajorTileCopy {
                                  src, valid);
     }
   }
-  FP8GEMM_DEVICE void land(std::uint8_t*) const {}
+  FP8GEMM_DEVICE void land(std::uint8_t*, int) const {}
 };
 
 /// B stored K x N (N contiguous, ldb % 16 == 0) copied into LDS as N x K. A thread's unit is a
@@ -200,8 +198,7 @@ struct TransposedTileCopyB {
 
   /// Loads k in [k0, k0 + kRowBytes) x n in [n0, n0 + kRows), zero outside [k, n).
   FP8GEMM_DEVICE void load(std::uint8_t const* base, std::int64_t ld, int n_total, int k_total,
-                           int n0, int k0) {
-    int const tid = arch::thread_idx();
+                           int n0, int k0, int tid) {
     FP8GEMM_UNROLL
     for (int i = 0; i < kUnits; ++i) {
       int const u = tid + i * kThreads;
@@ -224,14 +221,13 @@ struct TransposedTileCopyB {
 
   /// The mainloop's two steps: issue = the global loads (into registers), land = the LDS stores.
   FP8GEMM_DEVICE void issue(std::uint8_t const* base, std::int64_t ld, int n_total, int k_total,
-                            int n0, int k0, std::uint8_t*) {
-    load(base, ld, n_total, k_total, n0, k0);
+                            int n0, int k0, std::uint8_t*, int tid) {
+    load(base, ld, n_total, k_total, n0, k0, tid);
   }
-  FP8GEMM_DEVICE void land(std::uint8_t* lds_stage) const { store(lds_stage); }
+  FP8GEMM_DEVICE void land(std::uint8_t* lds_stage, int tid) const { store(lds_stage, tid); }
 
   /// Writes the staged units transposed into one LDS stage laid out as Layout (N rows of K).
-  FP8GEMM_DEVICE void store(std::uint8_t* lds_stage) const {
-    int const tid = arch::thread_idx();
+  FP8GEMM_DEVICE void store(std::uint8_t* lds_stage, int tid) const {
     FP8GEMM_UNROLL
     for (int i = 0; i < kUnits; ++i) {
       int const u = tid + i * kThreads;

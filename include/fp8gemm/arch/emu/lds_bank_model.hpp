@@ -92,7 +92,11 @@ struct LdsRegion {
 /// with its key (region, direction, width) and its ordinal among the lane's accesses of that key
 /// since the last workgroup barrier; at the barrier (and at the workgroup's end) the accesses of
 /// one wave with equal key and ordinal form one instruction. Lanes that skipped an access (a
-/// masked store) are simply absent from it, as on the GPU.
+/// masked store) are absent from it, as on the GPU, provided that what they skip is the last
+/// access of its key before the next barrier (true of every kernel here: the mk_kn_mn B copy's
+/// threads without a unit skip all of theirs); a lane that skipped one and then made another
+/// access of the same region, direction and width would have that access counted one instruction
+/// early.
 class LdsBankRecorder {
  public:
   static LdsBankRecorder& instance() {
