@@ -15,29 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "bench_check.hpp"
 #include "fp8gemm/fp8gemm.hpp"
 
 namespace {
 
 using namespace fp8gemm;
-
-#define BENCH_CHECK_CUDA(call)                                                                 \
-  do {                                                                                         \
-    cudaError_t const e_ = (call);                                                             \
-    if (e_ != cudaSuccess) {                                                                   \
-      std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #call, cudaGetErrorString(e_), __FILE__, \
-                   __LINE__);                                                                  \
-      std::exit(1);                                                                            \
-    }                                                                                          \
-  } while (0)
-#define BENCH_CHECK_CUBLAS(call)                                                                  \
-  do {                                                                                            \
-    cublasStatus_t const s_ = (call);                                                             \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                            \
-      std::fprintf(stderr, "%s failed: status %d (%s:%d)\n", #call, int(s_), __FILE__, __LINE__); \
-      std::exit(1);                                                                               \
-    }                                                                                             \
-  } while (0)
 
 /// Random e4m3fn bytes (N(0,1) values, never all zeros), generated once and grown on demand.
 std::vector<std::uint8_t> const& random_fp8_bytes(std::size_t bytes) {

@@ -25,6 +25,7 @@
 #include <random>
 #include <vector>
 
+#include "bench_check.hpp"
 #include "common/sm90_accumulation_model.hpp"
 #include "fp8gemm/arch/nvidia/sm90_sync.hpp"
 #include "fp8gemm/arch/nvidia/sm90_tma.hpp"
@@ -35,23 +36,6 @@ namespace {
 
 using namespace fp8gemm;
 
-#define CHECK_CUDA(call)                                                                       \
-  do {                                                                                         \
-    cudaError_t const e_ = (call);                                                             \
-    if (e_ != cudaSuccess) {                                                                   \
-      std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #call, cudaGetErrorString(e_), __FILE__, \
-                   __LINE__);                                                                  \
-      std::exit(1);                                                                            \
-    }                                                                                          \
-  } while (0)
-#define CHECK_CUBLAS(call)                                                                        \
-  do {                                                                                            \
-    cublasStatus_t const s_ = (call);                                                             \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                            \
-      std::fprintf(stderr, "%s failed: status %d (%s:%d)\n", #call, int(s_), __FILE__, __LINE__); \
-      std::exit(1);                                                                               \
-    }                                                                                             \
-  } while (0)
 #define CHECK_STATUS(expr)                                             \
   do {                                                                 \
     ::fp8gemm::Status const s_ = (expr);                               \
@@ -208,35 +192,35 @@ struct Problem {
 
 void make_problem(Problem& pr) {
   int l2 = 0;
-  CHECK_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+  BENCH_CHECK_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
   std::size_t const set_bytes = std::size_t(pr.m) * pr.k + std::size_t(pr.n) * pr.k;
   pr.sets = static_cast<int>(std::min<std::size_t>(16, 3 * std::size_t(l2) / set_bytes + 1));
   for (int s = 0; s < pr.sets; ++s) {
     pr.host_a.push_back(random_e4m3(std::size_t(pr.m) * pr.k, 1000 + s));
     pr.host_b.push_back(random_e4m3(std::size_t(pr.n) * pr.k, 2000 + s));
     void *pa = nullptr, *pb = nullptr;
-    CHECK_CUDA(cudaMalloc(&pa, pr.host_a.back().size()));
-    CHECK_CUDA(cudaMalloc(&pb, pr.host_b.back().size()));
-    CHECK_CUDA(
+    BENCH_CHECK_CUDA(cudaMalloc(&pa, pr.host_a.back().size()));
+    BENCH_CHECK_CUDA(cudaMalloc(&pb, pr.host_b.back().size()));
+    BENCH_CHECK_CUDA(
         cudaMemcpy(pa, pr.host_a.back().data(), pr.host_a.back().size(), cudaMemcpyHostToDevice));
-    CHECK_CUDA(
+    BENCH_CHECK_CUDA(
         cudaMemcpy(pb, pr.host_b.back().data(), pr.host_b.back().size(), cudaMemcpyHostToDevice));
     pr.a.push_back(pa);
     pr.b.push_back(pb);
   }
-  CHECK_CUDA(cudaMalloc(&pr.c, std::size_t(pr.m) * pr.n * 2));
-  CHECK_CUDA(cudaMalloc(&pr.scale_a, 4));
-  CHECK_CUDA(cudaMalloc(&pr.scale_b, 4));
-  CHECK_CUDA(cudaMemcpy(pr.scale_a, &pr.sa, 4, cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(pr.scale_b, &pr.sb, 4, cudaMemcpyHostToDevice));
+  BENCH_CHECK_CUDA(cudaMalloc(&pr.c, std::size_t(pr.m) * pr.n * 2));
+  BENCH_CHECK_CUDA(cudaMalloc(&pr.scale_a, 4));
+  BENCH_CHECK_CUDA(cudaMalloc(&pr.scale_b, 4));
+  BENCH_CHECK_CUDA(cudaMemcpy(pr.scale_a, &pr.sa, 4, cudaMemcpyHostToDevice));
+  BENCH_CHECK_CUDA(cudaMemcpy(pr.scale_b, &pr.sb, 4, cudaMemcpyHostToDevice));
 }
 
 void free_problem(Problem& pr) {
-  for (void* x : pr.a) CHECK_CUDA(cudaFree(x));
-  for (void* x : pr.b) CHECK_CUDA(cudaFree(x));
-  CHECK_CUDA(cudaFree(pr.c));
-  CHECK_CUDA(cudaFree(pr.scale_a));
-  CHECK_CUDA(cudaFree(pr.scale_b));
+  for (void* x : pr.a) BENCH_CHECK_CUDA(cudaFree(x));
+  for (void* x : pr.b) BENCH_CHECK_CUDA(cudaFree(x));
+  BENCH_CHECK_CUDA(cudaFree(pr.c));
+  BENCH_CHECK_CUDA(cudaFree(pr.scale_a));
+  BENCH_CHECK_CUDA(cudaFree(pr.scale_b));
 }
 
 arch::TmaTensor2d operand_map(void const* base, int rows, int k, int box_rows,
@@ -263,7 +247,7 @@ struct Ours {
       std::exit(1);
     }
     int sms = 0;
-    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    BENCH_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     int const tiles = (pr.m / kBlockM) * (pr.n / kBlockN);
     grid = std::min(sms, tiles);
     for (int s = 0; s < pr.sets; ++s) {
@@ -282,12 +266,12 @@ struct Ours {
       p.group_m = group_m;
       params.push_back(p);
     }
-    CHECK_CUDA(cudaFuncSetAttribute(first_cut_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    kSmemBytes));
+    BENCH_CHECK_CUDA(cudaFuncSetAttribute(first_cut_kernel,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
   }
   void run(int set) {
     first_cut_kernel<<<grid, kThreads, kSmemBytes>>>(params[set]);
-    CHECK_CUDA(cudaGetLastError());
+    BENCH_CHECK_CUDA(cudaGetLastError());
   }
 };
 
@@ -302,33 +286,35 @@ struct CublasLt {
   Problem const* pr = nullptr;
   void init(Problem const& problem, bool fast_accum) {
     pr = &problem;
-    CHECK_CUBLAS(cublasLtCreate(&handle));
-    CHECK_CUBLAS(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+    BENCH_CHECK_CUBLAS(cublasLtCreate(&handle));
+    BENCH_CHECK_CUBLAS(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
     cublasOperation_t const ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
-    CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
-    CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
+    BENCH_CHECK_CUBLAS(
+        cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
+    BENCH_CHECK_CUBLAS(
+        cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
     float const* sa = pr->scale_b;  // cuBLAS "A" is our B
     float const* sb = pr->scale_a;
-    CHECK_CUBLAS(
+    BENCH_CHECK_CUBLAS(
         cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
-    CHECK_CUBLAS(
+    BENCH_CHECK_CUBLAS(
         cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
     std::int8_t const fast = fast_accum ? 1 : 0;
-    CHECK_CUBLAS(
+    BENCH_CHECK_CUBLAS(
         cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
-    CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, pr->k, pr->n, pr->k));
-    CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&lb, CUDA_R_8F_E4M3, pr->k, pr->m, pr->k));
-    CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, pr->n, pr->m, pr->n));
-    CHECK_CUDA(cudaMalloc(&ws, ws_bytes));
+    BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, pr->k, pr->n, pr->k));
+    BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&lb, CUDA_R_8F_E4M3, pr->k, pr->m, pr->k));
+    BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, pr->n, pr->m, pr->n));
+    BENCH_CHECK_CUDA(cudaMalloc(&ws, ws_bytes));
     cublasLtMatmulPreference_t pref;
-    CHECK_CUBLAS(cublasLtMatmulPreferenceCreate(&pref));
-    CHECK_CUBLAS(cublasLtMatmulPreferenceSetAttribute(
+    BENCH_CHECK_CUBLAS(cublasLtMatmulPreferenceCreate(&pref));
+    BENCH_CHECK_CUBLAS(cublasLtMatmulPreferenceSetAttribute(
         pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes));
     cublasLtMatmulHeuristicResult_t heur[1] = {};
     int found = 0;
-    CHECK_CUBLAS(
+    BENCH_CHECK_CUBLAS(
         cublasLtMatmulAlgoGetHeuristic(handle, desc, la, lb, lc, lc, pref, 1, heur, &found));
-    CHECK_CUBLAS(cublasLtMatmulPreferenceDestroy(pref));
+    BENCH_CHECK_CUBLAS(cublasLtMatmulPreferenceDestroy(pref));
     if (found < 1) {
       std::fprintf(stderr, "cuBLASLt: no algorithm\n");
       std::exit(1);
@@ -337,16 +323,16 @@ struct CublasLt {
   }
   void run(int set) {
     float const alpha = 1.0f, beta = 0.0f;
-    CHECK_CUBLAS(cublasLtMatmul(handle, desc, &alpha, pr->b[set], la, pr->a[set], lb, &beta, pr->c,
-                                lc, pr->c, lc, &algo, ws, ws_bytes, nullptr));
+    BENCH_CHECK_CUBLAS(cublasLtMatmul(handle, desc, &alpha, pr->b[set], la, pr->a[set], lb, &beta,
+                                      pr->c, lc, pr->c, lc, &algo, ws, ws_bytes, nullptr));
   }
   void destroy() {
-    CHECK_CUBLAS(cublasLtMatrixLayoutDestroy(la));
-    CHECK_CUBLAS(cublasLtMatrixLayoutDestroy(lb));
-    CHECK_CUBLAS(cublasLtMatrixLayoutDestroy(lc));
-    CHECK_CUBLAS(cublasLtMatmulDescDestroy(desc));
-    CHECK_CUBLAS(cublasLtDestroy(handle));
-    CHECK_CUDA(cudaFree(ws));
+    BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutDestroy(la));
+    BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutDestroy(lb));
+    BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutDestroy(lc));
+    BENCH_CHECK_CUBLAS(cublasLtMatmulDescDestroy(desc));
+    BENCH_CHECK_CUBLAS(cublasLtDestroy(handle));
+    BENCH_CHECK_CUDA(cudaFree(ws));
   }
 };
 
@@ -354,18 +340,18 @@ struct CublasLt {
 template <class F>
 double time_ms(F&& launch, int sets, int iters) {
   cudaEvent_t start, stop;
-  CHECK_CUDA(cudaEventCreate(&start));
-  CHECK_CUDA(cudaEventCreate(&stop));
+  BENCH_CHECK_CUDA(cudaEventCreate(&start));
+  BENCH_CHECK_CUDA(cudaEventCreate(&stop));
   std::vector<float> ms(iters);
   for (int i = 0; i < iters; ++i) {
-    CHECK_CUDA(cudaEventRecord(start));
+    BENCH_CHECK_CUDA(cudaEventRecord(start));
     launch(i % sets);
-    CHECK_CUDA(cudaEventRecord(stop));
-    CHECK_CUDA(cudaEventSynchronize(stop));
-    CHECK_CUDA(cudaEventElapsedTime(&ms[i], start, stop));
+    BENCH_CHECK_CUDA(cudaEventRecord(stop));
+    BENCH_CHECK_CUDA(cudaEventSynchronize(stop));
+    BENCH_CHECK_CUDA(cudaEventElapsedTime(&ms[i], start, stop));
   }
-  CHECK_CUDA(cudaEventDestroy(start));
-  CHECK_CUDA(cudaEventDestroy(stop));
+  BENCH_CHECK_CUDA(cudaEventDestroy(start));
+  BENCH_CHECK_CUDA(cudaEventDestroy(stop));
   std::sort(ms.begin(), ms.end());
   return ms[iters / 2];
 }
@@ -384,7 +370,7 @@ std::uint16_t bf16_rne(float f) {
 /// is vacuous here: K·2^-13 > 1 at K = 8192).
 int check_samples(Problem const& pr, char const* who) {
   std::vector<std::uint16_t> c(std::size_t(pr.m) * pr.n);
-  CHECK_CUDA(cudaMemcpy(c.data(), pr.c, c.size() * 2, cudaMemcpyDeviceToHost));
+  BENCH_CHECK_CUDA(cudaMemcpy(c.data(), pr.c, c.size() * 2, cudaMemcpyDeviceToHost));
   std::mt19937_64 rng(99);
   constexpr int kSamples = 4096;
   int same[3] = {0, 0, 0}, printed = 0;
@@ -439,7 +425,7 @@ std::int64_t count_different(std::vector<std::uint16_t> const& x,
 int main(int argc, char** argv) {
   int const reps = argc > 1 ? std::atoi(argv[1]) : 5;
   cudaDeviceProp prop{};
-  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  BENCH_CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
   std::printf("device: %s, %d SMs; tile %dx%dx%d, %d stages, %d threads, %d B smem\n", prop.name,
               prop.multiProcessorCount, kBlockM, kBlockN, kBlockK, kStages, kThreads, kSmemBytes);
   int failures = 0;
@@ -460,21 +446,21 @@ int main(int argc, char** argv) {
     // correctness first, on operand set 0, output poisoned before each run
     std::size_t const c_bytes = std::size_t(pr.m) * pr.n * 2;
     std::vector<std::uint16_t> c_ours(c_bytes / 2), c_fast(c_bytes / 2), c_def(c_bytes / 2);
-    CHECK_CUDA(cudaMemset(pr.c, 0xFF, c_bytes));
+    BENCH_CHECK_CUDA(cudaMemset(pr.c, 0xFF, c_bytes));
     ours.run(0);
-    CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK_CUDA(cudaMemcpy(c_ours.data(), pr.c, c_bytes, cudaMemcpyDeviceToHost));
+    BENCH_CHECK_CUDA(cudaDeviceSynchronize());
+    BENCH_CHECK_CUDA(cudaMemcpy(c_ours.data(), pr.c, c_bytes, cudaMemcpyDeviceToHost));
     std::printf("%dx%dx%d correctness:\n", s.m, s.n, s.k);
     failures += check_samples(pr, "first cut");
-    CHECK_CUDA(cudaMemset(pr.c, 0xFF, c_bytes));
+    BENCH_CHECK_CUDA(cudaMemset(pr.c, 0xFF, c_bytes));
     fast.run(0);
-    CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK_CUDA(cudaMemcpy(c_fast.data(), pr.c, c_bytes, cudaMemcpyDeviceToHost));
+    BENCH_CHECK_CUDA(cudaDeviceSynchronize());
+    BENCH_CHECK_CUDA(cudaMemcpy(c_fast.data(), pr.c, c_bytes, cudaMemcpyDeviceToHost));
     check_samples(pr, "cuBLASLt fast accum");
-    CHECK_CUDA(cudaMemset(pr.c, 0xFF, c_bytes));
+    BENCH_CHECK_CUDA(cudaMemset(pr.c, 0xFF, c_bytes));
     def.run(0);
-    CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK_CUDA(cudaMemcpy(c_def.data(), pr.c, c_bytes, cudaMemcpyDeviceToHost));
+    BENCH_CHECK_CUDA(cudaDeviceSynchronize());
+    BENCH_CHECK_CUDA(cudaMemcpy(c_def.data(), pr.c, c_bytes, cudaMemcpyDeviceToHost));
     check_samples(pr, "cuBLASLt default");
     std::int64_t const unwritten = std::count(c_ours.begin(), c_ours.end(), std::uint16_t{0xFFFF});
     failures += unwritten > 0 ? 1 : 0;
@@ -501,7 +487,7 @@ int main(int argc, char** argv) {
     for (int w = 0; w < 2 * pr.sets + 3; ++w) {
       for (auto& v : variants) v.run(w % pr.sets);
     }
-    CHECK_CUDA(cudaDeviceSynchronize());
+    BENCH_CHECK_CUDA(cudaDeviceSynchronize());
     for (int r = 0; r < reps; ++r) {
       for (auto& v : variants) v.ms.push_back(time_ms(v.run, pr.sets, iters));
     }
