@@ -74,6 +74,14 @@
 #define FP8GEMM_ARCH_SM89_PLUS 1  // mma.sync with e4m3/e5m2 operands (sm_89, sm_90, ...)
 #endif
 
+// FP8GEMM_ARCH_SM90A: the device pass of an sm_90a compile (nvcc -gencode=arch=compute_90a,
+// code=sm_90a). wgmma and setmaxnreg exist only there ("-arch=sm_90" rejects them); TMA and
+// mbarrier transaction counts would run on plain sm_90 too, but the WGMMA path needs sm_90a
+// anyway, so every arch/nvidia/sm90_*.hpp primitive keys on this one predicate.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define FP8GEMM_ARCH_SM90A 1
+#endif
+
 // clang 22 no longer predefines __AMDGCN_WAVEFRONT_SIZE, which ROCm 6.x headers still read.
 #if defined(__HIP_PLATFORM_AMD__) && !defined(__AMDGCN_WAVEFRONT_SIZE)
 #define __AMDGCN_WAVEFRONT_SIZE 64

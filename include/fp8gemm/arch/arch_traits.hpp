@@ -31,6 +31,15 @@ struct Sm90 {
   static constexpr int kLdsPerSm = 228 * 1024;  // shared memory per SM, for two blocks' stages
 };
 
+/// NVIDIA Hopper with its architecture-specific features (sm_90a: wgmma, setmaxnreg, TMA): the
+/// warp-specialized TMA + WGMMA path. Same machine facts as Sm90; code built with
+/// -gencode=arch=compute_90a,code=sm_90a runs only on compute capability 9.0.
+struct Sm90a : Sm90 {
+  static constexpr char const* kName = "sm90a";
+  static constexpr int kWarpgroupThreads = 128;  // 4 warps issue one wgmma together
+  static constexpr int kSmemAlignment = 1024;    // a 128-byte-swizzled TMA tile's alignment
+};
+
 /// AMD CDNA3 (gfx942: MI300X/MI325X). FP8 is FNUZ here.
 struct Cdna3 {
   static constexpr char const* kName = "gfx942";

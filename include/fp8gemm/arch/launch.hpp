@@ -49,12 +49,76 @@ __global__ void FP8GEMM_KERNEL_BOUNDS(Kernel)
 }
 #endif
 
+#if defined(FP8GEMM_BACKEND_CUDA) || \
+    (defined(FP8GEMM_BACKEND_HIP) && defined(__HIP_PLATFORM_NVIDIA__))
+/// Writes 1 when the code the device runs was compiled for sm_90a (wgmma exists), else 0.
+__global__ void sm90a_probe(int* out) {
+#if defined(FP8GEMM_ARCH_SM90A)
+  *out = 1;
+#else
+  *out = 0;
+#endif
+}
+
+/// Does this binary hold sm_90a code for the current device? A build for plain sm_90 (or PTX
+/// JIT-compiled for it) compiles the wgmma kernel to a trap. Probed once per process.
+inline Status sm90a_code_present() {
+  static Status const result = [] {
+    int* flag = nullptr;
+    int host = 0;
+    FP8GEMM_GPU_RETURN_IF_ERROR(cudaMalloc(&flag, sizeof(int)));
+    sm90a_probe<<<1, 1>>>(flag);
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaMemcpy(&host, flag, sizeof(int), cudaMemcpyDeviceToHost);
+    cudaError_t const f = cudaFree(flag);
+    FP8GEMM_GPU_RETURN_IF_ERROR(e);
+    FP8GEMM_GPU_RETURN_IF_ERROR(f);
+    if (host != 1)
+      return Status::error(StatusCode::kErrorUnsupported,
+                           "this binary has no sm_90a code for the device, so the TMA + WGMMA "
+                           "kernel would trap: build with -gencode=arch=compute_90a,code=sm_90a");
+    return Status::success();
+  }();
+  return result;
+}
+#endif
+
+/// The number of SMs / CUs of the current device (1 in builds without a GPU runtime).
+inline Status multiprocessor_count(int* out) {
+  *out = 1;
+#if defined(FP8GEMM_BACKEND_CUDA)
+  int device = 0;
+  FP8GEMM_GPU_RETURN_IF_ERROR(cudaGetDevice(&device));
+  FP8GEMM_GPU_RETURN_IF_ERROR(cudaDeviceGetAttribute(out, cudaDevAttrMultiProcessorCount, device));
+#elif defined(FP8GEMM_BACKEND_HIP)
+  int device = 0;
+  FP8GEMM_GPU_RETURN_IF_ERROR(hipGetDevice(&device));
+  FP8GEMM_GPU_RETURN_IF_ERROR(
+      hipDeviceGetAttribute(out, hipDeviceAttributeMultiprocessorCount, device));
+#endif
+  return Status::success();
+}
+
 /// Checks that the current device runs Arch's instructions; the message says what is missing.
 template <class Arch>
 Status check_target() {
 #if defined(FP8GEMM_BACKEND_CUDA) || \
     (defined(FP8GEMM_BACKEND_HIP) && defined(__HIP_PLATFORM_NVIDIA__))
-  if constexpr (!std::is_same_v<Arch, Sm90>) {
+  if constexpr (std::is_same_v<Arch, Sm90a>) {
+    int device = 0, major = 0, minor = 0;
+    FP8GEMM_GPU_RETURN_IF_ERROR(cudaGetDevice(&device));
+    FP8GEMM_GPU_RETURN_IF_ERROR(
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    FP8GEMM_GPU_RETURN_IF_ERROR(
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+    if (major != 9 || minor != 0)
+      return Status::error(StatusCode::kErrorUnsupported,
+                           "the TMA + WGMMA kernel (sm_90a) needs a compute capability 9.0 GPU "
+                           "(H100/H200); device has " +
+                               std::to_string(major) + "." + std::to_string(minor) +
+                               ": use the portable policy Sm90Default");
+    return sm90a_code_present();
+  } else if constexpr (!std::is_same_v<Arch, Sm90>) {
     return Status::error(StatusCode::kErrorUnsupported,
                          std::string("policy targets ") + Arch::kName +
                              " (AMD) but this build runs on an NVIDIA GPU; use an Sm90 policy");

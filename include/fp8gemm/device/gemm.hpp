@@ -142,7 +142,9 @@ class Gemm {
   /// Checks, then launches on `stream` (ignored by the host emulator, which runs synchronously).
   [[nodiscard]] static Status run(Arguments const& args, gpuStream_t stream = nullptr) {
     FP8GEMM_RETURN_IF_ERROR(can_implement(args));
-    typename Config::Params const p = to_params(args);
+    typename Config::Params p;
+    FP8GEMM_RETURN_IF_ERROR(
+        Kernel::initialize(kernel_arguments(args), static_cast<float*>(args.workspace), p));
     if (args.epilogue.amax != nullptr)
       FP8GEMM_RETURN_IF_ERROR(arch::zero_bytes(args.epilogue.amax, sizeof(float), stream));
     using Scheduler = typename Kernel::TileScheduler;
@@ -153,7 +155,8 @@ class Gemm {
                                       stream);
   }
 
-  /// The kernel's parameters (for GemmBlock users: call can_implement(args) first).
+  /// The kernel's parameters (for GemmBlock users: call can_implement(args) first). Portable
+  /// policies only; the WGMMA kernel's parameters come from Kernel::initialize (tensor maps).
   static typename Config::Params to_params(Arguments const& args) {
     return Kernel::to_params(kernel_arguments(args), static_cast<float*>(args.workspace));
   }

@@ -5,9 +5,12 @@
 #include "fp8gemm/config.hpp"
 #include "fp8gemm/epilogue/direct_store_epilogue.hpp"
 #include "fp8gemm/kernel/gemm_kernel.hpp"
+#include "fp8gemm/kernel/gemm_kernel_warp_specialized.hpp"
 #include "fp8gemm/kernel/tile_scheduler.hpp"
 #include "fp8gemm/mainloop/lds_multistage.hpp"
+#include "fp8gemm/mainloop/tma_wgmma_warp_specialized.hpp"
 #include "fp8gemm/numeric/numeric.hpp"
+#include "fp8gemm/policy/wgmma_policy.hpp"
 #include "fp8gemm/quant/granularity.hpp"
 #include "fp8gemm/tile/operand_view.hpp"
 
@@ -28,6 +31,30 @@ struct AtomDefaultAccumulation {
   static constexpr int kPromoteK = -1;
 };
 
+/// The kernel a policy runs: TilePolicy -> the portable LDS multistage mainloop, one workgroup
+/// per tile (GemmKernel); WgmmaTilePolicy -> the Hopper TMA + WGMMA mainloop in the persistent
+/// warp-specialized kernel.
+template <class Policy, class Granularity, LayoutB kLayoutB, class Epilogue, int kPromoteK,
+          bool = IsWgmmaPolicy<Policy>::value>
+struct KernelFor {
+  using Pieces = KernelFor<Policy, Granularity, kLayoutB, Epilogue, kPromoteK>;
+  using Mainloop = typename Pieces::Mainloop;
+  using CollectiveEpilogue = typename Pieces::CollectiveEpilogue;
+  using TileScheduler = typename Pieces::TileScheduler;
+  using Kernel = typename Pieces::Kernel;
+};
+template <class Policy, class Granularity, LayoutB kLayoutB, class Epilogue, int kPromoteK>
+struct KernelFor<Policy, Granularity, kLayoutB, Epilogue, kPromoteK, true> {
+  static_assert(kLayoutB == LayoutB::kNK,
+                "FP8 wgmma reads B K-major only: store B as [N, K] (LayoutB::kNK; "
+                "transpose_kn_to_nk_gpu / _host in quant/transpose.hpp converts a [K, N] weight "
+                "once), or use the portable policy Sm90Default, which reads [K, N]");
+  using Mainloop = TmaWgmmaMainloop<Policy, Granularity, kPromoteK>;
+  using CollectiveEpilogue = DirectStoreEpilogue<Policy, Granularity, Epilogue>;
+  using TileScheduler = PersistentTileScheduler<Policy>;
+  using Kernel = WarpSpecializedGemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
+};
+
 /// Compile-time GEMM: C[M,N] = epilogue(A[M,K] (mk) * B (nk or kn), scales), and the kernel that
 /// computes it: Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>. A config with
 /// other pieces (another mainloop, a persistent scheduler) is how a new kernel plugs in.
@@ -45,10 +72,11 @@ struct GemmConfig {
   static constexpr int kPromoteK =
       AccumulationT::kPromoteK < 0 ? Policy::Atom::kDefaultPromoteK : AccumulationT::kPromoteK;
 
-  using Mainloop = LdsMultistageMainloop<Policy, Granularity, kLayoutB, kPromoteK>;
-  using CollectiveEpilogue = DirectStoreEpilogue<Policy, Granularity, Epilogue>;
-  using TileScheduler = GroupedTileScheduler<Policy>;
-  using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
+  using Pieces = KernelFor<Policy, Granularity, kLayoutB, Epilogue, kPromoteK>;
+  using Mainloop = typename Pieces::Mainloop;
+  using CollectiveEpilogue = typename Pieces::CollectiveEpilogue;
+  using TileScheduler = typename Pieces::TileScheduler;
+  using Kernel = typename Pieces::Kernel;
   /// What the kernel receives (Gemm<Config>::to_params builds it from the user's Arguments).
   using Params = typename Kernel::Params;
 };

@@ -53,6 +53,12 @@ struct GemmKernel {
                   workspace};
   }
 
+  /// to_params, in the shape every kernel's host setup has (some kernels' setup can fail).
+  static Status initialize(Arguments const& args, float* workspace, Params& p) {
+    p = to_params(args, workspace);
+    return Status::success();
+  }
+
   FP8GEMM_DEVICE static void run(Params const& p, void* shared) {
     auto& lds = *static_cast<SharedStorage*>(shared);
     auto const w = TileScheduler::work(p.scheduler);

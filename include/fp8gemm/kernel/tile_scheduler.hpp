@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "fp8gemm/arch/launch.hpp"
 #include "fp8gemm/arch/thread.hpp"
 #include "fp8gemm/status.hpp"
 
@@ -111,6 +112,66 @@ struct GroupedTileScheduler {
     int const end =
         begin + p.k_tiles_per_split < p.k_tiles ? begin + p.k_tiles_per_split : p.k_tiles;
     return {t.m, t.n, begin, end, split};
+  }
+};
+
+/// Persistent schedule (one CTA per SM): grid = min(SMs, tiles); CTA b takes tiles b, b + grid,
+/// b + 2 grid, ... of the grouped order, so each wave of `grid` concurrent tiles walks group_m
+/// tile rows down the tile columns together (L2 reuse). Its contract: Arguments, can_implement,
+/// initialize (queries the SM count), Params, grid_x/grid_y, tiles, tile.
+template <class Policy>
+struct PersistentTileScheduler {
+  using Arch = typename Policy::Arch;
+
+  struct Arguments {
+    int m = 0, n = 0, k = 0;
+    int split_k = 1;  // must be 1
+    int group_m = 8;  // tile rows per group
+  };
+  struct Params {
+    int tiles_m = 1, tiles_n = 1;
+    int group_m = 8;
+    int grid = 1;     // CTAs launched: min(SMs, tiles)
+    int split_k = 1;  // always 1 (the kernel layer reads it)
+  };
+
+  static Status can_implement(Arguments const& args) {
+    auto fail = [](StatusCode code, std::string const& what) { return Status::error(code, what); };
+    if (args.split_k != 1)
+      return fail(StatusCode::kErrorInvalidArgument,
+                  "split_k must be 1 for the persistent TMA + WGMMA kernel (got " +
+                      std::to_string(args.split_k) +
+                      "): it spreads the output tiles over the SMs instead");
+    if (args.group_m < 1) return fail(StatusCode::kErrorInvalidArgument, "group_m must be >= 1");
+    std::int64_t const tiles = ((args.m + std::int64_t(Policy::kBlockM) - 1) / Policy::kBlockM) *
+                               ((args.n + std::int64_t(Policy::kBlockN) - 1) / Policy::kBlockN);
+    if (tiles > INT32_MAX)
+      return fail(StatusCode::kErrorInvalidSize, "M x N needs " + std::to_string(tiles) +
+                                                     " output tiles; the persistent scheduler "
+                                                     "counts them in int (at most 2^31 - 1)");
+    return Status::success();
+  }
+
+  /// Params, with the grid sized by the current device's SM count.
+  static Status initialize(Arguments const& args, Params& p) {
+    p.tiles_m = (args.m + Policy::kBlockM - 1) / Policy::kBlockM;
+    p.tiles_n = (args.n + Policy::kBlockN - 1) / Policy::kBlockN;
+    p.group_m = args.group_m;
+    int sms = 1;
+    FP8GEMM_RETURN_IF_ERROR(arch::multiprocessor_count(&sms));
+    std::int64_t const tiles = std::int64_t(p.tiles_m) * p.tiles_n;
+    p.grid = static_cast<int>(tiles < sms ? tiles : sms);
+    p.split_k = 1;
+    return Status::success();
+  }
+
+  static int grid_x(Params const& p) { return p.grid; }
+  static int grid_y(Params const&) { return 1; }
+
+  FP8GEMM_HOST_DEVICE static int tiles(Params const& p) { return p.tiles_m * p.tiles_n; }
+  /// Output tile of work item `linear` (grouped order).
+  FP8GEMM_HOST_DEVICE static TileCoord tile(Params const& p, int linear) {
+    return grouped_tile(linear, p.tiles_m, p.tiles_n, p.group_m);
   }
 };
 

@@ -6,6 +6,7 @@
 #include "fp8gemm/arch/amd/cdna4_mma.hpp"
 #include "fp8gemm/arch/nvidia/sm89_mma.hpp"
 #include "fp8gemm/policy/tile_policy.hpp"
+#include "fp8gemm/policy/wgmma_policy.hpp"
 
 namespace fp8gemm {
 
@@ -20,6 +21,18 @@ using Sm90Default = TilePolicy<128, 128, 64, 2, 4, arch::Sm90MmaFp8ViaF16<EA, EB
 /// Hopper, small-M (decode) shapes: 64 x 128 x 64, 4 warps (1 x 4) of 64 x 32, four stages.
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90SmallM = TilePolicy<64, 128, 64, 1, 4, arch::Sm90MmaFp8ViaF16<EA, EB>, 4>;
+
+/// Hopper peak path (TMA + WGMMA, persistent, warp-specialized), promoted accumulation (the
+/// default; also Blockwise): 256 x 128 x 128, two consumer warpgroups of 128 rows (two m64 row
+/// blocks of 64 accumulators each + 64 for the promotion's partial sums = 192 registers), four
+/// stages of (256 + 128) x 128 B = 192 KiB. B must be [N, K] (LayoutB::kNK).
+template <class EA = e4m3fn, class EB = e4m3fn>
+using Sm90WgmmaDefault = WgmmaTilePolicy<256, 128, 2, 4, EA, EB>;
+
+/// Hopper peak path with FastAccumulation (no partial-sum copy): 128 x 256 x 128, two consumer
+/// warpgroups of 64 rows x 256 columns (128 accumulators each), four stages = 192 KiB.
+template <class EA = e4m3fn, class EB = e4m3fn>
+using Sm90WgmmaFast = WgmmaTilePolicy<128, 256, 2, 4, EA, EB>;
 
 /// gfx950 (CDNA4): 256 x 256 x 128 block tile on the full-rate 16x16x128 MFMA, 8 waves (4 x 2) of
 /// 64 x 128, two LDS stages = 2 x (256 + 256) x 144 B = 144 KiB of the 160 KiB.

@@ -9,16 +9,6 @@
 
 #include "fp8gemm/config.hpp"
 
-// FP8GEMM_ARCH_SM90A: the device pass of an sm_90a compile (nvcc -gencode=arch=compute_90a,
-// code=sm_90a). wgmma and setmaxnreg exist only there ("-arch=sm_90" rejects them); TMA and
-// mbarrier transaction counts would run on plain sm_90 too, but the WGMMA path needs sm_90a
-// anyway, so every sm90_*.hpp primitive keys on this one predicate.
-// NOTE: defined here (arch/) so that this first step leaves config.hpp untouched; it joins the
-// other arch predicates in config.hpp when the WGMMA path lands (issue 10).
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define FP8GEMM_ARCH_SM90A 1
-#endif
-
 namespace fp8gemm::arch {
 
 /// 32-bit shared-memory address of a generic pointer into shared memory (what PTX's
@@ -202,6 +192,25 @@ FP8GEMM_DEVICE bool elect_one_sync() {
   return false;
 #else
   return false;
+#endif
+}
+
+/// gridDim.x (a persistent kernel strides its tiles by it). 1 outside device passes.
+FP8GEMM_DEVICE int grid_dim_x() {
+#if defined(FP8GEMM_DEVICE_PASS)
+  return static_cast<int>(gridDim.x);
+#else
+  return 1;
+#endif
+}
+
+/// True when `pred` holds on every active lane of the warp (vote.all): makes a choice
+/// warp-uniform. Outside device passes: pred.
+FP8GEMM_DEVICE bool warp_all(bool pred) {
+#if defined(FP8GEMM_DEVICE_PASS) && defined(FP8GEMM_BACKEND_CUDA)
+  return __all_sync(0xffffffffu, pred) != 0;
+#else
+  return pred;
 #endif
 }
 

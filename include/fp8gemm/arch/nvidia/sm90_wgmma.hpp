@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "fp8gemm/arch/arch_traits.hpp"
 #include "fp8gemm/arch/nvidia/sm90_sync.hpp"
 #include "fp8gemm/config.hpp"
 #include "fp8gemm/numeric/numeric.hpp"
@@ -222,12 +223,17 @@ struct Sm90Wgmma64xNx32 {
   static_assert(N == 64 || N == 128 || N == 256,
                 "Sm90Wgmma64xNx32 is instantiated for N = 64, 128, 256 (add the operand list for "
                 "other multiples of 8 up to 256)");
+  using Arch = Sm90a;
   using ElementA = EA;
   using ElementB = EB;
+  static constexpr char const* kName = "sm90a_wgmma64xNx32";
   static constexpr int kM = 64, kN = N, kK = 32;
-  static constexpr int kThreads = 128;         // one warpgroup
-  static constexpr int kAccumulators = N / 2;  // FP32 registers per thread (64·N / 128)
-  static constexpr int kKStepBytes = kK;       // descriptor advance per k-step (1-byte elements)
+  static constexpr int kThreads = 128;          // one warpgroup
+  static constexpr int kAccumulators = N / 2;   // FP32 registers per thread (64·N / 128)
+  static constexpr int kKStepBytes = kK;        // descriptor advance per k-step (1-byte elements)
+  static constexpr int kCRegs = kAccumulators;  // the epilogue's name for it
+  /// Promote into FP32 registers every 128 K by default (FastAccumulation turns it off).
+  static constexpr int kDefaultPromoteK = 128;
   /// Relative truncation of the tensor core's accumulation (tests/common/tolerance.hpp's u):
   /// 2^-13. Measured on the H200 (wgmma_first_light_gpu_test, 2026-11-30, all four format pairs):
   /// per k-step the 32 products and D are cut toward zero 13 bits below the largest operand

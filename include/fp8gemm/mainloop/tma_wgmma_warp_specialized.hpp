@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: MIT
+/// The Hopper main loop (mainloop layer): TMA copies A and B into a ring of 128-byte-swizzled
+/// shared-memory stages, completed on mbarriers; a producer warpgroup fills the ring, consumer
+/// warpgroups multiply out of it with wgmma.mma_async and promote the tensor core's partial sums
+/// into FP32 registers every 128 K (K-blocked scales applied there). Its contract: Arguments,
+/// Params (with the TMA descriptors), SharedStorage, can_implement, to_params, load, multiply.
+#pragma once
+
+#include <cfloat>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "fp8gemm/arch/nvidia/sm90_sync.hpp"
+#include "fp8gemm/arch/nvidia/sm90_tma.hpp"
+#include "fp8gemm/arch/nvidia/sm90_wgmma.hpp"
+#include "fp8gemm/arch/thread.hpp"
+#include "fp8gemm/policy/wgmma_policy.hpp"
+#include "fp8gemm/quant/granularity.hpp"
+#include "fp8gemm/status.hpp"
+#include "fp8gemm/tile/operand_view.hpp"
+
+namespace fp8gemm {
+
+/// Where a ring user is: stage index and the parity of that stage's current phase. The producer
+/// and each consumer keep their own, carried across tiles (the ring does not restart per tile).
+struct RingPosition {
+  int stage = 0;
+  int phase = 0;
+  template <int Stages>
+  FP8GEMM_DEVICE void advance() {
+    if (++stage == Stages) stage = 0, phase ^= 1;
+  }
+};
+
+/// B's scale block along N: Blockwise<bm, bn, bk>'s bn; 1 for the other granularities.
+template <class G>
+constexpr int scale_block_n() {
+  if constexpr (IsBlockwise<G>::value)
+    return G::kBBlockN;
+  else
+    return 1;
+}
+
+/// Policy: WgmmaTilePolicy. PromoteK: 128 (promote once per k-block) or 0 (FastAccumulation:
+/// the tensor core accumulates the whole K). Blockwise scales always promote, once per k-block.
+template <class PolicyT, class GranularityT, int PromoteK>
+struct TmaWgmmaMainloop {
+  using Policy = PolicyT;
+  using Granularity = GranularityT;
+  using Arch = typename Policy::Arch;
+  using Atom = typename Policy::Atom;
+  using ElementA = typename Policy::ElementA;
+  using ElementB = typename Policy::ElementB;
+  static constexpr int kThreads = Policy::kThreads;
+  static constexpr int kMinBlocksPerSm = 1;  // one CTA per SM: it owns the shared memory
+  static constexpr int kStages = Policy::kStages;
+  static constexpr int kBlockK = Policy::kBlockK;
+  static constexpr int kKSteps = kBlockK / Atom::kK;  // 4 wgmma per m64 row block per k-block
+  static constexpr bool kKBlocked = Granularity::kBlockK > 0;
+  static constexpr bool kPromote = PromoteK > 0 || kKBlocked;
+  using Position = RingPosition;  // the kernel keeps one per role, across tiles
+
+  static_assert(!std::is_same_v<Granularity, Mx32>,
+                "MX-32 scales are not offered by the WGMMA kernel (one scale per 32 K would be a "
+                "promotion per wgmma): use the portable policy Sm90Default for Mx32 on Hopper");
+  static_assert(PromoteK == 0 || PromoteK == kBlockK,
+                "WGMMA policies promote once per 128-K block (PromoteEvery<128>, the default) or "
+                "never (FastAccumulation)");
+  static_assert(!kKBlocked || Granularity::kBlockK == kBlockK,
+                "Blockwise scales on the WGMMA kernel: the K block must be 128 "
+                "(Blockwise<bm, bn, 128>), the k-block at which it promotes");
+  static constexpr int kScaleBlockN = scale_block_n<Granularity>();
+  static_assert(!kKBlocked || (kScaleBlockN % 8 == 0 && (Policy::kBlockN % kScaleBlockN == 0 ||
+                                                         kScaleBlockN % Policy::kBlockN == 0)),
+                "Blockwise scales on the WGMMA kernel: B's scale block along N must be a multiple "
+                "of 8 that divides BlockN or is a multiple of it (each group of 8 accumulator "
+                "columns then has one B scale)");
+  /// Registers a consumer thread holds for C: the tile's accumulators, plus one m64 row block's
+  /// partial sums when promoting (reused by every row block). ptxas checks the rest (CI).
+  static constexpr int kAccumulatorRegisters =
+      Policy::kAccumulators + (kPromote ? Atom::kAccumulators : 0);
+  static_assert(kAccumulatorRegisters <= 192,
+                "WGMMA: accumulators (+ the promotion's partial sums) above 192 registers per "
+                "consumer thread leave too little of the 232 for addresses and scales: use "
+                "FastAccumulation or a smaller tile (256 x 128 promoted, 128 x 256 fast)");
+
+  struct Arguments {
+    MatrixView<ElementA> a;  // [M, K]
+    MatrixView<ElementB> b;  // [N, K]
+    ScaleView<Granularity> scale_a;
+    ScaleView<Granularity> scale_b;
+  };
+  /// What the kernel receives: tensor maps (kept in parameter space: __grid_constant__) instead
+  /// of pointers for A and B.
+  struct Params {
+    arch::TmaDescriptor map_a;  // A [M, K], box 128 (K) x BlockM rows, 128-byte swizzle
+    arch::TmaDescriptor map_b;  // B [N, K], box 128 (K) x BlockN rows
+    ScaleView<Granularity> scale_a;
+    ScaleView<Granularity> scale_b;
+    int m = 0, n = 0, k = 0;
+  };
+
+  /// Stage s: A tile [BlockM][128 B] and B tile [BlockN][128 B], each 1024-byte aligned (the
+  /// 128-byte swizzle repeats every 8 rows); full[s] completes when the stage's bytes landed,
+  /// empty[s] when every consumer warp is done reading it.
+  struct SharedStorage {
+    alignas(1024) std::uint8_t a[kStages][Policy::kStageBytesA];
+    alignas(1024) std::uint8_t b[kStages][Policy::kStageBytesB];
+    std::uint64_t full[kStages];
+    std::uint64_t empty[kStages];
+  };
+
+  struct Accumulators {
+    float v[Policy::kAtomsM][1][Atom::kAccumulators];  // [m64 row block][1][register]
+    FP8GEMM_DEVICE void clear() {
+      FP8GEMM_UNROLL
+      for (int i = 0; i < Policy::kAtomsM; ++i) {
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Atom::kAccumulators; ++r) v[i][0][r] = 0.0f;
+      }
+    }
+  };
+
+  /// Where accumulator register r of m64 row block i of this thread sits in the tile.
+  struct Coords {
+    int consumer = 0;  // consumer warpgroup 0 or 1
+    int t = 0;         // thread in the warpgroup
+    FP8GEMM_DEVICE static Coords current() {
+      int const tid = arch::thread_idx();
+      return {tid / Arch::kWarpgroupThreads - 1, tid % Arch::kWarpgroupThreads};
+    }
+    FP8GEMM_HOST_DEVICE int row(int i, int r) const {
+      return consumer * Policy::kConsumerRows + i * Atom::kM + Atom::acc_row(t, r);
+    }
+    FP8GEMM_HOST_DEVICE int col(int /*j*/, int r) const { return Atom::acc_col(t, r); }
+  };
+
+  static arch::TmaTensor2d operand_map(void const* base, int rows, int k, std::int64_t ld,
+                                       int box_rows) {
+    arch::TmaTensor2d t;
+    t.base = base;
+    t.element = arch::TmaElement::kU8;
+    t.inner = static_cast<std::uint64_t>(k);
+    t.outer = static_cast<std::uint64_t>(rows);
+    t.row_stride_bytes = static_cast<std::uint64_t>(ld);
+    t.box_inner = kBlockK;
+    t.box_outer = static_cast<std::uint32_t>(box_rows);
+    t.swizzle = arch::TmaSwizzle::k128B;
+    return t;
+  }
+
+  /// The tensor maps' rules (TMA: base 16-byte aligned, leading dimension a multiple of 16 bytes,
+  /// at least K) and the build: only nvcc's CUDA runtime builds them.
+  static Status can_implement(Arguments const& args) {
+#if !defined(FP8GEMM_BACKEND_CUDA)
+    (void)args;
+    return Status::error(StatusCode::kErrorUnsupported,
+                         "the TMA + WGMMA kernel (WgmmaTilePolicy) runs only in CUDA builds (nvcc "
+                         "with -gencode=arch=compute_90a,code=sm_90a); the host emulator and HIP "
+                         "do not model TMA or wgmma: use the portable policy Sm90Default there");
+#else
+    if (args.a.data == nullptr) return Status::error(StatusCode::kErrorNullPointer, "A is null");
+    if (args.b.data == nullptr) return Status::error(StatusCode::kErrorNullPointer, "B is null");
+    if (args.a.ld < args.a.cols)
+      return Status::error(StatusCode::kErrorLeadingDimension,
+                           "lda (" + std::to_string(args.a.ld) + ") must be >= K (" +
+                               std::to_string(args.a.cols) + ")");
+    if (args.b.ld < args.b.cols)
+      return Status::error(StatusCode::kErrorLeadingDimension,
+                           "ldb (" + std::to_string(args.b.ld) + ") must be >= K (" +
+                               std::to_string(args.b.cols) + ")");
+    Status const sa = arch::check_tma_tensor_2d(
+        operand_map(args.a.data, args.a.rows, args.a.cols, args.a.ld, Policy::kBlockM));
+    if (!sa.ok()) return Status::error(sa.code(), "A: " + sa.message());
+    Status const sb = arch::check_tma_tensor_2d(
+        operand_map(args.b.data, args.b.rows, args.b.cols, args.b.ld, Policy::kBlockN));
+    if (!sb.ok()) return Status::error(sb.code(), "B: " + sb.message());
+    return Status::success();
+#endif
+  }
+
+  /// Params from Arguments: encodes the two tensor maps (driver call).
+  static Status to_params(Arguments const& args, Params& p) {
+#if defined(FP8GEMM_BACKEND_CUDA)
+    FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(
+        operand_map(args.a.data, args.a.rows, args.a.cols, args.a.ld, Policy::kBlockM),
+        &p.map_a));
+    FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(
+        operand_map(args.b.data, args.b.rows, args.b.cols, args.b.ld, Policy::kBlockN),
+        &p.map_b));
+    p.scale_a = args.scale_a;
+    p.scale_b = args.scale_b;
+    p.m = args.a.rows;
+    p.n = args.b.rows;
+    p.k = args.a.cols;
+    return Status::success();
+#else
+    (void)p;
+    return can_implement(args);  // refuses: no tensor maps outside CUDA builds
+#endif
+  }
+
+  FP8GEMM_HOST_DEVICE static int k_blocks(Params const& p) { return (p.k + kBlockK - 1) / kBlockK; }
+
+  /// One thread, before any other use: full[s] expects one arrival (the producer's, with the
+  /// stage's transaction bytes), empty[s] one per consumer warp.
+  FP8GEMM_DEVICE static void init(SharedStorage& s, Params const& p) {
+    FP8GEMM_UNROLL
+    for (int i = 0; i < kStages; ++i) {
+      arch::Mbarrier::init(&s.full[i], 1);
+      arch::Mbarrier::init(&s.empty[i], Policy::kConsumers * Arch::kWarpgroupThreads / 32);
+    }
+    arch::fence_mbarrier_init();
+    arch::tma_prefetch_descriptor(&p.map_a);
+    arch::tma_prefetch_descriptor(&p.map_b);
+  }
+
+  /// Producer (one elected thread): the K-blocks of the tile at (m0, n0) into the ring.
+  /// Out-of-bounds rows and K arrive as zeros (TMA), and still count as transaction bytes.
+  FP8GEMM_DEVICE static void load(Params const& p, SharedStorage& s, RingPosition& pos, int m0,
+                                  int n0) {
+    int const kb_end = k_blocks(p);
+    for (int kb = 0; kb < kb_end; ++kb) {
+      arch::Mbarrier::wait(&s.empty[pos.stage], pos.phase ^ 1);  // waits for: consumers freed it
+      arch::Mbarrier::arrive_expect_tx(&s.full[pos.stage], Policy::kStageBytes);
+      arch::tma_load_2d(s.a[pos.stage], &p.map_a, &s.full[pos.stage], kb * kBlockK, m0);
+      arch::tma_load_2d(s.b[pos.stage], &p.map_b, &s.full[pos.stage], kb * kBlockK, n0);
+      pos.advance<kStages>();
+    }
+  }
+
+  /// Consumer warpgroup `c.consumer`: acc (cleared by the caller) = its rows of the tile at
+  /// (m0, n0) over all of K. All 128 threads of the warpgroup call it.
+  FP8GEMM_DEVICE static void multiply(Params const& p, SharedStorage& s, RingPosition& pos,
+                                      int m0, int n0, Coords const& c, Accumulators& acc) {
+    int const kb_end = k_blocks(p);
+    int const row0 = c.consumer * Policy::kConsumerRows;  // this consumer's first tile row
+    if constexpr (!kPromote) {
+      // acc (+)= A·B over all K in the tensor core; a stage is released one k-block late, when
+      // the next k-block's wgmmas are issued and the previous group has retired.
+      int prev = -1;
+      for (int kb = 0; kb < kb_end; ++kb) {
+        arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);  // waits for: the stage's A and B
+        arch::wgmma_fence();
+        FP8GEMM_UNROLL
+        for (int i = 0; i < Policy::kAtomsM; ++i) {
+          FP8GEMM_UNROLL
+          for (int k = 0; k < kKSteps; ++k)
+            Atom::mma(acc.v[i][0], desc_a(s, pos.stage, row0 + i * Atom::kM, k),
+                      desc_b(s, pos.stage, k), kb > 0 || k > 0);
+        }
+        arch::wgmma_commit_group();
+        arch::wgmma_wait_group<1>();  // waits for: the previous k-block's wgmmas (stage prev)
+        if (prev >= 0) release(s, prev, c.t);
+        prev = pos.stage;
+        pos.advance<kStages>();
+      }
+      arch::wgmma_wait_group<0>();  // waits for: the last k-block's wgmmas
+      release(s, prev, c.t);
+    } else {
+      // Per k-block and m64 row block: partial = A·B over 128 K in the tensor core (14
+      // significant bits, truncating), then acc += partial (· scales) in FP32 registers.
+      float partial[Atom::kAccumulators];
+      for (int kb = 0; kb < kb_end; ++kb) {
+        BlockScales sc;
+        if constexpr (kKBlocked) sc.load(p, m0 + row0, n0, kb, c.t);  // lands under the wgmmas
+        arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);  // waits for: the stage's A and B
+        FP8GEMM_UNROLL
+        for (int i = 0; i < Policy::kAtomsM; ++i) {
+          arch::wgmma_fence();  // the previous row block's promotion read `partial`
+          FP8GEMM_UNROLL
+          for (int k = 0; k < kKSteps; ++k)
+            Atom::mma(partial, desc_a(s, pos.stage, row0 + i * Atom::kM, k),
+                      desc_b(s, pos.stage, k), k > 0);
+          arch::wgmma_commit_group();
+          arch::wgmma_wait_group<0>();  // waits for: this row block's wgmmas (partial is read)
+          if (i == Policy::kAtomsM - 1) release(s, pos.stage, c.t);
+          if constexpr (kKBlocked)
+            sc.promote(acc.v[i][0], partial, i);
+          else
+            promote_unscaled(acc.v[i][0], partial);
+        }
+        pos.advance<kStages>();
+      }
+    }
+  }
+
+ private:
+  FP8GEMM_DEVICE static std::uint64_t desc_a(SharedStorage& s, int stage, int row, int k) {
+    return arch::Sm90SmemDescriptor::k_major_swizzle128(
+               arch::smem_address(&s.a[stage][row * kBlockK]))
+        .advanced(k * Atom::kKStepBytes)
+        .bits;
+  }
+  FP8GEMM_DEVICE static std::uint64_t desc_b(SharedStorage& s, int stage, int k) {
+    return arch::Sm90SmemDescriptor::k_major_swizzle128(arch::smem_address(&s.b[stage][0]))
+        .advanced(k * Atom::kKStepBytes)
+        .bits;
+  }
+
+  /// One arrival per consumer warp on empty[stage]: this warp no longer reads the stage.
+  FP8GEMM_DEVICE static void release(SharedStorage& s, int stage, int t) {
+    if (t % 32 == 0) arch::Mbarrier::arrive(&s.empty[stage]);
+  }
+
+  /// acc += partial
+  FP8GEMM_DEVICE static void promote_unscaled(float (&acc)[Atom::kAccumulators],
+                                              float const (&partial)[Atom::kAccumulators]) {
+    FP8GEMM_UNROLL
+    for (int r = 0; r < Atom::kAccumulators; ++r) acc[r] += partial[r];
+  }
+
+  /// A thread's K-block scales for one k-block: per m64 row block its two rows' A scales (rows
+  /// acc_row(t, 0) and + 8), and the B scales of the tile's column groups.
+  struct BlockScales {
+    static constexpr int kBGroups =
+        Policy::kBlockN % kScaleBlockN == 0 ? Policy::kBlockN / kScaleBlockN : 1;
+    float sa[Policy::kAtomsM][2];
+    float sb[kBGroups];
+
+    FP8GEMM_DEVICE void load(Params const& p, int m_first, int n0, int kb, int t) {
+      FP8GEMM_UNROLL
+      for (int i = 0; i < Policy::kAtomsM; ++i) {
+        FP8GEMM_UNROLL
+        for (int h = 0; h < 2; ++h) {
+          int const m = m_first + i * Atom::kM + Atom::acc_row(t, 2 * h);
+          // rows past M hold zeros (TMA fill); any valid scale row serves them
+          sa[i][h] = p.scale_a.block(m < p.m ? m : p.m - 1, kb * kBlockK, Granularity::kABlockM);
+        }
+      }
+      FP8GEMM_UNROLL
+      for (int g = 0; g < kBGroups; ++g) {
+        int const n = n0 + g * kScaleBlockN;
+        sb[g] = p.scale_b.block(n < p.n ? n : p.n - 1, kb * kBlockK, kScaleBlockN);
+      }
+    }
+
+    FP8GEMM_DEVICE static bool normal(float x) {
+      float const a = x < 0.0f ? -x : x;
+      return a >= FLT_MIN && a <= FLT_MAX;  // not 0, subnormal, inf or NaN
+    }
+
+    /// acc += partial · (s_a · s_b) (one FFMA per element) when every product s_a · s_b of the
+    /// warp is a normal FP32 number; otherwise acc += (partial · s_a) · s_b, the portable
+    /// path's order, so that a product outside FP32 never scales a representable partial sum.
+    /// The choice is warp-uniform (a vote), so no lane diverges.
+    FP8GEMM_DEVICE void promote(float (&acc)[Atom::kAccumulators],
+                                float const (&partial)[Atom::kAccumulators], int i) const {
+      float both[2][kBGroups];
+      bool ok = true;
+      FP8GEMM_UNROLL
+      for (int h = 0; h < 2; ++h) {
+        FP8GEMM_UNROLL
+        for (int g = 0; g < kBGroups; ++g) {
+          both[h][g] = sa[i][h] * sb[g];
+          ok = ok && normal(both[h][g]);
+        }
+      }
+      if (arch::warp_all(ok)) {
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Atom::kAccumulators; ++r)
+          acc[r] = fmaf(partial[r], both[(r / 2) % 2][group(r)], acc[r]);
+      } else {
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Atom::kAccumulators; ++r)
+          acc[r] += scale_twice(partial[r], sa[i][(r / 2) % 2], sb[group(r)]);
+      }
+    }
+
+    /// B column group of register r: its column is 8 (r / 4) + (0..7) in the tile.
+    FP8GEMM_HOST_DEVICE static constexpr int group(int r) {
+      return kBGroups == 1 ? 0 : (8 * (r / 4)) / kScaleBlockN;
+    }
+  };
+};
+
+}  // namespace fp8gemm

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/// WgmmaTilePolicy: the compile-time shape of the Hopper TMA + WGMMA warp-specialized kernel
+/// (policy layer). Every impossible combination is a static_assert that says why.
+#pragma once
+
+#include "fp8gemm/arch/arch_traits.hpp"
+#include "fp8gemm/arch/nvidia/sm90_wgmma.hpp"
+#include "fp8gemm/numeric/numeric.hpp"
+
+namespace fp8gemm {
+
+/// Block tile BlockM x BlockN x 128 per CTA (one 128-byte-swizzled TMA box of K per stage), a
+/// producer warpgroup (one elected thread issues the TMA copies) and Consumers consumer
+/// warpgroups issuing wgmma.m64nBlockNk32, Stages shared-memory stages of
+/// (BlockM + BlockN) x 128 bytes.
+///
+/// Consumers = 2 is the cooperative schedule: both consumers work on the same tile, consumer c
+/// owns rows [c BlockM/2, (c+1) BlockM/2), i.e. BlockM / (2 x 64) m64 row blocks ("waves") of
+/// BlockN / 2 FP32 accumulators per thread each. Consumers = 1: one consumer owns the tile.
+///
+/// Registers (65,536 per SM, one CTA per SM): with two consumers the producer gives registers
+/// back (setmaxnreg 40) and the consumers take 232 (128 x 40 + 256 x 232 = 64,512); the
+/// mainloop checks that its accumulators (plus a promotion copy) fit.
+template <int BlockM, int BlockN, int Consumers, int Stages, class EA = e4m3fn, class EB = e4m3fn>
+struct WgmmaTilePolicy {
+  using Atom = arch::Sm90Wgmma64xNx32<BlockN, EA, EB>;
+  using Arch = arch::Sm90a;
+  using ElementA = EA;
+  using ElementB = EB;
+
+  static constexpr int kBlockM = BlockM, kBlockN = BlockN;
+  static constexpr int kBlockK = 128;  // one TMA box row: 128 bytes of K, the swizzle span
+  static constexpr int kStages = Stages, kConsumers = Consumers;
+  static constexpr int kConsumerRows = BlockM / Consumers;  // rows of C one consumer owns
+  static constexpr int kWavesPerConsumer = kConsumerRows / Atom::kM;  // m64 row blocks
+  static constexpr int kThreads = Arch::kWarpgroupThreads * (1 + Consumers);
+  /// FP32 accumulators per consumer thread for the whole tile.
+  static constexpr int kAccumulators = kWavesPerConsumer * Atom::kAccumulators;
+  /// setmaxnreg budgets (two consumers only: with one the launch bound already gives 255).
+  static constexpr int kProducerRegisters = 40;
+  static constexpr int kConsumerRegisters = 232;
+  /// Names shared with TilePolicy (Gemm::name, the epilogue's accumulator walk): a consumer's
+  /// accumulators are kAtomsM x kAtomsN atoms of Atom::kCRegs registers.
+  static constexpr int kWavesM = Consumers, kWavesN = 1;
+  static constexpr int kAtomsM = kWavesPerConsumer, kAtomsN = 1;
+
+  static constexpr int kStageBytesA = BlockM * kBlockK;
+  static constexpr int kStageBytesB = BlockN * kBlockK;
+  static constexpr int kStageBytes = kStageBytesA + kStageBytesB;
+
+  static_assert(Consumers == 1 || Consumers == 2,
+                "WgmmaTilePolicy: one consumer warpgroup, or two (cooperative)");
+  static_assert(BlockN == 64 || BlockN == 128 || BlockN == 256,
+                "WgmmaTilePolicy: BlockN must be 64, 128 or 256 (the wgmma N of one instruction)");
+  static_assert(BlockM > 0 && BlockM % (Atom::kM * Consumers) == 0,
+                "WgmmaTilePolicy: BlockM must be a multiple of 64 x Consumers (each consumer "
+                "owns whole m64 row blocks)");
+  static_assert(BlockM <= 256, "WgmmaTilePolicy: BlockM must be at most 256 (one TMA box)");
+  static_assert(Stages >= 2, "WgmmaTilePolicy: at least two stages");
+  static_assert(Stages * kStageBytes + 2 * Stages * 8 + Arch::kSmemAlignment <= Arch::kLdsBytes,
+                "WgmmaTilePolicy: the stages do not fit the 227 KiB of shared memory a block may "
+                "use: shrink the tile or Stages");
+};
+
+/// True for WgmmaTilePolicy (GemmConfig picks the TMA + WGMMA kernel for it).
+template <class P>
+struct IsWgmmaPolicy : std::false_type {};
+template <int BM, int BN, int C, int S, class EA, class EB>
+struct IsWgmmaPolicy<WgmmaTilePolicy<BM, BN, C, S, EA, EB>> : std::true_type {};
+
+}  // namespace fp8gemm

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+// The Hopper TMA + WGMMA kernel behind Gemm (H200, label gpu): every format pair, granularity,
+// output type and epilogue against FP64 with the derived bound; promotion vs fast accumulation
+// at K = 16384, bit for bit against the measured accumulation model; its refusals.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/sm90_accumulation_model.hpp"
+#include "gpu_run.hpp"
+
+namespace fp8gemm::test {
+namespace {
+
+using Configs = ::testing::Types<
+    // promoted (the default accumulation), every granularity the kernel offers
+    GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>,
+    GemmConfig<Sm90WgmmaDefault<>, PerChannel, LayoutB::kNK, Epilogue<fp16, GeluTanh>>,
+    GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>,
+    GemmConfig<Sm90WgmmaDefault<e4m3fn, e5m2>, Blockwise<128, 128, 128>, LayoutB::kNK,
+               Epilogue<float, GeluErf>>,
+    GemmConfig<Sm90WgmmaDefault<e5m2, e4m3fn>, Blockwise<1, 64, 128>, LayoutB::kNK,
+               Epilogue<e4m3fn, GeluTanh>>,
+    GemmConfig<Sm90WgmmaDefault<e5m2, e5m2>, PerTensor, LayoutB::kNK, Epilogue<e5m2, Identity>>,
+    // fast accumulation
+    GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>,
+               FastAccumulation>,
+    GemmConfig<Sm90WgmmaFast<e5m2, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<float, GeluErf>,
+               FastAccumulation>,
+    // other tile shapes: one consumer; 3 stages; N = 64
+    GemmConfig<WgmmaTilePolicy<128, 128, 1, 3>, PerTensor, LayoutB::kNK,
+               Epilogue<bf16, GeluTanh>>,
+    GemmConfig<WgmmaTilePolicy<128, 64, 2, 5, e4m3fn, e5m2>, Blockwise<1, 64, 128>, LayoutB::kNK,
+               Epilogue<fp16, Identity>>>;
+
+template <class Config>
+class WgmmaGemm : public ::testing::Test {};
+TYPED_TEST_SUITE(WgmmaGemm, Configs, ConfigName);
+
+/// Edges in M, N and K (K not a multiple of 16, 32 or 128: the TMA box's zero fill), tiles
+/// many times over, several distributions; fresh data per config.
+TYPED_TEST(WgmmaGemm, MatchesFp64) {
+  std::uint64_t seed = 3000 + std::hash<std::string>{}(Gemm<TypeParam>::name()) % 1000;
+  for (GemmCase c : {GemmCase{1, 256, 512}, GemmCase{1, 1, 1}, GemmCase{17, 33, 65},
+                     GemmCase{127, 131, 300}, GemmCase{257, 509, 1000, 0, Distribution::kRowRanges},
+                     GemmCase{1024, 768, 520, 0, Distribution::kOutliers},
+                     GemmCase{600, 1100, 2048, 0, Distribution::kUniform, false},
+                     GemmCase{520, 300, 4100}}) {
+    c.seed = seed++;
+    GemmProblem<TypeParam> const p(c);
+    std::string report;
+    EXPECT_TRUE(run_on_gpu(p, &report)) << describe(c);
+    std::cout << "  " << report << "\n";
+  }
+}
+
+TYPED_TEST(WgmmaGemm, NanInAPropagatesToItsRowOnly) {
+  GemmCase c{300, 150, 333, 77};
+  c.nan_at = 41 * 333 + 200;
+  GemmProblem<TypeParam> const p(c);
+  EXPECT_TRUE(run_on_gpu(p));
+}
+
+// ---- promotion vs fast accumulation at K = 16384 ---------------------------------------------
+
+using Promoted = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<float>>;
+using Fast = GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<float>, FastAccumulation>;
+
+/// The FP32 value the kernel leaves for one output before the epilogue, from the measured model
+/// (tests/common/sm90_accumulation_model.hpp): fast = one wgmma chain over all K; promoted = a
+/// chain per 128-K block, each added to an FP32 accumulator in K order.
+float modeled_accumulator(GemmProblem<Promoted> const& p, int m, int n, bool promoted) {
+  int const k = p.cs.k;
+  std::vector<Sm90Product> products;
+  products.reserve(static_cast<std::size_t>(k));
+  float acc = 0.0f;
+  for (int kk = 0; kk < k; ++kk) {
+    double const a = fp8_to_float(p.a_q[static_cast<std::size_t>(m * p.lda + kk)]);
+    double const b = fp8_to_float(p.b_q[static_cast<std::size_t>(n * p.ldb + kk)]);
+    Sm90Product pr;
+    pr.value = a * b;
+    if (pr.value != 0.0) pr.exponent = fp8_operand_exponent(a, -6) + fp8_operand_exponent(b, -6);
+    products.push_back(pr);
+    if (promoted && (kk % 128 == 127 || kk == k - 1)) {
+      acc += sm90_wgmma_accumulate(products);
+      products.clear();
+    }
+  }
+  return promoted ? acc : sm90_wgmma_accumulate(products);
+}
+
+/// Runs one config on the bytes of `p` (a Promoted problem: same A, B, scales), returns C.
+template <class Config>
+::testing::AssertionResult run_same_bytes(GemmProblem<Promoted> const& p, std::vector<float>& c) {
+  DeviceBuffer a, b, sa, sb, cbuf;
+  FP8GEMM_TEST_CUDA(upload(a, p.a_q));
+  FP8GEMM_TEST_CUDA(upload(b, p.b_q));
+  FP8GEMM_TEST_CUDA(upload(sa, p.sa_f));
+  FP8GEMM_TEST_CUDA(upload(sb, p.sb_f));
+  FP8GEMM_TEST_CUDA(cbuf.allocate(p.c_size() * sizeof(float)));
+  FP8GEMM_TEST_CUDA(poison_device(cbuf.as<float>(), p.c_size()));
+  typename Gemm<Config>::Arguments args;
+  args.m = p.cs.m, args.n = p.cs.n, args.k = p.cs.k;
+  args.a = a.as<e4m3fn>(), args.lda = p.lda;
+  args.b = b.as<e4m3fn>(), args.ldb = p.ldb;
+  args.scale_a = sa.as<float>(), args.scale_a_count = 1;
+  args.scale_b = sb.as<float>(), args.scale_b_count = 1;
+  args.epilogue.c = cbuf.as<float>(), args.epilogue.ldc = p.ldc;
+  Status const st = Gemm<Config>::run(args);
+  if (!st.ok()) return ::testing::AssertionFailure() << st.to_string();
+  FP8GEMM_TEST_CUDA(cudaDeviceSynchronize());
+  c.resize(p.c_size());
+  FP8GEMM_TEST_CUDA(download(c, cbuf));
+  return ::testing::AssertionSuccess();
+}
+
+/// At K = 16384 the tensor core's 14-bit truncating accumulation loses ~K/32 x 2^-13 of the
+/// products' magnitude over one chain; promotion every 128 K bounds that to one block's worth.
+///   promoted, per element: |C - C_64| <= (gamma_{128+8}(2^-13) + gamma_{K/128+4}(2^-24))
+///     x s_a s_b sum_k |a_k b_k|  (per 128-K chunk: 32 cut products per k-step, the cut D and
+///     sum, 4 k-steps, each cut below 2^-13 of the chunk's magnitude; then K/128 FP32 adds and
+///     the two scale multiplies), plus the FP32 output's rounding;
+///   fast: no useful bound (K x 2^-13 = 2); its error must be clearly larger.
+/// Both are also checked bit for bit, on sampled outputs, against the model.
+TEST(WgmmaAccumulation, PromotionBeatsFastAtK16384AndBothMatchTheModel) {
+  GemmCase c{256, 256, 16384, 4242, Distribution::kNormal, false};
+  c.seed = std::random_device{}();
+  GemmProblem<Promoted> const p(c);
+  std::vector<float> promoted, fast;
+  ASSERT_TRUE(run_same_bytes<Promoted>(p, promoted));
+  ASSERT_TRUE(run_same_bytes<Fast>(p, fast));
+  double const rel =
+      gamma_n(128 + 8, 1.0 / (1 << 13)) + gamma_n(c.k / 128 + 4) + 2 * kFp32UnitRoundoff;
+  double worst_ratio = 0, err2_p = 0, err2_f = 0, ref2 = 0;
+  for (int m = 0; m < c.m; ++m) {
+    for (int n = 0; n < c.n; ++n) {
+      std::size_t const i = static_cast<std::size_t>(m * c.n + n);
+      double const ref = p.ref.c[i], abs_sum = p.ref.abs_c[i];  // dequantized: scales included
+      double const ep = promoted[static_cast<std::size_t>(m * p.ldc + n)] - ref;
+      double const ef = fast[static_cast<std::size_t>(m * p.ldc + n)] - ref;
+      worst_ratio = std::max(worst_ratio, std::fabs(ep) / (rel * abs_sum + 1e-300));
+      err2_p += ep * ep, err2_f += ef * ef, ref2 += ref * ref;
+    }
+  }
+  double const norm_p = std::sqrt(err2_p / ref2), norm_f = std::sqrt(err2_f / ref2);
+  std::cout << "  K=16384 normwise error vs FP64: promoted " << norm_p << ", fast " << norm_f
+            << "; promoted worst error / bound " << worst_ratio << " (bound " << rel
+            << " x sum|ab|)\n";
+  EXPECT_LE(worst_ratio, 1.0);
+  EXPECT_LT(4 * norm_p, norm_f) << "promotion should cut the error well below the fast path's";
+
+  std::mt19937 rng(static_cast<unsigned>(c.seed));
+  int mismatches_p = 0, mismatches_f = 0;
+  for (int sample = 0; sample < 48; ++sample) {
+    int const m = sample < 2 ? (sample == 0 ? 0 : c.m - 1) : static_cast<int>(rng() % c.m);
+    int const n = sample < 2 ? (sample == 0 ? 0 : c.n - 1) : static_cast<int>(rng() % c.n);
+    std::size_t const i = static_cast<std::size_t>(m * p.ldc + n);
+    float const want_p = scale_twice(modeled_accumulator(p, m, n, true), p.sa_f[0], p.sb_f[0]);
+    float const want_f = scale_twice(modeled_accumulator(p, m, n, false), p.sa_f[0], p.sb_f[0]);
+    mismatches_p += promoted[i] != want_p;
+    mismatches_f += fast[i] != want_f;
+  }
+  EXPECT_EQ(mismatches_p, 0) << "promoted outputs differing from the model, of 48";
+  EXPECT_EQ(mismatches_f, 0) << "fast outputs differing from the model, of 48";
+}
+
+// ---- refusals ----------------------------------------------------------------------------------
+
+TEST(WgmmaRefusals, SaySoInWords) {
+  using G = Gemm<Promoted>;
+  DeviceBuffer a, b, sa, sb, cbuf;
+  ASSERT_EQ(a.allocate(1 << 16), cudaSuccess);
+  ASSERT_EQ(b.allocate(1 << 16), cudaSuccess);
+  ASSERT_EQ(sa.allocate(4), cudaSuccess);
+  ASSERT_EQ(sb.allocate(4), cudaSuccess);
+  ASSERT_EQ(cbuf.allocate(1 << 18), cudaSuccess);
+  G::Arguments args;
+  args.m = 64, args.n = 64, args.k = 256;
+  args.a = a.as<e4m3fn>(), args.lda = 256, args.b = b.as<e4m3fn>(), args.ldb = 256;
+  args.scale_a = sa.as<float>(), args.scale_a_count = 1;
+  args.scale_b = sb.as<float>(), args.scale_b_count = 1;
+  args.epilogue.c = cbuf.as<float>(), args.epilogue.ldc = 64;
+  ASSERT_TRUE(G::can_implement(args).ok()) << G::can_implement(args).to_string();
+
+  auto expect_refusal = [](G::Arguments const& x, char const* words) {
+    Status const st = G::can_implement(x);
+    EXPECT_FALSE(st.ok());
+    EXPECT_NE(st.message().find(words), std::string::npos) << st.message();
+  };
+  G::Arguments x = args;
+  x.split_k = 2;
+  expect_refusal(x, "split_k must be 1");
+  x = args;
+  x.a = reinterpret_cast<e4m3fn const*>(a.as<std::uint8_t>() + 8);
+  expect_refusal(x, "16");
+  x = args;
+  x.ldb = 264;  // 264 % 16 = 8
+  expect_refusal(x, "multiple of 16");
+  x = args;
+  x.lda = 128;
+  expect_refusal(x, "lda");
+}
+
+}  // namespace
+}  // namespace fp8gemm::test
