@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
-// fp8gemm vs cuBLASLt FP8 on the same inputs, same process, same scale mode (per-tensor e4m3fn A
-// and B, bf16 C, mk_nk_mn = cuBLASLt "TN"). Google Benchmark with manual time from CUDA events:
-// warm-up launches first, then one event pair per iteration; A/B rotate over enough buffer sets
-// that every iteration reads operands not left in L2. Run with --benchmark_repetitions and
+// fp8gemm vs cuBLASLt FP8 on the same inputs, same process, same scale mode and accumulation mode
+// (e4m3fn A and B, bf16 C, mk_nk_mn = cuBLASLt "TN"): per-tensor scales (cuBLASLt's default, which
+// promotes, and its fast accumulation), 1x128 . 128x128 block scales (cuBLASLt's VEC128 /
+// BLK128x128 modes), and the fused GELU epilogue against cuBLASLt followed by a separate GELU
+// kernel. Google Benchmark with manual time from CUDA events: warm-up launches first, then one
+// event pair per iteration; A/B rotate over enough buffer sets that every iteration reads operands
+// not left in L2. Run with --benchmark_repetitions and
 // --benchmark_enable_random_interleaving so the two libraries alternate; report the median.
 #include <benchmark/benchmark.h>
 #include <cublasLt.h>
@@ -13,6 +16,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench_check.hpp"
@@ -36,10 +40,11 @@ struct Operands {
   int m, n, k, sets;
   std::vector<void*> a, b;
   void* c = nullptr;
-  float* scale_a = nullptr;  // one float each, in separate (256-byte aligned) allocations
-  float* scale_b = nullptr;
+  float* scale_a = nullptr;  // per-tensor: one float each, in separate (256-byte aligned)
+  float* scale_b = nullptr;  // allocations; blockwise: [M][K/128] and [N/128][K/128]
+  std::int64_t scale_a_count = 1, scale_b_count = 1;
 
-  Operands(int m_, int n_, int k_) : m(m_), n(n_), k(k_) {
+  Operands(int m_, int n_, int k_, bool blockwise = false) : m(m_), n(n_), k(k_) {
     int l2 = 0;
     BENCH_CHECK_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
     std::size_t const set_bytes = std::size_t(m) * k + std::size_t(n) * k;
@@ -57,11 +62,18 @@ struct Operands {
       b.push_back(pb);
     }
     BENCH_CHECK_CUDA(cudaMalloc(&c, std::size_t(m) * n * 2));
-    BENCH_CHECK_CUDA(cudaMalloc(&scale_a, sizeof(float)));
-    BENCH_CHECK_CUDA(cudaMalloc(&scale_b, sizeof(float)));
-    float const sa = 0.01f, sb = 0.02f;
-    BENCH_CHECK_CUDA(cudaMemcpy(scale_a, &sa, sizeof sa, cudaMemcpyHostToDevice));
-    BENCH_CHECK_CUDA(cudaMemcpy(scale_b, &sb, sizeof sb, cudaMemcpyHostToDevice));
+    if (blockwise) {
+      std::int64_t const kb = (k + 127) / 128;
+      scale_a_count = std::int64_t(m) * kb;
+      scale_b_count = std::int64_t((n + 127) / 128) * kb;
+    }
+    BENCH_CHECK_CUDA(cudaMalloc(&scale_a, scale_a_count * sizeof(float)));
+    BENCH_CHECK_CUDA(cudaMalloc(&scale_b, scale_b_count * sizeof(float)));
+    std::vector<float> const sa(scale_a_count, 0.01f), sb(scale_b_count, 0.02f);
+    BENCH_CHECK_CUDA(
+        cudaMemcpy(scale_a, sa.data(), sa.size() * sizeof(float), cudaMemcpyHostToDevice));
+    BENCH_CHECK_CUDA(
+        cudaMemcpy(scale_b, sb.data(), sb.size() * sizeof(float), cudaMemcpyHostToDevice));
   }
   ~Operands() {
     for (void* p : a) BENCH_CHECK_CUDA(cudaFree(p));
@@ -100,15 +112,15 @@ void time_loop(benchmark::State& state, Operands const& ops, Launch&& launch) {
   BENCH_CHECK_CUDA(cudaEventDestroy(stop));
 }
 
-template <class Policy, class Accumulation = AtomDefaultAccumulation>
+template <class Policy, class Accumulation = AtomDefaultAccumulation, class Granularity = PerTensor,
+          class Act = Identity>
 void bench_fp8gemm(benchmark::State& state, int m, int n, int k) {
-  using Config =
-      GemmConfig<Policy, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>, Accumulation>;
-  Operands ops(m, n, k);
+  using Config = GemmConfig<Policy, Granularity, LayoutB::kNK, Epilogue<bf16, Act>, Accumulation>;
+  Operands ops(m, n, k, IsBlockwise<Granularity>::value);
   typename Gemm<Config>::Arguments args;
   args.m = m, args.n = n, args.k = k, args.lda = k, args.ldb = k;
-  args.scale_a = ops.scale_a, args.scale_b = ops.scale_b, args.scale_a_count = 1,
-  args.scale_b_count = 1;
+  args.scale_a = ops.scale_a, args.scale_b = ops.scale_b;
+  args.scale_a_count = ops.scale_a_count, args.scale_b_count = ops.scale_b_count;
   args.epilogue.c = static_cast<bf16*>(ops.c), args.epilogue.ldc = n;
   args.a = static_cast<e4m3fn const*>(ops.a[0]), args.b = static_cast<e4m3fn const*>(ops.b[0]);
   Status const st = Gemm<Config>::can_implement(args);
@@ -128,9 +140,30 @@ void bench_fp8gemm(benchmark::State& state, int m, int n, int k) {
   state.SetLabel(Gemm<Config>::name());
 }
 
+/// y = GELU-tanh(x) on bf16, in place: the separate activation kernel a cuBLASLt user runs after
+/// the GEMM. Two elements per thread (4-byte loads and stores), grid-stride.
+__global__ void gelu_tanh_bf16_inplace(std::uint32_t* c, std::int64_t pairs) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < pairs;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    std::uint32_t const v = c[i];
+    float x[2] = {__uint_as_float(v << 16), __uint_as_float(v & 0xFFFF0000u)};
+    FP8GEMM_UNROLL
+    for (float& e : x) e = GeluTanh::apply(e);
+    c[i] = (std::uint32_t(float_to_bf16(x[1]).bits) << 16) | float_to_bf16(x[0]).bits;
+  }
+}
+
+/// What cuBLASLt is asked to do (the fp8gemm benchmark it is the baseline of).
+enum class LtMode {
+  kPerTensor,      // default accumulation (cuBLASLt promotes)
+  kFastAccum,      // CUBLASLT_MATMUL_DESC_FAST_ACCUM
+  kBlockwise,      // A: 1x128 (VEC128_32F), B: 128x128 (BLK128x128_32F)
+  kPerTensorGelu,  // per-tensor, then gelu_tanh_bf16_inplace on C
+};
+
 /// cuBLASLt FP8: D[M,N] (row-major) = s_a s_b A[M,K] B[N,K]^T, as column-major D^T = B A^T ("TN").
-void bench_cublaslt(benchmark::State& state, int m, int n, int k) {
-  Operands ops(m, n, k);
+void bench_cublaslt(benchmark::State& state, int m, int n, int k, LtMode mode) {
+  Operands ops(m, n, k, mode == LtMode::kBlockwise);
   cublasLtHandle_t handle;
   BENCH_CHECK_CUBLAS(cublasLtCreate(&handle));
   cublasLtMatmulDesc_t desc;
@@ -146,6 +179,19 @@ void bench_cublaslt(benchmark::State& state, int m, int n, int k) {
       cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
   BENCH_CHECK_CUBLAS(
       cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
+  if (mode == LtMode::kFastAccum) {
+    std::int8_t const fast = 1;
+    BENCH_CHECK_CUBLAS(
+        cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
+  }
+  if (mode == LtMode::kBlockwise) {  // cuBLAS "A" = our B [N, K]: 128x128; "B" = our A: 1x128
+    cublasLtMatmulMatrixScale_t const blk = CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F;
+    cublasLtMatmulMatrixScale_t const vec = CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F;
+    BENCH_CHECK_CUBLAS(
+        cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &blk, sizeof blk));
+    BENCH_CHECK_CUBLAS(
+        cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &vec, sizeof vec));
+  }
   cublasLtMatrixLayout_t la, lb, lc;
   BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, k, n, k));
   BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&lb, CUDA_R_8F_E4M3, k, m, k));
@@ -185,12 +231,20 @@ void bench_cublaslt(benchmark::State& state, int m, int n, int k) {
                             .c_str());
     return;
   }
+  std::int64_t const pairs = std::int64_t(m) * n / 2;
   time_loop(state, ops, [&](int set) {
     BENCH_CHECK_CUBLAS(cublasLtMatmul(handle, desc, &alpha, ops.b[set], la, ops.a[set], lb, &beta,
                                       ops.c, lc, ops.c, lc, &heur[chosen].algo, ws, ws_bytes,
                                       nullptr));
+    if (mode == LtMode::kPerTensorGelu) {
+      gelu_tanh_bf16_inplace<<<1056, 256>>>(static_cast<std::uint32_t*>(ops.c), pairs);
+      BENCH_CHECK_CUDA(cudaGetLastError());
+    }
   });
-  state.SetLabel("cublaslt_fp8_e4m3_tn_bf16");
+  state.SetLabel(mode == LtMode::kFastAccum       ? "cublaslt_fp8_e4m3_tn_bf16_fast_accum"
+                 : mode == LtMode::kBlockwise     ? "cublaslt_fp8_e4m3_tn_bf16_1x128_128x128"
+                 : mode == LtMode::kPerTensorGelu ? "cublaslt_fp8_e4m3_tn_bf16 + gelu_tanh kernel"
+                                                  : "cublaslt_fp8_e4m3_tn_bf16");
   BENCH_CHECK_CUBLAS(cublasLtMatmulPreferenceDestroy(pref));
   BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutDestroy(la));
   BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutDestroy(lb));
@@ -204,46 +258,60 @@ struct Shape {
   int m, n, k;
 };
 
+std::string shape_name(Shape s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+template <class F>
+void add(std::string const& name, F&& f) {
+  benchmark::RegisterBenchmark(name.c_str(), std::forward<F>(f))
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
+}
+
+void add_cublaslt(std::string const& name, Shape s, LtMode mode) {
+  add(name + "/" + shape_name(s),
+      [s, mode](benchmark::State& st) { bench_cublaslt(st, s.m, s.n, s.k, mode); });
+}
+
 int register_all() {
+  // Per-tensor shapes (issue 10's bars), a small one, and decode (M = 1, 16, 128).
   Shape const shapes[] = {{4096, 4096, 4096}, {8192, 8192, 8192},  {4096, 8192, 8192},
                           {1024, 4096, 1024}, {2048, 28672, 8192}, {2048, 8192, 28672},
                           {1, 8192, 8192},    {16, 8192, 8192},    {128, 8192, 8192}};
   for (Shape const s : shapes) {
-    std::string const shape =
-        std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-    benchmark::RegisterBenchmark(
-        ("fp8gemm/sm90_default/" + shape).c_str(),
-        [s](benchmark::State& st) { bench_fp8gemm<Sm90Default<>>(st, s.m, s.n, s.k); })
-        ->UseManualTime()
-        ->Unit(benchmark::kMicrosecond);
-    if (s.m <= 2048)
-      benchmark::RegisterBenchmark(
-          ("fp8gemm/sm90_small_m/" + shape).c_str(),
-          [s](benchmark::State& st) { bench_fp8gemm<Sm90SmallM<>>(st, s.m, s.n, s.k); })
-          ->UseManualTime()
-          ->Unit(benchmark::kMicrosecond);
-    // What the default's promotion every 128 K costs (FastAccumulation: no second accumulator set).
-    benchmark::RegisterBenchmark(("fp8gemm/sm90_default_fast_accum/" + shape).c_str(),
-                                 [s](benchmark::State& st) {
-                                   bench_fp8gemm<Sm90Default<>, FastAccumulation>(st, s.m, s.n,
-                                                                                  s.k);
-                                 })
-        ->UseManualTime()
-        ->Unit(benchmark::kMicrosecond);
-    if (s.m >= 4096)  // stage-count variant of the default, to keep the default honest
-      benchmark::RegisterBenchmark(
-          ("fp8gemm/sm90_128x128x64_3stage/" + shape).c_str(),
-          [s](benchmark::State& st) {
-            bench_fp8gemm<
-                TilePolicy<128, 128, 64, 2, 4, arch::Sm90MmaFp8ViaF16<e4m3fn, e4m3fn>, 3>>(
-                st, s.m, s.n, s.k);
-          })
-          ->UseManualTime()
-          ->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark(("cublaslt/" + shape).c_str(),
-                                 [s](benchmark::State& st) { bench_cublaslt(st, s.m, s.n, s.k); })
-        ->UseManualTime()
-        ->Unit(benchmark::kMicrosecond);
+    std::string const shape = shape_name(s);
+    // Hopper TMA + WGMMA: promoted (the default) against cuBLASLt's default; fast accumulation
+    // against cuBLASLt's fast accumulation.
+    add("fp8gemm/sm90_wgmma_default/" + shape,
+        [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaDefault<>>(st, s.m, s.n, s.k); });
+    add("fp8gemm/sm90_wgmma_fast_accum/" + shape, [s](benchmark::State& st) {
+      bench_fp8gemm<Sm90WgmmaFast<>, FastAccumulation>(st, s.m, s.n, s.k);
+    });
+    // The portable mma.sync path.
+    add("fp8gemm/sm90_default/" + shape,
+        [s](benchmark::State& st) { bench_fp8gemm<Sm90Default<>>(st, s.m, s.n, s.k); });
+    if (s.m <= 128)
+      add("fp8gemm/sm90_small_m/" + shape,
+          [s](benchmark::State& st) { bench_fp8gemm<Sm90SmallM<>>(st, s.m, s.n, s.k); });
+    add_cublaslt("cublaslt", s, LtMode::kPerTensor);
+    add_cublaslt("cublaslt_fast_accum", s, LtMode::kFastAccum);
+  }
+  // Fused GELU-tanh against cuBLASLt + a separate GELU kernel.
+  for (Shape const s : {Shape{4096, 4096, 4096}, Shape{8192, 8192, 8192}}) {
+    add("fp8gemm/sm90_wgmma_default_gelu_tanh/" + shape_name(s), [s](benchmark::State& st) {
+      bench_fp8gemm<Sm90WgmmaDefault<>, AtomDefaultAccumulation, PerTensor, GeluTanh>(st, s.m, s.n,
+                                                                                      s.k);
+    });
+    add_cublaslt("cublaslt_then_gelu", s, LtMode::kPerTensorGelu);
+  }
+  // 1x128 (A) . 128x128 (B) block scales against cuBLASLt's blockwise mode.
+  for (Shape const s : {Shape{4096, 7168, 16384}, Shape{4096, 4096, 7168}}) {
+    add("fp8gemm/sm90_wgmma_default_blockwise/" + shape_name(s), [s](benchmark::State& st) {
+      bench_fp8gemm<Sm90WgmmaDefault<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(st, s.m,
+                                                                                         s.n, s.k);
+    });
+    add_cublaslt("cublaslt_blockwise", s, LtMode::kBlockwise);
   }
   return 0;
 }

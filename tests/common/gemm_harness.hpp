@@ -95,6 +95,7 @@ struct GemmCase {
   bool bias = true;
   int split_k = 1;
   std::int64_t nan_at = -1;  // >= 0: A element (row-major m*K + k) replaced by the format's NaN
+  int ldc_pad = 3;           // ldc = N + ldc_pad (3: not the width, and odd)
 };
 
 /// gtest name of a typed test's GemmConfig parameter: Gemm<Config>::name().
@@ -140,7 +141,7 @@ struct GemmProblem {
   explicit GemmProblem(GemmCase c) : cs(c) {
     lda = (c.k + 15) / 16 * 16;
     ldb = kLayoutB == LayoutB::kNK ? lda : (c.n + 15) / 16 * 16;
-    ldc = c.n + 3;  // a leading dimension that is not the width
+    ldc = c.n + c.ldc_pad;  // by default a leading dimension that is not the width
     a_f = random_matrix(c.m, c.k, lda, c.distribution, c.seed * 7919 + 1);
     std::int64_t const b_rows = kLayoutB == LayoutB::kNK ? c.n : c.k;
     std::int64_t const b_cols = kLayoutB == LayoutB::kNK ? c.k : c.n;

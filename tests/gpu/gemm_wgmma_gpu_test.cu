@@ -34,8 +34,7 @@ using Configs = ::testing::Types<
     GemmConfig<Sm90WgmmaFast<e5m2, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<float, GeluErf>,
                FastAccumulation>,
     // other tile shapes: one consumer; 3 stages; N = 64
-    GemmConfig<WgmmaTilePolicy<128, 128, 1, 3>, PerTensor, LayoutB::kNK,
-               Epilogue<bf16, GeluTanh>>,
+    GemmConfig<WgmmaTilePolicy<128, 128, 1, 3>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>>,
     GemmConfig<WgmmaTilePolicy<128, 64, 2, 5, e4m3fn, e5m2>, Blockwise<1, 64, 128>, LayoutB::kNK,
                Epilogue<fp16, Identity>>>;
 
@@ -47,15 +46,18 @@ TYPED_TEST_SUITE(WgmmaGemm, Configs, ConfigName);
 /// many times over, several distributions; fresh data per config.
 TYPED_TEST(WgmmaGemm, MatchesFp64) {
   std::uint64_t seed = 3000 + std::hash<std::string>{}(Gemm<TypeParam>::name()) % 1000;
-  for (GemmCase c : {GemmCase{1, 256, 512}, GemmCase{1, 1, 1}, GemmCase{17, 33, 65},
-                     GemmCase{127, 131, 300}, GemmCase{257, 509, 1000, 0, Distribution::kRowRanges},
-                     GemmCase{1024, 768, 520, 0, Distribution::kOutliers},
-                     GemmCase{600, 1100, 2048, 0, Distribution::kUniform, false},
-                     GemmCase{520, 300, 4100}}) {
+  for (GemmCase c :
+       {GemmCase{1, 256, 512}, GemmCase{1, 1, 1}, GemmCase{17, 33, 65}, GemmCase{127, 131, 300},
+        GemmCase{257, 509, 1000, 0, Distribution::kRowRanges},
+        GemmCase{1024, 768, 520, 0, Distribution::kOutliers},
+        GemmCase{600, 1100, 2048, 0, Distribution::kUniform, false}, GemmCase{520, 300, 4100}}) {
     c.seed = seed++;
+    // odd cases: ldc = N + 3 (one element per store); even: an even ldc (pair stores, and the
+    // single-element path where N is odd, at the right edge)
+    c.ldc_pad = c.seed % 2 ? 3 : (c.n % 2 ? 1 : 8);
     GemmProblem<TypeParam> const p(c);
     std::string report;
-    EXPECT_TRUE(run_on_gpu(p, &report)) << describe(c);
+    EXPECT_TRUE(run_on_gpu(p, &report)) << describe(c) << " ldc " << p.ldc;
     std::cout << "  " << report << "\n";
   }
 }
@@ -70,7 +72,8 @@ TYPED_TEST(WgmmaGemm, NanInAPropagatesToItsRowOnly) {
 // ---- promotion vs fast accumulation at K = 16384 ---------------------------------------------
 
 using Promoted = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<float>>;
-using Fast = GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<float>, FastAccumulation>;
+using Fast =
+    GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<float>, FastAccumulation>;
 
 /// The FP32 value the kernel leaves for one output before the epilogue, from the measured model
 /// (tests/common/sm90_accumulation_model.hpp): fast = one wgmma chain over all K; promoted = a

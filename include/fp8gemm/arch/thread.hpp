@@ -8,8 +8,10 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "fp8gemm/config.hpp"
+#include "fp8gemm/numeric/half.hpp"
 
 #if defined(FP8GEMM_EMULATOR)
 #include "fp8gemm/arch/emu/lds_bank_model.hpp"
@@ -159,6 +161,27 @@ FP8GEMM_DEVICE void atomic_max_nonnegative(float* addr, float value) {
 #else
   (void)addr;
   (void)bits;
+#endif
+}
+
+/// Two floats as one 32-bit word of two bf16 / fp16 (lo in the low half), round to nearest even:
+/// one cvt.rn.{bf16x2,f16x2}.f32 on NVIDIA; the library's software rounding elsewhere, which
+/// gives the same bits except NaN payloads (the instruction returns the canonical NaN).
+template <class Half>
+FP8GEMM_DEVICE std::uint32_t pack_half2(float lo, float hi) {
+  static_assert(std::is_same_v<Half, bf16> || std::is_same_v<Half, fp16>, "bf16 or fp16");
+#if defined(FP8GEMM_DEVICE_PASS) && defined(FP8GEMM_BACKEND_CUDA) && defined(FP8GEMM_ARCH_SM80_PLUS)
+  std::uint32_t out;
+  if constexpr (std::is_same_v<Half, bf16>)
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(out) : "f"(hi), "f"(lo));
+  else
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(out) : "f"(hi), "f"(lo));
+  return out;
+#else
+  if constexpr (std::is_same_v<Half, bf16>)
+    return std::uint32_t(float_to_bf16(lo).bits) | (std::uint32_t(float_to_bf16(hi).bits) << 16);
+  else
+    return std::uint32_t(float_to_fp16(lo).bits) | (std::uint32_t(float_to_fp16(hi).bits) << 16);
 #endif
 }
 

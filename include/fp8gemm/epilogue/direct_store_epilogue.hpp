@@ -31,7 +31,15 @@ struct DirectStoreEpilogue {
     ScaleView<Granularity> scale_a;      // per-tensor / per-channel only
     ScaleView<Granularity> scale_b;
     int m = 0, n = 0;
+    // set by to_params: C's even columns start aligned pairs (EpilogueOp::pair_stores_aligned)
+    bool pair_stores = false;
   };
+
+  /// The kernel's copy of Arguments: with pair_stores decided on the host.
+  static Arguments to_params(Arguments args) {
+    args.pair_stores = args.params.c != nullptr && EpilogueOp::pair_stores_aligned(args.params);
+    return args;
+  }
 
   static Status can_implement(Arguments const& args) {
     auto fail = [](StatusCode code, std::string const& what) { return Status::error(code, what); };
@@ -70,47 +78,120 @@ struct DirectStoreEpilogue {
     return Status::success();
   }
 
-  /// acc · s_a · s_b (per-tensor / per-channel), else acc itself.
-  FP8GEMM_HOST_DEVICE static float dequantize(Arguments const& args, int m, int n, float acc) {
-    if constexpr (std::is_same_v<Granularity, PerTensor>) {
-      return scale_twice(acc, args.scale_a.tensor(), args.scale_b.tensor());
-    } else if constexpr (std::is_same_v<Granularity, PerChannel>) {
-      return scale_twice(acc, args.scale_a.channel(m), args.scale_b.channel(n));
-    } else {
-      (void)args, (void)m, (void)n;
-      return acc;
+  /// The scales' dequant: acc · s_a · s_b (per-tensor / per-channel), else acc itself. Per-tensor
+  /// scales are read once per tile (stores to C might alias them, so a per-element read would be
+  /// repeated).
+  struct Dequant {
+    float sa = 1.0f, sb = 1.0f;  // per-tensor
+    FP8GEMM_HOST_DEVICE static Dequant load(Arguments const& args) {
+      Dequant d;
+      if constexpr (std::is_same_v<Granularity, PerTensor>) {
+        d.sa = args.scale_a.tensor();
+        d.sb = args.scale_b.tensor();
+      } else {
+        (void)args;
+      }
+      return d;
     }
-  }
+    FP8GEMM_HOST_DEVICE float operator()(Arguments const& args, int m, int n, float acc) const {
+      if constexpr (std::is_same_v<Granularity, PerTensor>) {
+        (void)args, (void)m, (void)n;
+        return scale_twice(acc, sa, sb);
+      } else if constexpr (std::is_same_v<Granularity, PerChannel>) {
+        return scale_twice(acc, args.scale_a.channel(m), args.scale_b.channel(n));
+      } else {
+        (void)args, (void)m, (void)n;
+        return acc;
+      }
+    }
+  };
 
   /// out[m][n] = EpilogueOp(dequantize(acc)), stored; returns |y| for the amax (fabsf also clears
   /// the sign of a NaN, so NaN reaches the atomic max as NaN). The split-K reduction uses it too.
   FP8GEMM_DEVICE static float finish_element(Arguments const& args, int m, int n, float acc) {
-    float const y = EpilogueOp::compute(args.params, dequantize(args, m, n, acc), n);
+    float const y = EpilogueOp::compute(args.params, Dequant::load(args)(args, m, n, acc), n);
     EpilogueOp::store(args.params, m, n, y);
     return fabsf(y);
   }
 
-  /// Every in-bounds element of the tile at (m0, n0) this thread holds, then the amax.
+  /// Every in-bounds element of the tile at (m0, n0) this thread holds, then the amax. Atoms whose
+  /// registers 2q and 2q + 1 hold neighbouring columns of one row (kCAdjacentPairs) store the two
+  /// as one access where C's alignment allows (args.pair_stores) and both are inside N.
   template <class Accumulators, class Coords>
   FP8GEMM_DEVICE static void store(Arguments const& args, int m0, int n0, Accumulators const& acc,
                                    Coords const& tc) {
+    using Atom = typename Policy::Atom;
+    Dequant const dq = Dequant::load(args);
     float amax = 0.0f;
+    auto fold = [&amax](float y) {
+      float const mag = fabsf(y);
+      amax = (mag > amax || mag != mag) ? mag : amax;  // NaN sticks
+    };
+    constexpr int kStep = has_pairs<Atom>::value ? 2 : 1;
+    if constexpr (kStep == 2) {
+      // interior tile with aligned pairs: no bounds, no branches
+      if (args.pair_stores && m0 + Policy::kBlockM <= args.m && n0 + Policy::kBlockN <= args.n) {
+        FP8GEMM_UNROLL
+        for (int i = 0; i < Policy::kAtomsM; ++i) {
+          FP8GEMM_UNROLL
+          for (int j = 0; j < Policy::kAtomsN; ++j) {
+            FP8GEMM_UNROLL
+            for (int r = 0; r < Atom::kCRegs; r += 2) {
+              int const m = m0 + tc.row(i, r);
+              int const n = n0 + tc.col(j, r);
+              float const y0 = EpilogueOp::compute(args.params, dq(args, m, n, acc.v[i][j][r]), n);
+              float const y1 =
+                  EpilogueOp::compute(args.params, dq(args, m, n + 1, acc.v[i][j][r + 1]), n + 1);
+              EpilogueOp::store_pair(args.params, m, n, y0, y1);
+              fold(y0);
+              fold(y1);
+            }
+          }
+        }
+        if (args.params.amax != nullptr) arch::atomic_max_nonnegative(args.params.amax, amax);
+        return;
+      }
+    }
     FP8GEMM_UNROLL
     for (int i = 0; i < Policy::kAtomsM; ++i) {
       FP8GEMM_UNROLL
       for (int j = 0; j < Policy::kAtomsN; ++j) {
         FP8GEMM_UNROLL
-        for (int r = 0; r < Policy::Atom::kCRegs; ++r) {
+        for (int r = 0; r < Atom::kCRegs; r += kStep) {
           int const m = m0 + tc.row(i, r);
           int const n = n0 + tc.col(j, r);
-          if (m >= args.m || n >= args.n) continue;
-          float const mag = finish_element(args, m, n, acc.v[i][j][r]);
-          amax = (mag > amax || mag != mag) ? mag : amax;  // NaN sticks
+          if (m >= args.m) continue;
+          if constexpr (kStep == 2) {
+            if (args.pair_stores && n + 1 < args.n) {
+              float const y0 = EpilogueOp::compute(args.params, dq(args, m, n, acc.v[i][j][r]), n);
+              float const y1 =
+                  EpilogueOp::compute(args.params, dq(args, m, n + 1, acc.v[i][j][r + 1]), n + 1);
+              EpilogueOp::store_pair(args.params, m, n, y0, y1);
+              fold(y0);
+              fold(y1);
+              continue;
+            }
+          }
+          FP8GEMM_UNROLL
+          for (int q = 0; q < kStep; ++q) {
+            if (n + q >= args.n) continue;
+            float const y =
+                EpilogueOp::compute(args.params, dq(args, m, n + q, acc.v[i][j][r + q]), n + q);
+            EpilogueOp::store(args.params, m, n + q, y);
+            fold(y);
+          }
         }
       }
     }
     if (args.params.amax != nullptr) arch::atomic_max_nonnegative(args.params.amax, amax);
   }
+
+ private:
+  template <class A, class = void>
+  struct has_pairs : std::false_type {};
+  template <class A>
+  struct has_pairs<A, std::void_t<decltype(A::kCAdjacentPairs)>>
+      : std::bool_constant<A::kCAdjacentPairs> {};
 };
 
 }  // namespace fp8gemm

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "fp8gemm/arch/thread.hpp"
 #include "fp8gemm/epilogue/functors.hpp"
@@ -40,6 +41,25 @@ struct Epilogue {
 
   FP8GEMM_HOST_DEVICE static void store(Params const& p, int m, int n, float y) {
     p.c[m * p.ldc + n] = convert_output<ElementC>(y, p.output_scale);
+  }
+
+  /// Two neighbours, C[m][n] and C[m][n + 1], as one access of 2 x sizeof(ElementC) bytes: the
+  /// caller checked that the address is aligned to that (pair_stores_aligned).
+  struct alignas(2 * sizeof(ElementC)) Pair {
+    ElementC v[2];
+  };
+  FP8GEMM_DEVICE static void store_pair(Params const& p, int m, int n, float y0, float y1) {
+    ElementC* const dst = p.c + m * p.ldc + n;
+    if constexpr (std::is_same_v<ElementC, bf16> || std::is_same_v<ElementC, fp16>) {
+      *reinterpret_cast<std::uint32_t*>(dst) = arch::pack_half2<ElementC>(y0, y1);
+    } else {
+      *reinterpret_cast<Pair*>(dst) = Pair{{convert_output<ElementC>(y0, p.output_scale),
+                                            convert_output<ElementC>(y1, p.output_scale)}};
+    }
+  }
+  /// Every even column of C starts an aligned pair: ldc even and C aligned to a pair.
+  static bool pair_stores_aligned(Params const& p) {
+    return p.ldc % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.c) % sizeof(Pair) == 0;
   }
 };
 

@@ -2,6 +2,8 @@
 /// GemmConfig: one GEMM's compile-time choices, and the kernel they compose (kernel layer).
 #pragma once
 
+#include <type_traits>
+
 #include "fp8gemm/config.hpp"
 #include "fp8gemm/epilogue/direct_store_epilogue.hpp"
 #include "fp8gemm/kernel/gemm_kernel.hpp"
@@ -33,25 +35,23 @@ struct AtomDefaultAccumulation {
 
 /// The kernel a policy runs: TilePolicy -> the portable LDS multistage mainloop, one workgroup
 /// per tile (GemmKernel); WgmmaTilePolicy -> the Hopper TMA + WGMMA mainloop in the persistent
-/// warp-specialized kernel.
-template <class Policy, class Granularity, LayoutB kLayoutB, class Epilogue, int kPromoteK,
-          bool = IsWgmmaPolicy<Policy>::value>
-struct KernelFor {
-  using Pieces = KernelFor<Policy, Granularity, kLayoutB, Epilogue, kPromoteK>;
-  using Mainloop = typename Pieces::Mainloop;
-  using CollectiveEpilogue = typename Pieces::CollectiveEpilogue;
-  using TileScheduler = typename Pieces::TileScheduler;
-  using Kernel = typename Pieces::Kernel;
+/// warp-specialized kernel. GemmConfig picks one by IsWgmmaPolicy.
+template <class P, class G, LayoutB LB, class E, int PromoteK>
+struct PortableKernelPieces {
+  using Mainloop = LdsMultistageMainloop<P, G, LB, PromoteK>;
+  using CollectiveEpilogue = DirectStoreEpilogue<P, G, E>;
+  using TileScheduler = GroupedTileScheduler<P>;
+  using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
 };
-template <class Policy, class Granularity, LayoutB kLayoutB, class Epilogue, int kPromoteK>
-struct KernelFor<Policy, Granularity, kLayoutB, Epilogue, kPromoteK, true> {
-  static_assert(kLayoutB == LayoutB::kNK,
+template <class P, class G, LayoutB LB, class E, int PromoteK>
+struct WgmmaKernelPieces {
+  static_assert(LB == LayoutB::kNK,
                 "FP8 wgmma reads B K-major only: store B as [N, K] (LayoutB::kNK; "
                 "transpose_kn_to_nk_gpu / _host in quant/transpose.hpp converts a [K, N] weight "
                 "once), or use the portable policy Sm90Default, which reads [K, N]");
-  using Mainloop = TmaWgmmaMainloop<Policy, Granularity, kPromoteK>;
-  using CollectiveEpilogue = DirectStoreEpilogue<Policy, Granularity, Epilogue>;
-  using TileScheduler = PersistentTileScheduler<Policy>;
+  using Mainloop = TmaWgmmaMainloop<P, G, PromoteK>;
+  using CollectiveEpilogue = DirectStoreEpilogue<P, G, E>;
+  using TileScheduler = PersistentTileScheduler<P>;
   using Kernel = WarpSpecializedGemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
 };
 
@@ -72,7 +72,10 @@ struct GemmConfig {
   static constexpr int kPromoteK =
       AccumulationT::kPromoteK < 0 ? Policy::Atom::kDefaultPromoteK : AccumulationT::kPromoteK;
 
-  using Pieces = KernelFor<Policy, Granularity, kLayoutB, Epilogue, kPromoteK>;
+  using Pieces =
+      std::conditional_t<IsWgmmaPolicy<Policy>::value,
+                         WgmmaKernelPieces<Policy, Granularity, kLayoutB, Epilogue, kPromoteK>,
+                         PortableKernelPieces<Policy, Granularity, kLayoutB, Epilogue, kPromoteK>>;
   using Mainloop = typename Pieces::Mainloop;
   using CollectiveEpilogue = typename Pieces::CollectiveEpilogue;
   using TileScheduler = typename Pieces::TileScheduler;

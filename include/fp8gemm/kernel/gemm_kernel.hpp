@@ -49,8 +49,8 @@ struct GemmKernel {
   }
 
   static Params to_params(Arguments const& args, float* workspace) {
-    return Params{args.mainloop, args.epilogue, TileScheduler::to_params(args.scheduler),
-                  workspace};
+    return Params{args.mainloop, Epilogue::to_params(args.epilogue),
+                  TileScheduler::to_params(args.scheduler), workspace};
   }
 
   /// to_params, in the shape every kernel's host setup has (some kernels' setup can fail).

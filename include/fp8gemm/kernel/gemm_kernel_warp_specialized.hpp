@@ -30,7 +30,8 @@ struct WarpSpecializedGemmKernel {
   static constexpr int kWaveSize = Arch::kWaveSize;
   static constexpr int kMinBlocksPerSm = Mainloop::kMinBlocksPerSm;
   // dynamic shared memory is only 16-byte aligned: room to align the ring to 1024 bytes
-  static constexpr int kSharedBytes = static_cast<int>(sizeof(SharedStorage)) + Arch::kSmemAlignment;
+  static constexpr int kSharedBytes =
+      static_cast<int>(sizeof(SharedStorage)) + Arch::kSmemAlignment;
 
   struct Arguments {
     typename Mainloop::Arguments mainloop;
@@ -54,7 +55,7 @@ struct WarpSpecializedGemmKernel {
   /// Params from checked Arguments: tensor maps (driver) and the grid (SM count).
   static Status initialize(Arguments const& args, float* workspace, Params& p) {
     FP8GEMM_RETURN_IF_ERROR(Mainloop::to_params(args.mainloop, p.mainloop));
-    p.epilogue = args.epilogue;
+    p.epilogue = Epilogue::to_params(args.epilogue);
     FP8GEMM_RETURN_IF_ERROR(TileScheduler::initialize(args.scheduler, p.scheduler));
     p.workspace = workspace;
     return Status::success();
@@ -64,8 +65,8 @@ struct WarpSpecializedGemmKernel {
     // the ring at the first 1024-byte boundary of dynamic shared memory (kSharedBytes has room)
     auto const raw = reinterpret_cast<std::uintptr_t>(shared);
     std::uint32_t const misalign = arch::smem_address(shared) % Arch::kSmemAlignment;
-    auto& s = *reinterpret_cast<SharedStorage*>(
-        raw + (Arch::kSmemAlignment - misalign) % Arch::kSmemAlignment);
+    auto& s = *reinterpret_cast<SharedStorage*>(raw + (Arch::kSmemAlignment - misalign) %
+                                                          Arch::kSmemAlignment);
     int const tid = arch::thread_idx();
     int const warpgroup = tid / Arch::kWarpgroupThreads;
     if (tid == 0) Mainloop::init(s, p.mainloop);
@@ -74,7 +75,7 @@ struct WarpSpecializedGemmKernel {
     int const tiles = TileScheduler::tiles(p.scheduler);
     int const stride = arch::grid_dim_x();
     typename Mainloop::Position pos;  // this thread's place in the ring, across tiles
-    if (warpgroup == 0) {  // producer
+    if (warpgroup == 0) {             // producer
       if constexpr (Policy::kConsumers > 1) arch::setmaxnreg_dec<Policy::kProducerRegisters>();
       if (tid < 32 && arch::elect_one_sync()) {
         for (int w = arch::block_idx_x(); w < tiles; w += stride) {

@@ -184,11 +184,9 @@ struct TmaWgmmaMainloop {
   static Status to_params(Arguments const& args, Params& p) {
 #if defined(FP8GEMM_BACKEND_CUDA)
     FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(
-        operand_map(args.a.data, args.a.rows, args.a.cols, args.a.ld, Policy::kBlockM),
-        &p.map_a));
+        operand_map(args.a.data, args.a.rows, args.a.cols, args.a.ld, Policy::kBlockM), &p.map_a));
     FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(
-        operand_map(args.b.data, args.b.rows, args.b.cols, args.b.ld, Policy::kBlockN),
-        &p.map_b));
+        operand_map(args.b.data, args.b.rows, args.b.cols, args.b.ld, Policy::kBlockN), &p.map_b));
     p.scale_a = args.scale_a;
     p.scale_b = args.scale_b;
     p.m = args.a.rows;
@@ -201,7 +199,9 @@ struct TmaWgmmaMainloop {
 #endif
   }
 
-  FP8GEMM_HOST_DEVICE static int k_blocks(Params const& p) { return (p.k + kBlockK - 1) / kBlockK; }
+  FP8GEMM_HOST_DEVICE static int k_blocks(Params const& p) {
+    return (p.k + kBlockK - 1) / kBlockK;
+  }
 
   /// One thread, before any other use: full[s] expects one arrival (the producer's, with the
   /// stage's transaction bytes), empty[s] one per consumer warp.
@@ -232,8 +232,8 @@ struct TmaWgmmaMainloop {
 
   /// Consumer warpgroup `c.consumer`: acc (cleared by the caller) = its rows of the tile at
   /// (m0, n0) over all of K. All 128 threads of the warpgroup call it.
-  FP8GEMM_DEVICE static void multiply(Params const& p, SharedStorage& s, RingPosition& pos,
-                                      int m0, int n0, Coords const& c, Accumulators& acc) {
+  FP8GEMM_DEVICE static void multiply(Params const& p, SharedStorage& s, RingPosition& pos, int m0,
+                                      int n0, Coords const& c, Accumulators& acc) {
     int const kb_end = k_blocks(p);
     int const row0 = c.consumer * Policy::kConsumerRows;  // this consumer's first tile row
     if constexpr (!kPromote) {

@@ -31,7 +31,7 @@ struct WgmmaTilePolicy {
   static constexpr int kBlockM = BlockM, kBlockN = BlockN;
   static constexpr int kBlockK = 128;  // one TMA box row: 128 bytes of K, the swizzle span
   static constexpr int kStages = Stages, kConsumers = Consumers;
-  static constexpr int kConsumerRows = BlockM / Consumers;  // rows of C one consumer owns
+  static constexpr int kConsumerRows = BlockM / Consumers;            // rows of C one consumer owns
   static constexpr int kWavesPerConsumer = kConsumerRows / Atom::kM;  // m64 row blocks
   static constexpr int kThreads = Arch::kWarpgroupThreads * (1 + Consumers);
   /// FP32 accumulators per consumer thread for the whole tile.

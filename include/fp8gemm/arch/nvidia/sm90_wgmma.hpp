@@ -232,6 +232,8 @@ struct Sm90Wgmma64xNx32 {
   static constexpr int kAccumulators = N / 2;   // FP32 registers per thread (64·N / 128)
   static constexpr int kKStepBytes = kK;        // descriptor advance per k-step (1-byte elements)
   static constexpr int kCRegs = kAccumulators;  // the epilogue's name for it
+  /// Registers 2q and 2q + 1 hold columns c and c + 1 (c even) of one row: stored as a pair.
+  static constexpr bool kCAdjacentPairs = true;
   /// Promote into FP32 registers every 128 K by default (FastAccumulation turns it off).
   static constexpr int kDefaultPromoteK = 128;
   /// Relative truncation of the tensor core's accumulation (tests/common/tolerance.hpp's u):
