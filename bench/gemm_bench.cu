@@ -288,6 +288,13 @@ int register_all() {
     add("fp8gemm/sm90_wgmma_fast_accum/" + shape, [s](benchmark::State& st) {
       bench_fp8gemm<Sm90WgmmaFast<>, FastAccumulation>(st, s.m, s.n, s.k);
     });
+    if (s.m <= 128)
+      add("fp8gemm/sm90_wgmma_small_m/" + shape,
+          [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaSmallM<>>(st, s.m, s.n, s.k); });
+    if (s.m >= 4096)  // tile variant of the promoted default: 128 x 128, one m64 block each
+      add("fp8gemm/sm90_wgmma_128x128_s6/" + shape, [s](benchmark::State& st) {
+        bench_fp8gemm<WgmmaTilePolicy<128, 128, 2, 6>>(st, s.m, s.n, s.k);
+      });
     // The portable mma.sync path.
     add("fp8gemm/sm90_default/" + shape,
         [s](benchmark::State& st) { bench_fp8gemm<Sm90Default<>>(st, s.m, s.n, s.k); });

@@ -130,13 +130,15 @@ struct DirectStoreEpilogue {
     constexpr int kStep = has_pairs<Atom>::value ? 2 : 1;
     if constexpr (kStep == 2) {
       // interior tile with aligned pairs: no bounds, no branches
+      // (registers outermost: a column's bias and scale serve every row block i in a row, which
+      // keeps few of them live)
       if (args.pair_stores && m0 + Policy::kBlockM <= args.m && n0 + Policy::kBlockN <= args.n) {
         FP8GEMM_UNROLL
-        for (int i = 0; i < Policy::kAtomsM; ++i) {
+        for (int r = 0; r < Atom::kCRegs; r += 2) {
           FP8GEMM_UNROLL
           for (int j = 0; j < Policy::kAtomsN; ++j) {
             FP8GEMM_UNROLL
-            for (int r = 0; r < Atom::kCRegs; r += 2) {
+            for (int i = 0; i < Policy::kAtomsM; ++i) {
               int const m = m0 + tc.row(i, r);
               int const n = n0 + tc.col(j, r);
               float const y0 = EpilogueOp::compute(args.params, dq(args, m, n, acc.v[i][j][r]), n);

@@ -34,6 +34,12 @@ using Sm90WgmmaDefault = WgmmaTilePolicy<256, 128, 2, 4, EA, EB>;
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaFast = WgmmaTilePolicy<128, 256, 2, 4, EA, EB>;
 
+/// Hopper peak path for small M (decode, M <= 128): 64 x 64 x 128 tiles, one consumer warpgroup,
+/// eight stages of (64 + 64) x 128 B = 128 KiB in flight: N = 8192 gives 128 tiles, one per SM,
+/// each streaming its 64 rows of B.
+template <class EA = e4m3fn, class EB = e4m3fn>
+using Sm90WgmmaSmallM = WgmmaTilePolicy<64, 64, 1, 8, EA, EB>;
+
 /// gfx950 (CDNA4): 256 x 256 x 128 block tile on the full-rate 16x16x128 MFMA, 8 waves (4 x 2) of
 /// 64 x 128, two LDS stages = 2 x (256 + 256) x 144 B = 144 KiB of the 160 KiB.
 template <class EA = e4m3fn, class EB = e4m3fn>

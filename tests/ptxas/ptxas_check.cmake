@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: MIT
+# Compiles SOURCE with nvcc -Xptxas -v for sm_90a and fails when ptxas reports a spill or a wgmma
+# serialization for any kernel (the C75xx "Potential Performance Loss" lines, e.g. C7510, C7514,
+# C7517, C7519, are ptxas *info*, not warnings, so -Werror does not catch them).
+#   cmake -DNVCC=<nvcc> -DSOURCE=<file.cu> -DINCLUDE=<dir;...> [-DEXPECT_FAILURE=ON] -P ptxas_check.cmake
+set(_inc "")
+foreach(_d IN LISTS INCLUDE)
+  list(APPEND _inc "-I${_d}")
+endforeach()
+execute_process(
+  COMMAND "${NVCC}" -std=c++17 -O3 ${_inc} -gencode=arch=compute_90a,code=sm_90a -Xptxas -v
+          -c "${SOURCE}" -o /dev/null
+  RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
+set(_all "${_out}\n${_err}")
+if(NOT _rc EQUAL 0)
+  message(FATAL_ERROR "nvcc failed (${_rc}):\n${_all}")
+endif()
+string(REGEX MATCHALL "Used [0-9]+ registers" _kernels "${_all}")
+list(LENGTH _kernels _n)
+set(_problems "")
+string(REGEX MATCHALL "[1-9][0-9]* bytes spill (stores|loads)" _spills "${_all}")
+if(_spills)
+  list(APPEND _problems "spills: ${_spills}")
+endif()
+string(REGEX MATCHALL "[^\n]*(C75[0-9][0-9]|serializ)[^\n]*" _serial "${_all}")
+if(_serial)
+  list(APPEND _problems "wgmma serialization: ${_serial}")
+endif()
+if(_n EQUAL 0)
+  message(FATAL_ERROR "no 'Used N registers' line in the ptxas output: is -Xptxas -v effective?\n${_all}")
+endif()
+if(EXPECT_FAILURE)
+  if(NOT _problems)
+    message(FATAL_ERROR "negative control: expected ptxas to report serialization or spills in "
+                        "${SOURCE}, but it reported none (${_n} kernels):\n${_all}")
+  endif()
+  message(STATUS "negative control caught: ${_problems}")
+elseif(_problems)
+  message(FATAL_ERROR "${SOURCE}: ${_problems}")
+else()
+  message(STATUS "${_n} kernels: no spills, no wgmma serialization")
+endif()
