@@ -11,8 +11,7 @@ cd "$REPO"
 rm -rf .carry
 mkdir -p .carry
 cp "$BUILD"/tests/gpu/fp8gemm_*_gpu_test .carry/
-for f in examples/fp8gemm_demo_cuda examples/fp8gemm_example_block_level bench/fp8gemm_bench \
-         bench/fp8gemm_wgmma_first_cut_bench; do
+for f in examples/fp8gemm_demo_cuda examples/fp8gemm_example_block_level bench/fp8gemm_bench; do
   [[ -x "$BUILD/$f" ]] && cp "$BUILD/$f" .carry/
 done
 lib=$(ldconfig -p | awk '/libbenchmark\.so\.1/ {print $NF; exit}')

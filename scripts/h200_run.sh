@@ -34,12 +34,17 @@ if [[ $what == tests || $what == all ]]; then
     r=$?; rc=$((rc | r))
     echo "$(basename "$ex") exit $r: $(tail -1 "$out/tests.log")"
   done
+  # SASS of the TMA + WGMMA kernels: QGMMA, no HMMA
+  bash scripts/check_sass.sh .carry/fp8gemm_gemm_wgmma_gpu_test > "$out/sass_check.txt" 2>&1
+  r=$?; rc=$((rc | r))
+  echo "sass check exit $r: $(grep -c QGMMA "$out/sass_check.txt") kernels listed"
   # compute-sanitizer on a subset (small shapes: every config's NaN case; the split-K test for the
   # workspace partials and their reduction): memcheck and racecheck must report no errors.
   : > "$out/sanitizer.log"
   for tool in memcheck racecheck; do
     for sub in "fp8gemm_gemm_granularity_gpu_test *NanInAPropagatesToItsRowOnly*" \
-               "fp8gemm_gemm_api_gpu_test GemmSplitK.*"; do
+               "fp8gemm_gemm_api_gpu_test GemmSplitK.*" \
+               "fp8gemm_gemm_wgmma_gpu_test WgmmaGemm/*.NanInAPropagatesToItsRowOnly"; do
       set -f; set -- $sub; set +f  # the filter is a pattern, not a file glob
       echo "==== $tool $1 $2" >> "$out/sanitizer.log"
       compute-sanitizer --tool $tool --error-exitcode 9 ".carry/$1" --gtest_filter="$2" >> "$out/sanitizer.log" 2>&1
@@ -49,16 +54,17 @@ if [[ $what == tests || $what == all ]]; then
   done
 fi
 if [[ $what == bench || $what == all ]]; then
+  # SM clock sampled twice a second while the benchmark runs (reported with every figure)
+  (while :; do nvidia-smi --query-gpu=clocks.sm --format=csv,noheader,nounits; sleep 0.5; done) \
+    > "$out/bench_clocks.txt" 2>&1 &
+  sampler=$!
   .carry/fp8gemm_bench --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true \
     --benchmark_report_aggregates_only=true --benchmark_min_time=0.1 \
     --benchmark_out="$out/bench.json" --benchmark_out_format=json > "$out/bench.log" 2>&1
   r=$?; rc=$((rc | r))
-  grep -E "median|ERROR|status" "$out/bench.log" | awk '{print $1, $2, $3, $(NF-1)}' | head -40
-  if [[ -x .carry/fp8gemm_wgmma_first_cut_bench ]]; then  # issue 10's first cut vs cuBLASLt
-    .carry/fp8gemm_wgmma_first_cut_bench > "$out/wgmma_first_cut.log" 2>&1
-    r=$?; rc=$((rc | r))
-    tail -12 "$out/wgmma_first_cut.log"
-  fi
+  kill $sampler
+  sort -n "$out/bench_clocks.txt" | awk '{a[NR]=$1} END {print "SM clock MHz during the benchmark: min", a[1], "median", a[int((NR+1)/2)], "max", a[NR], "(" NR " samples)"}'
+  grep -E "median|ERROR|status" "$out/bench.log" | awk '{print $1, $2}' | sort
 fi
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu --format=csv >> "$out/env.txt" 2>&1
 exit $rc

@@ -23,4 +23,9 @@ template void instantiate_run<
     GemmConfig<Cdna3Default<>, Mx32, LayoutB::kNK, Epilogue<e4m3fnuz>>,
     GemmConfig<Sm90Default<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>,
     GemmConfig<Sm90Default<>, PerTensor, LayoutB::kNK, Epilogue<bf16>, PromoteEvery<64>>,
-    GemmConfig<Sm90SmallM<>, Mx32, LayoutB::kKN, Epilogue<float>>>();
+    GemmConfig<Sm90SmallM<>, Mx32, LayoutB::kKN, Epilogue<float>>,
+    // the Hopper TMA + WGMMA kernel: each default, K-blocked scales, an fp8 output
+    GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>,
+    GemmConfig<Sm90WgmmaFast<e5m2, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<e4m3fn, GeluErf>,
+               FastAccumulation>,
+    GemmConfig<Sm90WgmmaSmallM<>, PerTensor, LayoutB::kNK, Epilogue<float>>>();

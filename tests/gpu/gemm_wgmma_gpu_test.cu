@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/sm90_accumulation_model.hpp"
+#include "fp8gemm/quant/transpose.hpp"
 #include "gpu_run.hpp"
 
 namespace fp8gemm::test {
@@ -171,6 +172,28 @@ TEST(WgmmaAccumulation, PromotionBeatsFastAtK16384AndBothMatchTheModel) {
   }
   EXPECT_EQ(mismatches_p, 0) << "promoted outputs differing from the model, of 48";
   EXPECT_EQ(mismatches_f, 0) << "fast outputs differing from the model, of 48";
+}
+
+// ---- the [K, N] -> [N, K] helper the kKN refusal names ---------------------------------------
+
+TEST(WgmmaTranspose, GpuHelperMatchesTheHostOne) {
+  std::mt19937 rng(std::random_device{}());
+  TransposeArgs const t{1000, 333, 336, 1008};  // K, N, ld_src >= N, ld_dst >= K (16-multiple)
+  std::vector<e4m3fn> src(static_cast<std::size_t>(t.k * t.ld_src));
+  for (auto& x : src) x = e4m3fn::from_bits(static_cast<std::uint8_t>(rng()));
+  std::vector<e4m3fn> want(static_cast<std::size_t>(t.n * t.ld_dst), e4m3fn::from_bits(0x7F));
+  std::vector<e4m3fn> got = want;
+  ASSERT_TRUE(transpose_kn_to_nk_host(src.data(), want.data(), t).ok());
+  DeviceBuffer s, d;
+  ASSERT_EQ(upload(s, src), cudaSuccess);
+  ASSERT_EQ(upload(d, got), cudaSuccess);  // padding poisoned like `want`'s
+  Status const st = transpose_kn_to_nk_gpu(s.as<e4m3fn>(), d.as<e4m3fn>(), t);
+  ASSERT_TRUE(st.ok()) << st.to_string();
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  ASSERT_EQ(download(got, d), cudaSuccess);
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) differ += got[i].bits != want[i].bits;
+  EXPECT_EQ(differ, 0u);
 }
 
 // ---- refusals ----------------------------------------------------------------------------------

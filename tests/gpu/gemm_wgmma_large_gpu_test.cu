@@ -77,7 +77,8 @@ TEST(WgmmaLarge, SixtyFourBitOffsetsInAAndC) {
   std::mt19937_64 rng(seed);
   std::vector<std::pair<int, int>> samples = {{0, 0}, {0, kN - 1}, {kM - 1, 0}, {kM - 1, kN - 1}};
   for (int i = 0; i < 24; ++i)
-    samples.push_back({65029 + static_cast<int>(rng() % (kM - 65029)), static_cast<int>(rng() % kN)});
+    samples.push_back(
+        {65029 + static_cast<int>(rng() % (kM - 65029)), static_cast<int>(rng() % kN)});
   for (int i = 0; i < 36; ++i)
     samples.push_back({static_cast<int>(rng() % kM), static_cast<int>(rng() % kN)});
 

@@ -7,8 +7,8 @@ namespace fp8gemm {
 using PromotedBf16 = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
 using PromotedGelu =
     GemmConfig<Sm90WgmmaDefault<e4m3fn, e5m2>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluTanh>>;
-using BlockwiseFp8 = GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK,
-                                Epilogue<e4m3fn, GeluErf>>;
+using BlockwiseFp8 =
+    GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<e4m3fn, GeluErf>>;
 using FastBf16 =
     GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
 using SmallMFp32 = GemmConfig<Sm90WgmmaSmallM<>, PerTensor, LayoutB::kNK, Epilogue<float>>;

@@ -57,7 +57,7 @@ struct TmaWgmmaMainloop {
   static constexpr int kStages = Policy::kStages;
   static constexpr int kBlockK = Policy::kBlockK;
   static constexpr int kKSteps = kBlockK / Atom::kK;  // 4 wgmma per m64 row block per k-block
-  static constexpr bool kKBlocked = Granularity::kBlockK > 0;
+  static constexpr bool kKBlocked = IsBlockwise<Granularity>::value;  // (Mx32 is refused below)
   static constexpr bool kPromote = PromoteK > 0 || kKBlocked;
   using Position = RingPosition;  // the kernel keeps one per role, across tiles
 

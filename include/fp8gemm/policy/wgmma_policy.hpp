@@ -15,12 +15,32 @@ namespace fp8gemm {
 /// (BlockM + BlockN) x 128 bytes.
 ///
 /// Consumers = 2 is the cooperative schedule: both consumers work on the same tile, consumer c
-/// owns rows [c BlockM/2, (c+1) BlockM/2), i.e. BlockM / (2 x 64) m64 row blocks ("waves") of
-/// BlockN / 2 FP32 accumulators per thread each. Consumers = 1: one consumer owns the tile.
+/// owns rows c BlockM/2 up to (c+1) BlockM/2 - 1, i.e. BlockM / (2 x 64) m64 row blocks ("waves")
+/// of BlockN / 2 FP32 accumulators per thread each. Consumers = 1: one consumer owns the tile.
 ///
 /// Registers (65,536 per SM, one CTA per SM): with two consumers the producer gives registers
 /// back (setmaxnreg 40) and the consumers take 232 (128 x 40 + 256 x 232 = 64,512); the
 /// mainloop checks that its accumulators (plus a promotion copy) fit.
+///
+/// Which combinations compile (besides the shape rules below). Each is a static_assert; its
+/// sentence is quoted and the case in [brackets] (tests/compile_fail/<case>.cpp) breaks it:
+///   W1. B stored [K, N] (kernel/gemm_config.hpp): "FP8 wgmma reads B K-major only: store B as
+///       [N, K] (LayoutB::kNK; transpose_kn_to_nk_gpu / _host in quant/transpose.hpp converts a
+///       [K, N] weight once), or use the portable policy Sm90Default, which reads [K, N]"
+///       [wgmma_kn_b]
+///   W2. Mx32 (mainloop/tma_wgmma_warp_specialized.hpp): "MX-32 scales are not offered by the
+///       WGMMA kernel (one scale per 32 K would be a promotion per wgmma): use the portable
+///       policy Sm90Default for Mx32 on Hopper" [wgmma_mx32]
+///   W3. PromoteEvery<K> with K != 128 (mainloop): "WGMMA policies promote once per 128-K block
+///       (PromoteEvery<128>, the default) or never (FastAccumulation)" [wgmma_promotion_interval]
+///   W4. Registers (mainloop): "WGMMA: accumulators (+ the promotion's partial sums) above 192
+///       registers per consumer thread leave too little of the 232 for addresses and scales: use
+///       FastAccumulation or a smaller tile (256 x 128 promoted, 128 x 256 fast)"
+///       [wgmma_accumulator_budget]
+///   W5. Blockwise K block (mainloop): "Blockwise scales on the WGMMA kernel: the K block must be
+///       128 (Blockwise<bm, bn, 128>), the k-block at which it promotes" [wgmma_blockwise_k]
+///   W6. Shared memory (here): "WgmmaTilePolicy: the stages do not fit the 227 KiB of shared
+///       memory a block may use: shrink the tile or Stages" [wgmma_smem_budget]
 template <int BlockM, int BlockN, int Consumers, int Stages, class EA = e4m3fn, class EB = e4m3fn>
 struct WgmmaTilePolicy {
   using Atom = arch::Sm90Wgmma64xNx32<BlockN, EA, EB>;
