@@ -6,7 +6,8 @@
 
 using namespace fp8gemm;
 
-using Config = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<bf16>, PromoteEvery<256>>;
+using Config =
+    GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<bf16>, PromoteEvery<256>>;
 
 // What a user writes: instantiating run() instantiates the policy, the mainloop and the kernel.
 Status run(Gemm<Config>::Arguments const& args) {

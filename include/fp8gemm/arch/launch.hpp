@@ -51,7 +51,9 @@ __global__ void FP8GEMM_KERNEL_BOUNDS(Kernel)
 
 #if defined(FP8GEMM_BACKEND_CUDA) || \
     (defined(FP8GEMM_BACKEND_HIP) && defined(__HIP_PLATFORM_NVIDIA__))
-/// Writes 1 when the code the device runs was compiled for sm_90a (wgmma exists), else 0.
+/// Writes 1 when the code the device runs was compiled for sm_90a (wgmma exists), else 0. (A
+/// template, so that every translation unit may define it: a header-only library's kernel.)
+template <int = 0>
 __global__ void sm90a_probe(int* out) {
 #if defined(FP8GEMM_ARCH_SM90A)
   *out = 1;
@@ -67,7 +69,7 @@ inline Status sm90a_code_present() {
     int* flag = nullptr;
     int host = 0;
     FP8GEMM_GPU_RETURN_IF_ERROR(cudaMalloc(&flag, sizeof(int)));
-    sm90a_probe<<<1, 1>>>(flag);
+    sm90a_probe<><<<1, 1>>>(flag);
     cudaError_t e = cudaGetLastError();
     if (e == cudaSuccess) e = cudaMemcpy(&host, flag, sizeof(int), cudaMemcpyDeviceToHost);
     cudaError_t const f = cudaFree(flag);
