@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Compile-fail case (Hopper WGMMA): 128 x 256 promoted: 128 accumulators + 128 partial sums per
-// consumer thread. expect-error: WGMMA: accumulators (+ the promotion's partial sums) above 192
-// registers per expect-error: consumer thread leave too little of the 232 for addresses and scales:
-// use expect-error: FastAccumulation or a smaller tile (256 x 128 promoted, 128 x 256 fast)
+// Compile-fail case (Hopper WGMMA): 128 x 256 promoted, i.e. 128 accumulators plus 128 partial
+// sums per consumer thread.
+// expect-error: WGMMA: accumulators (+ the promotion's partial sums) above 192 registers per
+// expect-error: consumer thread leave too little of the 232 for addresses and scales: use
+// expect-error: FastAccumulation or a smaller tile (256 x 128 promoted, 128 x 256 fast)
 #include "fp8gemm/fp8gemm.hpp"
 
 using namespace fp8gemm;
