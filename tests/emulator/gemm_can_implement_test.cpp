@@ -131,5 +131,41 @@ TEST(XcdTileOrder, FetchPerDieAt8192) {
   static_assert(GroupedTileScheduler<Cdna4Default<>>::Arch::kXcds == kXcds);
 }
 
+// The persistent scheduler (Hopper TMA + WGMMA): CTA b of `grid` takes work items b, b + grid, ...
+// in grouped order; together they cover every output tile exactly once, each CTA's share differs
+// by at most one item, and initialize() sizes the grid to the tiles when they are fewer than the
+// SMs (here: a host build, one "SM"). split_k must be 1.
+TEST(PersistentTileOrder, EveryTileOnceBalancedGrouped) {
+  using S = PersistentTileScheduler<Sm90WgmmaDefault<>>;
+  for (int tiles_m : {1, 3, 32})
+    for (int tiles_n : {1, 5, 64})
+      for (int grid : {1, 7, 132}) {
+        S::Params p;
+        p.tiles_m = tiles_m, p.tiles_n = tiles_n, p.group_m = 8, p.grid = grid;
+        std::vector<int> seen(static_cast<std::size_t>(tiles_m) * tiles_n, 0);
+        int most = 0, fewest = 1 << 30;
+        for (int b = 0; b < grid; ++b) {
+          int mine = 0;
+          for (int w = b; w < S::tiles(p); w += grid, ++mine) {
+            TileCoord const t = S::tile(p, w);
+            ASSERT_EQ(t.m, grouped_tile(w, tiles_m, tiles_n, 8).m);
+            ASSERT_EQ(t.n, grouped_tile(w, tiles_m, tiles_n, 8).n);
+            ++seen[static_cast<std::size_t>(t.m) * tiles_n + t.n];
+          }
+          most = std::max(most, mine), fewest = std::min(fewest, mine);
+        }
+        for (int v : seen) ASSERT_EQ(v, 1) << tiles_m << "x" << tiles_n << " grid " << grid;
+        EXPECT_LE(most - fewest, 1);
+      }
+  S::Arguments args{4096, 4096, 4096, 1, 8};
+  S::Params p;
+  ASSERT_TRUE(S::initialize(args, p).ok());
+  EXPECT_EQ(p.tiles_m, 16);  // 4096 / 256
+  EXPECT_EQ(p.tiles_n, 32);  // 4096 / 128
+  EXPECT_EQ(S::grid_x(p), 1);
+  args.split_k = 2;
+  EXPECT_NE(S::can_implement(args).message().find("split_k must be 1"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace fp8gemm::test
