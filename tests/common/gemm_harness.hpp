@@ -213,6 +213,9 @@ struct GemmProblem {
     int const ops_per_chunk = Config::Granularity::kBlockK > 0 ? 3 : 1;
     p.extra_ops = ops_per_chunk * ((cs.k + chunk - 1) / chunk) + 3 + cs.split_k;
     p.unit_roundoff = accumulator_unit_roundoff<typename Config::Policy::Atom>();
+    // an accumulator coarser than FP32 (Hopper's tensor core) promoted every `chunk` products:
+    // the two-level bound (tolerance.hpp), not the vacuous-at-long-K γ_K of the coarse roundoff
+    if (chunk < cs.k && p.unit_roundoff > kFp32UnitRoundoff) p.chunk_k = chunk;
     p.activation = activation_of<typename Config::Epilogue::Act>();
     p.output = out;
     p.out_scale = out_scale;

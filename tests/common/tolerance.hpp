@@ -111,6 +111,9 @@ struct ToleranceParams {
   std::int64_t k = 0;                        // reduction length
   std::int64_t extra_ops = 0;                // scale multiplies + block promotions + bias add
   double unit_roundoff = kFp32UnitRoundoff;  // accumulator unit roundoff (2^-24 for FP32)
+  // > 0: the matrix unit accumulates chunks of chunk_k products with unit_roundoff (Hopper's
+  // tensor core: 2^-13), each chunk then promoted into FP32 (the extra_ops, at 2^-24).
+  std::int64_t chunk_k = 0;
   Activation activation = Activation::kIdentity;
   OutputType output = OutputType::kF32;
   double out_scale = 1.0;             // s_out of fp8 outputs
@@ -124,13 +127,20 @@ struct ToleranceParams {
 /// Bound on |out − y| for one element, with abs_sum = Σ_k |a_k b_k| (+ |bias_n|), z = the exact
 /// pre-activation and y = act(z) from reference_epilogue:
 ///   pre  = L · γ_{K + extra_ops}(u) · abs_sum + ulps · 2^-24 · (|y| + |z|)   (if act ≠ identity)
+/// or, with chunk_k > 0 (promotion every chunk_k products out of an accumulator with roundoff u):
+///   L · (γ_{c + c/16}(u) + γ_{extra_ops}(2^-24)) · abs_sum, c = chunk_k: per chunk its products
+///   and, per 32 of them, the cut of the step's sum and of the running partial sum (2 per 32),
+///   each relative to at most the chunk's Σ|a b|; summed over the chunks, Σ|a b| of all K; then
+///   the FP32 promotion adds, scale multiplies and bias add.
 ///   out  = pre + output_rounding_bound(output, |y| + pre, s_out)     (the kernel rounds y')
 ///              + output_rounding_bound(output, |y|, s_out)            (compare_to_rounded only)
 /// With the second term (the reference rounds y too, |y' - y| <= pre):
 ///   |q(y') - q(y)| <= |q(y') - y'| + |y' - y| + |y - q(y)| <= ulp/2 + pre + ulp/2.
 inline double element_bound(ToleranceParams const& p, double abs_sum, double z, double y) {
-  double pre =
-      activation_lipschitz(p.activation) * gamma_n(p.k + p.extra_ops, p.unit_roundoff) * abs_sum;
+  double const accumulation =
+      p.chunk_k > 0 ? gamma_n(p.chunk_k + p.chunk_k / 16, p.unit_roundoff) + gamma_n(p.extra_ops)
+                    : gamma_n(p.k + p.extra_ops, p.unit_roundoff);
+  double pre = activation_lipschitz(p.activation) * accumulation * abs_sum;
   if (p.activation != Activation::kIdentity) {
     pre += p.activation_eval_ulps * kFp32UnitRoundoff * (std::fabs(y) + std::fabs(z));
   }

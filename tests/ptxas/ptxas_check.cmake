@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# Compiles SOURCE with nvcc -Xptxas -v for sm_90a and fails when ptxas reports a spill or a wgmma
+# Compiles SOURCE with nvcc -Xptxas -v for sm_90a and fails when ptxas reports a spill, a stack
+# frame (local memory), or a wgmma
 # serialization for any kernel (the C75xx "Potential Performance Loss" lines, e.g. C7510, C7514,
 # C7517, C7519, are ptxas *info*, not warnings, so -Werror does not catch them).
 #   cmake -DNVCC=<nvcc> -DSOURCE=<file.cu> -DINCLUDE=<dir;...> [-DEXPECT_FAILURE=ON] -P ptxas_check.cmake
@@ -18,7 +19,7 @@ endif()
 string(REGEX MATCHALL "Used [0-9]+ registers" _kernels "${_all}")
 list(LENGTH _kernels _n)
 set(_problems "")
-string(REGEX MATCHALL "[1-9][0-9]* bytes spill (stores|loads)" _spills "${_all}")
+string(REGEX MATCHALL "[1-9][0-9]* bytes (spill (stores|loads)|stack frame)" _spills "${_all}")
 if(_spills)
   list(APPEND _problems "spills: ${_spills}")
 endif()

@@ -3,6 +3,7 @@
 /// Also the run-time target check: does the device in use execute this Arch's atoms?
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstring>
 #include <exception>
@@ -63,25 +64,46 @@ __global__ void sm90a_probe(int* out) {
 }
 
 /// Does this binary hold sm_90a code for the current device? A build for plain sm_90 (or PTX
-/// JIT-compiled for it) compiles the wgmma kernel to a trap. Probed once per process.
+/// JIT-compiled for it) compiles the wgmma kernel to a trap. Probed once per process: only a
+/// definite answer is kept (a failed probe is reported and retried next time). The probe runs on
+/// a private non-blocking stream with the thread's capture mode relaxed, so that a first call
+/// while the user captures a CUDA graph neither joins nor breaks the capture.
 inline Status sm90a_code_present() {
-  static Status const result = [] {
-    int* flag = nullptr;
-    int host = 0;
-    FP8GEMM_GPU_RETURN_IF_ERROR(cudaMalloc(&flag, sizeof(int)));
-    sm90a_probe<><<<1, 1>>>(flag);
-    cudaError_t e = cudaGetLastError();
-    if (e == cudaSuccess) e = cudaMemcpy(&host, flag, sizeof(int), cudaMemcpyDeviceToHost);
+  static std::atomic<int> known{0};  // 0 not probed yet, 1 present, 2 absent
+  auto absent = [] {
+    return Status::error(StatusCode::kErrorUnsupported,
+                         "this binary has no sm_90a code for the device, so the TMA + WGMMA "
+                         "kernel would trap: build with -gencode=arch=compute_90a,code=sm_90a");
+  };
+  int const k = known.load(std::memory_order_acquire);
+  if (k != 0) return k == 1 ? Status::success() : absent();
+  struct RelaxedCapture {  // restores the thread's capture mode on every path
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    cudaError_t entered = cudaThreadExchangeStreamCaptureMode(&mode);
+    ~RelaxedCapture() {
+      if (entered == cudaSuccess) (void)cudaThreadExchangeStreamCaptureMode(&mode);
+    }
+  } relaxed;
+  FP8GEMM_GPU_RETURN_IF_ERROR(relaxed.entered);
+  cudaStream_t stream = nullptr;
+  FP8GEMM_GPU_RETURN_IF_ERROR(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  int* flag = nullptr;
+  int host = 0;
+  cudaError_t e = cudaMalloc(&flag, sizeof(int));
+  if (e == cudaSuccess) {
+    sm90a_probe<><<<1, 1, 0, stream>>>(flag);
+    e = cudaGetLastError();
+    if (e == cudaSuccess)
+      e = cudaMemcpyAsync(&host, flag, sizeof(int), cudaMemcpyDeviceToHost, stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
     cudaError_t const f = cudaFree(flag);
-    FP8GEMM_GPU_RETURN_IF_ERROR(e);
-    FP8GEMM_GPU_RETURN_IF_ERROR(f);
-    if (host != 1)
-      return Status::error(StatusCode::kErrorUnsupported,
-                           "this binary has no sm_90a code for the device, so the TMA + WGMMA "
-                           "kernel would trap: build with -gencode=arch=compute_90a,code=sm_90a");
-    return Status::success();
-  }();
-  return result;
+    if (e == cudaSuccess) e = f;
+  }
+  cudaError_t const d = cudaStreamDestroy(stream);
+  if (e == cudaSuccess) e = d;
+  FP8GEMM_GPU_RETURN_IF_ERROR(e);
+  known.store(host == 1 ? 1 : 2, std::memory_order_release);
+  return host == 1 ? Status::success() : absent();
 }
 #endif
 
@@ -104,6 +126,14 @@ inline Status multiprocessor_count(int* out) {
 /// Checks that the current device runs Arch's instructions; the message says what is missing.
 template <class Arch>
 Status check_target() {
+#if !defined(FP8GEMM_BACKEND_CUDA)
+  if constexpr (std::is_same_v<Arch, Sm90a>)
+    return Status::error(
+        StatusCode::kErrorUnsupported,
+        "the TMA + WGMMA kernel (sm90a policies) runs only in CUDA builds (nvcc, "
+        "-gencode=arch=compute_90a,code=sm_90a): HIP and the host emulator have no "
+        "model of TMA or wgmma; use the portable policy Sm90Default");
+#endif
 #if defined(FP8GEMM_BACKEND_CUDA) || \
     (defined(FP8GEMM_BACKEND_HIP) && defined(__HIP_PLATFORM_NVIDIA__))
   if constexpr (std::is_same_v<Arch, Sm90a>) {

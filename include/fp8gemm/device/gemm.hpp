@@ -158,6 +158,10 @@ class Gemm {
   /// The kernel's parameters (for GemmBlock users: call can_implement(args) first). Portable
   /// policies only; the WGMMA kernel's parameters come from Kernel::initialize (tensor maps).
   static typename Config::Params to_params(Arguments const& args) {
+    static_assert(!IsWgmmaPolicy<Policy>::value,
+                  "Gemm::to_params is for the portable kernel (GemmBlock users); the TMA + WGMMA "
+                  "kernel's parameters come from Kernel::initialize (tensor maps), and it has no "
+                  "block-level form");
     return Kernel::to_params(kernel_arguments(args), static_cast<float*>(args.workspace));
   }
 

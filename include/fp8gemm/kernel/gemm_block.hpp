@@ -9,6 +9,9 @@ namespace fp8gemm {
 
 template <class Config>
 struct GemmBlock {
+  static_assert(!IsWgmmaPolicy<typename Config::Policy>::value,
+                "GemmBlock is not offered for WgmmaTilePolicy: the persistent warp-specialized "
+                "kernel owns its CTA (use Gemm, or a portable policy inside your own kernel)");
   using Kernel = typename Config::Kernel;
   using Params = typename Config::Params;
   using SharedStorage = typename Kernel::SharedStorage;

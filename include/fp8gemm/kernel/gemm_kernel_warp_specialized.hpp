@@ -77,13 +77,14 @@ struct WarpSpecializedGemmKernel {
     typename Mainloop::Position pos;  // this thread's place in the ring, across tiles
     if (warpgroup == 0) {             // producer
       if constexpr (Policy::kConsumers > 1) arch::setmaxnreg_dec<Policy::kProducerRegisters>();
-      if (tid < 32 && arch::elect_one_sync()) {
+      if (tid < Arch::kWaveSize && arch::elect_one_sync()) {  // one thread of warp 0
         for (int w = arch::block_idx_x(); w < tiles; w += stride) {
           TileCoord const t = TileScheduler::tile(p.scheduler, w);
           Mainloop::load(p.mainloop, s, pos, t.m * Policy::kBlockM, t.n * Policy::kBlockN);
         }
       }
     } else {  // consumers
+      // waits for: the registers the producer gave back (setmaxnreg.inc blocks until free)
       if constexpr (Policy::kConsumers > 1) arch::setmaxnreg_inc<Policy::kConsumerRegisters>();
       auto const coords = Mainloop::Coords::current();
       for (int w = arch::block_idx_x(); w < tiles; w += stride) {

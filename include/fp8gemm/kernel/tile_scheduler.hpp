@@ -145,10 +145,13 @@ struct PersistentTileScheduler {
     if (args.group_m < 1) return fail(StatusCode::kErrorInvalidArgument, "group_m must be >= 1");
     std::int64_t const tiles = ((args.m + std::int64_t(Policy::kBlockM) - 1) / Policy::kBlockM) *
                                ((args.n + std::int64_t(Policy::kBlockN) - 1) / Policy::kBlockN);
-    if (tiles > INT32_MAX)
-      return fail(StatusCode::kErrorInvalidSize, "M x N needs " + std::to_string(tiles) +
-                                                     " output tiles; the persistent scheduler "
-                                                     "counts them in int (at most 2^31 - 1)");
+    // work items are int, and a CTA's next one is item + grid (grid <= 2^16)
+    constexpr std::int64_t kMaxTiles = INT32_MAX - 65536;
+    if (tiles > kMaxTiles)
+      return fail(StatusCode::kErrorInvalidSize,
+                  "M x N needs " + std::to_string(tiles) +
+                      " output tiles; the persistent scheduler "
+                      "counts them in int (at most 2^31 - 2^16 - 1)");
     return Status::success();
   }
 

@@ -80,7 +80,11 @@ struct TmaWgmmaMainloop {
   /// partial sums when promoting (reused by every row block). ptxas checks the rest (CI).
   static constexpr int kAccumulatorRegisters =
       Policy::kAccumulators + (kPromote ? Atom::kAccumulators : 0);
-  static_assert(kAccumulatorRegisters <= 192,
+  /// What a consumer thread may give its accumulators: its setmaxnreg budget less 40 registers
+  /// for descriptors, addresses, ring state, scales and the epilogue's temporaries (ptxas checks
+  /// the real count in CI: tests/ptxas).
+  static constexpr int kAccumulatorRegisterLimit = Policy::kConsumerRegisters - 40;
+  static_assert(kAccumulatorRegisters <= kAccumulatorRegisterLimit,
                 "WGMMA: accumulators (+ the promotion's partial sums) above 192 registers per "
                 "consumer thread leave too little of the 232 for addresses and scales: use "
                 "FastAccumulation or a smaller tile (256 x 128 promoted, 128 x 256 fast)");
@@ -153,13 +157,12 @@ struct TmaWgmmaMainloop {
   /// The tensor maps' rules (TMA: base 16-byte aligned, leading dimension a multiple of 16 bytes,
   /// at least K) and the build: only nvcc's CUDA runtime builds them.
   static Status can_implement(Arguments const& args) {
-#if !defined(FP8GEMM_BACKEND_CUDA)
-    (void)args;
-    return Status::error(StatusCode::kErrorUnsupported,
-                         "the TMA + WGMMA kernel (WgmmaTilePolicy) runs only in CUDA builds (nvcc "
-                         "with -gencode=arch=compute_90a,code=sm_90a); the host emulator and HIP "
-                         "do not model TMA or wgmma: use the portable policy Sm90Default there");
-#else
+    if constexpr (!arch::kTmaEncoderAvailable)
+      return Status::error(StatusCode::kErrorUnsupported,
+                           "the TMA + WGMMA kernel (WgmmaTilePolicy) runs only in CUDA builds "
+                           "(nvcc with -gencode=arch=compute_90a,code=sm_90a); the host emulator "
+                           "and HIP do not model TMA or wgmma: use the portable policy Sm90Default "
+                           "there");
     if (args.a.data == nullptr) return Status::error(StatusCode::kErrorNullPointer, "A is null");
     if (args.b.data == nullptr) return Status::error(StatusCode::kErrorNullPointer, "B is null");
     if (args.a.ld < args.a.cols)
@@ -177,12 +180,10 @@ struct TmaWgmmaMainloop {
         operand_map(args.b.data, args.b.rows, args.b.cols, args.b.ld, Policy::kBlockN));
     if (!sb.ok()) return Status::error(sb.code(), "B: " + sb.message());
     return Status::success();
-#endif
   }
 
   /// Params from Arguments: encodes the two tensor maps (driver call).
   static Status to_params(Arguments const& args, Params& p) {
-#if defined(FP8GEMM_BACKEND_CUDA)
     FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(
         operand_map(args.a.data, args.a.rows, args.a.cols, args.a.ld, Policy::kBlockM), &p.map_a));
     FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(
@@ -193,15 +194,9 @@ struct TmaWgmmaMainloop {
     p.n = args.b.rows;
     p.k = args.a.cols;
     return Status::success();
-#else
-    (void)p;
-    return can_implement(args);  // refuses: no tensor maps outside CUDA builds
-#endif
   }
 
-  FP8GEMM_HOST_DEVICE static int k_blocks(Params const& p) {
-    return (p.k + kBlockK - 1) / kBlockK;
-  }
+  FP8GEMM_HOST_DEVICE static int k_blocks(Params const& p) { return (p.k + kBlockK - 1) / kBlockK; }
 
   /// One thread, before any other use: full[s] expects one arrival (the producer's, with the
   /// stage's transaction bytes), empty[s] one per consumer warp.
@@ -209,7 +204,8 @@ struct TmaWgmmaMainloop {
     FP8GEMM_UNROLL
     for (int i = 0; i < kStages; ++i) {
       arch::Mbarrier::init(&s.full[i], 1);
-      arch::Mbarrier::init(&s.empty[i], Policy::kConsumers * Arch::kWarpgroupThreads / 32);
+      arch::Mbarrier::init(&s.empty[i],
+                           Policy::kConsumers * Arch::kWarpgroupThreads / Arch::kWaveSize);
     }
     arch::fence_mbarrier_init();
     arch::tma_prefetch_descriptor(&p.map_a);
@@ -301,7 +297,7 @@ struct TmaWgmmaMainloop {
 
   /// One arrival per consumer warp on empty[stage]: this warp no longer reads the stage.
   FP8GEMM_DEVICE static void release(SharedStorage& s, int stage, int t) {
-    if (t % 32 == 0) arch::Mbarrier::arrive(&s.empty[stage]);
+    if (t % Arch::kWaveSize == 0) arch::Mbarrier::arrive(&s.empty[stage]);
   }
 
   /// acc += partial

@@ -41,6 +41,9 @@ namespace fp8gemm {
 ///       128 (Blockwise<bm, bn, 128>), the k-block at which it promotes" [wgmma_blockwise_k]
 ///   W6. Shared memory (here): "WgmmaTilePolicy: the stages do not fit the 227 KiB of shared
 ///       memory a block may use: shrink the tile or Stages" [wgmma_smem_budget]
+///   W7. Blockwise B scale block along N (mainloop): "Blockwise scales on the WGMMA kernel: B's
+///       scale block along N must be a multiple of 8 that divides BlockN or is a multiple of it
+///       (each group of 8 accumulator columns then has one B scale)" [wgmma_blockwise_n]
 template <int BlockM, int BlockN, int Consumers, int Stages, class EA = e4m3fn, class EB = e4m3fn>
 struct WgmmaTilePolicy {
   using Atom = arch::Sm90Wgmma64xNx32<BlockN, EA, EB>;

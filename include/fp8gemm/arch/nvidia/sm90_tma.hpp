@@ -233,6 +233,16 @@ inline Status encode_tma_descriptor(TmaTensor2d const& t, TmaDescriptor* out) {
                              std::to_string(static_cast<int>(r)));
   return Status::success();
 }
+/// This build encodes tensor maps (the CUDA runtime's driver entry point).
+inline constexpr bool kTmaEncoderAvailable = true;
+#else
+inline constexpr bool kTmaEncoderAvailable = false;
+/// Without the CUDA runtime there is no driver to encode tensor maps: refused.
+inline Status encode_tma_descriptor(TmaTensor2d const& t, TmaDescriptor* out) {
+  (void)t, (void)out;
+  return Status::error(StatusCode::kErrorUnsupported,
+                       "TMA tensor maps need the CUDA runtime (an nvcc build)");
+}
 #endif  // FP8GEMM_BACKEND_CUDA
 
 /// prefetch.tensormap: pulls the tensor map into the cache before its first use.
