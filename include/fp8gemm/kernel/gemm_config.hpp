@@ -2,10 +2,13 @@
 /// GemmConfig: one GEMM's compile-time choices, and the kernel they compose (kernel layer).
 #pragma once
 
+#include <type_traits>
+
 #include "fp8gemm/config.hpp"
 #include "fp8gemm/epilogue/direct_store_epilogue.hpp"
 #include "fp8gemm/kernel/gemm_kernel.hpp"
 #include "fp8gemm/kernel/tile_scheduler.hpp"
+#include "fp8gemm/mainloop/buffer_lds_pingpong.hpp"
 #include "fp8gemm/mainloop/lds_multistage.hpp"
 #include "fp8gemm/numeric/numeric.hpp"
 #include "fp8gemm/quant/granularity.hpp"
@@ -45,7 +48,12 @@ struct GemmConfig {
   static constexpr int kPromoteK =
       AccumulationT::kPromoteK < 0 ? Policy::Atom::kDefaultPromoteK : AccumulationT::kPromoteK;
 
-  using Mainloop = LdsMultistageMainloop<Policy, Granularity, kLayoutB, kPromoteK>;
+  /// gfx950 direct-to-LDS ping-pong loop where it applies (BufferLdsPingPongSupports), else the
+  /// register-staged / cp.async multi-stage loop (gfx942, sm90, mk_kn_mn, 32x32x64 atoms).
+  using Mainloop =
+      std::conditional_t<BufferLdsPingPongSupports<Policy, Granularity, kLayoutB, kPromoteK>::value,
+                         BufferLdsPingPongMainloop<Policy, Granularity, kLayoutB, kPromoteK>,
+                         LdsMultistageMainloop<Policy, Granularity, kLayoutB, kPromoteK>>;
   using CollectiveEpilogue = DirectStoreEpilogue<Policy, Granularity, Epilogue>;
   using TileScheduler = GroupedTileScheduler<Policy>;
   using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
