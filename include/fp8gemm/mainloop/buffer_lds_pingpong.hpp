@@ -62,7 +62,10 @@ struct BufferLdsPingPongSupports {
 /// Tiles past the last full K tile are loaded from an empty range (zeros, no memory traffic), so
 /// the loop has no branch; a partial last K tile (K % 128 != 0) goes through a register-staged,
 /// byte-masked copy after the loop.
-template <class PolicyT, class GranularityT, LayoutB kLayoutB, int kPromoteKV>
+///
+/// kWaitSlack (tests only; 0 otherwise): loads every counted vmcnt wait leaves in flight beyond the
+/// schedule's count. tests/emulator/buffer_lds_test.cpp sets 1 and sees a wrong GEMM.
+template <class PolicyT, class GranularityT, LayoutB kLayoutB, int kPromoteKV, int kWaitSlack = 0>
 struct BufferLdsPingPongMainloop {
   using Policy = PolicyT;
   using Granularity = GranularityT;
@@ -113,9 +116,13 @@ struct BufferLdsPingPongMainloop {
 
   // ---- the load schedule and the waits it implies -------------------------------------------
   /// Phase (1 .. kClusters-1) in which A load j of tile s+2 is issued during tile s.
-  static constexpr int a_phase(int j) { return 1 + j * (kClusters - 1) / kLoadsA; }
+  FP8GEMM_HOST_DEVICE static constexpr int a_phase(int j) {
+    return 1 + j * (kClusters - 1) / kLoadsA;
+  }
   /// Load id: A load j -> j; B part p load q -> kLoadsA + p * kLoadsBPart + q.
-  static constexpr int b_id(int part, int q) { return kLoadsA + part * kLoadsBPart + q; }
+  FP8GEMM_HOST_DEVICE static constexpr int b_id(int part, int q) {
+    return kLoadsA + part * kLoadsBPart + q;
+  }
 
   struct Schedule {
     static constexpr int kSteps = 8;  // simulated tiles; waits are read at a steady one
@@ -123,7 +130,7 @@ struct BufferLdsPingPongMainloop {
     int pos[kTiles][kLoadsPerTile] = {};     // issue index of (tile, id); -1: not issued
     int issued_end[kSteps][kClusters] = {};  // loads issued by the end of phase (step, c)
   };
-  static constexpr Schedule simulate() {
+  FP8GEMM_HOST_DEVICE static constexpr Schedule simulate() {
     Schedule sch{};
     for (int t = 0; t < Schedule::kTiles; ++t)
       for (int id = 0; id < kLoadsPerTile; ++id) sch.pos[t][id] = -1;
@@ -143,7 +150,7 @@ struct BufferLdsPingPongMainloop {
     return sch;
   }
   /// The latest issue index among the loads phase c of tile s reads from LDS.
-  static constexpr int last_needed(Schedule const& sch, int s, int c) {
+  FP8GEMM_HOST_DEVICE static constexpr int last_needed(Schedule const& sch, int s, int c) {
     int last = -1;
     auto need = [&](int tile, int id) {
       last = sch.pos[tile][id] > last ? sch.pos[tile][id] : last;
@@ -156,7 +163,7 @@ struct BufferLdsPingPongMainloop {
     return last;
   }
   /// vmcnt at the end of L_c: the loads issued after the last one the next L phase reads.
-  static constexpr int vm_wait(int c) {
+  FP8GEMM_HOST_DEVICE static constexpr int vm_wait(int c) {
     Schedule const sch = simulate();
     constexpr int kSteady = 4;
     int const next_s = c + 1 < kClusters ? kSteady : kSteady + 1;
@@ -164,7 +171,7 @@ struct BufferLdsPingPongMainloop {
     return sch.issued_end[kSteady][c] - 1 - last_needed(sch, next_s, next_c);
   }
   /// vmcnt at the end of the prologue (steps -2 and -1 issued): all of tile 0 landed.
-  static constexpr int prologue_vm_wait() {
+  FP8GEMM_HOST_DEVICE static constexpr int prologue_vm_wait() {
     Schedule const sch = simulate();
     int last = -1;
     for (int id = 0; id < kLoadsPerTile; ++id) last = sch.pos[2][id] > last ? sch.pos[2][id] : last;
@@ -172,6 +179,19 @@ struct BufferLdsPingPongMainloop {
   }
   template <int c>
   static constexpr int kVmWait = vm_wait(c);
+  /// LDS bytes the loads of a range of `full` K tiles write, per operand: tiles 0 .. full + 1 of
+  /// A; of B tiles 0 .. full and the parts 0 .. kClusters-2 of tile full + 1. The tiles past the
+  /// end reload the last one (L2-resident): they keep the schedule, and so the counted waits, the
+  /// same in the last steps as in the steady state.
+  FP8GEMM_HOST_DEVICE static constexpr std::int64_t loaded_bytes_a(int full) {
+    return std::int64_t(full + 2) * LdsLayoutA::kBytes;
+  }
+  FP8GEMM_HOST_DEVICE static constexpr std::int64_t loaded_bytes_b(int full) {
+    return std::int64_t(full + 1) * LdsLayoutB::kBytes +
+           std::int64_t(kClusters - 1) * LdsLayoutB::kSlotsPerPart * kSlotBytes;
+  }
+  static_assert(kReadsBCluster <= kClusterAtomsN * kAtomsM,
+                "the next cluster's reads go between this cluster's MFMAs: at most one per MFMA");
   static_assert(vm_wait(0) >= 0 && vm_wait(kClusters - 1) >= 0,
                 "load schedule: a phase reads LDS before its loads are issued");
 
@@ -190,10 +210,6 @@ struct BufferLdsPingPongMainloop {
                 "more than 3/4 of the registers a thread may use at this block size: use fewer "
                 "waves per SIMD or a smaller wave tile (gfx950 with Blockwise scales: "
                 "Cdna4KBlocked)");
-
-  /// A partial last K tile: a register-staged, byte-masked copy into stage 0 (after the loop).
-  using TailCopyA = RowMajorTileCopy<LdsLayoutA, kThreads, Arch::kLdsBanks>;
-  using TailCopyB = RowMajorTileCopy<LdsLayoutB, kThreads, Arch::kLdsBanks>;
 
   struct Arguments {
     MatrixView<ElementA> a;
@@ -273,7 +289,7 @@ struct BufferLdsPingPongMainloop {
       // Prologue: the loads of tiles -2 and -1's phases (tile 0 and most of tile 1), all of
       // tile 0 landed, B part 0 of tile 0 read.
       for (int s = -2; s < 0; ++s) issue_step_loads(ops, lds, s);
-      arch::wait_vmcnt<prologue_vm_wait()>();
+      arch::wait_vmcnt<prologue_vm_wait() + kWaitSlack>();
       arch::barrier_without_fence();  // waits for: tile 0 in LDS from every wave
       read_b_cluster<0>(f.b[0], read_address(lds, rb, 0));
       if constexpr (kHardwareMx) load_scales_b(f.sb[0], args, tc, n0, k_tile_begin, 0);
@@ -291,7 +307,7 @@ struct BufferLdsPingPongMainloop {
       arch::wait_vmcnt<0>();  // the loads of tiles past the end (reloads) have landed
       arch::sync_block();     // waits for: every wave done with LDS before the tail reuses it
     }
-    if (full < num_tiles) tail_tile(args, m0, n0, k_tile_begin + full, lds, tc, d, acc);
+    if (full < num_tiles) tail_tile(args, m0, n0, k_tile_begin, full, lds, tc, wave, d, acc);
   }
 
   /// Per thread: where its loads go in LDS and come from in global memory.
@@ -418,10 +434,10 @@ struct BufferLdsPingPongMainloop {
     return rb;
   }
   /// Immediates: A atom i; B cluster cl, atom q (stage 0; the stage goes into the address).
-  static constexpr int a_imm(int stage, int i) {
+  FP8GEMM_HOST_DEVICE static constexpr int a_imm(int stage, int i) {
     return stage * LdsLayoutA::kBytes + i * Atom::kM * kSlotBytes;
   }
-  static constexpr int b_imm(int stage, int cl, int q) {
+  FP8GEMM_HOST_DEVICE static constexpr int b_imm(int stage, int cl, int q) {
     return stage * LdsLayoutB::kBytes +
            (cl * LdsLayoutB::kSlotsPerPart + q * Atom::kN) * kSlotBytes;
   }
@@ -436,7 +452,7 @@ struct BufferLdsPingPongMainloop {
     arch::LdsAddress const b0 = arch::lds_address(lds.b[0]) + stage * LdsLayoutB::kBytes;
     return {{a0 + rb.a[0], a0 + rb.a[1]}, {b0 + rb.b[0], b0 + rb.b[1]}};
   }
-  static constexpr bool reads_match_layout() {
+  FP8GEMM_HOST_DEVICE static constexpr bool reads_match_layout() {
     for (int w = 0; w < kWaves; ++w) {
       int const wm = w / Policy::kWavesN, wn = w % Policy::kWavesN;
       for (int lane = 0; lane < kWaveSize; ++lane) {
@@ -507,18 +523,15 @@ struct BufferLdsPingPongMainloop {
     }
     issue_phase_loads<c>(ops, lds, s);
     if constexpr (c == 0) read_a(f.a, read_address(lds, rb, s & 1));
-    if constexpr (c + 1 < kClusters) {
-      read_b_cluster<c + 1>(f.b[(c + 1) % 2], read_address(lds, rb, s & 1));
-    } else {  // the next tile's first cluster, from the other stage
-      read_b_cluster<0>(f.b[0], read_address(lds, rb, (s + 1) & 1));
-    }
-    arch::wait_lgkmcnt<kReadsBCluster>();  // waits for: every LDS read but the ones just issued
-                                           // for the next cluster (this cluster's fragments)
-    arch::wait_vmcnt<kVmWait<c>>();        // waits for: this wave's loads of what L_(c+1) reads
-    arch::barrier_without_fence();         // waits for: every wave's loads and reads above
-    // ---- M_c: one cluster of MFMAs ----
+    arch::wait_lgkmcnt<0>();  // waits for: this cluster's B fragments (read during M_(c-1)), and A
+    arch::wait_vmcnt<kVmWait<c> + kWaitSlack>();  // waits for: this wave's loads of what
+                                                  // L/M_(c+1) read
+    arch::barrier_without_fence();                // waits for: every wave's loads and reads above
+    // ---- M_c: one cluster of MFMAs, the next cluster's B fragments read between them ----
     arch::set_priority<1>();
-    mma_cluster<c>(args, tc, m0, n0, s, f, d);
+    // The last cluster reads the next tile's first cluster, from the other stage.
+    ReadAddress const next = read_address(lds, rb, (c + 1 < kClusters ? s : s + 1) & 1);
+    mma_cluster_reading_next<c>(args, tc, m0, n0, s, f, next, d);
     arch::set_priority<0>();
     arch::barrier_without_fence();  // waits for: the other wave of the SIMD's L phase
     if constexpr (c + 1 < kClusters) step<c + 1>(args, ops, lds, s, m0, n0, tc, rb, f, d);
@@ -530,7 +543,10 @@ struct BufferLdsPingPongMainloop {
   FP8GEMM_DEVICE static std::uint8_t mx_scale_byte(ScaleView<Granularity> const& v, int row,
                                                    int kb) {
     if constexpr (std::is_same_v<typename ScaleView<Granularity>::Element, e8m0>) {
-      return (row < v.extent && kb < v.cols) ? v.data[row * v.cols + kb].bits : std::uint8_t{127};
+      // NOTE: branch free: an in-bounds address always (row 0, block 0 exist), then a select.
+      bool const inside = row < v.extent && kb < v.cols;
+      std::uint8_t const bits = v.data[(inside ? row : 0) * v.cols + (inside ? kb : 0)].bits;
+      return inside ? bits : std::uint8_t{127};
     } else {
       return 127;  // not reached: hardware MX needs e8m0 scales
     }
@@ -556,6 +572,31 @@ struct BufferLdsPingPongMainloop {
                             kb);
   }
 
+  /// Cluster c's MFMAs (MFMA k: B atom k / kAtomsM, A atom k % kAtomsM); after MFMA k < 4, the
+  /// k-th 16-byte read of the next cluster's B fragments (atom k / 2, chunk k % 2), so the reads
+  /// issue while the matrix pipe is busy.
+  template <int c, int k = 0>
+  FP8GEMM_DEVICE static void mma_cluster_reading_next(Arguments const& args, Coords const& tc,
+                                                      int m0, int n0, int s, Fragments& f,
+                                                      ReadAddress const& next, Accumulators& d) {
+    constexpr int kMfmas = kClusterAtomsN * kAtomsM;
+    constexpr int q = k / kAtomsM, i = k % kAtomsM, j = c * kClusterAtomsN + q;
+    if constexpr (kHardwareMx) {
+      Atom::mma_scaled(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[i], f.sb[c % 2][q]);
+    } else {
+      Atom::mma(d.v[i][j], f.a[i], f.b[c % 2][q]);
+    }
+    if constexpr (k < kReadsBCluster) {
+      constexpr int kNext = (c + 1) % kClusters, kAtom = k / 2, kChunk = k % 2;
+      arch::Vec<16> v;
+      arch::lds_read16_counted<b_imm(0, kNext, kAtom)>(v, next.b[kChunk]);
+      FP8GEMM_UNROLL
+      for (int w = 0; w < 4; ++w) f.b[(c + 1) % 2][kAtom].w[4 * kChunk + w] = v.w[w];
+    }
+    if constexpr (k + 1 < kMfmas)
+      mma_cluster_reading_next<c, k + 1>(args, tc, m0, n0, s, f, next, d);
+  }
+
   /// d[i][2c + q] += A atom i * B atom 2c + q of K tile s (MX-32: with its E8M0 bytes).
   template <int c>
   FP8GEMM_DEVICE static void mma_cluster(Arguments const& args, Coords const& tc, int m0, int n0,
@@ -576,22 +617,64 @@ struct BufferLdsPingPongMainloop {
     (void)args, (void)tc, (void)m0, (void)n0, (void)s;
   }
 
-  /// A partial last K tile (global K tile kt): register-staged copies that zero every byte past K,
-  /// into stage 0, then its clusters back to back.
-  FP8GEMM_DEVICE static void tail_tile(Arguments const& args, int m0, int n0, int kt,
-                                       SharedStorage& lds, Coords const& tc, Accumulators& d,
-                                       Accumulators& acc) {
+  /// A partial last K tile (tile t = full of the range, global K tile kt): the same direct-to-LDS
+  /// loads into stage 0, where 16-byte chunks past K get an offset outside the range (zeros);
+  /// then the chunk K falls in (K % 16 != 0) is written byte by byte, from global memory below K
+  /// and zero above, so nothing past K is read. Then its clusters back to back.
+  FP8GEMM_DEVICE static void tail_tile(Arguments const& args, int m0, int n0, int k_tile_begin,
+                                       int t, SharedStorage& lds, Coords const& tc, int wave,
+                                       Accumulators& d, Accumulators& acc) {
+    constexpr std::uint32_t kOutOfRange = 0x80000000u;  // >= any num_records (< 2^31)
+    int const kt = k_tile_begin + t;
     int const k0 = kt * Policy::kBlockK;
-    int const tid = arch::thread_idx();
-    TailCopyA copy_a;
-    TailCopyB copy_b;
-    copy_a.load(reinterpret_cast<std::uint8_t const*>(args.a.data), args.a.ld, args.a.rows,
-                args.a.cols, m0, k0, tid);
-    copy_b.load(reinterpret_cast<std::uint8_t const*>(args.b.data), args.b.ld, args.b.rows,
-                args.b.cols, n0, k0, tid);
-    copy_a.store(lds.a[0], tid);
-    copy_b.store(lds.b[0], tid);
-    arch::sync_block();  // waits for: the tail tile in LDS from every thread
+    int const k_valid = args.a.cols - k0;  // 1 .. kBlockK - 1 bytes of each row in this tile
+    int const whole_chunks = k_valid / 16;
+    Operands const ops = Operands::make(args, m0, n0, k_tile_begin, t + 1, wave, tc.lane);
+    std::uint32_t const k = ops.k_offset(t);
+    FP8GEMM_UNROLL
+    for (int j = 0; j < kLoadsA; ++j) {
+      int const slot = a_slot0(j, wave) + tc.lane / 8;
+      bool const inside = ((tc.lane % 8) ^ LdsLayoutA::swizzle(slot)) < whole_chunks;
+      arch::buffer_load_lds16(ops.a, lds.a[0] + a_slot0(j, wave) * kSlotBytes,
+                              inside ? ops.voff_a[j] : kOutOfRange, k);
+    }
+    FP8GEMM_UNROLL
+    for (int p = 0; p < kClusters; ++p) {
+      FP8GEMM_UNROLL
+      for (int q = 0; q < kLoadsBPart; ++q) {
+        int const slot = b_slot0(p, q, wave) + tc.lane / 8;
+        bool const inside = ((tc.lane % 8) ^ LdsLayoutB::swizzle(slot)) < whole_chunks;
+        arch::buffer_load_lds16(ops.b, lds.b[0] + b_slot0(p, q, wave) * kSlotBytes,
+                                inside ? ops.voff_b[p][q] : kOutOfRange, k);
+      }
+    }
+    arch::wait_vmcnt<0>();  // waits for: this thread's tail loads
+    arch::sync_block();     // waits for: every thread's tail loads in LDS
+    if (k_valid % 16 != 0) {
+      // Chunk whole_chunks of every row: byte b from global memory when below K, else zero.
+      int const kc = 16 * whole_chunks;
+      for (int idx = arch::thread_idx(); idx < (Policy::kBlockM + Policy::kBlockN) * 16;
+           idx += kThreads) {
+        int const row = idx / 16, kk = kc + idx % 16;
+        bool const is_a = row < Policy::kBlockM;
+        int const r = is_a ? row : row - Policy::kBlockM;
+        int const grow = (is_a ? m0 : n0) + r;
+        bool const inside = grow < (is_a ? args.a.rows : args.b.rows) && kk < k_valid;
+        arch::Vec<1> v;
+        v.b[0] = 0;
+        if (inside) {
+          v.b[0] =
+              is_a ? reinterpret_cast<std::uint8_t const*>(args.a.data)[grow * args.a.ld + k0 + kk]
+                   : reinterpret_cast<std::uint8_t const*>(args.b.data)[grow * args.b.ld + k0 + kk];
+        }
+        if (is_a) {
+          arch::lds_store<1>(lds.a[0], LdsLayoutA::offset(r, kk), v);
+        } else {
+          arch::lds_store<1>(lds.b[0], LdsLayoutB::offset(r, kk), v);
+        }
+      }
+      arch::sync_block();  // waits for: the chunk at K written by every thread
+    }
     ReadBase const rb = read_base(tc.lane, tc.wave_m, tc.wave_n);
     Fragments f;
     read_a(f.a, read_address(lds, rb, 0));
@@ -623,8 +706,9 @@ struct BufferLdsPingPongMainloop {
         FP8GEMM_UNROLL
         for (int r = 0; r < Atom::kCRegs; ++r) {
           int const m = m0 + tc.row(i, r);
-          sa[i][r] = m < args.scale_a.extent ? args.scale_a.block(m, chunk_k, Granularity::kABlockM)
-                                             : 0.0f;
+          bool const inside = m < args.scale_a.extent;  // NOTE: branch free, as mx_scale_byte
+          float const v = args.scale_a.block(inside ? m : 0, chunk_k, Granularity::kABlockM);
+          sa[i][r] = inside ? v : 0.0f;
         }
       }
       FP8GEMM_UNROLL
@@ -632,8 +716,9 @@ struct BufferLdsPingPongMainloop {
         FP8GEMM_UNROLL
         for (int r = 0; r < Atom::kCRegs; ++r) {
           int const n = n0 + tc.col(j, r);
-          sb[j][r] = n < args.scale_b.extent ? args.scale_b.block(n, chunk_k, Granularity::kBBlockN)
-                                             : 0.0f;
+          bool const inside = n < args.scale_b.extent;
+          float const v = args.scale_b.block(inside ? n : 0, chunk_k, Granularity::kBBlockN);
+          sb[j][r] = inside ? v : 0.0f;
         }
       }
     }
