@@ -204,6 +204,7 @@ struct BufferLdsPingPongMainloop {
           ? (Granularity::kBlockK < Policy::kBlockK ? Granularity::kBlockK : Policy::kBlockK)
           : kPromoteKV;
   static constexpr bool kUsePartial = kPromoteK > 0;
+  static constexpr int kMxBlocksPerTile = Policy::kBlockK / 32;  // E8M0 bytes per row and K tile
   static_assert(!kUsePartial || (2 * Policy::kAccumulators <= Arch::kMaxAccumulatorRegs &&
                                  2 * Policy::kAccumulators <= Policy::kRegisterBudget * 3 / 4),
                 "promoted/K-blocked accumulation needs a second set of accumulators, and with it "
@@ -292,7 +293,7 @@ struct BufferLdsPingPongMainloop {
       arch::wait_vmcnt<prologue_vm_wait() + kWaitSlack>();
       arch::barrier_without_fence();  // waits for: tile 0 in LDS from every wave
       read_b_cluster<0>(f.b[0], read_address(lds, rb, 0));
-      if constexpr (kHardwareMx) load_scales_b(f.sb[0], args, tc, n0, k_tile_begin, 0);
+      if constexpr (kHardwareMx) loop_scales_b<0>(f.sb[0], args, ops, 0);
       if constexpr (kPingPong) {
         // The second wave of each SIMD starts one barrier late (see the struct comment).
         if (wave >= kWaves / 2) arch::barrier_without_fence();  // waits for: the other half
@@ -319,6 +320,11 @@ struct BufferLdsPingPongMainloop {
     int wave;
     std::uint32_t voff_a[kLoadsA];                 // row * lda + 16 * chunk, per A load
     std::uint32_t voff_b[kClusters][kLoadsBPart];  // per B part and load
+    // MX-32 in hardware: the index of this lane's E8M0 byte of K tile 0 per A / B atom, row *
+    // cols + lane / kM (the MX block of the atom's K the lane's byte scales). Rows past M / N
+    // take the last row's byte: they only scale accumulator rows (columns) that are never stored.
+    std::uint32_t mx_a[kHardwareMx ? kAtomsM : 1];
+    std::uint32_t mx_b[kHardwareMx ? kAtomsN : 1];
 
     FP8GEMM_DEVICE static Operands make(Arguments const& args, int m0, int n0, int k_tile_begin,
                                         int full, int wave, int lane) {
@@ -354,12 +360,31 @@ struct BufferLdsPingPongMainloop {
               static_cast<std::uint32_t>(LdsLayoutB::row_of_slot(s) * args.b.ld + 16 * chunk);
         }
       }
+      if constexpr (kHardwareMx) {
+        int const wm = wave / Policy::kWavesN, wn = wave % Policy::kWavesN;
+        FP8GEMM_UNROLL
+        for (int i = 0; i < kAtomsM; ++i) {
+          int row = m0 + wm * Policy::kWaveTileM + i * Atom::kM + lane % Atom::kM;
+          row = row < args.scale_a.extent ? row : args.scale_a.extent - 1;
+          o.mx_a[i] = static_cast<std::uint32_t>(row * args.scale_a.cols + lane / Atom::kM);
+        }
+        FP8GEMM_UNROLL
+        for (int j = 0; j < kAtomsN; ++j) {
+          int row = n0 + wn * Policy::kWaveTileN + j * Atom::kN + lane % Atom::kN;
+          row = row < args.scale_b.extent ? row : args.scale_b.extent - 1;
+          o.mx_b[j] = static_cast<std::uint32_t>(row * args.scale_b.cols + lane / Atom::kN);
+        }
+      }
       return o;
     }
     /// soffset of K tile t: its k from tile 0. Tiles past the last full one (loaded to keep the
     /// schedule's counts, never read) reload it, so no load reads past K.
     FP8GEMM_DEVICE std::uint32_t k_offset(int t) const {
       return static_cast<std::uint32_t>(t < full ? t : full - 1) * Policy::kBlockK;
+    }
+    /// The global K tile of tile t, past the last full tile that one.
+    FP8GEMM_DEVICE int tile_clamped(int t) const {
+      return k_tile_begin + (t < full ? t : full - 1);
     }
   };
 
@@ -513,12 +538,11 @@ struct BufferLdsPingPongMainloop {
                                   Fragments& f, Accumulators& d) {
     // ---- L_c: loads, the next cluster's fragments, counted waits ----
     if constexpr (kHardwareMx) {  // E8M0 bytes first: the tile loads after them keep vmcnt > 0
-      int const kt = ops.k_tile_begin + s;
-      if constexpr (c == 0) load_scales_a(f.sa, args, tc, m0, kt);
+      if constexpr (c == 0) loop_scales_a(f.sa, args, ops, s);
       if constexpr (c + 1 < kClusters) {
-        load_scales_b(f.sb[(c + 1) % 2], args, tc, n0, kt, c + 1);
+        loop_scales_b<c + 1>(f.sb[(c + 1) % 2], args, ops, s);
       } else {
-        load_scales_b(f.sb[0], args, tc, n0, kt + 1, 0);
+        loop_scales_b<0>(f.sb[0], args, ops, s + 1);
       }
     }
     issue_phase_loads<c>(ops, lds, s);
@@ -551,6 +575,31 @@ struct BufferLdsPingPongMainloop {
       return 127;  // not reached: hardware MX needs e8m0 scales
     }
   }
+  /// The same in the loop, from the indices in ops: tile t (past the last full tile: that one,
+  /// whose bytes the loop then never multiplies) has its blocks at byte 4t of every row. NOTE:
+  /// one byte load per atom, no branch and no select (which would wait for the load at once).
+  FP8GEMM_DEVICE static std::uint8_t mx_byte(e8m0 const* tile_blocks, std::uint32_t index) {
+    return tile_blocks[index].bits;
+  }
+  FP8GEMM_DEVICE static void loop_scales_a(std::uint8_t (&sa)[kAtomsM], Arguments const& args,
+                                           Operands const& ops, int t) {
+    if constexpr (kHardwareMx) {
+      e8m0 const* blocks = args.scale_a.data + kMxBlocksPerTile * ops.tile_clamped(t);
+      FP8GEMM_UNROLL
+      for (int i = 0; i < kAtomsM; ++i) sa[i] = mx_byte(blocks, ops.mx_a[i]);
+    }
+  }
+  template <int kCluster>
+  FP8GEMM_DEVICE static void loop_scales_b(std::uint8_t (&sb)[kClusterAtomsN],
+                                           Arguments const& args, Operands const& ops, int t) {
+    if constexpr (kHardwareMx) {
+      e8m0 const* blocks = args.scale_b.data + kMxBlocksPerTile * ops.tile_clamped(t);
+      FP8GEMM_UNROLL
+      for (int q = 0; q < kClusterAtomsN; ++q)
+        sb[q] = mx_byte(blocks, ops.mx_b[kCluster * kClusterAtomsN + q]);
+    }
+  }
+
   FP8GEMM_DEVICE static void load_scales_a(std::uint8_t (&sa)[kAtomsM], Arguments const& args,
                                            Coords const& tc, int m0, int kt) {
     int const kb = kt * Policy::kBlockK / 32 + tc.lane / Atom::kM;
