@@ -101,6 +101,7 @@ struct KernelFacts {
   std::vector<LoopFacts> k_loops;
   std::map<std::string, int> mfma_ops;  // whole kernel
   int scratch_instrs = 0;
+  int lds_read_hazards = 0;  // instructions touching an LDS read's registers before its wait
   long vgpr = -1, agpr = -1, arch_vgpr = -1, sgpr = -1, vgpr_spill = -1, sgpr_spill = -1,
        private_bytes = -1, group_bytes = -1, occupancy = -1;
 };
@@ -112,6 +113,56 @@ long meta_long(AsmKernel const& k, char const* key) {
 long info_long(AsmKernel const& k, char const* key) {
   auto const it = k.info.find(key);
   return it == k.info.end() ? -1 : it->second;
+}
+
+/// The VGPRs an operand list names (v7, v[4:7]).
+std::vector<int> vgprs(std::string const& operands) {
+  static std::regex const re(R"(\bv(?:\[(\d+):(\d+)\]|(\d+)))");
+  std::vector<int> out;
+  for (std::sregex_iterator it(operands.begin(), operands.end(), re), end; it != end; ++it) {
+    if ((*it)[3].matched) {
+      out.push_back(std::stoi((*it)[3]));
+    } else {
+      for (int r = std::stoi((*it)[1]); r <= std::stoi((*it)[2]); ++r) out.push_back(r);
+    }
+  }
+  return out;
+}
+
+/// Instructions that read or overwrite the destination registers of an LDS read (or an SMEM load,
+/// which shares its counter) before an s_waitcnt lgkmcnt(N) has let it land, in program order:
+/// LDS reads return in order, so lgkmcnt(N) lands all but the newest N. The gfx950 buffer-load
+/// mainloop reads LDS through inline asm (arch::lds_read16_counted) that the compiler does not
+/// track, so its own waits are all that orders these reads; this finds a register the compiler
+/// reused, or an MFMA moved, before them. (Program order over the whole kernel: a conservative
+/// model of the control flow, enough for straight-line phases.)
+int lds_read_hazards(AsmKernel const& k) {
+  std::vector<std::vector<int>> pending;  // oldest first: destination VGPRs of each LDS op
+  int hazards = 0;
+  for (Block const& b : k.blocks) {
+    for (Instr const& i : b.instrs) {
+      if (i.op == "s_waitcnt") {
+        auto const at = i.operands.find("lgkmcnt(");
+        if (at == std::string::npos) continue;
+        std::size_t const keep = static_cast<std::size_t>(std::stoi(i.operands.substr(at + 8)));
+        if (pending.size() > keep) pending.erase(pending.begin(), pending.end() - keep);
+        continue;
+      }
+      std::vector<int> const regs = vgprs(i.operands);
+      bool const lds_read = lds_access(i.op, false).bytes > 0;
+      bool const smem = i.op.rfind("s_load", 0) == 0 || i.op.rfind("s_buffer_load", 0) == 0;
+      // A new LDS read's address operand, and every operand of any other instruction.
+      std::vector<int> const dst =
+          lds_read ? vgprs(i.operands.substr(0, i.operands.find(','))) : std::vector<int>{};
+      for (std::size_t r = lds_read ? dst.size() : 0; r < regs.size(); ++r) {
+        for (auto const& p : pending)
+          if (std::find(p.begin(), p.end(), regs[r]) != p.end()) ++hazards;
+      }
+      if (lds_read) pending.push_back(dst);
+      if (smem) pending.push_back({});
+    }
+  }
+  return hazards;
 }
 
 KernelFacts analyze(AsmKernel const& k) {
@@ -126,6 +177,7 @@ KernelFacts analyze(AsmKernel const& k) {
   f.private_bytes = meta_long(k, ".private_segment_fixed_size");
   f.group_bytes = meta_long(k, ".group_segment_fixed_size");
   f.occupancy = info_long(k, "Occupancy");
+  f.lds_read_hazards = lds_read_hazards(k);
   std::map<std::string, LoopFacts> loops;
   std::vector<std::string> order;
   for (Block const& b : k.blocks) {
@@ -321,6 +373,9 @@ std::vector<std::string> check(Expect const& e, KernelFacts const& f) {
   if (f.vgpr_spill > 0) fail("VGPR spills: .vgpr_spill_count " + std::to_string(f.vgpr_spill));
   if (f.scratch_instrs > 0)
     fail(std::to_string(f.scratch_instrs) + " scratch instructions (scratch_* / buffer ... offen)");
+  if (f.lds_read_hazards > 0)
+    fail(std::to_string(f.lds_read_hazards) +
+         " uses of an LDS read's registers before the lgkmcnt wait that lands it");
   if (waves_by_registers(f.vgpr) < e.waves_per_simd)
     fail(std::to_string(f.vgpr) + " VGPRs allow " + std::to_string(waves_by_registers(f.vgpr)) +
          " waves/SIMD; the workgroup needs " + std::to_string(e.waves_per_simd));
@@ -993,6 +1048,12 @@ TEST_F(IsaCheckerSelfTest, SerializedGlobalLoadFails) {
   auto const bad_lds = failures_after(find("Gfx950E4m3PerTensorNk"), " offen lds\n",
                                       " offen lds\n\ts_waitcnt vmcnt(0)\n");
   EXPECT_TRUE(mentions(bad_lds, "latency is not hidden"));
+}
+
+TEST_F(IsaCheckerSelfTest, LdsReadUsedBeforeItsWaitFails) {
+  // The buffer-load mainloop's LDS reads are inline asm: only its own lgkmcnt waits order them.
+  auto const bad = failures_after(find("Gfx950E4m3PerTensorNk"), "lgkmcnt(0)", "lgkmcnt(15)");
+  EXPECT_TRUE(mentions(bad, "before the lgkmcnt wait that lands it"));
 }
 
 TEST_F(IsaCheckerSelfTest, TooManyRegistersFail) {

@@ -302,6 +302,10 @@ struct BufferLdsPingPongMainloop {
         step(args, ops, lds, s, m0, n0, tc, rb, f, d);
         if constexpr (kUsePartial) promote(args, tc, m0, n0, (k_tile_begin + s) * 128, d, acc);
       }
+      // NOTE: the last cluster's reads of the next tile (never multiplied) are still in flight,
+      // and the compiler does not know it (lds_read16_counted): their registers must not be
+      // reused before they land.
+      arch::wait_lgkmcnt<0>();  // waits for: this wave's LDS reads
       if constexpr (kPingPong) {
         if (wave < kWaves / 2) arch::barrier_without_fence();  // waits for: the other half
       }
@@ -547,10 +551,10 @@ struct BufferLdsPingPongMainloop {
     }
     issue_phase_loads<c>(ops, lds, s);
     if constexpr (c == 0) read_a(f.a, read_address(lds, rb, s & 1));
-    arch::wait_lgkmcnt<0>();  // waits for: this cluster's B fragments (read during M_(c-1)), and A
-    arch::wait_vmcnt<kVmWait<c> + kWaitSlack>();  // waits for: this wave's loads of what
-                                                  // L/M_(c+1) read
-    arch::barrier_without_fence();                // waits for: every wave's loads and reads above
+    // waits for: this cluster's B fragments (read during M_(c-1)) and A (lgkmcnt 0); this wave's
+    // loads of what L_(c+1) and M_(c+1) read (vmcnt: the schedule's count)
+    arch::wait_vmcnt_lgkmcnt<kVmWait<c> + kWaitSlack, 0>();
+    arch::barrier_without_fence();  // waits for: every wave's loads and reads above
     // ---- M_c: one cluster of MFMAs, the next cluster's B fragments read between them ----
     arch::set_priority<1>();
     // The last cluster reads the next tile's first cluster, from the other stage.

@@ -121,7 +121,11 @@ template <int kPending>
 FP8GEMM_DEVICE void wait_vmcnt() {
   static_assert(kPending >= 0 && kPending <= 63, "vmcnt counts 0..63 on gfx9");
 #if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
-  __builtin_amdgcn_s_waitcnt(waitcnt_encoding(kPending, 15));
+  // NOTE: inline asm, then a scheduling fence: SIInsertWaitcnts relaxes an s_waitcnt builtin to
+  // what its own scoreboard needs, and the LDS reads these waits cover are inline asm it does not
+  // see (lds_read16_counted), so it may drop them; nothing may move above the wait either.
+  asm volatile("s_waitcnt vmcnt(%0)" ::"n"(kPending) : "memory");
+  __builtin_amdgcn_sched_barrier(0);
 #elif defined(FP8GEMM_EMULATOR)
   emu::vmem_wait(kPending);
 #endif
@@ -133,7 +137,20 @@ template <int kPending>
 FP8GEMM_DEVICE void wait_lgkmcnt() {
   static_assert(kPending >= 0 && kPending <= 15, "lgkmcnt counts 0..15 on gfx9");
 #if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
-  __builtin_amdgcn_s_waitcnt(waitcnt_encoding(63, kPending));
+  asm volatile("s_waitcnt lgkmcnt(%0)" ::"n"(kPending) : "memory");  // see wait_vmcnt
+  __builtin_amdgcn_sched_barrier(0);
+#endif
+}
+
+/// Both in one s_waitcnt: at most kVm vector-memory loads and kLgkm LDS accesses in flight.
+template <int kVm, int kLgkm>
+FP8GEMM_DEVICE void wait_vmcnt_lgkmcnt() {
+  static_assert(kVm >= 0 && kVm <= 63 && kLgkm >= 0 && kLgkm <= 15, "gfx9 wait counts");
+#if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
+  asm volatile("s_waitcnt vmcnt(%0) lgkmcnt(%1)" ::"n"(kVm), "n"(kLgkm) : "memory");
+  __builtin_amdgcn_sched_barrier(0);  // see wait_vmcnt
+#elif defined(FP8GEMM_EMULATOR)
+  emu::vmem_wait(kVm);
 #endif
 }
 
