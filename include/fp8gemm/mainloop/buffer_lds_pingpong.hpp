@@ -2,11 +2,11 @@
 /// The gfx950 K loop (mainloop layer): A and B go global -> LDS by direct-to-LDS buffer loads
 /// (buffer_load_dwordx4 ... lds, no registers), into XOR-swizzled LDS tiles, whose buffer ranges
 /// zero-fill rows past M / N; with 8 waves the two waves of each SIMD ping-pong (one multiplies
-/// under s_setprio 1 while the other loads); the next cluster's fragments are read from LDS before
+/// under s_setprio 1 while the other loads); the next cluster's fragments are read from LDS between
 /// the current cluster's MFMAs; every wait is counted from the load schedule. Same contract as
 /// LdsMultistageMainloop (docs/architecture.md, "Extension point 1"). GemmConfig picks it where
-/// kSupported holds (gfx950, mk_nk_mn, 16x16x128 atoms, BlockK 128, 4 or 8 waves); elsewhere
-/// (gfx942, sm90, mk_kn_mn, the 32x32x64 atom) LdsMultistageMainloop runs.
+/// BufferLdsPingPongSupports holds (gfx950, mk_nk_mn, 16x16x128 atoms, BlockK 128, 4 or 8 waves);
+/// elsewhere (gfx942, sm90, mk_kn_mn, the 32x32x64 atom) LdsMultistageMainloop runs.
 #pragma once
 
 #include <cstdint>
@@ -48,20 +48,24 @@ struct BufferLdsPingPongSupports {
 };
 
 /// Two LDS stages of [kBlockM][128] A and [kBlockN][128] B, XOR-swizzled (tile/lds_layout.hpp).
-/// A K tile is kClusters phases; in phase c every wave
-///   L_c: issues its share of the direct-to-LDS loads of phase c (table below), reads from LDS the
-///        fragments of the next cluster, waits (counted) for what the next phase reads, barrier;
-///   M_c: multiplies cluster c = all its A atoms x B atoms 2c, 2c + 1 under s_setprio 1, barrier.
+/// A K tile is kClusters phase pairs; in pair c every wave
+///   L_c: issues its share of the direct-to-LDS loads of phase c (table below) (c = 0: and reads
+///        its A fragments), waits (counted: vmcnt from the schedule, lgkmcnt 0), barrier;
+///   M_c: under s_setprio 1, multiplies cluster c = all its A atoms x B atoms 2c, 2c + 1, with the
+///        next cluster's B fragments read from LDS between those MFMAs; barrier.
 /// With 8 waves, waves 4..7 (the second wave of each SIMD) start one barrier late, so on every
 /// SIMD one wave is in an M phase while the other is in an L phase (ping-pong); with 4 waves all
-/// run in step. Load schedule of K tile s (L phase: what is issued):
+/// run in step. Load schedule of K tile s (what its L phases issue):
 ///   L_0: B part kClusters-1 of tile s+1;  L_c (c >= 1): A share of tile s+2, B part c-1 of tile
 ///   s+2
 /// B part p = the rows cluster p reads (32 of each wave column: LdsLayoutB's slot order), so a part
 /// is reloaded as soon as every wave has read it; A (read whole in L_0) is reloaded from L_1 on.
-/// Tiles past the last full K tile are loaded from an empty range (zeros, no memory traffic), so
-/// the loop has no branch; a partial last K tile (K % 128 != 0) goes through a register-staged,
-/// byte-masked copy after the loop.
+/// Each wave's vmcnt at the end of L_c leaves in flight exactly the loads issued after the last one
+/// L_(c+1) and M_(c+1) read (vm_wait, from a simulation of this table; Cdna4Default: 9, 11, 10,
+/// 9). Tiles past the last full K tile reload that one (never read), so the loop has no branch
+/// and its last steps keep the counts; a partial last K tile (K % 128 != 0) runs after the loop
+/// through the same loads, chunks past K outside the range and the chunk K falls in written byte
+/// by byte.
 ///
 /// kWaitSlack (tests only; 0 otherwise): loads every counted vmcnt wait leaves in flight beyond the
 /// schedule's count. tests/emulator/buffer_lds_test.cpp sets 1 and sees a wrong GEMM.
@@ -110,9 +114,8 @@ struct BufferLdsPingPongMainloop {
   static constexpr int kLoadsA = Policy::kBlockM / kSlotsPerWaveLoad / kWaves;
   static constexpr int kLoadsBPart = LdsLayoutB::kSlotsPerPart / kSlotsPerWaveLoad / kWaves;
   static constexpr int kLoadsPerTile = kLoadsA + kClusters * kLoadsBPart;
-  /// ds_read_b128 per cluster of B (2 atoms x 2 chunks) and for A (kAtomsM x 2 chunks).
+  /// ds_read_b128 per cluster of B (2 atoms x 2 chunks).
   static constexpr int kReadsBCluster = kClusterAtomsN * Atom::kBChunks;
-  static constexpr int kReadsA = kAtomsM * Atom::kAChunks;
 
   // ---- the load schedule and the waits it implies -------------------------------------------
   /// Phase (1 .. kClusters-1) in which A load j of tile s+2 is issued during tile s.
@@ -540,7 +543,7 @@ struct BufferLdsPingPongMainloop {
   FP8GEMM_DEVICE static void step(Arguments const& args, Operands const& ops, SharedStorage& lds,
                                   int s, int m0, int n0, Coords const& tc, ReadBase const& rb,
                                   Fragments& f, Accumulators& d) {
-    // ---- L_c: loads, the next cluster's fragments, counted waits ----
+    // ---- L_c: loads (c = 0: and the A fragments), counted waits ----
     if constexpr (kHardwareMx) {  // E8M0 bytes first: the tile loads after them keep vmcnt > 0
       if constexpr (c == 0) loop_scales_a(f.sa, args, ops, s);
       if constexpr (c + 1 < kClusters) {

@@ -37,14 +37,6 @@ struct BufferRange {
 /// 0. Untyped loads ignore the format but need it to be valid (CDNA3 ISA, buffer resource table).
 inline constexpr int kBufferResourceWord3 = 0x00020000;
 
-/// s_waitcnt's 16-bit immediate on gfx9 (CDNA3/CDNA4 ISA, S_WAITCNT): vmcnt in bits 3:0 and
-/// 15:14, expcnt 6:4, lgkmcnt 11:8; a field at its maximum (63, 7, 15) does not wait.
-constexpr int waitcnt_encoding(int vmcnt, int lgkmcnt) {
-  return (vmcnt & 0xF) | ((vmcnt >> 4) << 14) | (0x7 << 4) | ((lgkmcnt & 0xF) << 8);
-}
-static_assert(waitcnt_encoding(0, 15) == 0x0F70, "s_waitcnt vmcnt(0) encodes as 0x0f70");
-static_assert(waitcnt_encoding(63, 0) == 0xC07F, "s_waitcnt lgkmcnt(0) encodes as 0xc07f");
-
 /// The calling wave's index in the workgroup as a wave-uniform (scalar) value: direct-to-LDS loads
 /// take their LDS address from M0, which needs it uniform.
 FP8GEMM_DEVICE int wave_index_uniform(int wave_size) {
