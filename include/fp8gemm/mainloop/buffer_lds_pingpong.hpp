@@ -303,7 +303,7 @@ struct BufferLdsPingPongMainloop {
       }
       for (int s = 0; s < full; ++s) {
         step(args, ops, lds, s, m0, n0, tc, rb, f, d);
-        if constexpr (kUsePartial) promote(args, tc, m0, n0, (k_tile_begin + s) * 128, d, acc);
+        if constexpr (kUsePartial) promote(f.scales, d, acc);
       }
       // NOTE: the last cluster's reads of the next tile (never multiplied) are still in flight,
       // and the compiler does not know it (lds_read16_counted): their registers must not be
@@ -403,12 +403,19 @@ struct BufferLdsPingPongMainloop {
     return p * LdsLayoutB::kSlotsPerPart + (q * kWaves + wave) * kSlotsPerWaveLoad;
   }
 
+  /// K-blocked scales of one K tile per accumulator row (A) / column (B) register.
+  struct BlockScales {
+    float a[kKBlockedScales ? kAtomsM : 1][Atom::kCRegs];
+    float b[kKBlockedScales ? kAtomsN : 1][Atom::kCRegs];
+  };
+
   /// This thread's fragments: A (all atoms of the wave tile, one K tile) and two B clusters.
   struct Fragments {
     typename Atom::FragA a[kAtomsM];
     typename Atom::FragB b[2][kClusterAtomsN];  // [cluster % 2][atom in cluster]
     std::uint8_t sa[kAtomsM];                   // MX-32: E8M0 bytes of A (hardware scales)
     std::uint8_t sb[2][kClusterAtomsN];
+    BlockScales scales;  // K-blocked scales of the tile in flight
   };
 
   /// The direct-to-LDS loads of L phase c of tile s (the schedule in the struct comment).
@@ -552,6 +559,8 @@ struct BufferLdsPingPongMainloop {
         loop_scales_b<0>(f.sb[0], args, ops, s + 1);
       }
     }
+    if constexpr (c == 0 && kKBlockedScales)  // used by promote after the tile's last cluster
+      load_block_scales(f.scales, args, tc, m0, n0, (ops.k_tile_begin + s) * Policy::kBlockK);
     issue_phase_loads<c>(ops, lds, s);
     if constexpr (c == 0) read_a(f.a, read_address(lds, rb, s & 1));
     // waits for: this cluster's B fragments (read during M_(c-1)) and A (lgkmcnt 0); this wave's
@@ -736,7 +745,10 @@ struct BufferLdsPingPongMainloop {
     read_a(f.a, read_address(lds, rb, 0));
     if constexpr (kHardwareMx) load_scales_a(f.sa, args, tc, m0, kt);
     tail_clusters(args, lds, m0, n0, kt, tc, rb, f, d);
-    if constexpr (kUsePartial) promote(args, tc, m0, n0, k0, d, acc);
+    if constexpr (kUsePartial) {
+      load_block_scales(f.scales, args, tc, m0, n0, k0);
+      promote(f.scales, d, acc);
+    }
   }
 
   template <int c = 0>
@@ -750,21 +762,20 @@ struct BufferLdsPingPongMainloop {
     if constexpr (c + 1 < kClusters) tail_clusters<c + 1>(args, lds, m0, n0, kt, tc, rb, f, d);
   }
 
-  /// acc += (partial * s_a(m, kb)) * s_b(n, kb), kb = the scale block of k = chunk_k; partial = 0.
-  /// (LdsMultistageMainloop::promote, once per K tile here.)
-  FP8GEMM_DEVICE static void promote(Arguments const& args, Coords const& tc, int m0, int n0,
-                                     int chunk_k, Accumulators& partial, Accumulators& acc) {
-    [[maybe_unused]] float sa[kAtomsM][Atom::kCRegs];
-    [[maybe_unused]] float sb[kAtomsN][Atom::kCRegs];
+  /// The K-blocked scales of one K tile (scale block of k = chunk_k), per accumulator row / column
+  /// register. NOTE: loaded at the tile's first L phase, so the tile's own loads and MFMAs hide
+  /// their latency before promote uses them; branch free, with rows past M / N taking the last
+  /// row's scale: their partial sums are zero (zero-filled A / B) and their outputs never stored.
+  FP8GEMM_DEVICE static void load_block_scales(BlockScales& sc, Arguments const& args,
+                                               Coords const& tc, int m0, int n0, int chunk_k) {
     if constexpr (kKBlockedScales) {
       FP8GEMM_UNROLL
       for (int i = 0; i < kAtomsM; ++i) {
         FP8GEMM_UNROLL
         for (int r = 0; r < Atom::kCRegs; ++r) {
           int const m = m0 + tc.row(i, r);
-          bool const inside = m < args.scale_a.extent;  // NOTE: branch free, as mx_scale_byte
-          float const v = args.scale_a.block(inside ? m : 0, chunk_k, Granularity::kABlockM);
-          sa[i][r] = inside ? v : 0.0f;
+          int const row = m < args.scale_a.extent ? m : args.scale_a.extent - 1;
+          sc.a[i][r] = args.scale_a.block(row, chunk_k, Granularity::kABlockM);
         }
       }
       FP8GEMM_UNROLL
@@ -772,12 +783,19 @@ struct BufferLdsPingPongMainloop {
         FP8GEMM_UNROLL
         for (int r = 0; r < Atom::kCRegs; ++r) {
           int const n = n0 + tc.col(j, r);
-          bool const inside = n < args.scale_b.extent;
-          float const v = args.scale_b.block(inside ? n : 0, chunk_k, Granularity::kBBlockN);
-          sb[j][r] = inside ? v : 0.0f;
+          int const row = n < args.scale_b.extent ? n : args.scale_b.extent - 1;
+          sc.b[j][r] = args.scale_b.block(row, chunk_k, Granularity::kBBlockN);
         }
       }
+    } else {
+      (void)sc, (void)args, (void)tc, (void)m0, (void)n0, (void)chunk_k;
     }
+  }
+
+  /// acc += (partial * s_a(m, kb)) * s_b(n, kb) with the tile's scales (without K-blocked scales:
+  /// acc += partial); partial = 0. (LdsMultistageMainloop::promote, once per K tile here.)
+  FP8GEMM_DEVICE static void promote(BlockScales const& sc, Accumulators& partial,
+                                     Accumulators& acc) {
     FP8GEMM_UNROLL
     for (int i = 0; i < kAtomsM; ++i) {
       FP8GEMM_UNROLL
@@ -785,7 +803,7 @@ struct BufferLdsPingPongMainloop {
         FP8GEMM_UNROLL
         for (int r = 0; r < Atom::kCRegs; ++r) {
           if constexpr (kKBlockedScales) {
-            acc.v[i][j][r] += scale_twice(partial.v[i][j][r], sa[i][r], sb[j][r]);
+            acc.v[i][j][r] += scale_twice(partial.v[i][j][r], sc.a[i][r], sc.b[j][r]);
           } else {
             acc.v[i][j][r] += partial.v[i][j][r];
           }
