@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -17,6 +18,24 @@ TEST(GemmCanImplement, ExplainsEveryRefusalGfx950) {
       GemmConfig<Cdna4Default<>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluTanh>>>();
   check_every_refusal<
       GemmConfig<Cdna4KBlocked<>, Mx32, LayoutB::kKN, Epilogue<e4m3fn, Identity>>>();
+}
+
+// gfx950 mk_nk_mn's direct-to-LDS loads address a block tile's rows with 32-bit buffer offsets.
+TEST(GemmCanImplement, BufferLoadOffsetsOfABlockTileFit31Bits) {
+  using Config = GemmConfig<Cdna4Default<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  static_assert(
+      std::is_same_v<Config::Mainloop,
+                     BufferLdsPingPongMainloop<Cdna4Default<>, PerTensor, LayoutB::kNK, 0>>);
+  auto args = valid_arguments_64<Config>();
+  args.lda = std::int64_t{1} << 23;  // 256 rows x 2^23 = 2^31: one past the largest offset
+  expect_refused<Config>(args, StatusCode::kErrorLeadingDimension,
+                         "lda * 256 must be below 2^31 (32-bit buffer offsets of one block tile)");
+  args = valid_arguments_64<Config>();
+  args.ldb = std::int64_t{1} << 23;
+  expect_refused<Config>(args, StatusCode::kErrorLeadingDimension, "ldb * 256 must be below 2^31");
+  args.ldb = (std::int64_t{1} << 23) - 16;  // the largest multiple of 16 that fits
+  EXPECT_TRUE(Gemm<Config>::can_implement(args).ok())
+      << Gemm<Config>::can_implement(args).to_string();
 }
 
 TEST(GemmCanImplement, ExplainsEveryRefusalGfx942) {

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/gemm_host_run.hpp"
@@ -29,8 +30,9 @@ using Configs =
 TYPED_TEST_SUITE(LdsBankConflicts, Configs, ConfigName);
 
 /// The instruction behind a site: ds_read_b128 / ds_write_b64 (AMD), ld.shared.b32 (NVIDIA).
-std::string instruction_name(bool amd, bool read, int width_bytes) {
+std::string instruction_name(bool amd, bool read, int width_bytes, bool direct_to_lds = false) {
   std::string const bits = std::to_string(8 * width_bytes);
+  if (amd && !read && direct_to_lds) return "buffer_load_dwordx4 ... lds";
   if (amd) return (read ? "ds_read_b" : "ds_write_b") + bits;
   return (read ? "ld.shared.b" : "st.shared.b") + bits;
 }
@@ -40,10 +42,24 @@ constexpr int kM = 256, kN = 256, kK = 256;
 // The row pairing derived in global_to_lds.hpp's NOTE (the table below measures it).
 template <class Policy>
 using MainloopOf = typename Measured<Policy, LayoutB::kNK>::Mainloop;
-static_assert(MainloopOf<Cdna4Default<>>::CopyA::kDelta == 8);
+// gfx950 mk_nk_mn runs the direct-to-LDS mainloop: XOR-swizzled rows, whole 1 KiB wave writes.
+static_assert(std::is_same_v<MainloopOf<Cdna4Default<>>::LdsLayoutA, XorSwizzledLayout<256>>);
 static_assert(MainloopOf<Cdna3Default<>>::CopyA::kDelta == 8);
 static_assert(MainloopOf<Cdna3Default<>>::CopyB::kDelta == 8);
 static_assert(MainloopOf<Sm90Default<>>::CopyA::Order::kDelta == 4);
+
+/// Bytes one lane's tile store writes: 16 for direct-to-LDS loads, the row copy's store width else.
+template <class Mainloop, class Arch>
+constexpr int tile_store_bytes() {
+  if constexpr (arch::direct_to_lds_bytes<Arch>::value == 16 &&
+                std::is_same_v<typename Mainloop::LdsLayoutA,
+                               XorSwizzledLayout<Mainloop::LdsLayoutA::kRows>>) {
+    return 16;
+  } else {
+    return RowMajorTileCopy<typename Mainloop::LdsLayoutA, Mainloop::kCopyThreads,
+                            Arch::kLdsBanks>::kStoreBytes;
+  }
+}
 
 TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
   using Policy = typename TypeParam::Policy;
@@ -70,26 +86,38 @@ TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
   // Access widths: fragment chunks of the atom; row-major tile stores 16 or 8 bytes; the mk_kn_mn
   // B copy stores 4-byte words.
   using Atom = typename Policy::Atom;
-  using Copy =
-      RowMajorTileCopy<typename Mainloop::LdsLayoutA, Mainloop::kCopyThreads, Arch::kLdsBanks>;
-  constexpr int kAStoreBytes = Copy::kStoreBytes;
-  constexpr int kBStoreBytes = TypeParam::kLayoutB == LayoutB::kNK ? Copy::kStoreBytes : 4;
+  // Direct-to-LDS loads write 16 bytes per lane (buffer_load_dwordx4 ... lds).
+  constexpr int kAStoreBytes = tile_store_bytes<Mainloop, Arch>();
+  constexpr int kBStoreBytes = TypeParam::kLayoutB == LayoutB::kNK ? kAStoreBytes : 4;
+  constexpr bool kDirect =
+      std::is_same_v<typename Mainloop::LdsLayoutA, XorSwizzledLayout<Mainloop::LdsLayoutA::kRows>>;
   struct Expected {
     char const* site;   // the recorder's: region and direction
     char const* label;  // the table's
     std::uint64_t bytes;
     int width;
   };
+  std::uint64_t a_written = kABytes, b_written = kBBytes, b_read = kBBytes * Policy::kWavesM;
+  if constexpr (kDirect) {
+    // Two tiles past the end are reloads (Mainloop::loaded_bytes_a), and the last tile's last
+    // cluster reads the next tile's first B cluster ahead (one of kClusters, never multiplied).
+    a_written = kTiles * static_cast<std::uint64_t>(Mainloop::loaded_bytes_a(kKTiles));
+    b_written = kTiles * static_cast<std::uint64_t>(Mainloop::loaded_bytes_b(kKTiles));
+    b_read += kTiles * Policy::kWavesM * Policy::kBlockN * Policy::kBlockK / Mainloop::kClusters;
+  }
   Expected const expected[] = {
       {"A read", "A fragment read", kABytes * Policy::kWavesN, Atom::kAChunkBytes},
-      {"A write", "A tile store", kABytes, kAStoreBytes},
-      {"B read", "B fragment read", kBBytes * Policy::kWavesM, Atom::kBChunkBytes},
-      {"B write", "B tile store", kBBytes, kBStoreBytes}};
+      {"A write", kDirect ? "A tile load (direct to LDS)" : "A tile store", a_written,
+       kAStoreBytes},
+      {"B read", "B fragment read", b_read, Atom::kBChunkBytes},
+      {"B write", kDirect ? "B tile load (direct to LDS)" : "B tile store", b_written,
+       kBStoreBytes}};
   ASSERT_EQ(sites.size(), std::size(expected)) << emu::LdsBankRecorder::instance().report();
 
   std::string table = "### " + Gemm<TypeParam>::name() + " (" + Arch::kName + ", " +
                       std::to_string(Arch::kLdsBanks) + " banks, LDS row " +
-                      std::to_string(Mainloop::LdsLayoutA::kPitch) + " B)\n\n" +
+                      std::to_string(Mainloop::LdsLayoutA::kPitch) + " B" +
+                      (kDirect ? ", XOR-swizzled" : "") + ")\n\n" +
                       "| site | instruction | instructions | bytes | extra cycles | extra/instr "
                       "| max degree |\n|---|---|--:|--:|--:|--:|--:|\n";
   bool const amd = Arch::kWaveSize == 64;
@@ -103,7 +131,8 @@ TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
     char row[256];
     std::snprintf(
         row, sizeof row, "| %s | %s | %llu | %llu | %llu | %.2f | %d |\n", expected[i].label,
-        instruction_name(amd, s.reads > 0, width).c_str(),
+        instruction_name(amd, s.reads > 0, width, kAStoreBytes == 16 && width == 16 && kDirect)
+            .c_str(),
         static_cast<unsigned long long>(s.instructions), static_cast<unsigned long long>(s.bytes),
         static_cast<unsigned long long>(s.extra_cycles),
         static_cast<double>(s.extra_cycles) / static_cast<double>(s.instructions), s.max_degree);

@@ -48,8 +48,9 @@ struct Cdna3 {
   static constexpr int kLdsBanks = 32;
   // 256 arch VGPRs + 256 AGPRs per lane at 1 wave/SIMD
   static constexpr int kMaxAccumulatorRegs = 256;
-  static constexpr bool kFnuz = true;        // e4m3fnuz / e5m2fnuz
-  static constexpr bool kAsyncCopy = false;  // global_load_lds is 4 bytes per lane here
+  static constexpr bool kFnuz = true;          // e4m3fnuz / e5m2fnuz
+  static constexpr bool kAsyncCopy = false;    // global_load_lds is 4 bytes per lane here
+  static constexpr int kDirectToLdsBytes = 4;  // buffer_load_dword ... lds: 4 bytes per lane
   /// Accelerator dies (XCDs), each with its own L2; workgroups are dispatched round-robin over
   /// them (MI300X: 8 x 38 CUs).
   static constexpr int kXcds = 8;
@@ -75,6 +76,9 @@ struct Cdna4 {
   static constexpr int kMaxAccumulatorRegs = 256;
   static constexpr bool kFnuz = false;
   static constexpr bool kAsyncCopy = false;
+  /// buffer_load_dwordx4 ... lds: 16 bytes per lane straight into LDS (the buffer-load mainloop,
+  /// mainloop/buffer_lds_pingpong.hpp; LdsMultistageMainloop stages through registers).
+  static constexpr int kDirectToLdsBytes = 16;
   // MI355X: 8 dies x 32 CUs, 4 MB of L2 each, workgroups dispatched round-robin over the dies.
   static constexpr int kXcds = 8;
   static constexpr bool kTakesMinBlocksHint =

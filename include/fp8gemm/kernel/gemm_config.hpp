@@ -9,6 +9,7 @@
 #include "fp8gemm/kernel/gemm_kernel.hpp"
 #include "fp8gemm/kernel/gemm_kernel_warp_specialized.hpp"
 #include "fp8gemm/kernel/tile_scheduler.hpp"
+#include "fp8gemm/mainloop/buffer_lds_pingpong.hpp"
 #include "fp8gemm/mainloop/lds_multistage.hpp"
 #include "fp8gemm/mainloop/tma_wgmma_warp_specialized.hpp"
 #include "fp8gemm/numeric/numeric.hpp"
@@ -38,7 +39,11 @@ struct AtomDefaultAccumulation {
 /// warp-specialized kernel. GemmConfig picks one by IsWgmmaPolicy.
 template <class P, class G, LayoutB LB, class E, int PromoteK>
 struct PortableKernelPieces {
-  using Mainloop = LdsMultistageMainloop<P, G, LB, PromoteK>;
+  /// gfx950 direct-to-LDS ping-pong loop where it applies (BufferLdsPingPongSupports), else the
+  /// register-staged / cp.async multi-stage loop (gfx942, sm90, mk_kn_mn, 32x32x64 atoms).
+  using Mainloop = std::conditional_t<BufferLdsPingPongSupports<P, G, LB, PromoteK>::value,
+                                      BufferLdsPingPongMainloop<P, G, LB, PromoteK>,
+                                      LdsMultistageMainloop<P, G, LB, PromoteK>>;
   using CollectiveEpilogue = DirectStoreEpilogue<P, G, E>;
   using TileScheduler = GroupedTileScheduler<P>;
   using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;

@@ -59,13 +59,23 @@ struct GemmKernel {
     return Status::success();
   }
 
+  /// NOTE: one mainloop call site for both paths (the store differs): with one inlined copy of the
+  /// K loop per kernel instead of two, clang-22 still fully unrolls the epilogue's accumulator
+  /// loops after the gfx950 buffer-load mainloop (with two copies it did not, and the
+  /// accumulators went to scratch).
   FP8GEMM_DEVICE static void run(Params const& p, void* shared) {
     auto& lds = *static_cast<SharedStorage*>(shared);
     auto const w = TileScheduler::work(p.scheduler);
+    int const m0 = w.m * Policy::kBlockM;
+    int const n0 = w.n * Policy::kBlockN;
+    Accumulators acc;
+    acc.clear();
+    if (w.k_tile_begin < w.k_tile_end)
+      Mainloop{}(p.mainloop, m0, n0, w.k_tile_begin, w.k_tile_end, lds, acc);
     if (p.scheduler.split_k == 1) {
-      run_tile(p, w.m, w.n, w.k_tile_begin, w.k_tile_end, lds);
+      Epilogue::store(p.epilogue, m0, n0, acc, Mainloop::Coords::current());
     } else {
-      run_partial(p, w.m, w.n, w.k_tile_begin, w.k_tile_end, w.split, lds);
+      store_partial(p, m0, n0, w.split, acc);
     }
   }
 
@@ -81,16 +91,10 @@ struct GemmKernel {
     Epilogue::store(p.epilogue, m0, n0, acc, Mainloop::Coords::current());
   }
 
-  /// Split-K: raw FP32 partial sums of this K range into workspace[split][m][n].
-  FP8GEMM_DEVICE static void run_partial(Params const& p, int tile_m, int tile_n, int k_tile_begin,
-                                         int k_tile_end, int split, SharedStorage& lds) {
-    int const m0 = tile_m * Policy::kBlockM;
-    int const n0 = tile_n * Policy::kBlockN;
+  /// Split-K: the raw FP32 partial sums of one tile into workspace[split][m][n].
+  FP8GEMM_DEVICE static void store_partial(Params const& p, int m0, int n0, int split,
+                                           Accumulators const& acc) {
     int const m_total = p.epilogue.m, n_total = p.epilogue.n;
-    Accumulators acc;
-    acc.clear();
-    if (k_tile_begin < k_tile_end)
-      Mainloop{}(p.mainloop, m0, n0, k_tile_begin, k_tile_end, lds, acc);
     auto const tc = Mainloop::Coords::current();
     float* out = p.workspace + std::int64_t(split) * m_total * n_total;
     FP8GEMM_UNROLL

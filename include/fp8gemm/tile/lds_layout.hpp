@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /// LDS (shared-memory) tile layouts (tile layer): where byte k of row r of an operand tile lives.
 /// The tile copies (tile/global_to_lds.hpp) and the atoms' fragment reads both address LDS through
-/// a layout, so the bank analysis of a mainloop has one place to look: here. Padded rows today; an
-/// XOR-swizzled layout (direct-to-LDS loads) and the Hopper 128-byte swizzle (TMA) are the next
-/// members of this family: same offset(row, k) contract.
+/// a layout, so the bank analysis of a mainloop has one place to look: here. Padded rows (register-
+/// staged copies) and XOR-swizzled rows (direct-to-LDS loads, which write 16 bytes per lane to
+/// consecutive LDS addresses and so cannot pad); the Hopper 128-byte swizzle (TMA) is the next
+/// member of this family: same offset(row, k) contract.
 #pragma once
 
 #include <cstdint>
@@ -51,6 +52,53 @@ struct FragmentReadLayout : PaddedRowLayout<Rows, BlockK, Atom::kLdsReadBytes> {
       BlockK % (2 * Atom::kLdsReadBytes) == 0,
       "BlockK must be an even multiple of the atom's LDS read width: then the padded pitch "
       "is an odd number of reads and the fragment reads are free of bank conflicts");
+};
+
+/// [Rows][128] bytes, K contiguous, no padding, for direct-to-LDS loads (one 16-byte chunk per
+/// lane, lanes at consecutive addresses). Rows sit in slots by a permutation, and the 16-byte chunk
+/// c of slot s is stored at chunk c ^ ((s / 2) % 8):
+///   offset(row, k) = 128 * s + 16 * ((k / 16) ^ ((s / 2) % 8)) + k % 16,   s = slot(row)
+///   slot(row) = (row % kGroupRows) / kPartRows * (kRows / kGroupRows * kPartRows)
+///               + row / kGroupRows * kPartRows + row % kPartRows
+/// The permutation puts the rows one wave-row group reads in one pass (kPartRows of each of the
+/// kRows / kGroupRows groups) in consecutive slots, so they arrive with consecutive loads; with
+/// kGroupRows = kPartRows = Rows it is the identity.
+///
+/// NOTE (why the fragment reads are conflict free): an atom reads 16 consecutive rows (a multiple
+/// of 16 apart) at one chunk x with ds_read_b128; a read phase of the bank model is 16 lanes
+/// (64 banks * 4 / 16 B). kPartRows % 16 == 0, so the 16 rows are 16 consecutive slots s0 + i,
+/// s0 % 16 == 0. Slot s's chunk lands in the 16-byte bank group 8 * (s % 2) + (x ^ ((s / 2) % 8))
+/// of the 256-byte bank period (a slot is 128 B): over the 16 slots, (s % 2, (s / 2) % 8) takes
+/// every pair once, so the 16 reads fill the 16 bank groups (all 64 banks) once, whatever x is.
+/// The loads write whole 1 KiB wave blocks: conflict free. The emulator measures both
+/// (docs/lds_bank_conflicts.md).
+template <int Rows, int GroupRows = Rows, int PartRows = Rows>
+struct XorSwizzledLayout {
+  static constexpr int kRows = Rows;
+  static constexpr int kRowBytes = 128;
+  static constexpr int kPitch = 128;  // bytes per slot; no padding
+  static constexpr int kChunks = kRowBytes / 16;
+  static constexpr int kBytes = Rows * kRowBytes;
+  static constexpr int kGroupRows = GroupRows;
+  static constexpr int kPartRows = PartRows;
+  static constexpr int kSlotsPerPart = Rows / GroupRows * PartRows;
+  static_assert(Rows % GroupRows == 0 && GroupRows % PartRows == 0 && PartRows % 16 == 0,
+                "swizzled rows: groups divide the tile, parts divide a group, 16-row atoms");
+
+  FP8GEMM_HOST_DEVICE static constexpr int slot(int row) {
+    return (row % GroupRows) / PartRows * kSlotsPerPart + row / GroupRows * PartRows +
+           row % PartRows;
+  }
+  FP8GEMM_HOST_DEVICE static constexpr int row_of_slot(int s) {
+    int const part = s / kSlotsPerPart, in_part = s % kSlotsPerPart;
+    return in_part / PartRows * GroupRows + part * PartRows + in_part % PartRows;
+  }
+  /// Chunk c of a slot sits at chunk c ^ swizzle(slot) (an involution: the same map back).
+  FP8GEMM_HOST_DEVICE static constexpr int swizzle(int s) { return (s / 2) % kChunks; }
+  FP8GEMM_HOST_DEVICE static constexpr std::uint32_t offset(int row, int k) {
+    int const s = slot(row);
+    return static_cast<std::uint32_t>(s * kPitch + 16 * ((k / 16) ^ swizzle(s)) + k % 16);
+  }
 };
 
 }  // namespace fp8gemm

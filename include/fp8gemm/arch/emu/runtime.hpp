@@ -531,6 +531,43 @@ inline void async_wait(int pending) {
                        f.async_groups.begin() + static_cast<std::ptrdiff_t>(landed));
 }
 
+/// One lane of a direct-to-LDS buffer load (buffer_load_dword{,x4} ... lds): the `bytes` (4 or 16)
+/// bytes at base + offset, read now, land at lds_wave + lane * bytes when the calling thread waits
+/// for them (vmem_wait). `base` is the resource's base plus the scalar offset (soffset), which the
+/// range check leaves out; `offset` is the checked part (VGPR offset + immediate). Range check of a
+/// raw buffer (stride 0), per 4-byte component: component j is read when offset + 4j + 4 <=
+/// num_records, else it lands as zero and memory is not touched.
+/// Each load is its own group: vmcnt counts instructions, oldest first.
+///
+/// Sources (not the kernels the mainloop was written from): LLVM's IntrinsicsAMDGPU.td,
+/// int_amdgcn_raw_buffer_load_lds: "LDS base offset" (uniform, M0), "Data byte size: 1/2/4
+/// (/12/16 for gfx950)", voffset and the immediate offset "included in bounds checking",
+/// soffset "excluded from bounds checking"; AMD's CDNA3 ISA guide, 9.1.8 (buffer range
+/// checking: out-of-range reads return zero; dword x2/x3/x4 loads are range-checked per
+/// component) and 9.1.10 (LDS DMA: LDS_ADDR = LDSbase (M0) + inst_offset + TID * size, i.e.
+/// consecutive lanes fill consecutive `size`-byte slots). tests/emulator/buffer_lds_test.cpp pins
+/// these facts as numbers.
+inline void vmem_load_lds(void* lds_wave, void const* base, std::uint32_t offset,
+                          std::uint32_t num_records, int bytes) {
+  if (bytes != 4 && bytes != 16)
+    throw std::invalid_argument("emu::vmem_load_lds: 4 or 16 bytes per lane");
+  detail::Fiber& f = detail::current_worker().current();
+  detail::AsyncCopy c{static_cast<std::uint8_t*>(lds_wave) + f.lane * bytes, bytes, {}};
+  auto const* src = static_cast<std::uint8_t const*>(base);
+  for (int j = 0; j < bytes / 4; ++j) {
+    std::uint64_t const first = std::uint64_t{offset} + 4u * static_cast<unsigned>(j);
+    if (first + 4 <= num_records) std::memcpy(c.data + 4 * j, src + first, 4);
+  }
+  std::vector<detail::AsyncCopy> group{c};
+  f.async_groups.push_back(std::move(group));
+}
+
+/// s_waitcnt vmcnt(pending): lands the calling thread's oldest loads until at most `pending` are in
+/// flight (the same queue as async_copy's groups).
+inline void vmem_wait(int pending) {
+  async_wait(pending);
+}
+
 /// Statistics of the last launch() made by the calling OS thread.
 inline LaunchStats last_launch_stats() {
   return detail::tls_last_stats;

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+/// CDNA direct-to-LDS loads and the scheduling controls a ping-pong main loop needs (arch layer):
+/// buffer_load_dwordx4 ... lds through a raw buffer resource whose range zero-fills everything
+/// past it, counted waits (s_waitcnt vmcnt / lgkmcnt), a workgroup barrier without memory fences,
+/// wave priority (s_setprio) and a scheduling fence (sched_barrier). On the host emulator the
+/// loads are queued per thread and land at the wait that covers them; priorities and scheduling
+/// fences do nothing there.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "fp8gemm/arch/thread.hpp"
+
+namespace fp8gemm::arch {
+
+/// Bytes one lane moves with one direct-to-LDS load on Arch (0: none): detected from
+/// Arch::kDirectToLdsBytes (gfx950 16, gfx942 4).
+template <class Arch, class = void>
+struct direct_to_lds_bytes {
+  static constexpr int value = 0;
+};
+template <class Arch>
+struct direct_to_lds_bytes<Arch, std::void_t<decltype(Arch::kDirectToLdsBytes)>> {
+  static constexpr int value = Arch::kDirectToLdsBytes;
+};
+
+/// A raw (stride 0) buffer: `num_records` bytes from `base`. A load at byte offset o (the VGPR
+/// offset plus the instruction's immediate) reads 4-byte component j only when o + 4j + 4 <=
+/// num_records; the rest arrives as zero (CDNA3 ISA 9.1.8; arch/emu/runtime.hpp vmem_load_lds).
+struct BufferRange {
+  std::uint8_t const* base = nullptr;
+  std::uint32_t num_records = 0;
+};
+
+/// Word 3 of a gfx9 buffer resource: DATA_FORMAT (bits 18:15) = 4 (32 bits), every other field
+/// 0. Untyped loads ignore the format but need it to be valid (CDNA3 ISA, buffer resource table).
+inline constexpr int kBufferResourceWord3 = 0x00020000;
+
+/// The calling wave's index in the workgroup as a wave-uniform (scalar) value: direct-to-LDS loads
+/// take their LDS address from M0, which needs it uniform.
+FP8GEMM_DEVICE int wave_index_uniform(int wave_size) {
+#if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
+  return __builtin_amdgcn_readfirstlane(static_cast<int>(threadIdx.x) / wave_size);
+#else
+  return thread_idx() / wave_size;
+#endif
+}
+
+/// One lane's 16 bytes at r.base + soffset + voffset into lds_wave + 16 * lane (lds_wave: the
+/// wave's 1 KiB destination, uniform; soffset uniform). The range check applies to voffset only
+/// (soffset is excluded from it): 4-byte component j is read when voffset + 4j + 4 <=
+/// r.num_records, else it arrives as zero. Lands at a wait_vmcnt that covers it.
+FP8GEMM_DEVICE void buffer_load_lds16(BufferRange const& r, std::uint8_t* lds_wave,
+                                      std::uint32_t voffset, std::uint32_t soffset) {
+#if defined(FP8GEMM_ARCH_GFX950)
+  __amdgpu_buffer_rsrc_t const rsrc = __builtin_amdgcn_make_buffer_rsrc(
+      const_cast<std::uint8_t*>(r.base), 0, static_cast<int>(r.num_records), kBufferResourceWord3);
+  using LdsVoid = __attribute__((address_space(3))) void*;
+  __builtin_amdgcn_raw_ptr_buffer_load_lds(rsrc, (LdsVoid)(lds_wave), 16,  // generic -> LDS
+                                           static_cast<int>(voffset), static_cast<int>(soffset), 0,
+                                           0);
+#elif defined(FP8GEMM_EMULATOR)
+  emu::vmem_load_lds(lds_wave, r.base + soffset, voffset, r.num_records, 16);
+  emu::lds_access(lds_wave + 16 * emu::lane_id(), 16, /*is_write=*/true);
+#elif defined(FP8GEMM_DEVICE_PASS)
+  (void)r, (void)lds_wave, (void)voffset, (void)soffset;
+  FP8GEMM_DEVICE_TRAP();  // not gfx950: the mainloop that calls it is chosen for gfx950 only
+#else
+  (void)r, (void)lds_wave, (void)voffset, (void)soffset;
+#endif
+}
+
+/// An LDS byte address as the LDS instructions take it: 32 bits on the GPU; a host pointer on the
+/// emulator (and in host passes).
+#if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
+using LdsAddress = std::uint32_t;
+#else
+using LdsAddress = std::uintptr_t;
+#endif
+FP8GEMM_DEVICE LdsAddress lds_address(std::uint8_t const* p) {
+#if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
+  using LdsBytes = __attribute__((address_space(3))) std::uint8_t const*;
+  return static_cast<LdsAddress>(reinterpret_cast<std::uintptr_t>((LdsBytes)(p)));
+#else
+  return reinterpret_cast<LdsAddress>(p);
+#endif
+}
+
+/// ds_read_b128 of address + kImm (kImm: the instruction's 16-bit immediate) whose completion the
+/// compiler does not track: the caller waits with wait_lgkmcnt. NOTE: written as inline asm
+/// because clang cannot tell these reads from the in-flight direct-to-LDS loads and puts an
+/// s_waitcnt vmcnt(0) in front of each (SIInsertWaitcnts, without alias scopes on the accesses);
+/// the schedule's counted waits (mainloop/buffer_lds_pingpong.hpp) order them instead.
+template <int kImm>
+FP8GEMM_DEVICE void lds_read16_counted(Vec<16>& dst, LdsAddress address) {
+  static_assert(kImm >= 0 && kImm < 65536, "ds_read offset is a 16-bit immediate");
+#if defined(FP8GEMM_ARCH_GFX950) || defined(FP8GEMM_ARCH_GFX942)
+  using U32x4 = __attribute__((ext_vector_type(4))) unsigned;
+  U32x4 v;
+  asm volatile("ds_read_b128 %0, %1 offset:%2" : "=v"(v) : "v"(address), "i"(kImm));
+  dst.w[0] = v[0], dst.w[1] = v[1], dst.w[2] = v[2], dst.w[3] = v[3];
+#elif defined(FP8GEMM_DEVICE_PASS)
+  (void)dst, (void)address;  // not reached: other targets never run this mainloop
+#else
+  lds_load<16>(dst, reinterpret_cast<std::uint8_t const*>(address), kImm);
+#endif
+}
+
+/// s_waitcnt vmcnt(kPending): at most kPending of this wave's vector-memory loads still in flight
+/// (they complete in order). Other waves' loads need a barrier after it.
+template <int kPending>
+FP8GEMM_DEVICE void wait_vmcnt() {
+  static_assert(kPending >= 0 && kPending <= 63, "vmcnt counts 0..63 on gfx9");
+#if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
+  // NOTE: inline asm, then a scheduling fence: SIInsertWaitcnts relaxes an s_waitcnt builtin to
+  // what its own scoreboard needs, and the LDS reads these waits cover are inline asm it does not
+  // see (lds_read16_counted), so it may drop them; nothing may move above the wait either.
+  asm volatile("s_waitcnt vmcnt(%0)" ::"n"(kPending) : "memory");
+  __builtin_amdgcn_sched_barrier(0);
+#elif defined(FP8GEMM_EMULATOR)
+  emu::vmem_wait(kPending);
+#endif
+}
+
+/// s_waitcnt lgkmcnt(kPending): at most kPending of this wave's LDS accesses in flight. The
+/// emulator's LDS accesses complete at once, so there it does nothing.
+template <int kPending>
+FP8GEMM_DEVICE void wait_lgkmcnt() {
+  static_assert(kPending >= 0 && kPending <= 15, "lgkmcnt counts 0..15 on gfx9");
+#if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
+  asm volatile("s_waitcnt lgkmcnt(%0)" ::"n"(kPending) : "memory");  // see wait_vmcnt
+  __builtin_amdgcn_sched_barrier(0);
+#endif
+}
+
+/// Both in one s_waitcnt: at most kVm vector-memory loads and kLgkm LDS accesses in flight.
+template <int kVm, int kLgkm>
+FP8GEMM_DEVICE void wait_vmcnt_lgkmcnt() {
+  static_assert(kVm >= 0 && kVm <= 63 && kLgkm >= 0 && kLgkm <= 15, "gfx9 wait counts");
+#if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
+  asm volatile("s_waitcnt vmcnt(%0) lgkmcnt(%1)" ::"n"(kVm), "n"(kLgkm) : "memory");
+  __builtin_amdgcn_sched_barrier(0);  // see wait_vmcnt
+#elif defined(FP8GEMM_EMULATOR)
+  emu::vmem_wait(kVm);
+#endif
+}
+
+/// Keeps the compiler from moving instructions across this point (sched_barrier(0)), and from
+/// moving memory accesses across it at the IR level (an empty asm with a memory clobber).
+FP8GEMM_DEVICE void schedule_fence() {
+#if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
+  __builtin_amdgcn_sched_barrier(0);
+#endif
+}
+
+/// s_barrier alone: no memory fence, so no s_waitcnt to zero in front of it. Orders only what the
+/// caller's own counted waits have completed.
+FP8GEMM_DEVICE void barrier_without_fence() {
+#if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
+  schedule_fence();
+  __builtin_amdgcn_s_barrier();
+  schedule_fence();
+#elif defined(FP8GEMM_EMULATOR)
+  emu::sync_threads();
+#endif
+}
+
+/// s_setprio kPriority (0..3): the wave's issue priority on its SIMD. A no-op on the emulator.
+template <int kPriority>
+FP8GEMM_DEVICE void set_priority() {
+  static_assert(kPriority >= 0 && kPriority <= 3, "s_setprio takes 0..3");
+#if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
+  __builtin_amdgcn_s_setprio(kPriority);
+#endif
+}
+
+}  // namespace fp8gemm::arch

@@ -1,0 +1,817 @@
+// SPDX-License-Identifier: MIT
+/// The gfx950 K loop (mainloop layer): A and B go global -> LDS by direct-to-LDS buffer loads
+/// (buffer_load_dwordx4 ... lds, no registers), into XOR-swizzled LDS tiles, whose buffer ranges
+/// zero-fill rows past M / N; with 8 waves the two waves of each SIMD ping-pong (one multiplies
+/// under s_setprio 1 while the other loads); the next cluster's fragments are read from LDS between
+/// the current cluster's MFMAs; every wait is counted from the load schedule. Same contract as
+/// LdsMultistageMainloop (docs/architecture.md, "Extension point 1"). GemmConfig picks it where
+/// BufferLdsPingPongSupports holds (gfx950, mk_nk_mn, 16x16x128 atoms, BlockK 128, 4 or 8 waves);
+/// elsewhere (gfx942, sm90, mk_kn_mn, the 32x32x64 atom) LdsMultistageMainloop runs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "fp8gemm/arch/amd/direct_to_lds.hpp"
+#include "fp8gemm/arch/mma_atom.hpp"
+#include "fp8gemm/arch/thread.hpp"
+#include "fp8gemm/mainloop/lds_multistage.hpp"
+#include "fp8gemm/quant/granularity.hpp"
+#include "fp8gemm/status.hpp"
+#include "fp8gemm/tile/global_to_lds.hpp"
+#include "fp8gemm/tile/lds_layout.hpp"
+#include "fp8gemm/tile/operand_view.hpp"
+
+namespace fp8gemm {
+
+/// Whether BufferLdsPingPongMainloop can run Policy with B stored kLayoutB, these scales and this
+/// promotion interval (it promotes, if at all, once per K tile).
+template <class Policy, class Granularity, LayoutB kLayoutB, int kPromoteK>
+struct BufferLdsPingPongSupports {
+  using Atom = typename Policy::Atom;
+  using Arch = typename Policy::Arch;
+  static constexpr int kWaves = Policy::kWaves;
+  static constexpr bool kHardwareMx =
+      std::is_same_v<Granularity, Mx32> && arch::has_hardware_mx32<Atom>::value;
+  static constexpr bool kKBlocked = Granularity::kBlockK > 0 && !kHardwareMx;
+  static constexpr bool kPromotesPerTile = kKBlocked
+                                               ? Granularity::kBlockK >= Policy::kBlockK
+                                               : (kPromoteK == 0 || kPromoteK == Policy::kBlockK);
+  static constexpr bool value =
+      arch::direct_to_lds_bytes<Arch>::value == 16 && kLayoutB == LayoutB::kNK &&
+      Arch::kWaveSize == 64 && Atom::kM == 16 && Atom::kN == 16 && Atom::kK == 128 &&
+      Atom::kAChunks == 2 && Atom::kBChunks == 2 && Atom::kLdsReadBytes == 16 &&
+      Policy::kBlockK == 128 && (kWaves == 4 || kWaves == 8) && Policy::kAtomsN % 4 == 0 &&
+      Policy::kBlockM % (8 * kWaves) == 0 && (Policy::kWavesN * 32) % (8 * kWaves) == 0 &&
+      kPromotesPerTile;
+};
+
+/// Two LDS stages of [kBlockM][128] A and [kBlockN][128] B, XOR-swizzled (tile/lds_layout.hpp).
+/// A K tile is kClusters phase pairs; in pair c every wave
+///   L_c: issues its share of the direct-to-LDS loads of phase c (table below) (c = 0: and reads
+///        its A fragments), waits (counted: vmcnt from the schedule, lgkmcnt 0), barrier;
+///   M_c: under s_setprio 1, multiplies cluster c = all its A atoms x B atoms 2c, 2c + 1, with the
+///        next cluster's B fragments read from LDS between those MFMAs; barrier.
+/// With 8 waves, waves 4..7 (the second wave of each SIMD) start one barrier late, so on every
+/// SIMD one wave is in an M phase while the other is in an L phase (ping-pong); with 4 waves all
+/// run in step. Load schedule of K tile s (what its L phases issue):
+///   L_0: B part kClusters-1 of tile s+1;  L_c (c >= 1): A share of tile s+2, B part c-1 of tile
+///   s+2
+/// B part p = the rows cluster p reads (32 of each wave column: LdsLayoutB's slot order), so a part
+/// is reloaded as soon as every wave has read it; A (read whole in L_0) is reloaded from L_1 on.
+/// Each wave's vmcnt at the end of L_c leaves in flight exactly the loads issued after the last one
+/// L_(c+1) and M_(c+1) read (vm_wait, from a simulation of this table; Cdna4Default: 9, 11, 10,
+/// 9). Tiles past the last full K tile reload that one (never read), so the loop has no branch
+/// and its last steps keep the counts; a partial last K tile (K % 128 != 0) runs after the loop
+/// through the same loads, chunks past K outside the range and the chunk K falls in written byte
+/// by byte.
+///
+/// kWaitSlack (tests only; 0 otherwise): loads every counted vmcnt wait leaves in flight beyond the
+/// schedule's count. tests/emulator/buffer_lds_test.cpp sets 1 and sees a wrong GEMM.
+template <class PolicyT, class GranularityT, LayoutB kLayoutB, int kPromoteKV, int kWaitSlack = 0>
+struct BufferLdsPingPongMainloop {
+  using Policy = PolicyT;
+  using Granularity = GranularityT;
+  using Atom = typename Policy::Atom;
+  using Arch = typename Policy::Arch;
+  using ElementA = typename Policy::ElementA;
+  using ElementB = typename Policy::ElementB;
+  using Accumulators = fp8gemm::Accumulators<Policy>;
+  using Coords = ThreadCoords<Policy>;
+  static_assert(BufferLdsPingPongSupports<Policy, Granularity, kLayoutB, kPromoteKV>::value,
+                "BufferLdsPingPongMainloop: gfx950, mk_nk_mn, 16x16x128 atoms, BlockK 128, 4 or 8 "
+                "waves, an even number of B atom pairs per wave, promotion once per K tile "
+                "(GemmConfig checks this first)");
+  static constexpr int kStages = 2;
+  static constexpr int kThreads = Policy::kThreads;
+  static constexpr int kWaves = Policy::kWaves;
+  static constexpr int kWaveSize = Arch::kWaveSize;
+  static constexpr int kMinBlocksPerSm = 1;       // occupancy hint: NVIDIA only
+  static constexpr bool kPingPong = kWaves == 8;  // two waves per SIMD (waves w and w + 4)
+
+  // ---- shape of one K tile ------------------------------------------------------------------
+  static constexpr int kAtomsM = Policy::kAtomsM;
+  static constexpr int kAtomsN = Policy::kAtomsN;
+  static constexpr int kClusterAtomsN = 2;                    // B atoms per cluster
+  static constexpr int kClusters = kAtomsN / kClusterAtomsN;  // phases per K tile
+  static constexpr int kSlotBytes = 128;                      // one LDS row of BlockK fp8
+  static constexpr int kWaveLoadBytes = 16 * kWaveSize;       // one load instruction: 1 KiB
+  static constexpr int kSlotsPerWaveLoad = kWaveLoadBytes / kSlotBytes;  // 8 rows
+
+  using LdsLayoutA = XorSwizzledLayout<Policy::kBlockM>;
+  using LdsLayoutB = XorSwizzledLayout<Policy::kBlockN, Policy::kWaveTileN, 32>;
+  static_assert(LdsLayoutB::kSlotsPerPart * kClusters == Policy::kBlockN,
+                "one B part per cluster: 32 rows of every wave column");
+  struct SharedStorage {
+    std::uint8_t a[kStages][LdsLayoutA::kBytes];  // [kBlockM][128] swizzled, per stage
+    std::uint8_t b[kStages][LdsLayoutB::kBytes];  // [kBlockN][128] swizzled, per stage
+  };
+  static_assert(sizeof(SharedStorage) <= Arch::kLdsBytes,
+                "the LDS stages do not fit this target's LDS: shrink the tile, BlockK or Stages");
+
+  /// Direct-to-LDS loads per thread: A tile, one B part.
+  static constexpr int kLoadsA = Policy::kBlockM / kSlotsPerWaveLoad / kWaves;
+  static constexpr int kLoadsBPart = LdsLayoutB::kSlotsPerPart / kSlotsPerWaveLoad / kWaves;
+  static constexpr int kLoadsPerTile = kLoadsA + kClusters * kLoadsBPart;
+  /// ds_read_b128 per cluster of B (2 atoms x 2 chunks).
+  static constexpr int kReadsBCluster = kClusterAtomsN * Atom::kBChunks;
+
+  // ---- the load schedule and the waits it implies -------------------------------------------
+  /// Phase (1 .. kClusters-1) in which A load j of tile s+2 is issued during tile s.
+  FP8GEMM_HOST_DEVICE static constexpr int a_phase(int j) {
+    return 1 + j * (kClusters - 1) / kLoadsA;
+  }
+  /// Load id: A load j -> j; B part p load q -> kLoadsA + p * kLoadsBPart + q.
+  FP8GEMM_HOST_DEVICE static constexpr int b_id(int part, int q) {
+    return kLoadsA + part * kLoadsBPart + q;
+  }
+
+  struct Schedule {
+    static constexpr int kSteps = 8;  // simulated tiles; waits are read at a steady one
+    static constexpr int kTiles = kSteps + 2;
+    int pos[kTiles][kLoadsPerTile] = {};     // issue index of (tile, id); -1: not issued
+    int issued_end[kSteps][kClusters] = {};  // loads issued by the end of phase (step, c)
+  };
+  FP8GEMM_HOST_DEVICE static constexpr Schedule simulate() {
+    Schedule sch{};
+    for (int t = 0; t < Schedule::kTiles; ++t)
+      for (int id = 0; id < kLoadsPerTile; ++id) sch.pos[t][id] = -1;
+    int n = 0;
+    for (int s = 0; s < Schedule::kSteps; ++s) {
+      for (int c = 0; c < kClusters; ++c) {
+        if (c == 0) {
+          for (int q = 0; q < kLoadsBPart; ++q) sch.pos[s + 1][b_id(kClusters - 1, q)] = n++;
+        } else {
+          for (int j = 0; j < kLoadsA; ++j)
+            if (a_phase(j) == c) sch.pos[s + 2][j] = n++;
+          for (int q = 0; q < kLoadsBPart; ++q) sch.pos[s + 2][b_id(c - 1, q)] = n++;
+        }
+        sch.issued_end[s][c] = n;
+      }
+    }
+    return sch;
+  }
+  /// The latest issue index among the loads phase c of tile s reads from LDS.
+  FP8GEMM_HOST_DEVICE static constexpr int last_needed(Schedule const& sch, int s, int c) {
+    int last = -1;
+    auto need = [&](int tile, int id) {
+      last = sch.pos[tile][id] > last ? sch.pos[tile][id] : last;
+    };
+    if (c == 0)
+      for (int j = 0; j < kLoadsA; ++j) need(s, j);  // A of tile s
+    int const part = c + 1 < kClusters ? c + 1 : 0;
+    int const tile = c + 1 < kClusters ? s : s + 1;  // the last phase reads the next tile's part 0
+    for (int q = 0; q < kLoadsBPart; ++q) need(tile, b_id(part, q));
+    return last;
+  }
+  /// vmcnt at the end of L_c: the loads issued after the last one the next L phase reads.
+  FP8GEMM_HOST_DEVICE static constexpr int vm_wait(int c) {
+    Schedule const sch = simulate();
+    constexpr int kSteady = 4;
+    int const next_s = c + 1 < kClusters ? kSteady : kSteady + 1;
+    int const next_c = (c + 1) % kClusters;
+    return sch.issued_end[kSteady][c] - 1 - last_needed(sch, next_s, next_c);
+  }
+  /// vmcnt at the end of the prologue (steps -2 and -1 issued): all of tile 0 landed.
+  FP8GEMM_HOST_DEVICE static constexpr int prologue_vm_wait() {
+    Schedule const sch = simulate();
+    int last = -1;
+    for (int id = 0; id < kLoadsPerTile; ++id) last = sch.pos[2][id] > last ? sch.pos[2][id] : last;
+    return sch.issued_end[1][kClusters - 1] - 1 - last;  // tile 2 of the simulation = tile 0
+  }
+  template <int c>
+  static constexpr int kVmWait = vm_wait(c);
+  /// LDS bytes the loads of a range of `full` K tiles write, per operand: tiles 0 .. full + 1 of
+  /// A; of B tiles 0 .. full and the parts 0 .. kClusters-2 of tile full + 1. The tiles past the
+  /// end reload the last one (L2-resident): they keep the schedule, and so the counted waits, the
+  /// same in the last steps as in the steady state.
+  FP8GEMM_HOST_DEVICE static constexpr std::int64_t loaded_bytes_a(int full) {
+    return std::int64_t(full + 2) * LdsLayoutA::kBytes;
+  }
+  FP8GEMM_HOST_DEVICE static constexpr std::int64_t loaded_bytes_b(int full) {
+    return std::int64_t(full + 1) * LdsLayoutB::kBytes +
+           std::int64_t(kClusters - 1) * LdsLayoutB::kSlotsPerPart * kSlotBytes;
+  }
+  static_assert(kReadsBCluster <= kClusterAtomsN * kAtomsM,
+                "the next cluster's reads go between this cluster's MFMAs: at most one per MFMA");
+  static_assert(vm_wait(0) >= 0 && vm_wait(kClusters - 1) >= 0,
+                "load schedule: a phase reads LDS before its loads are issued");
+
+  // ---- accumulation (as LdsMultistageMainloop) ---------------------------------------------
+  static constexpr bool kHardwareMx =
+      std::is_same_v<Granularity, Mx32> && arch::has_hardware_mx32<Atom>::value;
+  static constexpr bool kKBlockedScales = Granularity::kBlockK > 0 && !kHardwareMx;
+  static constexpr int kPromoteK =
+      kKBlockedScales
+          ? (Granularity::kBlockK < Policy::kBlockK ? Granularity::kBlockK : Policy::kBlockK)
+          : kPromoteKV;
+  static constexpr bool kUsePartial = kPromoteK > 0;
+  static constexpr int kMxBlocksPerTile = Policy::kBlockK / 32;  // E8M0 bytes per row and K tile
+  static_assert(!kUsePartial || (2 * Policy::kAccumulators <= Arch::kMaxAccumulatorRegs &&
+                                 2 * Policy::kAccumulators <= Policy::kRegisterBudget * 3 / 4),
+                "promoted/K-blocked accumulation needs a second set of accumulators, and with it "
+                "more than 3/4 of the registers a thread may use at this block size: use fewer "
+                "waves per SIMD or a smaller wave tile (gfx950 with Blockwise scales: "
+                "Cdna4KBlocked)");
+
+  struct Arguments {
+    MatrixView<ElementA> a;
+    MatrixView<ElementB> b;  // [N, K]
+    ScaleView<Granularity> scale_a;
+    ScaleView<Granularity> scale_b;
+  };
+
+  /// What this mainloop needs of its arguments (host side); the message names the failed check.
+  static Status can_implement(Arguments const& args) {
+    auto fail = [](StatusCode code, std::string const& what) { return Status::error(code, what); };
+    if (args.a.data == nullptr) return fail(StatusCode::kErrorNullPointer, "A is null");
+    if (args.b.data == nullptr) return fail(StatusCode::kErrorNullPointer, "B is null");
+    if (args.a.ld < args.a.cols)
+      return fail(StatusCode::kErrorLeadingDimension, "lda (" + std::to_string(args.a.ld) +
+                                                          ") must be >= K (" +
+                                                          std::to_string(args.a.cols) + ")");
+    if (args.b.ld < args.b.cols)
+      return fail(StatusCode::kErrorLeadingDimension,
+                  "ldb (" + std::to_string(args.b.ld) + ") must be >= K (" +
+                      std::to_string(args.b.cols) + ") for mk_nk_mn");
+    FP8GEMM_RETURN_IF_ERROR(check_aligned(args.a.data, 16, "A", "16-byte vector loads"));
+    if (args.a.ld % 16 != 0)
+      return fail(StatusCode::kErrorMisaligned,
+                  "lda must be a multiple of 16 (16-byte vector loads of every row); got lda=" +
+                      std::to_string(args.a.ld) + ": pad the leading dimension");
+    FP8GEMM_RETURN_IF_ERROR(check_aligned(args.b.data, 16, "B", "16-byte vector loads"));
+    if (args.b.ld % 16 != 0)
+      return fail(StatusCode::kErrorMisaligned,
+                  "ldb must be a multiple of 16 (16-byte vector loads of every row); got ldb=" +
+                      std::to_string(args.b.ld) + ": pad the leading dimension");
+    // Buffer offsets are 32-bit: a block tile's rows, from its first row, must stay below 2^31.
+    constexpr std::int64_t kMaxRange = 2147483647;
+    if (args.a.ld * Policy::kBlockM > kMaxRange)
+      return fail(StatusCode::kErrorLeadingDimension,
+                  "lda * " + std::to_string(Policy::kBlockM) +
+                      " must be below 2^31 (32-bit buffer offsets of one block tile); got lda=" +
+                      std::to_string(args.a.ld));
+    if (args.b.ld * Policy::kBlockN > kMaxRange)
+      return fail(StatusCode::kErrorLeadingDimension,
+                  "ldb * " + std::to_string(Policy::kBlockN) +
+                      " must be below 2^31 (32-bit buffer offsets of one block tile); got ldb=" +
+                      std::to_string(args.b.ld));
+    return Status::success();
+  }
+
+  /// acc += A[m0:, k_tiles] * B[k_tiles, n0:] for K-tiles [k_tile_begin, k_tile_end).
+  /// All kThreads threads of the workgroup must call it (it has barriers).
+  FP8GEMM_DEVICE void operator()(Arguments const& args, int m0, int n0, int k_tile_begin,
+                                 int k_tile_end, SharedStorage& lds, Accumulators& acc) const {
+    Coords const tc = Coords::current();
+    int const wave = arch::wave_index_uniform(kWaveSize);
+    int const num_tiles = k_tile_end - k_tile_begin;
+    if (num_tiles <= 0) return;
+    int const k_total = args.a.cols;
+    // K tiles entirely inside K run the pipelined loop; a partial last one runs after it.
+    int full = k_total / Policy::kBlockK - k_tile_begin;
+    full = full < 0 ? 0 : (full > num_tiles ? num_tiles : full);
+    if constexpr (kUsePartial) {
+      Accumulators partial;
+      partial.clear();
+      run(args, m0, n0, k_tile_begin, num_tiles, full, lds, tc, wave, partial, acc);
+    } else {
+      run(args, m0, n0, k_tile_begin, num_tiles, full, lds, tc, wave, acc, acc);
+    }
+  }
+
+ private:
+  /// The K loop with d the accumulators the MFMAs add to (acc, or partial when promoting).
+  FP8GEMM_DEVICE static void run(Arguments const& args, int m0, int n0, int k_tile_begin,
+                                 int num_tiles, int full, SharedStorage& lds, Coords const& tc,
+                                 int wave, Accumulators& d, Accumulators& acc) {
+    if (full > 0) {
+      Operands const ops = Operands::make(args, m0, n0, k_tile_begin, full, wave, tc.lane);
+      ReadBase const rb = read_base(tc.lane, tc.wave_m, tc.wave_n);
+      Fragments f;
+      // Prologue: the loads of tiles -2 and -1's phases (tile 0 and most of tile 1), all of
+      // tile 0 landed, B part 0 of tile 0 read.
+      for (int s = -2; s < 0; ++s) issue_step_loads(ops, lds, s);
+      arch::wait_vmcnt<prologue_vm_wait() + kWaitSlack>();
+      arch::barrier_without_fence();  // waits for: tile 0 in LDS from every wave
+      read_b_cluster<0>(f.b[0], read_address(lds, rb, 0));
+      if constexpr (kHardwareMx) loop_scales_b<0>(f.sb[0], args, ops, 0);
+      if constexpr (kPingPong) {
+        // The second wave of each SIMD starts one barrier late (see the struct comment).
+        if (wave >= kWaves / 2) arch::barrier_without_fence();  // waits for: the other half
+      }
+      for (int s = 0; s < full; ++s) {
+        step(args, ops, lds, s, m0, n0, tc, rb, f, d);
+        if constexpr (kUsePartial) promote(f.scales, d, acc);
+      }
+      // NOTE: the last cluster's reads of the next tile (never multiplied) are still in flight,
+      // and the compiler does not know it (lds_read16_counted): their registers must not be
+      // reused before they land.
+      arch::wait_lgkmcnt<0>();  // waits for: this wave's LDS reads
+      if constexpr (kPingPong) {
+        if (wave < kWaves / 2) arch::barrier_without_fence();  // waits for: the other half
+      }
+      arch::wait_vmcnt<0>();  // the loads of tiles past the end (reloads) have landed
+      arch::sync_block();     // waits for: every wave done with LDS before the tail reuses it
+    }
+    if (full < num_tiles) tail_tile(args, m0, n0, k_tile_begin, full, lds, tc, wave, d, acc);
+  }
+
+  /// Per thread: where its loads go in LDS and come from in global memory.
+  struct Operands {
+    arch::BufferRange a;  // A rows [m0, m0 + valid) from k of tile 0: rows past M read as zero
+    arch::BufferRange b;  // B rows [n0, n0 + valid)
+    int full;             // tiles with data; later ones reload the last full tile (never read)
+    int k_tile_begin;
+    int wave;
+    std::uint32_t voff_a[kLoadsA];                 // row * lda + 16 * chunk, per A load
+    std::uint32_t voff_b[kClusters][kLoadsBPart];  // per B part and load
+    // MX-32 in hardware: the index of this lane's E8M0 byte of K tile 0 per A / B atom, row *
+    // cols + lane / kM (the MX block of the atom's K the lane's byte scales). Rows past M / N
+    // take the last row's byte: they only scale accumulator rows (columns) that are never stored.
+    std::uint32_t mx_a[kHardwareMx ? kAtomsM : 1];
+    std::uint32_t mx_b[kHardwareMx ? kAtomsN : 1];
+
+    FP8GEMM_DEVICE static Operands make(Arguments const& args, int m0, int n0, int k_tile_begin,
+                                        int full, int wave, int lane) {
+      Operands o{};
+      std::int64_t const k0 = std::int64_t(k_tile_begin) * Policy::kBlockK;
+      int const a_rows = args.a.rows - m0 < Policy::kBlockM ? args.a.rows - m0 : Policy::kBlockM;
+      int const b_rows = args.b.rows - n0 < Policy::kBlockN ? args.b.rows - n0 : Policy::kBlockN;
+      // num_records = valid rows * ld: a row's loads (voffset = row * ld + 16 * chunk, the K
+      // offset in soffset, outside the check) are in range exactly when the row is valid.
+      o.a = {reinterpret_cast<std::uint8_t const*>(args.a.data) + m0 * args.a.ld + k0,
+             static_cast<std::uint32_t>(a_rows * args.a.ld)};
+      o.b = {reinterpret_cast<std::uint8_t const*>(args.b.data) + n0 * args.b.ld + k0,
+             static_cast<std::uint32_t>(b_rows * args.b.ld)};
+      o.full = full;
+      o.k_tile_begin = k_tile_begin;
+      o.wave = wave;
+      // Lane l of a load fills 16 bytes of its wave's 1 KiB: slot s0 + l / 8, stored chunk l % 8,
+      // which holds logical chunk (l % 8) ^ swizzle(slot) of the slot's row.
+      FP8GEMM_UNROLL
+      for (int j = 0; j < kLoadsA; ++j) {
+        int const s = a_slot0(j, wave) + lane / 8;
+        int const chunk = (lane % 8) ^ LdsLayoutA::swizzle(s);
+        o.voff_a[j] =
+            static_cast<std::uint32_t>(LdsLayoutA::row_of_slot(s) * args.a.ld + 16 * chunk);
+      }
+      FP8GEMM_UNROLL
+      for (int p = 0; p < kClusters; ++p) {
+        FP8GEMM_UNROLL
+        for (int q = 0; q < kLoadsBPart; ++q) {
+          int const s = b_slot0(p, q, wave) + lane / 8;
+          int const chunk = (lane % 8) ^ LdsLayoutB::swizzle(s);
+          o.voff_b[p][q] =
+              static_cast<std::uint32_t>(LdsLayoutB::row_of_slot(s) * args.b.ld + 16 * chunk);
+        }
+      }
+      if constexpr (kHardwareMx) {
+        int const wm = wave / Policy::kWavesN, wn = wave % Policy::kWavesN;
+        FP8GEMM_UNROLL
+        for (int i = 0; i < kAtomsM; ++i) {
+          int row = m0 + wm * Policy::kWaveTileM + i * Atom::kM + lane % Atom::kM;
+          row = row < args.scale_a.extent ? row : args.scale_a.extent - 1;
+          o.mx_a[i] = static_cast<std::uint32_t>(row * args.scale_a.cols + lane / Atom::kM);
+        }
+        FP8GEMM_UNROLL
+        for (int j = 0; j < kAtomsN; ++j) {
+          int row = n0 + wn * Policy::kWaveTileN + j * Atom::kN + lane % Atom::kN;
+          row = row < args.scale_b.extent ? row : args.scale_b.extent - 1;
+          o.mx_b[j] = static_cast<std::uint32_t>(row * args.scale_b.cols + lane / Atom::kN);
+        }
+      }
+      return o;
+    }
+    /// soffset of K tile t: its k from tile 0. Tiles past the last full one (loaded to keep the
+    /// schedule's counts, never read) reload it, so no load reads past K.
+    FP8GEMM_DEVICE std::uint32_t k_offset(int t) const {
+      return static_cast<std::uint32_t>(t < full ? t : full - 1) * Policy::kBlockK;
+    }
+    /// The global K tile of tile t, past the last full tile that one.
+    FP8GEMM_DEVICE int tile_clamped(int t) const {
+      return k_tile_begin + (t < full ? t : full - 1);
+    }
+  };
+
+  /// First slot (LDS row) of A load j / B part p load q of wave `wave`: 8 rows per wave load.
+  FP8GEMM_HOST_DEVICE static constexpr int a_slot0(int j, int wave) {
+    return (j * kWaves + wave) * kSlotsPerWaveLoad;
+  }
+  FP8GEMM_HOST_DEVICE static constexpr int b_slot0(int p, int q, int wave) {
+    return p * LdsLayoutB::kSlotsPerPart + (q * kWaves + wave) * kSlotsPerWaveLoad;
+  }
+
+  /// K-blocked scales of one K tile per accumulator row (A) / column (B) register.
+  struct BlockScales {
+    float a[kKBlockedScales ? kAtomsM : 1][Atom::kCRegs];
+    float b[kKBlockedScales ? kAtomsN : 1][Atom::kCRegs];
+  };
+
+  /// This thread's fragments: A (all atoms of the wave tile, one K tile) and two B clusters.
+  struct Fragments {
+    typename Atom::FragA a[kAtomsM];
+    typename Atom::FragB b[2][kClusterAtomsN];  // [cluster % 2][atom in cluster]
+    std::uint8_t sa[kAtomsM];                   // MX-32: E8M0 bytes of A (hardware scales)
+    std::uint8_t sb[2][kClusterAtomsN];
+    BlockScales scales;  // K-blocked scales of the tile in flight
+  };
+
+  /// The direct-to-LDS loads of L phase c of tile s (the schedule in the struct comment).
+  template <int c>
+  FP8GEMM_DEVICE static void issue_phase_loads(Operands const& ops, SharedStorage& lds, int s) {
+    if constexpr (c == 0) {
+      int const t = s + 1;
+      if (t >= 0) {
+        std::uint32_t const k = ops.k_offset(t);
+        FP8GEMM_UNROLL
+        for (int q = 0; q < kLoadsBPart; ++q)
+          arch::buffer_load_lds16(ops.b,
+                                  lds.b[t & 1] + b_slot0(kClusters - 1, q, ops.wave) * kSlotBytes,
+                                  ops.voff_b[kClusters - 1][q], k);
+      }
+    } else {
+      int const t = s + 2;
+      if (t >= 0) {
+        std::uint32_t const k = ops.k_offset(t);
+        FP8GEMM_UNROLL
+        for (int j = 0; j < kLoadsA; ++j)
+          if (a_phase(j) == c)
+            arch::buffer_load_lds16(ops.a, lds.a[t & 1] + a_slot0(j, ops.wave) * kSlotBytes,
+                                    ops.voff_a[j], k);
+        FP8GEMM_UNROLL
+        for (int q = 0; q < kLoadsBPart; ++q)
+          arch::buffer_load_lds16(ops.b, lds.b[t & 1] + b_slot0(c - 1, q, ops.wave) * kSlotBytes,
+                                  ops.voff_b[c - 1][q], k);
+      }
+    }
+  }
+  template <int c = 0>
+  FP8GEMM_DEVICE static void issue_step_loads(Operands const& ops, SharedStorage& lds, int s) {
+    issue_phase_loads<c>(ops, lds, s);
+    if constexpr (c + 1 < kClusters) issue_step_loads<c + 1>(ops, lds, s);
+  }
+
+  /// Per lane: the LDS byte offset of chunk c (k = 16 * (lane / 16) + 64c) of its row in atom 0 of
+  /// A, and in atom 0 of B cluster 0, stage 0. Every other atom, cluster and stage adds a
+  /// compile-time immediate, because the swizzle of a row depends only on lane % 16 here
+  /// (reads_match_layout checks it against the layouts for every lane).
+  struct ReadBase {
+    std::uint32_t a[2];
+    std::uint32_t b[2];
+  };
+  FP8GEMM_HOST_DEVICE static constexpr ReadBase read_base(int lane, int wave_m, int wave_n) {
+    int const r = lane % 16, swz = (r / 2) % 8;
+    ReadBase rb{};
+    for (int c = 0; c < 2; ++c) {
+      int const x = lane / 16 + 4 * c;  // logical 16-byte chunk of the row
+      rb.a[c] = static_cast<std::uint32_t>((wave_m * Policy::kWaveTileM + r) * kSlotBytes +
+                                           16 * (x ^ swz));
+      rb.b[c] = static_cast<std::uint32_t>((wave_n * 32 + r) * kSlotBytes + 16 * (x ^ swz));
+    }
+    return rb;
+  }
+  /// Immediates: A atom i; B cluster cl, atom q (stage 0; the stage goes into the address).
+  FP8GEMM_HOST_DEVICE static constexpr int a_imm(int stage, int i) {
+    return stage * LdsLayoutA::kBytes + i * Atom::kM * kSlotBytes;
+  }
+  FP8GEMM_HOST_DEVICE static constexpr int b_imm(int stage, int cl, int q) {
+    return stage * LdsLayoutB::kBytes +
+           (cl * LdsLayoutB::kSlotsPerPart + q * Atom::kN) * kSlotBytes;
+  }
+  /// The LDS addresses of this lane's reads in one stage: A chunks, B chunks.
+  struct ReadAddress {
+    arch::LdsAddress a[2];
+    arch::LdsAddress b[2];
+  };
+  FP8GEMM_DEVICE static ReadAddress read_address(SharedStorage const& lds, ReadBase const& rb,
+                                                 int stage) {
+    arch::LdsAddress const a0 = arch::lds_address(lds.a[0]) + stage * LdsLayoutA::kBytes;
+    arch::LdsAddress const b0 = arch::lds_address(lds.b[0]) + stage * LdsLayoutB::kBytes;
+    return {{a0 + rb.a[0], a0 + rb.a[1]}, {b0 + rb.b[0], b0 + rb.b[1]}};
+  }
+  FP8GEMM_HOST_DEVICE static constexpr bool reads_match_layout() {
+    for (int w = 0; w < kWaves; ++w) {
+      int const wm = w / Policy::kWavesN, wn = w % Policy::kWavesN;
+      for (int lane = 0; lane < kWaveSize; ++lane) {
+        ReadBase const rb = read_base(lane, wm, wn);
+        for (int c = 0; c < 2; ++c) {
+          for (int i = 0; i < kAtomsM; ++i)
+            if (rb.a[c] + a_imm(0, i) !=
+                LdsLayoutA::offset(wm * Policy::kWaveTileM + i * Atom::kM + Atom::a_row(lane, c),
+                                   Atom::a_k(lane, c)))
+              return false;
+          for (int cl = 0; cl < kClusters; ++cl)
+            for (int q = 0; q < kClusterAtomsN; ++q)
+              if (rb.b[c] + b_imm(0, cl, q) !=
+                  LdsLayoutB::offset(wn * Policy::kWaveTileN +
+                                         (cl * kClusterAtomsN + q) * Atom::kN +
+                                         Atom::b_col(lane, c),
+                                     Atom::b_k(lane, c)))
+                return false;
+        }
+      }
+    }
+    return true;
+  }
+  static_assert(reads_match_layout(),
+                "fragment read offsets (base + immediate) must equal the LDS layouts' offsets");
+  static_assert(a_imm(1, kAtomsM - 1) < 65536 &&
+                    b_imm(1, kClusters - 1, kClusterAtomsN - 1) < 65536,
+                "ds_read immediates are 16 bits");
+
+  template <int kImm, class Frag>
+  FP8GEMM_DEVICE static void read_fragment(Frag& f, arch::LdsAddress const (&address)[2]) {
+    FP8GEMM_UNROLL
+    for (int c = 0; c < 2; ++c) {
+      arch::Vec<16> v;
+      arch::lds_read16_counted<kImm>(v, address[c]);
+      FP8GEMM_UNROLL
+      for (int w = 0; w < 4; ++w) f.w[4 * c + w] = v.w[w];
+    }
+  }
+  /// A fragments (ra: the stage's addresses).
+  template <int i = 0>
+  FP8GEMM_DEVICE static void read_a(typename Atom::FragA (&fa)[kAtomsM], ReadAddress const& ra) {
+    read_fragment<a_imm(0, i)>(fa[i], ra.a);
+    if constexpr (i + 1 < kAtomsM) read_a<i + 1>(fa, ra);
+  }
+  /// B fragments of cluster kCluster (ra: the stage's addresses).
+  template <int kCluster, int q = 0>
+  FP8GEMM_DEVICE static void read_b_cluster(typename Atom::FragB (&fb)[kClusterAtomsN],
+                                            ReadAddress const& ra) {
+    read_fragment<b_imm(0, kCluster, q)>(fb[q], ra.b);
+    if constexpr (q + 1 < kClusterAtomsN) read_b_cluster<kCluster, q + 1>(fb, ra);
+  }
+
+  /// One K tile, in LDS stage s % 2: kClusters (L, M) phase pairs.
+  template <int c = 0>
+  FP8GEMM_DEVICE static void step(Arguments const& args, Operands const& ops, SharedStorage& lds,
+                                  int s, int m0, int n0, Coords const& tc, ReadBase const& rb,
+                                  Fragments& f, Accumulators& d) {
+    // ---- L_c: loads (c = 0: and the A fragments), counted waits ----
+    if constexpr (kHardwareMx) {  // E8M0 bytes first: the tile loads after them keep vmcnt > 0
+      if constexpr (c == 0) loop_scales_a(f.sa, args, ops, s);
+      if constexpr (c + 1 < kClusters) {
+        loop_scales_b<c + 1>(f.sb[(c + 1) % 2], args, ops, s);
+      } else {
+        loop_scales_b<0>(f.sb[0], args, ops, s + 1);
+      }
+    }
+    if constexpr (c == 0 && kKBlockedScales)  // used by promote after the tile's last cluster
+      load_block_scales(f.scales, args, tc, m0, n0, (ops.k_tile_begin + s) * Policy::kBlockK);
+    issue_phase_loads<c>(ops, lds, s);
+    if constexpr (c == 0) read_a(f.a, read_address(lds, rb, s & 1));
+    // waits for: this cluster's B fragments (read during M_(c-1)) and A (lgkmcnt 0); this wave's
+    // loads of what L_(c+1) and M_(c+1) read (vmcnt: the schedule's count)
+    arch::wait_vmcnt_lgkmcnt<kVmWait<c> + kWaitSlack, 0>();
+    arch::barrier_without_fence();  // waits for: every wave's loads and reads above
+    // ---- M_c: one cluster of MFMAs, the next cluster's B fragments read between them ----
+    arch::set_priority<1>();
+    // The last cluster reads the next tile's first cluster, from the other stage.
+    ReadAddress const next = read_address(lds, rb, (c + 1 < kClusters ? s : s + 1) & 1);
+    mma_cluster_reading_next<c>(args, tc, m0, n0, s, f, next, d);
+    arch::set_priority<0>();
+    arch::barrier_without_fence();  // waits for: the other wave of the SIMD's L phase
+    if constexpr (c + 1 < kClusters) step<c + 1>(args, ops, lds, s, m0, n0, tc, rb, f, d);
+  }
+
+  /// MX-32 in hardware: this lane's E8M0 bytes of K tile kt, for row (column) lane % kM of each
+  /// atom and the MX block lane / kM of the atom's K (by lane index, per the ISA; see
+  /// LdsMultistageMainloop::multiply_step). Rows or blocks outside the matrix get 2^0 (127).
+  FP8GEMM_DEVICE static std::uint8_t mx_scale_byte(ScaleView<Granularity> const& v, int row,
+                                                   int kb) {
+    if constexpr (std::is_same_v<typename ScaleView<Granularity>::Element, e8m0>) {
+      // NOTE: branch free: an in-bounds address always (row 0, block 0 exist), then a select.
+      bool const inside = row < v.extent && kb < v.cols;
+      std::uint8_t const bits = v.data[(inside ? row : 0) * v.cols + (inside ? kb : 0)].bits;
+      return inside ? bits : std::uint8_t{127};
+    } else {
+      return 127;  // not reached: hardware MX needs e8m0 scales
+    }
+  }
+  /// The same in the loop, from the indices in ops: tile t (past the last full tile: that one,
+  /// whose bytes the loop then never multiplies) has its blocks at byte 4t of every row. NOTE:
+  /// one byte load per atom, no branch and no select (which would wait for the load at once).
+  FP8GEMM_DEVICE static std::uint8_t mx_byte(e8m0 const* tile_blocks, std::uint32_t index) {
+    return tile_blocks[index].bits;
+  }
+  FP8GEMM_DEVICE static void loop_scales_a(std::uint8_t (&sa)[kAtomsM], Arguments const& args,
+                                           Operands const& ops, int t) {
+    if constexpr (kHardwareMx) {
+      e8m0 const* blocks = args.scale_a.data + kMxBlocksPerTile * ops.tile_clamped(t);
+      FP8GEMM_UNROLL
+      for (int i = 0; i < kAtomsM; ++i) sa[i] = mx_byte(blocks, ops.mx_a[i]);
+    }
+  }
+  template <int kCluster>
+  FP8GEMM_DEVICE static void loop_scales_b(std::uint8_t (&sb)[kClusterAtomsN],
+                                           Arguments const& args, Operands const& ops, int t) {
+    if constexpr (kHardwareMx) {
+      e8m0 const* blocks = args.scale_b.data + kMxBlocksPerTile * ops.tile_clamped(t);
+      FP8GEMM_UNROLL
+      for (int q = 0; q < kClusterAtomsN; ++q)
+        sb[q] = mx_byte(blocks, ops.mx_b[kCluster * kClusterAtomsN + q]);
+    }
+  }
+
+  FP8GEMM_DEVICE static void load_scales_a(std::uint8_t (&sa)[kAtomsM], Arguments const& args,
+                                           Coords const& tc, int m0, int kt) {
+    int const kb = kt * Policy::kBlockK / 32 + tc.lane / Atom::kM;
+    FP8GEMM_UNROLL
+    for (int i = 0; i < kAtomsM; ++i)
+      sa[i] = mx_scale_byte(args.scale_a,
+                            m0 + tc.wave_m * Policy::kWaveTileM + i * Atom::kM + tc.lane % Atom::kM,
+                            kb);
+  }
+  FP8GEMM_DEVICE static void load_scales_b(std::uint8_t (&sb)[kClusterAtomsN],
+                                           Arguments const& args, Coords const& tc, int n0, int kt,
+                                           int cluster) {
+    int const kb = kt * Policy::kBlockK / 32 + tc.lane / Atom::kN;
+    FP8GEMM_UNROLL
+    for (int q = 0; q < kClusterAtomsN; ++q)
+      sb[q] = mx_scale_byte(args.scale_b,
+                            n0 + tc.wave_n * Policy::kWaveTileN +
+                                (cluster * kClusterAtomsN + q) * Atom::kN + tc.lane % Atom::kN,
+                            kb);
+  }
+
+  /// Cluster c's MFMAs (MFMA k: B atom k / kAtomsM, A atom k % kAtomsM); after MFMA k < 4, the
+  /// k-th 16-byte read of the next cluster's B fragments (atom k / 2, chunk k % 2), so the reads
+  /// issue while the matrix pipe is busy.
+  template <int c, int k = 0>
+  FP8GEMM_DEVICE static void mma_cluster_reading_next(Arguments const& args, Coords const& tc,
+                                                      int m0, int n0, int s, Fragments& f,
+                                                      ReadAddress const& next, Accumulators& d) {
+    constexpr int kMfmas = kClusterAtomsN * kAtomsM;
+    constexpr int q = k / kAtomsM, i = k % kAtomsM, j = c * kClusterAtomsN + q;
+    if constexpr (kHardwareMx) {
+      Atom::mma_scaled(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[i], f.sb[c % 2][q]);
+    } else {
+      Atom::mma(d.v[i][j], f.a[i], f.b[c % 2][q]);
+    }
+    if constexpr (k < kReadsBCluster) {
+      constexpr int kNext = (c + 1) % kClusters, kAtom = k / 2, kChunk = k % 2;
+      arch::Vec<16> v;
+      arch::lds_read16_counted<b_imm(0, kNext, kAtom)>(v, next.b[kChunk]);
+      FP8GEMM_UNROLL
+      for (int w = 0; w < 4; ++w) f.b[(c + 1) % 2][kAtom].w[4 * kChunk + w] = v.w[w];
+    }
+    if constexpr (k + 1 < kMfmas)
+      mma_cluster_reading_next<c, k + 1>(args, tc, m0, n0, s, f, next, d);
+  }
+
+  /// d[i][2c + q] += A atom i * B atom 2c + q of K tile s (MX-32: with its E8M0 bytes).
+  template <int c>
+  FP8GEMM_DEVICE static void mma_cluster(Arguments const& args, Coords const& tc, int m0, int n0,
+                                         int s, Fragments const& f, Accumulators& d) {
+    FP8GEMM_UNROLL
+    for (int q = 0; q < kClusterAtomsN; ++q) {
+      int const j = c * kClusterAtomsN + q;
+      if constexpr (kHardwareMx) {
+        (void)s;
+        FP8GEMM_UNROLL
+        for (int i = 0; i < kAtomsM; ++i)
+          Atom::mma_scaled(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[i], f.sb[c % 2][q]);
+      } else {
+        FP8GEMM_UNROLL
+        for (int i = 0; i < kAtomsM; ++i) Atom::mma(d.v[i][j], f.a[i], f.b[c % 2][q]);
+      }
+    }
+    (void)args, (void)tc, (void)m0, (void)n0, (void)s;
+  }
+
+  /// A partial last K tile (tile t = full of the range, global K tile kt): the same direct-to-LDS
+  /// loads into stage 0, where 16-byte chunks past K get an offset outside the range (zeros);
+  /// then the chunk K falls in (K % 16 != 0) is written byte by byte, from global memory below K
+  /// and zero above, so nothing past K is read. Then its clusters back to back.
+  FP8GEMM_DEVICE static void tail_tile(Arguments const& args, int m0, int n0, int k_tile_begin,
+                                       int t, SharedStorage& lds, Coords const& tc, int wave,
+                                       Accumulators& d, Accumulators& acc) {
+    constexpr std::uint32_t kOutOfRange = 0x80000000u;  // >= any num_records (< 2^31)
+    int const kt = k_tile_begin + t;
+    int const k0 = kt * Policy::kBlockK;
+    int const k_valid = args.a.cols - k0;  // 1 .. kBlockK - 1 bytes of each row in this tile
+    int const whole_chunks = k_valid / 16;
+    Operands const ops = Operands::make(args, m0, n0, k_tile_begin, t + 1, wave, tc.lane);
+    std::uint32_t const k = ops.k_offset(t);
+    FP8GEMM_UNROLL
+    for (int j = 0; j < kLoadsA; ++j) {
+      int const slot = a_slot0(j, wave) + tc.lane / 8;
+      bool const inside = ((tc.lane % 8) ^ LdsLayoutA::swizzle(slot)) < whole_chunks;
+      arch::buffer_load_lds16(ops.a, lds.a[0] + a_slot0(j, wave) * kSlotBytes,
+                              inside ? ops.voff_a[j] : kOutOfRange, k);
+    }
+    FP8GEMM_UNROLL
+    for (int p = 0; p < kClusters; ++p) {
+      FP8GEMM_UNROLL
+      for (int q = 0; q < kLoadsBPart; ++q) {
+        int const slot = b_slot0(p, q, wave) + tc.lane / 8;
+        bool const inside = ((tc.lane % 8) ^ LdsLayoutB::swizzle(slot)) < whole_chunks;
+        arch::buffer_load_lds16(ops.b, lds.b[0] + b_slot0(p, q, wave) * kSlotBytes,
+                                inside ? ops.voff_b[p][q] : kOutOfRange, k);
+      }
+    }
+    arch::wait_vmcnt<0>();  // waits for: this thread's tail loads
+    arch::sync_block();     // waits for: every thread's tail loads in LDS
+    if (k_valid % 16 != 0) {
+      // Chunk whole_chunks of every row: byte b from global memory when below K, else zero.
+      int const kc = 16 * whole_chunks;
+      for (int idx = arch::thread_idx(); idx < (Policy::kBlockM + Policy::kBlockN) * 16;
+           idx += kThreads) {
+        int const row = idx / 16, kk = kc + idx % 16;
+        bool const is_a = row < Policy::kBlockM;
+        int const r = is_a ? row : row - Policy::kBlockM;
+        int const grow = (is_a ? m0 : n0) + r;
+        bool const inside = grow < (is_a ? args.a.rows : args.b.rows) && kk < k_valid;
+        arch::Vec<1> v;
+        v.b[0] = 0;
+        if (inside) {
+          v.b[0] =
+              is_a ? reinterpret_cast<std::uint8_t const*>(args.a.data)[grow * args.a.ld + k0 + kk]
+                   : reinterpret_cast<std::uint8_t const*>(args.b.data)[grow * args.b.ld + k0 + kk];
+        }
+        if (is_a) {
+          arch::lds_store<1>(lds.a[0], LdsLayoutA::offset(r, kk), v);
+        } else {
+          arch::lds_store<1>(lds.b[0], LdsLayoutB::offset(r, kk), v);
+        }
+      }
+      arch::sync_block();  // waits for: the chunk at K written by every thread
+    }
+    ReadBase const rb = read_base(tc.lane, tc.wave_m, tc.wave_n);
+    Fragments f;
+    read_a(f.a, read_address(lds, rb, 0));
+    if constexpr (kHardwareMx) load_scales_a(f.sa, args, tc, m0, kt);
+    tail_clusters(args, lds, m0, n0, kt, tc, rb, f, d);
+    if constexpr (kUsePartial) {
+      load_block_scales(f.scales, args, tc, m0, n0, k0);
+      promote(f.scales, d, acc);
+    }
+  }
+
+  template <int c = 0>
+  FP8GEMM_DEVICE static void tail_clusters(Arguments const& args, SharedStorage& lds, int m0,
+                                           int n0, int kt, Coords const& tc, ReadBase const& rb,
+                                           Fragments& f, Accumulators& d) {
+    read_b_cluster<c>(f.b[c % 2], read_address(lds, rb, 0));
+    if constexpr (kHardwareMx) load_scales_b(f.sb[c % 2], args, tc, n0, kt, c);
+    arch::wait_lgkmcnt<0>();  // waits for: this cluster's fragments (the tail is not pipelined)
+    mma_cluster<c>(args, tc, m0, n0, kt, f, d);
+    if constexpr (c + 1 < kClusters) tail_clusters<c + 1>(args, lds, m0, n0, kt, tc, rb, f, d);
+  }
+
+  /// The K-blocked scales of one K tile (scale block of k = chunk_k), per accumulator row / column
+  /// register. NOTE: loaded at the tile's first L phase, so the tile's own loads and MFMAs hide
+  /// their latency before promote uses them; branch free, with rows past M / N taking the last
+  /// row's scale: their partial sums are zero (zero-filled A / B) and their outputs never stored.
+  FP8GEMM_DEVICE static void load_block_scales(BlockScales& sc, Arguments const& args,
+                                               Coords const& tc, int m0, int n0, int chunk_k) {
+    if constexpr (kKBlockedScales) {
+      FP8GEMM_UNROLL
+      for (int i = 0; i < kAtomsM; ++i) {
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Atom::kCRegs; ++r) {
+          int const m = m0 + tc.row(i, r);
+          int const row = m < args.scale_a.extent ? m : args.scale_a.extent - 1;
+          sc.a[i][r] = args.scale_a.block(row, chunk_k, Granularity::kABlockM);
+        }
+      }
+      FP8GEMM_UNROLL
+      for (int j = 0; j < kAtomsN; ++j) {
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Atom::kCRegs; ++r) {
+          int const n = n0 + tc.col(j, r);
+          int const row = n < args.scale_b.extent ? n : args.scale_b.extent - 1;
+          sc.b[j][r] = args.scale_b.block(row, chunk_k, Granularity::kBBlockN);
+        }
+      }
+    } else {
+      (void)sc, (void)args, (void)tc, (void)m0, (void)n0, (void)chunk_k;
+    }
+  }
+
+  /// acc += (partial * s_a(m, kb)) * s_b(n, kb) with the tile's scales (without K-blocked scales:
+  /// acc += partial); partial = 0. (LdsMultistageMainloop::promote, once per K tile here.)
+  FP8GEMM_DEVICE static void promote(BlockScales const& sc, Accumulators& partial,
+                                     Accumulators& acc) {
+    FP8GEMM_UNROLL
+    for (int i = 0; i < kAtomsM; ++i) {
+      FP8GEMM_UNROLL
+      for (int j = 0; j < kAtomsN; ++j) {
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Atom::kCRegs; ++r) {
+          if constexpr (kKBlockedScales) {
+            acc.v[i][j][r] += scale_twice(partial.v[i][j][r], sc.a[i][r], sc.b[j][r]);
+          } else {
+            acc.v[i][j][r] += partial.v[i][j][r];
+          }
+          partial.v[i][j][r] = 0.0f;
+        }
+      }
+    }
+  }
+};
+
+}  // namespace fp8gemm

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+// The emulator's direct-to-LDS buffer loads, counted waits and the ping-pong barrier pattern
+// (arch/amd/direct_to_lds.hpp, arch/emu/runtime.hpp), and the gfx950 buffer-load mainloop with a
+// wait one load short. The facts pinned here as numbers come from LLVM's IntrinsicsAMDGPU.td
+// (int_amdgcn_raw_buffer_load_lds: voffset and the immediate "included in bounds checking",
+// soffset "excluded from bounds checking", size 16 on gfx950) and AMD's CDNA3 ISA guide (9.1.8:
+// out-of-range reads return zero, dword x2/x3/x4 loads are range-checked per component; LDS DMA:
+// LDS_ADDR = M0 + inst_offset + TID * size), not from the kernels the mainloop was written after.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/gemm_host_run.hpp"
+#include "fp8gemm/arch/amd/direct_to_lds.hpp"
+#include "fp8gemm/arch/emu/runtime.hpp"
+
+namespace fp8gemm::test {
+namespace {
+
+emu::LaunchConfig one_block(int threads, std::size_t shared_bytes) {
+  emu::LaunchConfig cfg;
+  cfg.grid = emu::Dim3{1, 1, 1};
+  cfg.block_threads = threads;
+  cfg.wave_size = 64;
+  cfg.shared_bytes = shared_bytes;
+  cfg.host_threads = 1;
+  return cfg;
+}
+
+/// 256 bytes, byte i = i + 1 (no zero, so a zero-filled byte is recognisable).
+std::vector<std::uint8_t> ramp() {
+  std::vector<std::uint8_t> g(256);
+  for (int i = 0; i < 256; ++i) g[i] = static_cast<std::uint8_t>(i + 1);
+  return g;
+}
+
+TEST(BufferLoadLds, RangeCheckIsPerComponentOnTheVgprOffsetAndLanesFillConsecutiveSlots) {
+  std::vector<std::uint8_t> const g = ramp();
+  std::vector<std::uint8_t> seen(1024);
+  std::vector<std::uint8_t> before(16);
+  emu::launch(one_block(64, 1024), [&] {
+    auto* lds = static_cast<std::uint8_t*>(emu::shared_memory());
+    int const lane = emu::lane_id();
+    // num_records 40: lane 0 reads at voffset 32, so components 0 (bytes 32..35) and 1 (36..39)
+    // are inside, 2 and 3 (40..47) outside. Lane 5 reads at voffset 0. The others are outside.
+    std::uint32_t const voffset = lane == 0 ? 32u : (lane == 5 ? 0u : 0x80000000u);
+    arch::buffer_load_lds16(arch::BufferRange{g.data(), 40}, lds, voffset, /*soffset=*/0);
+    if (lane == 0)
+      for (int i = 0; i < 16; ++i) before[i] = lds[i];  // not landed yet: LDS still poison
+    arch::wait_vmcnt<0>();
+    emu::sync_threads();  // waits for: every lane's load landed
+    if (lane == 0)
+      for (int i = 0; i < 1024; ++i) seen[i] = lds[i];
+  });
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(before[i], emu::kLdsPoisonByte) << i;
+  // Lane 0's slot [0, 16): bytes 32..39 of the buffer (values 33..40), then 8 zeros.
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(seen[i], 33 + i) << i;
+  for (int i = 8; i < 16; ++i) EXPECT_EQ(seen[i], 0) << i;
+  // Lane 5 lands at 16 * 5 = 80: bytes 0..15 (values 1..16).
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(seen[80 + i], 1 + i) << i;
+  // Every other lane's slot is all zero (out of range: zero, memory not read).
+  for (int i = 16; i < 1024; ++i) {
+    if (i < 80 || i >= 96) {
+      EXPECT_EQ(seen[i], 0) << i;
+    }
+  }
+}
+
+TEST(BufferLoadLds, ScalarOffsetIsOutsideTheRangeCheck) {
+  std::vector<std::uint8_t> const g = ramp();
+  std::vector<std::uint8_t> seen(16);
+  emu::launch(one_block(64, 1024), [&] {
+    auto* lds = static_cast<std::uint8_t*>(emu::shared_memory());
+    // num_records 32, voffset 16, soffset 24: 16 + 16 <= 32, so all four components are read,
+    // from byte 24 + 16 = 40 (values 41..56), although 40 is past num_records.
+    arch::buffer_load_lds16(arch::BufferRange{g.data(), 32}, lds, 16, /*soffset=*/24);
+    arch::wait_vmcnt<0>();
+    if (emu::lane_id() == 0)
+      for (int i = 0; i < 16; ++i) seen[i] = lds[i];
+  });
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(seen[i], 41 + i) << i;
+}
+
+TEST(BufferLoadLds, WaitingOneLoadTooFewLeavesPoison) {
+  std::vector<std::uint8_t> const g = ramp();
+  std::vector<int> poisoned_blocks;
+  emu::launch(one_block(64, 3 * 1024), [&] {
+    auto* lds = static_cast<std::uint8_t*>(emu::shared_memory());
+    for (int b = 0; b < 3; ++b)  // three loads, in order, into three 1 KiB blocks
+      arch::buffer_load_lds16(arch::BufferRange{g.data(), 256}, lds + 1024 * b, 16u * b, 0);
+    // The third load is needed, but vmcnt(1) leaves the newest one in flight: one too few.
+    arch::wait_vmcnt<1>();
+    if (emu::lane_id() == 0)
+      for (int b = 0; b < 3; ++b)
+        if (lds[1024 * b] == emu::kLdsPoisonByte) poisoned_blocks.push_back(b);
+    arch::wait_vmcnt<0>();
+  });
+  EXPECT_EQ(poisoned_blocks, std::vector<int>{2});
+}
+
+TEST(BufferLoadLds, ExitingWithLoadsInFlightIsAnError) {
+  std::vector<std::uint8_t> const g = ramp();
+  try {
+    emu::launch(one_block(64, 1024), [&] {
+      arch::buffer_load_lds16(arch::BufferRange{g.data(), 256},
+                              static_cast<std::uint8_t*>(emu::shared_memory()), 0, 0);
+    });
+    FAIL() << "no error";
+  } catch (std::logic_error const& e) {
+    EXPECT_NE(std::string(e.what()).find("asynchronous copies it never waited for"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// ---- the ping-pong barrier pattern ------------------------------------------------------------
+
+/// 8 waves run kPhases (L, M) phase pairs with a barrier after each phase, as the gfx950 mainloop
+/// does; waves 4..7 pass one extra barrier first and waves 0..3 one at the end. A workgroup
+/// barrier pairs the n-th barrier call of every wave, so interval n (after the n-th barrier) is
+/// the same for all: there the two waves of every SIMD (w, w + 4) must be in different phases, one
+/// in L and one in M.
+TEST(PingPong, HalvesAlternateLoadAndMultiplyPhases) {
+  constexpr int kPhases = 6, kIntervals = 2 * kPhases + 2;
+  std::vector<char> role(8 * kIntervals, ' ');  // [wave][interval]: 'L', 'M' or ' ' (idle)
+  emu::launch(one_block(512, 0), [&] {
+    int const wave = emu::wave_id();
+    bool const late = wave >= 4, lane0 = emu::lane_id() == 0;
+    int n = 0;  // barriers this wave has passed
+    auto barrier = [&] {
+      arch::barrier_without_fence();  // waits for: the other half's phase
+      ++n;
+    };
+    if (late) barrier();
+    for (int p = 0; p < kPhases; ++p) {
+      if (lane0) role[wave * kIntervals + n] = 'L';
+      barrier();
+      if (lane0) role[wave * kIntervals + n] = 'M';
+      barrier();
+    }
+    if (!late) barrier();
+  });
+  for (int w = 0; w < 4; ++w) {
+    for (int n = 1; n < kIntervals - 1; ++n) {
+      char const a = role[w * kIntervals + n], b = role[(w + 4) * kIntervals + n];
+      if (a == ' ' || b == ' ') continue;
+      EXPECT_NE(a, b) << "SIMD " << w << " interval " << n;
+    }
+  }
+  // Intervals 1 .. 2 kPhases - 1 have both waves of a SIMD busy (the early half is idle in the
+  // last one, the late half in the first).
+  for (int w = 0; w < 8; ++w) {
+    for (int n = 1; n < 2 * kPhases; ++n) EXPECT_NE(role[w * kIntervals + n], ' ') << w << n;
+  }
+}
+
+TEST(PingPong, MissingClosingBarrierIsReported) {
+  std::string msg = "no error";
+  try {
+    emu::launch(one_block(512, 0), [] {
+      if (emu::wave_id() >= 4) arch::barrier_without_fence();
+      arch::barrier_without_fence();
+      // the early half's closing barrier is missing: the late half waits forever
+    });
+  } catch (std::logic_error const& e) {
+    msg = e.what();
+  }
+  // The late half still waits at its last barrier when the early half exits.
+  EXPECT_NE(msg.find("exited while"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("wait at a barrier"), std::string::npos) << msg;
+}
+
+TEST(PingPong, PrioritiesAndFencesAreNoOpsOnTheEmulator) {
+  int runs = 0;
+  emu::launch(one_block(64, 0), [&] {
+    arch::set_priority<1>();
+    arch::schedule_fence();
+    arch::wait_lgkmcnt<0>();
+    arch::set_priority<0>();
+    if (emu::lane_id() == 0) ++runs;
+  });
+  EXPECT_EQ(runs, 1);
+}
+
+// ---- the mainloop with a wait one load short --------------------------------------------------
+
+using GoodConfig =
+    GemmConfig<Cdna4Default<e4m3fn, e4m3fn>, PerTensor, LayoutB::kNK, Epilogue<float, Identity>>;
+static_assert(
+    std::is_same_v<GoodConfig::Mainloop, BufferLdsPingPongMainloop<Cdna4Default<e4m3fn, e4m3fn>,
+                                                                   PerTensor, LayoutB::kNK, 0>>,
+    "gfx950 mk_nk_mn runs the buffer-load mainloop");
+/// The same kernel with every counted vmcnt wait leaving one more load in flight.
+struct WaitOneShortConfig : GoodConfig {
+  using Mainloop = BufferLdsPingPongMainloop<Policy, Granularity, LayoutB::kNK, 0, 1>;
+  using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
+  using Params = typename Kernel::Params;
+};
+
+TEST(BufferLdsMainloop, WaitOneLoadShortGivesAWrongGemm) {
+  // 8 K tiles: every counted wait of the steady state runs.
+  GemmCase const c{256, 256, 1024, /*seed=*/77};
+  EXPECT_TRUE(run_on_host(GemmProblem<GoodConfig>(c)));
+  EXPECT_FALSE(run_on_host(GemmProblem<WaitOneShortConfig>(c)));
+}
+
+TEST(BufferLdsMainloop, WaitCountsFollowTheSchedule) {
+  using M = GoodConfig::Mainloop;
+  // Cdna4Default: 4 A loads + 4 B parts of 1 load per thread and tile; L_0 issues 1 load, L_1 3,
+  // L_2 2, L_3 2. The counts the schedule gives (derivation in the mainloop's comment):
+  EXPECT_EQ(M::kLoadsPerTile, 8);
+  EXPECT_EQ(M::kVmWait<0>, 9);
+  EXPECT_EQ(M::kVmWait<1>, 11);
+  EXPECT_EQ(M::kVmWait<2>, 10);
+  EXPECT_EQ(M::kVmWait<3>, 9);
+}
+
+}  // namespace
+}  // namespace fp8gemm::test
