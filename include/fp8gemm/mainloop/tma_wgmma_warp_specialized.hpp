@@ -307,8 +307,10 @@ struct TmaWgmmaMainloop {
     for (int r = 0; r < Atom::kAccumulators; ++r) acc[r] += partial[r];
   }
 
+ public:
   /// A thread's K-block scales for one k-block: per m64 row block its two rows' A scales (rows
-  /// acc_row(t, 0) and + 8), and the B scales of the tile's column groups.
+  /// acc_row(t, 0) and + 8), and the B scales of the tile's column groups. (Public so that host
+  /// tests check its indexing and its promotion rule: tests/unit/mainloop.)
   struct BlockScales {
     static constexpr int kBGroups =
         Policy::kBlockN % kScaleBlockN == 0 ? Policy::kBlockN / kScaleBlockN : 1;

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+// The TMA + WGMMA mainloop's K-block scales (TmaWgmmaMainloop::BlockScales), on the host: which
+// scale each accumulator register of each consumer thread gets (against an index computed here
+// from the accumulator map and the scale layout), and the promotion rule: one FFMA with s_a·s_b
+// when every product is a normal float, else (partial·s_a)·s_b. The GPU tests run these on the
+// H200; here the fallback branch runs too, which quantized scales never reach there.
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "fp8gemm/fp8gemm.hpp"
+
+namespace fp8gemm {
+namespace {
+
+template <class Policy, class G>
+struct Fixture {
+  using Mainloop = TmaWgmmaMainloop<Policy, G, 128>;
+  using Atom = typename Policy::Atom;
+  static constexpr int kM = 300, kN = 520, kK = 384;  // ragged: M, N past a tile
+  std::vector<float> sa, sb;
+  typename Mainloop::Params p;
+  Fixture() {
+    ScaleShape const a = scale_shape<G>(Operand::kA, kM, kK), b = scale_shape<G>(Operand::kB, kN, kK);
+    sa.resize(static_cast<std::size_t>(a.size()));
+    sb.resize(static_cast<std::size_t>(b.size()));
+    for (std::size_t i = 0; i < sa.size(); ++i) sa[i] = 1.0f + static_cast<float>(i);
+    for (std::size_t i = 0; i < sb.size(); ++i) sb[i] = 0.5f + static_cast<float>(i) / 1024.0f;
+    p.scale_a = {sa.data(), a.cols, kM};
+    p.scale_b = {sb.data(), b.cols, kN};
+    p.m = kM, p.n = kN, p.k = kK;
+  }
+  /// The scale of output row m / column n in k-block kb, rows and columns past M / N clamped.
+  float want_a(int m, int kb) const {
+    m = m < kM ? m : kM - 1;
+    return sa[static_cast<std::size_t>((m / G::kABlockM) * p.scale_a.cols + kb)];
+  }
+  float want_b(int n, int kb) const {
+    n = n < kN ? n : kN - 1;
+    return sb[static_cast<std::size_t>((n / G::kBBlockN) * p.scale_b.cols + kb)];
+  }
+};
+
+/// Every register of every consumer thread, for interior and edge tiles: the A scale of its row,
+/// the B scale of its column.
+template <class Policy, class G>
+void check_indexing() {
+  using F = Fixture<Policy, G>;
+  using Atom = typename F::Atom;
+  F f;
+  for (int m0 : {0, Policy::kBlockM})  // second tile row: rows past M = 300
+    for (int n0 : {0, 4 * Policy::kBlockN})
+      for (int kb = 0; kb < F::kK / 128; ++kb)
+        for (int consumer = 0; consumer < Policy::kConsumers; ++consumer)
+          for (int t = 0; t < 128; ++t) {
+            typename F::Mainloop::BlockScales s;
+            s.load(f.p, m0 + consumer * Policy::kConsumerRows, n0, kb, t);
+            for (int i = 0; i < Policy::kAtomsM; ++i)
+              for (int r = 0; r < Atom::kAccumulators; ++r) {
+                int const m = m0 + consumer * Policy::kConsumerRows + i * 64 + Atom::acc_row(t, r);
+                int const n = n0 + Atom::acc_col(t, r);
+                ASSERT_EQ(s.sa[i][(r / 2) % 2], f.want_a(m, kb))
+                    << "m0 " << m0 << " consumer " << consumer << " t " << t << " i " << i
+                    << " r " << r;
+                ASSERT_EQ(s.sb[F::Mainloop::BlockScales::group(r)], f.want_b(n, kb))
+                    << "n0 " << n0 << " t " << t << " r " << r;
+              }
+          }
+}
+
+TEST(WgmmaBlockScales, IndexingPerRowTimes128Columns) {
+  check_indexing<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>>();
+}
+TEST(WgmmaBlockScales, IndexingBlocksOf128RowsAnd64Columns) {
+  check_indexing<Sm90WgmmaDefault<>, Blockwise<128, 64, 128>>();  // two B groups per tile
+  check_indexing<WgmmaTilePolicy<128, 64, 2, 5>, Blockwise<1, 256, 128>>();  // bn > BlockN
+}
+
+/// The rule: normal products -> acc = fma(partial, s_a·s_b, acc), bit for bit; a product that is
+/// not a normal float (here 2^-100 · 2^-60 = 2^-160: zero in FP32) -> acc + (partial·s_a)·s_b,
+/// which keeps the representable result (partial · 2^-160 with partial = 2^100 is 2^-60).
+TEST(WgmmaBlockScales, FoldedWhenNormalTwoStepOtherwise) {
+  using M = TmaWgmmaMainloop<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, 128>;
+  constexpr int kRegs = Sm90WgmmaDefault<>::Atom::kAccumulators;
+  M::BlockScales s;
+  float partial[kRegs], acc[kRegs], start[kRegs];
+  for (int r = 0; r < kRegs; ++r) {
+    partial[r] = 1.0f + static_cast<float>(r) / 7.0f;
+    start[r] = acc[r] = 3.0f - static_cast<float>(r) / 13.0f;
+  }
+  s.sa[0][0] = 0.1f, s.sa[0][1] = 3.3f, s.sb[0] = 0.7f;
+  s.promote(acc, partial, 0);
+  for (int r = 0; r < kRegs; ++r)
+    ASSERT_EQ(acc[r], std::fma(partial[r], s.sa[0][(r / 2) % 2] * s.sb[0], start[r])) << r;
+
+  s.sa[1][0] = std::ldexp(1.0f, -100), s.sa[1][1] = 1.0f, s.sb[0] = std::ldexp(1.0f, -60);
+  ASSERT_EQ(s.sa[1][0] * s.sb[0], 0.0f);  // the product alone underflows
+  for (int r = 0; r < kRegs; ++r) acc[r] = 0.0f, partial[r] = std::ldexp(1.0f, 100);
+  s.promote(acc, partial, 1);
+  for (int r = 0; r < kRegs; ++r) {
+    float const want = (r / 2) % 2 == 0 ? std::ldexp(1.0f, -60) : std::ldexp(1.0f, 40);
+    ASSERT_EQ(acc[r], want) << r;  // folded, the h = 0 rows would be 0
+  }
+}
+
+}  // namespace
+}  // namespace fp8gemm
