@@ -24,7 +24,8 @@ struct Fixture {
   std::vector<float> sa, sb;
   typename Mainloop::Params p;
   Fixture() {
-    ScaleShape const a = scale_shape<G>(Operand::kA, kM, kK), b = scale_shape<G>(Operand::kB, kN, kK);
+    ScaleShape const a = scale_shape<G>(Operand::kA, kM, kK),
+                     b = scale_shape<G>(Operand::kB, kN, kK);
     sa.resize(static_cast<std::size_t>(a.size()));
     sb.resize(static_cast<std::size_t>(b.size()));
     for (std::size_t i = 0; i < sa.size(); ++i) sa[i] = 1.0f + static_cast<float>(i);
@@ -63,8 +64,8 @@ void check_indexing() {
                 int const m = m0 + consumer * Policy::kConsumerRows + i * 64 + Atom::acc_row(t, r);
                 int const n = n0 + Atom::acc_col(t, r);
                 ASSERT_EQ(s.sa[i][(r / 2) % 2], f.want_a(m, kb))
-                    << "m0 " << m0 << " consumer " << consumer << " t " << t << " i " << i
-                    << " r " << r;
+                    << "m0 " << m0 << " consumer " << consumer << " t " << t << " i " << i << " r "
+                    << r;
                 ASSERT_EQ(s.sb[F::Mainloop::BlockScales::group(r)], f.want_b(n, kb))
                     << "n0 " << n0 << " t " << t << " r " << r;
               }
