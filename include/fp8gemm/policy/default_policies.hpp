@@ -41,14 +41,17 @@ template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaSmallM = WgmmaTilePolicy<64, 64, 1, 8, EA, EB>;
 
 /// gfx950 (CDNA4): 256 x 256 x 128 block tile on the full-rate 16x16x128 MFMA, 8 waves (4 x 2) of
-/// 64 x 128, two LDS stages = 2 x (256 + 256) x 144 B = 144 KiB of the 160 KiB.
+/// 64 x 128, two LDS stages. mk_nk_mn runs the direct-to-LDS ping-pong mainloop on XOR-swizzled
+/// 128-byte rows: 2 x (256 + 256) x 128 B = 128 KiB of the 160 KiB; mk_kn_mn the register-staged
+/// one on rows padded to 144 B: 144 KiB.
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Cdna4Default = TilePolicy<256, 256, 128, 4, 2, arch::Cdna4Mma16x16x128<EA, EB>, 2>;
 
 /// gfx950 with K-blocked scales: Blockwise (promotion needs a second accumulator set) and MX-32
 /// (per-lane E8M0 bytes for every atom; at 2 waves per SIMD it spills): 256 x 128 x 128, 4 waves
 /// (2 x 2) of 128 x 64 at one wave per SIMD (512 registers per lane), two LDS stages =
-/// 2 x (256 + 128) x 144 B = 108 KiB.
+/// 2 x (256 + 128) x 128 B = 96 KiB on the direct-to-LDS mainloop (mk_nk_mn), 144-byte padded
+/// rows = 108 KiB otherwise.
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Cdna4KBlocked = TilePolicy<256, 128, 128, 2, 2, arch::Cdna4Mma16x16x128<EA, EB>, 2>;
 
