@@ -136,13 +136,16 @@ Status check_target() {
 #endif
 #if defined(FP8GEMM_BACKEND_CUDA) || \
     (defined(FP8GEMM_BACKEND_HIP) && defined(__HIP_PLATFORM_NVIDIA__))
-  if constexpr (std::is_same_v<Arch, Sm90a>) {
-    int device = 0, major = 0, minor = 0;
+  int major = 0, minor = 0;  // the current device's compute capability
+  if constexpr (std::is_same_v<Arch, Sm90> || std::is_same_v<Arch, Sm90a>) {
+    int device = 0;
     FP8GEMM_GPU_RETURN_IF_ERROR(cudaGetDevice(&device));
     FP8GEMM_GPU_RETURN_IF_ERROR(
         cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
     FP8GEMM_GPU_RETURN_IF_ERROR(
         cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  }
+  if constexpr (std::is_same_v<Arch, Sm90a>) {
     if (major != 9 || minor != 0)
       return Status::error(StatusCode::kErrorUnsupported,
                            "the TMA + WGMMA kernel (sm_90a) needs a compute capability 9.0 GPU "
@@ -155,12 +158,6 @@ Status check_target() {
                          std::string("policy targets ") + Arch::kName +
                              " (AMD) but this build runs on an NVIDIA GPU; use an Sm90 policy");
   } else {
-    int device = 0, major = 0, minor = 0;
-    FP8GEMM_GPU_RETURN_IF_ERROR(cudaGetDevice(&device));
-    FP8GEMM_GPU_RETURN_IF_ERROR(
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    FP8GEMM_GPU_RETURN_IF_ERROR(
-        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
     if (major * 10 + minor < 89)
       return Status::error(StatusCode::kErrorUnsupported,
                            "fp8 mma.sync needs compute capability 8.9 or newer; device has " +

@@ -127,6 +127,17 @@ struct DirectStoreEpilogue {
       float const mag = fabsf(y);
       amax = (mag > amax || mag != mag) ? mag : amax;  // NaN sticks
     };
+    // y = EpilogueOp(dequantize(acc)) of output (m, n)
+    auto value = [&](int m, int n, float a) {
+      return EpilogueOp::compute(args.params, dq(args, m, n, a), n);
+    };
+    // outputs (m, n) and (m, n + 1) as one access
+    auto finish_pair = [&](int m, int n, float a0, float a1) {
+      float const y0 = value(m, n, a0), y1 = value(m, n + 1, a1);
+      EpilogueOp::store_pair(args.params, m, n, y0, y1);
+      fold(y0);
+      fold(y1);
+    };
     constexpr int kStep = has_pairs<Atom>::value ? 2 : 1;
     if constexpr (kStep == 2) {
       // interior tile with aligned pairs: no bounds, no branches
@@ -139,14 +150,7 @@ struct DirectStoreEpilogue {
           for (int j = 0; j < Policy::kAtomsN; ++j) {
             FP8GEMM_UNROLL
             for (int i = 0; i < Policy::kAtomsM; ++i) {
-              int const m = m0 + tc.row(i, r);
-              int const n = n0 + tc.col(j, r);
-              float const y0 = EpilogueOp::compute(args.params, dq(args, m, n, acc.v[i][j][r]), n);
-              float const y1 =
-                  EpilogueOp::compute(args.params, dq(args, m, n + 1, acc.v[i][j][r + 1]), n + 1);
-              EpilogueOp::store_pair(args.params, m, n, y0, y1);
-              fold(y0);
-              fold(y1);
+              finish_pair(m0 + tc.row(i, r), n0 + tc.col(j, r), acc.v[i][j][r], acc.v[i][j][r + 1]);
             }
           }
         }
@@ -165,20 +169,14 @@ struct DirectStoreEpilogue {
           if (m >= args.m) continue;
           if constexpr (kStep == 2) {
             if (args.pair_stores && n + 1 < args.n) {
-              float const y0 = EpilogueOp::compute(args.params, dq(args, m, n, acc.v[i][j][r]), n);
-              float const y1 =
-                  EpilogueOp::compute(args.params, dq(args, m, n + 1, acc.v[i][j][r + 1]), n + 1);
-              EpilogueOp::store_pair(args.params, m, n, y0, y1);
-              fold(y0);
-              fold(y1);
+              finish_pair(m, n, acc.v[i][j][r], acc.v[i][j][r + 1]);
               continue;
             }
           }
           FP8GEMM_UNROLL
           for (int q = 0; q < kStep; ++q) {
             if (n + q >= args.n) continue;
-            float const y =
-                EpilogueOp::compute(args.params, dq(args, m, n + q, acc.v[i][j][r + q]), n + q);
+            float const y = value(m, n + q, acc.v[i][j][r + q]);
             EpilogueOp::store(args.params, m, n + q, y);
             fold(y);
           }

@@ -32,9 +32,7 @@ struct BufferLdsPingPongSupports {
   using Atom = typename Policy::Atom;
   using Arch = typename Policy::Arch;
   static constexpr int kWaves = Policy::kWaves;
-  static constexpr bool kHardwareMx =
-      std::is_same_v<Granularity, Mx32> && arch::has_hardware_mx32<Atom>::value;
-  static constexpr bool kKBlocked = Granularity::kBlockK > 0 && !kHardwareMx;
+  static constexpr bool kKBlocked = PromotionPlan<Policy, Granularity, kPromoteK>::kKBlockedScales;
   static constexpr bool kPromotesPerTile = kKBlocked
                                                ? Granularity::kBlockK >= Policy::kBlockK
                                                : (kPromoteK == 0 || kPromoteK == Policy::kBlockK);
@@ -199,21 +197,12 @@ struct BufferLdsPingPongMainloop {
                 "load schedule: a phase reads LDS before its loads are issued");
 
   // ---- accumulation (as LdsMultistageMainloop) ---------------------------------------------
-  static constexpr bool kHardwareMx =
-      std::is_same_v<Granularity, Mx32> && arch::has_hardware_mx32<Atom>::value;
-  static constexpr bool kKBlockedScales = Granularity::kBlockK > 0 && !kHardwareMx;
-  static constexpr int kPromoteK =
-      kKBlockedScales
-          ? (Granularity::kBlockK < Policy::kBlockK ? Granularity::kBlockK : Policy::kBlockK)
-          : kPromoteKV;
-  static constexpr bool kUsePartial = kPromoteK > 0;
+  using Promotion = PromotionPlan<Policy, Granularity, kPromoteKV>;  // its register budget too
+  static constexpr bool kHardwareMx = Promotion::kHardwareMx;
+  static constexpr bool kKBlockedScales = Promotion::kKBlockedScales;
+  static constexpr int kPromoteK = Promotion::kPromoteK;
+  static constexpr bool kUsePartial = Promotion::kUsePartial;
   static constexpr int kMxBlocksPerTile = Policy::kBlockK / 32;  // E8M0 bytes per row and K tile
-  static_assert(!kUsePartial || (2 * Policy::kAccumulators <= Arch::kMaxAccumulatorRegs &&
-                                 2 * Policy::kAccumulators <= Policy::kRegisterBudget * 3 / 4),
-                "promoted/K-blocked accumulation needs a second set of accumulators, and with it "
-                "more than 3/4 of the registers a thread may use at this block size: use fewer "
-                "waves per SIMD or a smaller wave tile (gfx950 with Blockwise scales: "
-                "Cdna4KBlocked)");
 
   struct Arguments {
     MatrixView<ElementA> a;

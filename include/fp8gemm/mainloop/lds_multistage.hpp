@@ -54,6 +54,31 @@ struct ThreadCoords {
   }
 };
 
+/// How a portable (TilePolicy) mainloop accumulates, for LdsMultistageMainloop and
+/// BufferLdsPingPongMainloop alike: MX-32 in the MFMA itself (gfx950), or K-blocked scales applied
+/// per scale block of K (Blockwise; MX-32 elsewhere), or promotion every PromoteKV of K, or none.
+template <class Policy, class Granularity, int PromoteKV>
+struct PromotionPlan {
+  using Atom = typename Policy::Atom;
+  using Arch = typename Policy::Arch;
+  /// MX-32 on an atom whose instruction applies E8M0 scales itself (gfx950): no promotion.
+  static constexpr bool kHardwareMx =
+      std::is_same_v<Granularity, Mx32> && arch::has_hardware_mx32<Atom>::value;
+  static constexpr bool kKBlockedScales = Granularity::kBlockK > 0 && !kHardwareMx;
+  /// K between promotions: the scale block (at most BlockK) when K-blocked, else PromoteKV.
+  static constexpr int kPromoteK =
+      kKBlockedScales
+          ? (Granularity::kBlockK < Policy::kBlockK ? Granularity::kBlockK : Policy::kBlockK)
+          : PromoteKV;
+  static constexpr bool kUsePartial = kPromoteK > 0;  // a second accumulator set
+  static_assert(
+      !kUsePartial || (2 * Policy::kAccumulators <= Arch::kMaxAccumulatorRegs &&
+                       2 * Policy::kAccumulators <= Policy::kRegisterBudget * 3 / 4),
+      "promoted/K-blocked accumulation needs a second set of accumulators, and with it more than "
+      "3/4 of the registers a thread may use at this block size: use fewer waves per SIMD or a "
+      "smaller wave tile (gfx950 with Blockwise scales: Cdna4KBlocked)");
+};
+
 /// kStages LDS stages; while the waves multiply K-tile t, K-tile t + kStages - 1 travels into LDS
 /// stage (t - 1) mod kStages: straight from global memory with async copies (cp.async, up to
 /// kStages - 1 tiles in flight), or global -> registers before the multiply and registers -> LDS
@@ -98,15 +123,11 @@ struct LdsMultistageMainloop {
   static_assert(sizeof(SharedStorage) <= Arch::kLdsBytes,
                 "the LDS stages do not fit this target's LDS: shrink the tile, BlockK or Stages");
 
-  /// MX-32 on an atom whose instruction applies E8M0 scales itself (gfx950): no promotion.
-  static constexpr bool kHardwareMx =
-      std::is_same_v<Granularity, Mx32> && arch::has_hardware_mx32<Atom>::value;
-  static constexpr bool kKBlockedScales = Granularity::kBlockK > 0 && !kHardwareMx;
-  static constexpr int kPromoteK =
-      kKBlockedScales
-          ? (Granularity::kBlockK < Policy::kBlockK ? Granularity::kBlockK : Policy::kBlockK)
-          : kPromoteKV;
-  static constexpr bool kUsePartial = kPromoteK > 0;
+  using Promotion = PromotionPlan<Policy, Granularity, kPromoteKV>;
+  static constexpr bool kHardwareMx = Promotion::kHardwareMx;
+  static constexpr bool kKBlockedScales = Promotion::kKBlockedScales;
+  static constexpr int kPromoteK = Promotion::kPromoteK;
+  static constexpr bool kUsePartial = Promotion::kUsePartial;
   static constexpr int kStepsPerPromote = kUsePartial ? kPromoteK / Atom::kK : 1;
 
   /// Blocks per SM to ask the compiler for, where it takes the hint (NVIDIA): two when the FP32
@@ -145,12 +166,6 @@ struct LdsMultistageMainloop {
       !kHardwareMx || Atom::kK == 32 * (Atom::kThreads / Atom::kM),
       "hardware MX-32 atoms take one E8M0 byte per lane, lane l's for row l % kM and the MX "
       "block 32 * (l / kM) of the atom's K: kK must be 32 * (wave size / kM)");
-  static_assert(
-      !kUsePartial || (2 * Policy::kAccumulators <= Arch::kMaxAccumulatorRegs &&
-                       2 * Policy::kAccumulators <= Policy::kRegisterBudget * 3 / 4),
-      "promoted/K-blocked accumulation needs a second set of accumulators, and with it more "
-      "than 3/4 of the registers a thread may use at this block size: use fewer waves per "
-      "SIMD or a smaller wave tile (gfx950 with Blockwise scales: Cdna4KBlocked)");
 
   /// K-contiguous tiles go global -> LDS without registers where the arch can (cp.async), through
   /// registers otherwise; mk_kn_mn B is transposed on the way, so it always goes through registers.
