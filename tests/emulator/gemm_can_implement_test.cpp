@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "common/can_implement_cases.hpp"
@@ -150,40 +151,54 @@ TEST(XcdTileOrder, FetchPerDieAt8192) {
   static_assert(GroupedTileScheduler<Cdna4Default<>>::Arch::kXcds == kXcds);
 }
 
-// The persistent scheduler (Hopper TMA + WGMMA): CTA b of `grid` takes work items b, b + grid, ...
-// in grouped order; together they cover every output tile exactly once, each CTA's share differs
-// by at most one item, and initialize() sizes the grid to the tiles when they are fewer than the
-// SMs (here: a host build, one "SM"). split_k must be 1.
-TEST(PersistentTileOrder, EveryTileOnceBalancedGrouped) {
+// The persistent scheduler (Hopper TMA + WGMMA): CTA b of `grid` takes work items b, b + grid, ...;
+// item w is tile w / split_k in grouped order and K split w % split_k. Together they cover every
+// (tile, K tile) exactly once, each CTA's share differs by at most one item, and initialize()
+// sizes the grid to the items when they are fewer than the SMs (here: a host build, one "SM").
+TEST(PersistentTileOrder, EveryTileAndKTileOnceBalancedGrouped) {
   using S = PersistentTileScheduler<Sm90WgmmaDefault<>>;
   for (int tiles_m : {1, 3, 32})
     for (int tiles_n : {1, 5, 64})
-      for (int grid : {1, 7, 132}) {
-        S::Params p;
-        p.tiles_m = tiles_m, p.tiles_n = tiles_n, p.group_m = 8, p.grid = grid;
-        std::vector<int> seen(static_cast<std::size_t>(tiles_m) * tiles_n, 0);
-        int most = 0, fewest = 1 << 30;
-        for (int b = 0; b < grid; ++b) {
-          int mine = 0;
-          for (int w = b; w < S::tiles(p); w += grid, ++mine) {
-            TileCoord const t = S::tile(p, w);
-            ASSERT_EQ(t.m, grouped_tile(w, tiles_m, tiles_n, 8).m);
-            ASSERT_EQ(t.n, grouped_tile(w, tiles_m, tiles_n, 8).n);
-            ++seen[static_cast<std::size_t>(t.m) * tiles_n + t.n];
+      for (int grid : {1, 7, 132})
+        for (auto [k_tiles, split_k] : {std::pair{1, 1}, {64, 1}, {5, 4}, {7, 3}, {64, 2}}) {
+          S::Params p;
+          p.tiles_m = tiles_m, p.tiles_n = tiles_n, p.group_m = 8, p.grid = grid;
+          p.split_k = split_k, p.k_tiles = k_tiles;
+          p.k_tiles_per_split = (k_tiles + split_k - 1) / split_k;
+          std::vector<int> seen(static_cast<std::size_t>(tiles_m) * tiles_n * k_tiles, 0);
+          int most = 0, fewest = 1 << 30;
+          for (int b = 0; b < grid; ++b) {
+            int mine = 0;
+            for (int w = b; w < S::items(p); w += grid, ++mine) {
+              auto const t = S::work(p, w);
+              ASSERT_EQ(t.m, grouped_tile(w / split_k, tiles_m, tiles_n, 8).m);
+              ASSERT_EQ(t.n, grouped_tile(w / split_k, tiles_m, tiles_n, 8).n);
+              ASSERT_EQ(t.split, w % split_k);
+              ASSERT_LE(t.k_tile_end - t.k_tile_begin, p.k_tiles_per_split);
+              for (int kt = t.k_tile_begin; kt < t.k_tile_end; ++kt)
+                ++seen[(static_cast<std::size_t>(t.m) * tiles_n + t.n) * k_tiles + kt];
+            }
+            most = std::max(most, mine), fewest = std::min(fewest, mine);
           }
-          most = std::max(most, mine), fewest = std::min(fewest, mine);
+          for (int v : seen)
+            ASSERT_EQ(v, 1) << tiles_m << "x" << tiles_n << " grid " << grid << " k_tiles "
+                            << k_tiles << " split_k " << split_k;
+          EXPECT_LE(most - fewest, 1);
         }
-        for (int v : seen) ASSERT_EQ(v, 1) << tiles_m << "x" << tiles_n << " grid " << grid;
-        EXPECT_LE(most - fewest, 1);
-      }
   S::Arguments args{4096, 4096, 4096, 1, 8};
   S::Params p;
   ASSERT_TRUE(S::initialize(args, p).ok());
   EXPECT_EQ(p.tiles_m, 16);  // 4096 / 256
   EXPECT_EQ(p.tiles_n, 32);  // 4096 / 128
   EXPECT_EQ(S::grid_x(p), 1);
-  args.split_k = 2;
-  EXPECT_NE(S::can_implement(args).message().find("split_k must be 1"), std::string::npos);
+  args.split_k = 3;
+  ASSERT_TRUE(S::initialize(args, p).ok());
+  EXPECT_EQ(p.k_tiles, 32);
+  EXPECT_EQ(p.k_tiles_per_split, 11);  // 11 + 11 + 10
+  EXPECT_EQ(S::items(p), 16 * 32 * 3);
+  args.split_k = 33;  // more splits than K tiles
+  EXPECT_NE(S::can_implement(args).message().find("split_k must be in [1, ceil(K / BlockK)"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -36,8 +36,18 @@ using Configs = ::testing::Types<
                FastAccumulation>,
     // other tile shapes: one consumer; 3 stages; N = 64
     GemmConfig<WgmmaTilePolicy<128, 128, 1, 3>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>>,
+    // two partial-sum sets (kPipelinedPromotion): one m64 row block per consumer (sets alternate
+    // over k-blocks; odd and even k-block counts below), two row blocks (sets = row blocks)
     GemmConfig<WgmmaTilePolicy<128, 64, 2, 5, e4m3fn, e5m2>, Blockwise<1, 64, 128>, LayoutB::kNK,
-               Epilogue<fp16, Identity>>>;
+               Epilogue<fp16, Identity>>,
+    GemmConfig<Sm90WgmmaSmallM<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>,
+    GemmConfig<WgmmaTilePolicy<256, 64, 2, 4, e5m2, e4m3fn>, PerChannel, LayoutB::kNK,
+               Epilogue<float, GeluTanh>>,
+    // ping-pong: the two consumers alternate tiles (2304 x 2100 gives every CTA several)
+    GemmConfig<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
+               Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>,
+    GemmConfig<WgmmaTilePolicy<64, 256, 2, 5, e5m2, e4m3fn, WgmmaSchedule::kPingPong>, PerTensor,
+               LayoutB::kNK, Epilogue<fp16, GeluErf>, FastAccumulation>>;
 
 template <class Config>
 class WgmmaGemm : public ::testing::Test {};
@@ -179,6 +189,38 @@ TEST(WgmmaAccumulation, PromotionBeatsFastAtK16384AndBothMatchTheModel) {
   EXPECT_EQ(mismatches_f, 0) << "fast outputs differing from the model, of 48";
 }
 
+// ---- split-K (decode: fewer tiles than SMs) ----------------------------------------------------
+
+// Each split run within the derived bound of FP64, bit-identical from run to run (partials
+// reduced in split order), and as close to the unsplit run as the two bounds allow. Splits of
+// 8/8/8 K tiles, 3/3/3/2 (K-blocked scales applied per split), and 2/2/1/0 (an empty split adds
+// zeros); FP8 output with amax through the reduction kernel.
+TEST(WgmmaSplitK, DeterministicAndMatchesUnsplit) {
+  using SmallM = GemmConfig<Sm90WgmmaSmallM<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  using Block = GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK,
+                           Epilogue<float, Identity>>;
+  using Fp8Out =
+      GemmConfig<Sm90WgmmaSmallM<>, PerChannel, LayoutB::kNK, Epilogue<e4m3fn, GeluTanh>>;
+  std::uint64_t seed = std::random_device{}();
+  std::cout << "  seed " << seed << "\n";
+  GemmCase a{16, 1000, 3000, seed++};
+  a.split_k = 3;
+  EXPECT_TRUE(split_k_consistent<SmallM>(a, run_on_gpu<SmallM>));
+  GemmCase b{300, 260, 1300, seed++};
+  b.split_k = 4;
+  EXPECT_TRUE(split_k_consistent<Block>(b, run_on_gpu<Block>));
+  GemmCase c{70, 200, 600, seed++};
+  c.split_k = 4;
+  EXPECT_TRUE(split_k_consistent<Fp8Out>(c, run_on_gpu<Fp8Out>));
+  // ping-pong with 216 work items over 132 SMs: the consumers alternate split items
+  using PingPong =
+      GemmConfig<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
+                 PerTensor, LayoutB::kNK, Epilogue<float, Identity>>;
+  GemmCase d{1100, 1000, 2000, seed++};
+  d.split_k = 3;
+  EXPECT_TRUE(split_k_consistent<PingPong>(d, run_on_gpu<PingPong>));
+}
+
 // ---- the [K, N] -> [N, K] helper the kKN refusal names ---------------------------------------
 
 TEST(WgmmaTranspose, GpuHelperMatchesTheHostOne) {
@@ -225,8 +267,10 @@ TEST(WgmmaRefusals, SaySoInWords) {
     EXPECT_NE(st.message().find(words), std::string::npos) << st.message();
   };
   G::Arguments x = args;
-  x.split_k = 2;
-  expect_refusal(x, "split_k must be 1");
+  x.split_k = 3;  // K = 256: two K tiles
+  expect_refusal(x, "split_k must be in [1, ceil(K / BlockK)");
+  x.split_k = 2;  // valid, but no workspace
+  expect_refusal(x, "split_k > 1 needs a workspace of");
   x = args;
   x.a = reinterpret_cast<e4m3fn const*>(a.as<std::uint8_t>() + 8);
   expect_refusal(x, "16");

@@ -12,14 +12,17 @@ using BlockwiseFp8 =
 using FastBf16 =
     GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
 using SmallMFp32 = GemmConfig<Sm90WgmmaSmallM<>, PerTensor, LayoutB::kNK, Epilogue<float>>;
+using SmallMBlockwise =
+    GemmConfig<Sm90WgmmaSmallM<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
 
 Status run_all(Gemm<PromotedBf16>::Arguments const& a, Gemm<PromotedGelu>::Arguments const& b,
                Gemm<BlockwiseFp8>::Arguments const& c, Gemm<FastBf16>::Arguments const& d,
-               Gemm<SmallMFp32>::Arguments const& e) {
+               Gemm<SmallMFp32>::Arguments const& e, Gemm<SmallMBlockwise>::Arguments const& f) {
   FP8GEMM_RETURN_IF_ERROR(Gemm<PromotedBf16>::run(a));
   FP8GEMM_RETURN_IF_ERROR(Gemm<PromotedGelu>::run(b));
   FP8GEMM_RETURN_IF_ERROR(Gemm<BlockwiseFp8>::run(c));
   FP8GEMM_RETURN_IF_ERROR(Gemm<FastBf16>::run(d));
-  return Gemm<SmallMFp32>::run(e);
+  FP8GEMM_RETURN_IF_ERROR(Gemm<SmallMFp32>::run(e));
+  return Gemm<SmallMBlockwise>::run(f);
 }
 }  // namespace fp8gemm

@@ -54,7 +54,15 @@ class Gemm {
            std::to_string(Policy::kWavesM) + "x" + std::to_string(Policy::kWavesN) + "_s" +
            std::to_string(Policy::kStages) + "_" + FormatTraits<ElementA>::kName + "_" +
            FormatTraits<ElementB>::kName + "_" + Granularity::kName + "_" + layout_name(kLayoutB) +
-           "_" + Config::Epilogue::Act::kName;
+           "_" + Config::Epilogue::Act::kName + schedule_suffix();
+  }
+
+  /// "_pingpong" for the WGMMA kernel's ping-pong schedule, else nothing.
+  static std::string schedule_suffix() {
+    if constexpr (IsWgmmaPolicy<Policy>::value)
+      return Policy::kScheduleSuffix;
+    else
+      return "";
   }
 
   /// The scale arrays run() expects, Scale[rows][cols] row-major (quant/granularity.hpp):

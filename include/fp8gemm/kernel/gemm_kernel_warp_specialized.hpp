@@ -2,7 +2,10 @@
 /// The persistent warp-specialized GEMM kernel (kernel layer), Hopper's TMA + WGMMA path: one CTA
 /// per SM walks output tiles (persistent tile scheduler); warpgroup 0 produces (TMA into the
 /// shared-memory ring), the consumer warpgroups multiply (wgmma) and run the epilogue straight
-/// from their registers while the producer already loads the next tile.
+/// from their registers while the producer already loads the next tile. Cooperative: both
+/// consumers on every tile. Ping-pong: they alternate tiles, so one's epilogue runs while the
+/// other multiplies; the ring's order (the producer fills the next tile's stages as this tile's
+/// are freed) is what staggers them, no further barrier.
 #pragma once
 
 #include <cstdint>
@@ -42,7 +45,7 @@ struct WarpSpecializedGemmKernel {
     typename Mainloop::Params mainloop;
     typename Epilogue::Arguments epilogue;
     typename TileScheduler::Params scheduler;
-    float* workspace = nullptr;  // unused (no split-K)
+    float* workspace = nullptr;  // split_k > 1: [split][M][N] FP32 partial sums
   };
 
   /// The layers' checks, in order: mainloop (A, B, tensor maps), epilogue (C), scheduler.
@@ -72,28 +75,57 @@ struct WarpSpecializedGemmKernel {
     if (tid == 0) Mainloop::init(s, p.mainloop);
     arch::sync_block();  // waits for: the ring's barriers initialized
 
-    int const tiles = TileScheduler::tiles(p.scheduler);
+    int const items = TileScheduler::items(p.scheduler);
     int const stride = arch::grid_dim_x();
     typename Mainloop::Position pos;  // this thread's place in the ring, across tiles
     if (warpgroup == 0) {             // producer
       if constexpr (Policy::kConsumers > 1) arch::setmaxnreg_dec<Policy::kProducerRegisters>();
       if (tid < Arch::kWaveSize && arch::elect_one_sync()) {  // one thread of warp 0
-        for (int w = arch::block_idx_x(); w < tiles; w += stride) {
-          TileCoord const t = TileScheduler::tile(p.scheduler, w);
-          Mainloop::load(p.mainloop, s, pos, t.m * Policy::kBlockM, t.n * Policy::kBlockN);
+        for (int w = arch::block_idx_x(); w < items; w += stride) {
+          auto const t = TileScheduler::work(p.scheduler, w);
+          Mainloop::load(p.mainloop, s, pos, t.m * Policy::kBlockM, t.n * Policy::kBlockN,
+                         t.k_tile_begin, t.k_tile_end);
         }
       }
     } else {  // consumers
       // waits for: the registers the producer gave back (setmaxnreg.inc blocks until free)
       if constexpr (Policy::kConsumers > 1) arch::setmaxnreg_inc<Policy::kConsumerRegisters>();
       auto const coords = Mainloop::Coords::current();
-      for (int w = arch::block_idx_x(); w < tiles; w += stride) {
-        TileCoord const t = TileScheduler::tile(p.scheduler, w);
+      int mine = 0;  // the CTA's items in order; ping-pong: consumer c takes c, c + 2, ...
+      for (int w = arch::block_idx_x(); w < items; w += stride, ++mine) {
+        auto const t = TileScheduler::work(p.scheduler, w);
+        if (Policy::kPingPong && mine % 2 != coords.consumer) {
+          // the other consumer's tile: its k-blocks pass through the ring untouched by this one
+          pos.template advance_by<Policy::kStages>(t.k_tile_end - t.k_tile_begin);
+          continue;
+        }
         int const m0 = t.m * Policy::kBlockM, n0 = t.n * Policy::kBlockN;
         Accumulators acc;
         acc.clear();
-        Mainloop::multiply(p.mainloop, s, pos, m0, n0, coords, acc);
-        Epilogue::store(p.epilogue, m0, n0, acc, coords);
+        if (t.k_tile_begin < t.k_tile_end)  // a split past K's end adds zeros
+          Mainloop::multiply(p.mainloop, s, pos, m0, n0, t.k_tile_begin, t.k_tile_end, coords, acc);
+        if (p.scheduler.split_k == 1)
+          Epilogue::store(p.epilogue, m0, n0, acc, coords);
+        else
+          store_partial(p, m0, n0, t.split, acc, coords);
+      }
+    }
+  }
+
+  /// Split-K: this consumer's FP32 sums of one tile (scaled already for K-blocked granularities,
+  /// as on the portable path) into workspace[split][m][n]; SplitKReduceKernel adds the splits in
+  /// order and runs the epilogue.
+  FP8GEMM_DEVICE static void store_partial(Params const& p, int m0, int n0, int split,
+                                           Accumulators const& acc,
+                                           typename Mainloop::Coords const& c) {
+    int const m_total = p.epilogue.m, n_total = p.epilogue.n;
+    float* out = p.workspace + std::int64_t(split) * m_total * n_total;
+    FP8GEMM_UNROLL
+    for (int i = 0; i < Policy::kAtomsM; ++i) {
+      FP8GEMM_UNROLL
+      for (int r = 0; r < Mainloop::Atom::kAccumulators; ++r) {
+        int const m = m0 + c.row(i, r), n = n0 + c.col(0, r);
+        if (m < m_total && n < n_total) out[std::int64_t(m) * n_total + n] = acc.v[i][0][r];
       }
     }
   }

@@ -115,43 +115,54 @@ struct GroupedTileScheduler {
   }
 };
 
-/// Persistent schedule (one CTA per SM): grid = min(SMs, tiles); CTA b takes tiles b, b + grid,
-/// b + 2 grid, ... of the grouped order, so each wave of `grid` concurrent tiles walks group_m
-/// tile rows down the tile columns together (L2 reuse). Its contract: Arguments, can_implement,
-/// initialize (queries the SM count), Params, grid_x/grid_y, tiles, tile.
+/// Persistent schedule (one CTA per SM): work item w = (output tile w / split_k in grouped order,
+/// K split w % split_k); grid = min(SMs, items); CTA b takes items b, b + grid, b + 2 grid, ...,
+/// so each wave of `grid` concurrent items walks group_m tile rows down the tile columns together
+/// (L2 reuse), a tile's K splits side by side. split_k > 1 (decode: fewer tiles than SMs) writes
+/// FP32 partial sums to the workspace, reduced by a second kernel (device/gemm.hpp). Its contract:
+/// Arguments, can_implement, initialize (queries the SM count), Params, grid_x/grid_y, items, work.
 template <class Policy>
 struct PersistentTileScheduler {
   using Arch = typename Policy::Arch;
 
   struct Arguments {
     int m = 0, n = 0, k = 0;
-    int split_k = 1;  // must be 1
+    int split_k = 1;  // > 1: each tile's K range split over that many work items
     int group_m = 8;  // tile rows per group
   };
   struct Params {
     int tiles_m = 1, tiles_n = 1;
     int group_m = 8;
-    int grid = 1;     // CTAs launched: min(SMs, tiles)
-    int split_k = 1;  // always 1 (the kernel layer reads it)
+    int grid = 1;  // CTAs launched: min(SMs, items)
+    int split_k = 1;
+    int k_tiles = 1;            // ceil(K / BlockK)
+    int k_tiles_per_split = 1;  // ceil(k_tiles / split_k)
+  };
+  /// One work item: its output tile, K-tile range [k_tile_begin, k_tile_end) (empty for a split
+  /// past the end of K when k_tiles is not a multiple of k_tiles_per_split) and split index.
+  struct WorkTile {
+    int m, n, k_tile_begin, k_tile_end, split;
   };
 
   static Status can_implement(Arguments const& args) {
     auto fail = [](StatusCode code, std::string const& what) { return Status::error(code, what); };
-    if (args.split_k != 1)
+    int const k_tiles = (args.k + Policy::kBlockK - 1) / Policy::kBlockK;
+    if (args.split_k < 1 || args.split_k > k_tiles)
       return fail(StatusCode::kErrorInvalidArgument,
-                  "split_k must be 1 for the persistent TMA + WGMMA kernel (got " +
-                      std::to_string(args.split_k) +
-                      "): it spreads the output tiles over the SMs instead");
+                  "split_k must be in [1, ceil(K / BlockK) = ceil(" + std::to_string(args.k) +
+                      " / " + std::to_string(Policy::kBlockK) + ") = " + std::to_string(k_tiles) +
+                      "]; got " + std::to_string(args.split_k));
     if (args.group_m < 1) return fail(StatusCode::kErrorInvalidArgument, "group_m must be >= 1");
-    std::int64_t const tiles = ((args.m + std::int64_t(Policy::kBlockM) - 1) / Policy::kBlockM) *
-                               ((args.n + std::int64_t(Policy::kBlockN) - 1) / Policy::kBlockN);
+    std::int64_t const items = ((args.m + std::int64_t(Policy::kBlockM) - 1) / Policy::kBlockM) *
+                               ((args.n + std::int64_t(Policy::kBlockN) - 1) / Policy::kBlockN) *
+                               args.split_k;
     // work items are int, and a CTA's next one is item + grid (grid <= 2^16)
-    constexpr std::int64_t kMaxTiles = INT32_MAX - 65536;
-    if (tiles > kMaxTiles)
+    constexpr std::int64_t kMaxItems = INT32_MAX - 65536;
+    if (items > kMaxItems)
       return fail(StatusCode::kErrorInvalidSize,
-                  "M x N needs " + std::to_string(tiles) +
-                      " output tiles; the persistent scheduler "
-                      "counts them in int (at most 2^31 - 2^16 - 1)");
+                  "M x N x split_k needs " + std::to_string(items) +
+                      " work items (output tiles x K splits); the persistent scheduler counts "
+                      "them in int (at most 2^31 - 2^16 - 1)");
     return Status::success();
   }
 
@@ -160,21 +171,30 @@ struct PersistentTileScheduler {
     p.tiles_m = (args.m + Policy::kBlockM - 1) / Policy::kBlockM;
     p.tiles_n = (args.n + Policy::kBlockN - 1) / Policy::kBlockN;
     p.group_m = args.group_m;
+    p.split_k = args.split_k;
+    p.k_tiles = (args.k + Policy::kBlockK - 1) / Policy::kBlockK;
+    p.k_tiles_per_split = (p.k_tiles + args.split_k - 1) / args.split_k;
     int sms = 1;
     FP8GEMM_RETURN_IF_ERROR(arch::multiprocessor_count(&sms));
-    std::int64_t const tiles = std::int64_t(p.tiles_m) * p.tiles_n;
-    p.grid = static_cast<int>(tiles < sms ? tiles : sms);
-    p.split_k = 1;
+    std::int64_t const n_items = std::int64_t(p.tiles_m) * p.tiles_n * p.split_k;
+    p.grid = static_cast<int>(n_items < sms ? n_items : sms);
     return Status::success();
   }
 
   static int grid_x(Params const& p) { return p.grid; }
   static int grid_y(Params const&) { return 1; }
 
-  FP8GEMM_HOST_DEVICE static int tiles(Params const& p) { return p.tiles_m * p.tiles_n; }
-  /// Output tile of work item `linear` (grouped order).
-  FP8GEMM_HOST_DEVICE static TileCoord tile(Params const& p, int linear) {
-    return grouped_tile(linear, p.tiles_m, p.tiles_n, p.group_m);
+  FP8GEMM_HOST_DEVICE static int items(Params const& p) {
+    return p.tiles_m * p.tiles_n * p.split_k;
+  }
+  /// Work item `linear`: tile linear / split_k (grouped order), split linear % split_k.
+  FP8GEMM_HOST_DEVICE static WorkTile work(Params const& p, int linear) {
+    int const split = linear % p.split_k;
+    TileCoord const t = grouped_tile(linear / p.split_k, p.tiles_m, p.tiles_n, p.group_m);
+    int const begin = split * p.k_tiles_per_split;
+    int const end =
+        begin + p.k_tiles_per_split < p.k_tiles ? begin + p.k_tiles_per_split : p.k_tiles;
+    return {t.m, t.n, begin, end, split};
   }
 };
 

@@ -28,8 +28,16 @@ struct RingPosition {
   int stage = 0;
   int phase = 0;
   template <int Stages>
-  FP8GEMM_DEVICE void advance() {
+  FP8GEMM_HOST_DEVICE void advance() {
     if (++stage == Stages) stage = 0, phase ^= 1;
+  }
+  /// `n` k-blocks on (the ping-pong schedule's other consumer's tile): the phase flips once per
+  /// wrap of the ring.
+  template <int Stages>
+  FP8GEMM_HOST_DEVICE void advance_by(int n) {
+    int const s = stage + n;
+    phase ^= (s / Stages) & 1;
+    stage = s % Stages;
   }
 };
 
@@ -84,6 +92,14 @@ struct TmaWgmmaMainloop {
   /// for descriptors, addresses, ring state, scales and the epilogue's temporaries (ptxas checks
   /// the real count in CI: tests/ptxas).
   static constexpr int kAccumulatorRegisterLimit = Policy::kConsumerRegisters - 40;
+  /// Two partial-sum sets when they fit beside the accumulators (1 or 2 m64 row blocks per
+  /// consumer): the wgmmas of the next (k-block, row block) are issued before the previous one is
+  /// promoted, so the tensor core is not idle while the FP32 adds run (one consumer warpgroup, as
+  /// in Sm90WgmmaSmallM, has no second one to fill that gap). Otherwise (256 x 128 promoted: 128
+  /// accumulators + 2 x 64 would be 256) one set, and the other consumer fills the gap.
+  static constexpr bool kPipelinedPromotion =
+      kPromote && Policy::kAtomsM <= 2 &&
+      Policy::kAccumulators + 2 * Atom::kAccumulators <= kAccumulatorRegisterLimit;
   static_assert(kAccumulatorRegisters <= kAccumulatorRegisterLimit,
                 "WGMMA: accumulators (+ the promotion's partial sums) above 192 registers per "
                 "consumer thread leave too little of the 232 for addresses and scales: use "
@@ -134,8 +150,12 @@ struct TmaWgmmaMainloop {
       int const tid = arch::thread_idx();
       return {tid / Arch::kWarpgroupThreads - 1, tid % Arch::kWarpgroupThreads};
     }
+    /// This consumer's first row in the tile (ping-pong: every consumer owns the whole tile).
+    FP8GEMM_HOST_DEVICE int first_row() const {
+      return Policy::kPingPong ? 0 : consumer * Policy::kConsumerRows;
+    }
     FP8GEMM_HOST_DEVICE int row(int i, int r) const {
-      return consumer * Policy::kConsumerRows + i * Atom::kM + Atom::acc_row(t, r);
+      return first_row() + i * Atom::kM + Atom::acc_row(t, r);
     }
     FP8GEMM_HOST_DEVICE int col(int /*j*/, int r) const { return Atom::acc_col(t, r); }
   };
@@ -199,25 +219,25 @@ struct TmaWgmmaMainloop {
   FP8GEMM_HOST_DEVICE static int k_blocks(Params const& p) { return (p.k + kBlockK - 1) / kBlockK; }
 
   /// One thread, before any other use: full[s] expects one arrival (the producer's, with the
-  /// stage's transaction bytes), empty[s] one per consumer warp.
+  /// stage's transaction bytes), empty[s] one per warp of the consumers that read a stage (both
+  /// cooperative consumers; ping-pong: the tile's one).
   FP8GEMM_DEVICE static void init(SharedStorage& s, Params const& p) {
     FP8GEMM_UNROLL
     for (int i = 0; i < kStages; ++i) {
       arch::Mbarrier::init(&s.full[i], 1);
       arch::Mbarrier::init(&s.empty[i],
-                           Policy::kConsumers * Arch::kWarpgroupThreads / Arch::kWaveSize);
+                           Policy::kConsumersPerTile * Arch::kWarpgroupThreads / Arch::kWaveSize);
     }
     arch::fence_mbarrier_init();
     arch::tma_prefetch_descriptor(&p.map_a);
     arch::tma_prefetch_descriptor(&p.map_b);
   }
 
-  /// Producer (one elected thread): the K-blocks of the tile at (m0, n0) into the ring.
-  /// Out-of-bounds rows and K arrive as zeros (TMA), and still count as transaction bytes.
+  /// Producer (one elected thread): K-blocks [kb_begin, kb_end) of the tile at (m0, n0) into the
+  /// ring. Out-of-bounds rows and K arrive as zeros (TMA), and still count as transaction bytes.
   FP8GEMM_DEVICE static void load(Params const& p, SharedStorage& s, RingPosition& pos, int m0,
-                                  int n0) {
-    int const kb_end = k_blocks(p);
-    for (int kb = 0; kb < kb_end; ++kb) {
+                                  int n0, int kb_begin, int kb_end) {
+    for (int kb = kb_begin; kb < kb_end; ++kb) {
       arch::Mbarrier::wait(&s.empty[pos.stage], pos.phase ^ 1);  // waits for: consumers freed it
       arch::Mbarrier::arrive_expect_tx(&s.full[pos.stage], Policy::kStageBytes);
       arch::tma_load_2d(s.a[pos.stage], &p.map_a, &s.full[pos.stage], kb * kBlockK, m0);
@@ -227,16 +247,17 @@ struct TmaWgmmaMainloop {
   }
 
   /// Consumer warpgroup `c.consumer`: acc (cleared by the caller) = its rows of the tile at
-  /// (m0, n0) over all of K. All 128 threads of the warpgroup call it.
+  /// (m0, n0) over K-blocks [kb_begin, kb_end), a non-empty range (the whole K, or one split of
+  /// it). All 128 threads of the warpgroup call it.
   FP8GEMM_DEVICE static void multiply(Params const& p, SharedStorage& s, RingPosition& pos, int m0,
-                                      int n0, Coords const& c, Accumulators& acc) {
-    int const kb_end = k_blocks(p);
-    int const row0 = c.consumer * Policy::kConsumerRows;  // this consumer's first tile row
+                                      int n0, int kb_begin, int kb_end, Coords const& c,
+                                      Accumulators& acc) {
+    int const row0 = c.first_row();
     if constexpr (!kPromote) {
       // acc (+)= A·B over all K in the tensor core; a stage is released one k-block late, when
       // the next k-block's wgmmas are issued and the previous group has retired.
       int prev = -1;
-      for (int kb = 0; kb < kb_end; ++kb) {
+      for (int kb = kb_begin; kb < kb_end; ++kb) {
         arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);  // waits for: the stage's A and B
         arch::wgmma_fence();
         FP8GEMM_UNROLL
@@ -244,7 +265,7 @@ struct TmaWgmmaMainloop {
           FP8GEMM_UNROLL
           for (int k = 0; k < kKSteps; ++k)
             Atom::mma(acc.v[i][0], desc_a(s, pos.stage, row0 + i * Atom::kM, k),
-                      desc_b(s, pos.stage, k), kb > 0 || k > 0);
+                      desc_b(s, pos.stage, k), kb > kb_begin || k > 0);
         }
         arch::wgmma_commit_group();
         arch::wgmma_wait_group<1>();  // waits for: the previous k-block's wgmmas (stage prev)
@@ -254,11 +275,13 @@ struct TmaWgmmaMainloop {
       }
       arch::wgmma_wait_group<0>();  // waits for: the last k-block's wgmmas
       release(s, prev, c.t);
+    } else if constexpr (kPipelinedPromotion) {
+      multiply_pipelined(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
     } else {
       // Per k-block and m64 row block: partial = A·B over 128 K in the tensor core (14
       // significant bits, truncating), then acc += partial (· scales) in FP32 registers.
       float partial[Atom::kAccumulators];
-      for (int kb = 0; kb < kb_end; ++kb) {
+      for (int kb = kb_begin; kb < kb_end; ++kb) {
         BlockScales sc;
         if constexpr (kKBlocked) sc.load(p, m0 + row0, n0, kb, c.t);  // lands under the wgmmas
         arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);  // waits for: the stage's A and B
@@ -283,6 +306,72 @@ struct TmaWgmmaMainloop {
   }
 
  private:
+  /// The promoted loop with two partial-sum sets (kPipelinedPromotion). A job is one (k-block kb,
+  /// m64 row block i): partial[b] = A[i rows, kb]·B[kb] in the tensor core, then
+  /// acc[i] += partial[b] (· scales). Jobs run in order kb-major; job j uses set b = j % 2, and
+  /// its promotion waits until job j + 1's wgmmas are issued:
+  ///   issue(0); for j = 1..: { issue(j); retire(j - 1); }  retire(last)
+  /// With 2 row blocks b = i; with 1 row block b = kb % 2, so the loop walks two k-blocks per trip
+  /// (b stays a compile-time index: registers, not local memory).
+  FP8GEMM_DEVICE static void multiply_pipelined(Params const& p, SharedStorage& s,
+                                                RingPosition& pos, int m0, int n0, int kb_begin,
+                                                int kb_end, Coords const& c, Accumulators& acc) {
+    constexpr int kRows = Policy::kAtomsM;  // 1 or 2
+    int const row0 = c.first_row();
+    float partial[2][Atom::kAccumulators];
+    BlockScales sc[2];  // sc[b]: the scales of the k-block of the job in partial[b]
+    int stage[2] = {0, 0};
+    // Job (kb, i) into set b (b, i compile-time); the ring position moves past kb after its last
+    // row block is issued.
+    auto issue = [&](auto b_c, int kb) {
+      constexpr int b = decltype(b_c)::value;
+      constexpr int i = kRows == 2 ? b : 0;
+      if constexpr (i == 0) {
+        if constexpr (kKBlocked) sc[b].load(p, m0 + row0, n0, kb, c.t);  // lands under wgmmas
+        arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);  // waits for: the stage's A and B
+      } else if constexpr (kKBlocked) {
+        sc[b] = sc[1 - b];  // the same k-block as row block 0
+      }
+      stage[b] = pos.stage;
+      arch::wgmma_fence();  // set b was last read by the promotion two jobs ago
+      FP8GEMM_UNROLL
+      for (int k = 0; k < kKSteps; ++k)
+        Atom::mma(partial[b], desc_a(s, pos.stage, row0 + i * Atom::kM, k), desc_b(s, pos.stage, k),
+                  k > 0);
+      arch::wgmma_commit_group();
+      if constexpr (i == kRows - 1) pos.advance<kStages>();
+    };
+    // Promotes the job in set b, once at most kPending later groups are still running.
+    auto retire = [&](auto b_c, auto pending_c) {
+      constexpr int b = decltype(b_c)::value;
+      constexpr int i = kRows == 2 ? b : 0;
+      arch::wgmma_wait_group<decltype(pending_c)::value>();     // waits for: set b's wgmmas
+      if constexpr (i == kRows - 1) release(s, stage[b], c.t);  // the stage's last reader
+      if constexpr (kKBlocked)
+        sc[b].promote(acc.v[i][0], partial[b], i);
+      else
+        promote_unscaled(acc.v[i][0], partial[b]);
+    };
+    using B0 = std::integral_constant<int, 0>;
+    using B1 = std::integral_constant<int, 1>;
+    using Pending0 = std::integral_constant<int, 0>;
+    using Pending1 = std::integral_constant<int, 1>;
+    // k-blocks per trip: the jobs of one trip fill sets 0 then 1
+    constexpr int kKBlocksPerTrip = kRows == 2 ? 1 : 2;
+    for (int kb = kb_begin; kb < kb_end; kb += kKBlocksPerTrip) {
+      issue(B0{}, kb);
+      if (kb > kb_begin) retire(B1{}, Pending1{});  // the previous trip's last job
+      if (kRows == 2 || kb + 1 < kb_end) {
+        issue(B1{}, kRows == 2 ? kb : kb + 1);
+        retire(B0{}, Pending1{});
+      } else {
+        retire(B0{}, Pending0{});  // odd k-block count, one row block: set 0 holds the last job
+        return;
+      }
+    }
+    retire(B1{}, Pending0{});
+  }
+
   FP8GEMM_DEVICE static std::uint64_t desc_a(SharedStorage& s, int stage, int row, int k) {
     return arch::Sm90SmemDescriptor::k_major_swizzle128(
                arch::smem_address(&s.a[stage][row * kBlockK]))

@@ -14,9 +14,11 @@ namespace fp8gemm {
 /// warpgroups issuing wgmma.m64nBlockNk32, Stages shared-memory stages of
 /// (BlockM + BlockN) x 128 bytes.
 ///
-/// Consumers = 2 is the cooperative schedule: both consumers work on the same tile, consumer c
-/// owns rows c BlockM/2 up to (c+1) BlockM/2 - 1, i.e. BlockM / (2 x 64) m64 row blocks ("waves")
-/// of BlockN / 2 FP32 accumulators per thread each. Consumers = 1: one consumer owns the tile.
+/// Consumers = 2, Schedule kCooperative: both consumers work on the same tile, consumer c owns
+/// rows c BlockM/2 up to (c+1) BlockM/2 - 1, i.e. BlockM / (2 x 64) m64 row blocks ("waves") of
+/// BlockN / 2 FP32 accumulators per thread each. Schedule kPingPong: the consumers take the CTA's
+/// tiles in turn (consumer c its tiles c, c + 2, ...), each owning a whole tile, so one stores its
+/// tile's epilogue while the other multiplies the next. Consumers = 1: one consumer owns the tile.
 ///
 /// Registers (65,536 per SM, one CTA per SM): with two consumers the producer gives registers
 /// back (setmaxnreg 40) and the consumers take 232 (128 x 40 + 256 x 232 = 64,512); the
@@ -44,7 +46,11 @@ namespace fp8gemm {
 ///   W7. Blockwise B scale block along N (mainloop): "Blockwise scales on the WGMMA kernel: B's
 ///       scale block along N must be a multiple of 8 that divides BlockN or is a multiple of it
 ///       (each group of 8 accumulator columns then has one B scale)" [wgmma_blockwise_n]
-template <int BlockM, int BlockN, int Consumers, int Stages, class EA = e4m3fn, class EB = e4m3fn>
+/// How two consumer warpgroups share the work: the same tile (cooperative) or alternate tiles.
+enum class WgmmaSchedule { kCooperative, kPingPong };
+
+template <int BlockM, int BlockN, int Consumers, int Stages, class EA = e4m3fn, class EB = e4m3fn,
+          WgmmaSchedule Schedule = WgmmaSchedule::kCooperative>
 struct WgmmaTilePolicy {
   using Atom = arch::Sm90Wgmma64xNx32<BlockN, EA, EB>;
   using Arch = arch::Sm90a;
@@ -54,7 +60,9 @@ struct WgmmaTilePolicy {
   static constexpr int kBlockM = BlockM, kBlockN = BlockN;
   static constexpr int kBlockK = 128;  // one TMA box row: 128 bytes of K, the swizzle span
   static constexpr int kStages = Stages, kConsumers = Consumers;
-  static constexpr int kConsumerRows = BlockM / Consumers;            // rows of C one consumer owns
+  static constexpr bool kPingPong = Schedule == WgmmaSchedule::kPingPong;
+  static constexpr int kConsumersPerTile = kPingPong ? 1 : Consumers;  // that read each stage
+  static constexpr int kConsumerRows = BlockM / kConsumersPerTile;    // rows of C one consumer owns
   static constexpr int kWavesPerConsumer = kConsumerRows / Atom::kM;  // m64 row blocks
   static constexpr int kThreads = Arch::kWarpgroupThreads * (1 + Consumers);
   /// FP32 accumulators per consumer thread for the whole tile.
@@ -64,7 +72,8 @@ struct WgmmaTilePolicy {
   static constexpr int kConsumerRegisters = 232;
   /// Names shared with TilePolicy (Gemm::name, the epilogue's accumulator walk): a consumer's
   /// accumulators are kAtomsM x kAtomsN atoms of Atom::kCRegs registers.
-  static constexpr int kWavesM = Consumers, kWavesN = 1;
+  static constexpr int kWavesM = kConsumersPerTile, kWavesN = 1;
+  static constexpr char const* kScheduleSuffix = kPingPong ? "_pingpong" : "";
   static constexpr int kAtomsM = kWavesPerConsumer, kAtomsN = 1;
 
   static constexpr int kStageBytesA = BlockM * kBlockK;
@@ -75,7 +84,9 @@ struct WgmmaTilePolicy {
                 "WgmmaTilePolicy: one consumer warpgroup, or two (cooperative)");
   static_assert(BlockN == 64 || BlockN == 128 || BlockN == 256,
                 "WgmmaTilePolicy: BlockN must be 64, 128 or 256 (the wgmma N of one instruction)");
-  static_assert(BlockM > 0 && BlockM % (Atom::kM * Consumers) == 0,
+  static_assert(!kPingPong || Consumers == 2,
+                "WgmmaTilePolicy: the ping-pong schedule alternates two consumer warpgroups");
+  static_assert(BlockM > 0 && BlockM % (Atom::kM * kConsumersPerTile) == 0,
                 "WgmmaTilePolicy: BlockM must be a multiple of 64 x Consumers (each consumer "
                 "owns whole m64 row blocks)");
   static_assert(BlockM <= 256, "WgmmaTilePolicy: BlockM must be at most 256 (one TMA box)");
@@ -88,7 +99,7 @@ struct WgmmaTilePolicy {
 /// True for WgmmaTilePolicy (GemmConfig picks the TMA + WGMMA kernel for it).
 template <class P>
 struct IsWgmmaPolicy : std::false_type {};
-template <int BM, int BN, int C, int S, class EA, class EB>
-struct IsWgmmaPolicy<WgmmaTilePolicy<BM, BN, C, S, EA, EB>> : std::true_type {};
+template <int BM, int BN, int C, int S, class EA, class EB, WgmmaSchedule Sch>
+struct IsWgmmaPolicy<WgmmaTilePolicy<BM, BN, C, S, EA, EB, Sch>> : std::true_type {};
 
 }  // namespace fp8gemm

@@ -9,6 +9,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "fp8gemm/fp8gemm.hpp"
@@ -105,6 +106,26 @@ TEST(WgmmaBlockScales, FoldedWhenNormalTwoStepOtherwise) {
     float const want = (r / 2) % 2 == 0 ? std::ldexp(1.0f, -60) : std::ldexp(1.0f, 40);
     ASSERT_EQ(acc[r], want) << r;  // folded, the h = 0 rows would be 0
   }
+}
+
+/// The ping-pong schedule's skip over the other consumer's tile lands where n single steps land
+/// (stage and phase), for every start, stage count and skip length, including 0 (an empty split).
+TEST(WgmmaRingPosition, AdvanceByMatchesSingleSteps) {
+  auto check = [](auto stages_c) {
+    constexpr int kStages = decltype(stages_c)::value;
+    for (int stage = 0; stage < kStages; ++stage)
+      for (int phase = 0; phase < 2; ++phase)
+        for (int n = 0; n < 5 * kStages + 3; ++n) {
+          RingPosition stepped{stage, phase}, jumped{stage, phase};
+          for (int i = 0; i < n; ++i) stepped.advance<kStages>();
+          jumped.advance_by<kStages>(n);
+          ASSERT_EQ(jumped.stage, stepped.stage) << kStages << " " << stage << " " << n;
+          ASSERT_EQ(jumped.phase, stepped.phase) << kStages << " " << stage << " " << n;
+        }
+  };
+  check(std::integral_constant<int, 2>{});
+  check(std::integral_constant<int, 5>{});
+  check(std::integral_constant<int, 8>{});
 }
 
 }  // namespace
