@@ -21,7 +21,8 @@ if [[ $what == tests || $what == all ]]; then
   for t in .carry/fp8gemm_*_gpu_test; do
     name=$(basename "$t")
     echo "==== $name" >> "$out/tests.log"
-    "$t" --gtest_output=json:"$json/$name.json" > "$json/$name.log" 2>&1
+    # a hang (a ring or barrier bug) ends as exit 124 instead of eating the device call
+    timeout "${FP8GEMM_TEST_TIMEOUT:-200}" "$t" --gtest_output=json:"$json/$name.json" > "$json/$name.log" 2>&1
     r=$?; rc=$((rc | r))
     cat "$json/$name.log" >> "$out/tests.log"
     echo "$name exit $r: $(grep -E '^\[  (PASSED|FAILED)  \]' "$json/$name.log" | tr '\n' ' ')"
@@ -47,7 +48,7 @@ if [[ $what == tests || $what == all ]]; then
                "fp8gemm_gemm_wgmma_gpu_test WgmmaGemm/*.NanInAPropagatesToItsRowOnly"; do
       set -f; set -- $sub; set +f  # the filter is a pattern, not a file glob
       echo "==== $tool $1 $2" >> "$out/sanitizer.log"
-      compute-sanitizer --tool $tool --error-exitcode 9 ".carry/$1" --gtest_filter="$2" >> "$out/sanitizer.log" 2>&1
+      timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 ".carry/$1" --gtest_filter="$2" >> "$out/sanitizer.log" 2>&1
       r=$?; rc=$((rc | r))
       echo "compute-sanitizer $tool $1 exit $r: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer.log" | tail -1)"
     done
@@ -58,7 +59,7 @@ if [[ $what == bench || $what == all ]]; then
   (while :; do nvidia-smi --query-gpu=clocks.sm --format=csv,noheader,nounits; sleep 0.5; done) \
     > "$out/bench_clocks.txt" 2>&1 &
   sampler=$!
-  .carry/fp8gemm_bench --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true \
+  timeout "${FP8GEMM_BENCH_TIMEOUT:-400}" .carry/fp8gemm_bench --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true \
     --benchmark_report_aggregates_only=true --benchmark_min_time=0.1 \
     --benchmark_out="$out/bench.json" --benchmark_out_format=json > "$out/bench.log" 2>&1
   r=$?; rc=$((rc | r))
