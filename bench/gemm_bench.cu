@@ -322,7 +322,7 @@ int register_all() {
         bench_fp8gemm<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>>(
             st, s.m, s.n, s.k);
       });
-      add("fp8gemm/sm90_wgmma_pingpong_fast_64x256_s5/" + shape, [s](benchmark::State& st) {
+      add("fp8gemm/sm90_wgmma_pingpong_fast_accum_64x256_s5/" + shape, [s](benchmark::State& st) {
         bench_fp8gemm<WgmmaTilePolicy<64, 256, 2, 5, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
                       FastAccumulation>(st, s.m, s.n, s.k);
       });

@@ -2,6 +2,9 @@
 # Runs on the H200 (device tool): the GPU test suite, a compute-sanitizer subset, and the
 # benchmark, from binaries built here with nvcc and carried in .carry/. Everything lands in $OUT.
 #   usage there: bash scripts/h200_run.sh [tests|bench|all]
+# Environment (for short runs): FP8GEMM_TEST_BINARIES (glob under .carry/, default
+# fp8gemm_*_gpu_test), FP8GEMM_SANITIZE=0 (skip compute-sanitizer), FP8GEMM_BENCH_FILTER (a
+# --benchmark_filter regex; a second pass runs the rest when FP8GEMM_BENCH_SECOND is set to one).
 set -uo pipefail
 what=${1:-all}
 out=${OUT:-/tmp/out}
@@ -18,7 +21,7 @@ if [[ $what == tests || $what == all ]]; then
   : > "$out/tests.log"
   # One gtest JSON per binary, packed into one archive: $OUT brings back at most 8 files.
   json=$(mktemp -d)
-  for t in .carry/fp8gemm_*_gpu_test; do
+  for t in .carry/${FP8GEMM_TEST_BINARIES:-fp8gemm_*_gpu_test}; do
     name=$(basename "$t")
     echo "==== $name" >> "$out/tests.log"
     # a hang (a ring or barrier bug) ends as exit 124 instead of eating the device call
@@ -42,7 +45,8 @@ if [[ $what == tests || $what == all ]]; then
   # compute-sanitizer on a subset (small shapes: every config's NaN case; the split-K test for the
   # workspace partials and their reduction): memcheck and racecheck must report no errors.
   : > "$out/sanitizer.log"
-  for tool in memcheck racecheck; do
+  [[ ${FP8GEMM_SANITIZE:-1} == 0 ]] && set -- || set -- memcheck racecheck
+  for tool in "$@"; do
     for sub in "fp8gemm_gemm_granularity_gpu_test *NanInAPropagatesToItsRowOnly*" \
                "fp8gemm_gemm_api_gpu_test GemmSplitK.*" \
                "fp8gemm_gemm_wgmma_gpu_test WgmmaGemm/*.NanInAPropagatesToItsRowOnly"; do
@@ -59,13 +63,20 @@ if [[ $what == bench || $what == all ]]; then
   (while :; do nvidia-smi --query-gpu=clocks.sm --format=csv,noheader,nounits; sleep 0.5; done) \
     > "$out/bench_clocks.txt" 2>&1 &
   sampler=$!
-  timeout "${FP8GEMM_BENCH_TIMEOUT:-400}" .carry/fp8gemm_bench --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true \
-    --benchmark_report_aggregates_only=true --benchmark_min_time=0.1 \
-    --benchmark_out="$out/bench.json" --benchmark_out_format=json > "$out/bench.log" 2>&1
-  r=$?; rc=$((rc | r))
+  pass=0
+  for filter in "${FP8GEMM_BENCH_FILTER:-.}" ${FP8GEMM_BENCH_SECOND:+"$FP8GEMM_BENCH_SECOND"}; do
+    suffix=$([[ $pass == 0 ]] && echo "" || echo "_$pass")
+    timeout "${FP8GEMM_BENCH_TIMEOUT:-400}" .carry/fp8gemm_bench --benchmark_repetitions=5 \
+      --benchmark_enable_random_interleaving=true --benchmark_filter="$filter" \
+      --benchmark_report_aggregates_only=true --benchmark_min_time=0.1 \
+      --benchmark_out="$out/bench$suffix.json" --benchmark_out_format=json \
+      > "$out/bench$suffix.log" 2>&1
+    r=$?; rc=$((rc | r)); pass=$((pass + 1))
+    echo "bench pass '$filter' exit $r"
+  done
   kill $sampler
   sort -n "$out/bench_clocks.txt" | awk '{a[NR]=$1} END {print "SM clock MHz during the benchmark: min", a[1], "median", a[int((NR+1)/2)], "max", a[NR], "(" NR " samples)"}'
-  grep -E "median|ERROR|status" "$out/bench.log" | awk '{print $1, $2}' | sort
+  cat "$out"/bench*.log | grep -E "median|ERROR|status|failed" | awk '{print $1, $2, $3}' | sort
 fi
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu --format=csv >> "$out/env.txt" 2>&1
 exit $rc

@@ -150,6 +150,19 @@ FP8GEMM_DEVICE void named_barrier_sync(int id, int threads) {
 #endif
 }
 
+/// bar.arrive id, threads: counts this thread's arrival at barrier `id` without waiting (the
+/// signalling side of a producer/consumer pair whose other side calls named_barrier_sync).
+FP8GEMM_DEVICE void named_barrier_arrive(int id, int threads) {
+#if defined(FP8GEMM_ARCH_SM90A)
+  asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+#elif defined(FP8GEMM_DEVICE_PASS)
+  (void)id, (void)threads;
+  FP8GEMM_DEVICE_TRAP();
+#else
+  (void)id, (void)threads;
+#endif
+}
+
 /// setmaxnreg.inc.sync.aligned.u32 Regs: raises this warpgroup's per-thread register limit,
 /// taking registers from the block's pool (blocks until a setmaxnreg.dec released enough).
 /// Every thread of the warpgroup executes it; the kernel needs __launch_bounds__(threads, 1),
