@@ -4,7 +4,9 @@
 #   usage there: bash scripts/h200_run.sh [tests|bench|all]
 # Environment (for short runs): FP8GEMM_TEST_BINARIES (glob under .carry/, default
 # fp8gemm_*_gpu_test), FP8GEMM_SANITIZE=0 (skip compute-sanitizer), FP8GEMM_BENCH_FILTER (a
-# --benchmark_filter regex; a second pass runs the rest when FP8GEMM_BENCH_SECOND is set to one).
+# --benchmark_filter regex; a second pass runs the rest when FP8GEMM_BENCH_SECOND is set to one),
+# FP8GEMM_BENCH_MIN_TIME (seconds of measured GPU time per repetition, default 0.02: with 10
+# launches per event pair that is about 0.2 s of wall time, as 0.1 s was with one launch).
 set -uo pipefail
 what=${1:-all}
 out=${OUT:-/tmp/out}
@@ -68,7 +70,7 @@ if [[ $what == bench || $what == all ]]; then
     suffix=$([[ $pass == 0 ]] && echo "" || echo "_$pass")
     timeout "${FP8GEMM_BENCH_TIMEOUT:-400}" .carry/fp8gemm_bench --benchmark_repetitions=5 \
       --benchmark_enable_random_interleaving=true --benchmark_filter="$filter" \
-      --benchmark_report_aggregates_only=true --benchmark_min_time=0.1 \
+      --benchmark_report_aggregates_only=true --benchmark_min_time="${FP8GEMM_BENCH_MIN_TIME:-0.02}" \
       --benchmark_out="$out/bench$suffix.json" --benchmark_out_format=json \
       > "$out/bench$suffix.log" 2>&1
     r=$?; rc=$((rc | r)); pass=$((pass + 1))
