@@ -188,14 +188,14 @@ TEST(PersistentTileOrder, EveryTileAndKTileOnceBalancedGrouped) {
   S::Arguments args{4096, 4096, 4096, 1, 8};
   S::Params p;
   ASSERT_TRUE(S::initialize(args, p).ok());
-  EXPECT_EQ(p.tiles_m, 16);  // 4096 / 256
+  EXPECT_EQ(p.tiles_m, 32);  // 4096 / 128
   EXPECT_EQ(p.tiles_n, 32);  // 4096 / 128
   EXPECT_EQ(S::grid_x(p), 1);
   args.split_k = 3;
   ASSERT_TRUE(S::initialize(args, p).ok());
   EXPECT_EQ(p.k_tiles, 32);
   EXPECT_EQ(p.k_tiles_per_split, 11);  // 11 + 11 + 10
-  EXPECT_EQ(S::items(p), 16 * 32 * 3);
+  EXPECT_EQ(S::items(p), 32 * 32 * 3);
   args.split_k = 33;  // more splits than K tiles
   EXPECT_NE(S::can_implement(args).message().find("split_k must be in [1, ceil(K / BlockK)"),
             std::string::npos);

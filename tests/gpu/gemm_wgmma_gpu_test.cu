@@ -28,7 +28,9 @@ using Configs = ::testing::Types<
                Epilogue<float, GeluErf>>,
     GemmConfig<Sm90WgmmaDefault<e5m2, e4m3fn>, Blockwise<1, 64, 128>, LayoutB::kNK,
                Epilogue<e4m3fn, GeluTanh>>,
-    GemmConfig<Sm90WgmmaDefault<e5m2, e5m2>, PerTensor, LayoutB::kNK, Epilogue<e5m2, Identity>>,
+    // the previous default: 256 x 128, two m64 row blocks per consumer, one partial-sum set
+    GemmConfig<WgmmaTilePolicy<256, 128, 2, 4, e5m2, e5m2>, PerTensor, LayoutB::kNK,
+               Epilogue<e5m2, Identity>>,
     // fast accumulation
     GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>,
                FastAccumulation>,

@@ -23,14 +23,18 @@ template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90SmallM = TilePolicy<64, 128, 64, 1, 4, arch::Sm90MmaFp8ViaF16<EA, EB>, 4>;
 
 /// Hopper peak path (TMA + WGMMA, persistent, warp-specialized), promoted accumulation (the
-/// default; also Blockwise): 256 x 128 x 128, two consumer warpgroups of 128 rows (two m64 row
-/// blocks of 64 accumulators each + 64 for the promotion's partial sums = 192 registers), four
-/// stages of (256 + 128) x 128 B = 192 KiB. B must be [N, K] (LayoutB::kNK).
+/// default; also Blockwise): 128 x 128 x 128, two cooperative consumer warpgroups of one m64 row
+/// block each (64 accumulators + two sets of 64 partial sums = 192 registers: the pipelined
+/// promotion, kPipelinedPromotion), six stages of (128 + 128) x 128 B = 192 KiB. Measured on the
+/// H200 (bench/NOTES.md, 3b77b0e): 4-6 % faster than 256 x 128 with one partial set at every
+/// large shape, and the ping-pong schedule at 128 x 128 is 0.64-0.67x cuBLASLt against this
+/// one's 0.86. B must be [N, K] (LayoutB::kNK).
 template <class EA = e4m3fn, class EB = e4m3fn>
-using Sm90WgmmaDefault = WgmmaTilePolicy<256, 128, 2, 4, EA, EB>;
+using Sm90WgmmaDefault = WgmmaTilePolicy<128, 128, 2, 6, EA, EB>;
 
 /// Hopper peak path with FastAccumulation (no partial-sum copy): 128 x 256 x 128, two consumer
-/// warpgroups of 64 rows x 256 columns (128 accumulators each), four stages = 192 KiB.
+/// warpgroups of 64 rows x 256 columns (128 accumulators each), four stages = 192 KiB. The
+/// ping-pong schedule (64 x 256 per consumer) measured the same within 1 % (bench/NOTES.md).
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaFast = WgmmaTilePolicy<128, 256, 2, 4, EA, EB>;
 

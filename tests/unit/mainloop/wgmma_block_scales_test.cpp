@@ -75,6 +75,7 @@ void check_indexing() {
 
 TEST(WgmmaBlockScales, IndexingPerRowTimes128Columns) {
   check_indexing<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>>();
+  check_indexing<WgmmaTilePolicy<256, 128, 2, 4>, Blockwise<1, 128, 128>>();  // 2 row blocks
 }
 TEST(WgmmaBlockScales, IndexingBlocksOf128RowsAnd64Columns) {
   check_indexing<Sm90WgmmaDefault<>, Blockwise<128, 64, 128>>();  // two B groups per tile
@@ -85,8 +86,9 @@ TEST(WgmmaBlockScales, IndexingBlocksOf128RowsAnd64Columns) {
 /// not a normal float (here 2^-100 · 2^-60 = 2^-160: zero in FP32) -> acc + (partial·s_a)·s_b,
 /// which keeps the representable result (partial · 2^-160 with partial = 2^100 is 2^-60).
 TEST(WgmmaBlockScales, FoldedWhenNormalTwoStepOtherwise) {
-  using M = TmaWgmmaMainloop<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, 128>;
-  constexpr int kRegs = Sm90WgmmaDefault<>::Atom::kAccumulators;
+  using P = WgmmaTilePolicy<256, 128, 2, 4>;  // two m64 row blocks per consumer: i = 0, 1
+  using M = TmaWgmmaMainloop<P, Blockwise<1, 128, 128>, 128>;
+  constexpr int kRegs = P::Atom::kAccumulators;
   M::BlockScales s;
   float partial[kRegs], acc[kRegs], start[kRegs];
   for (int r = 0; r < kRegs; ++r) {
@@ -107,6 +109,15 @@ TEST(WgmmaBlockScales, FoldedWhenNormalTwoStepOtherwise) {
     ASSERT_EQ(acc[r], want) << r;  // folded, the h = 0 rows would be 0
   }
 }
+
+// Which promoted WGMMA policies run the pipelined promotion (two partial-sum sets): the default
+// (chosen for it on the H200) and the decode policy; not 256 x 128 (256 registers would not fit).
+static_assert(TmaWgmmaMainloop<Sm90WgmmaDefault<>, PerTensor, 128>::kPipelinedPromotion);
+static_assert(
+    TmaWgmmaMainloop<Sm90WgmmaSmallM<>, Blockwise<1, 128, 128>, 128>::kPipelinedPromotion);
+static_assert(
+    !TmaWgmmaMainloop<WgmmaTilePolicy<256, 128, 2, 4>, PerTensor, 128>::kPipelinedPromotion);
+static_assert(!TmaWgmmaMainloop<Sm90WgmmaFast<>, PerTensor, 0>::kPipelinedPromotion);
 
 /// The ping-pong schedule's skip over the other consumer's tile lands where n single steps land
 /// (stage and phase), for every start, stage count and skip length, including 0 (an empty split).
