@@ -47,28 +47,49 @@ FP8GEMM_DEVICE int wave_index_uniform(int wave_size) {
 #endif
 }
 
-/// One lane's 16 bytes at r.base + soffset + voffset into lds_wave + 16 * lane (lds_wave: the
-/// wave's 1 KiB destination, uniform; soffset uniform). The range check applies to voffset only
-/// (soffset is excluded from it): 4-byte component j is read when voffset + 4j + 4 <=
-/// r.num_records, else it arrives as zero. Lands at a wait_vmcnt that covers it.
-FP8GEMM_DEVICE void buffer_load_lds16(BufferRange const& r, std::uint8_t* lds_wave,
-                                      std::uint32_t voffset, std::uint32_t soffset) {
-#if defined(FP8GEMM_ARCH_GFX950)
+/// One lane's kBytes (Arch::kDirectToLdsBytes: 16 on gfx950, buffer_load_dwordx4 ... lds; 4 on
+/// gfx942, buffer_load_dword ... lds) at r.base + soffset + voffset into lds_wave + kBytes * lane
+/// (lds_wave: the wave's 64 * kBytes destination, uniform; soffset uniform). The range check
+/// applies to voffset only (soffset is excluded from it): 4-byte component j is read when
+/// voffset + 4j + 4 <= r.num_records, else it arrives as zero. Lands at a wait_vmcnt that covers
+/// it.
+template <int kBytes>
+FP8GEMM_DEVICE void buffer_load_lds(BufferRange const& r, std::uint8_t* lds_wave,
+                                    std::uint32_t voffset, std::uint32_t soffset) {
+  static_assert(kBytes == 4 || kBytes == 16, "direct-to-LDS loads move 4 (gfx942) or 16 bytes");
+#if defined(FP8GEMM_ARCH_GFX950) || defined(FP8GEMM_ARCH_GFX942)
   __amdgpu_buffer_rsrc_t const rsrc = __builtin_amdgcn_make_buffer_rsrc(
       const_cast<std::uint8_t*>(r.base), 0, static_cast<int>(r.num_records), kBufferResourceWord3);
   using LdsVoid = __attribute__((address_space(3))) void*;
-  __builtin_amdgcn_raw_ptr_buffer_load_lds(rsrc, (LdsVoid)(lds_wave), 16,  // generic -> LDS
-                                           static_cast<int>(voffset), static_cast<int>(soffset), 0,
-                                           0);
+  // NOTE: the size operand is a literal per branch: clang checks it against the target's sizes
+  // even where the template argument rules the branch out.
+  if constexpr (kBytes == 4) {
+    __builtin_amdgcn_raw_ptr_buffer_load_lds(rsrc, (LdsVoid)(lds_wave), 4,  // generic -> LDS
+                                             static_cast<int>(voffset), static_cast<int>(soffset),
+                                             0, 0);
+  } else {
+#if defined(FP8GEMM_ARCH_GFX950)
+    __builtin_amdgcn_raw_ptr_buffer_load_lds(rsrc, (LdsVoid)(lds_wave), 16,
+                                             static_cast<int>(voffset), static_cast<int>(soffset),
+                                             0, 0);
+#else
+    (void)rsrc;
+    FP8GEMM_DEVICE_TRAP();  // gfx942 loads 4 bytes per lane: its mainloop never calls this
+#endif
+  }
 #elif defined(FP8GEMM_EMULATOR)
-  emu::vmem_load_lds(lds_wave, r.base + soffset, voffset, r.num_records, 16);
-  emu::lds_access(lds_wave + 16 * emu::lane_id(), 16, /*is_write=*/true);
+  emu::vmem_load_lds(lds_wave, r.base + soffset, voffset, r.num_records, kBytes);
+  emu::lds_access(lds_wave + kBytes * emu::lane_id(), kBytes, /*is_write=*/true);
 #elif defined(FP8GEMM_DEVICE_PASS)
   (void)r, (void)lds_wave, (void)voffset, (void)soffset;
-  FP8GEMM_DEVICE_TRAP();  // not gfx950: the mainloop that calls it is chosen for gfx950 only
+  FP8GEMM_DEVICE_TRAP();  // not CDNA: the mainloop that calls it is chosen for gfx942/gfx950 only
 #else
   (void)r, (void)lds_wave, (void)voffset, (void)soffset;
 #endif
+}
+FP8GEMM_DEVICE void buffer_load_lds16(BufferRange const& r, std::uint8_t* lds_wave,
+                                      std::uint32_t voffset, std::uint32_t soffset) {
+  buffer_load_lds<16>(r, lds_wave, voffset, soffset);
 }
 
 /// An LDS byte address as the LDS instructions take it: 32 bits on the GPU; a host pointer on the
