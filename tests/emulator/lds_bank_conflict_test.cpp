@@ -32,7 +32,8 @@ TYPED_TEST_SUITE(LdsBankConflicts, Configs, ConfigName);
 /// The instruction behind a site: ds_read_b128 / ds_write_b64 (AMD), ld.shared.b32 (NVIDIA).
 std::string instruction_name(bool amd, bool read, int width_bytes, bool direct_to_lds = false) {
   std::string const bits = std::to_string(8 * width_bytes);
-  if (amd && !read && direct_to_lds) return "buffer_load_dwordx4 ... lds";
+  if (amd && !read && direct_to_lds)
+    return width_bytes == 16 ? "buffer_load_dwordx4 ... lds" : "buffer_load_dword ... lds";
   if (amd) return (read ? "ds_read_b" : "ds_write_b") + bits;
   return (read ? "ld.shared.b" : "st.shared.b") + bits;
 }
@@ -42,19 +43,27 @@ constexpr int kM = 256, kN = 256, kK = 256;
 // The row pairing derived in global_to_lds.hpp's NOTE (the table below measures it).
 template <class Policy>
 using MainloopOf = typename Measured<Policy, LayoutB::kNK>::Mainloop;
-// gfx950 mk_nk_mn runs the direct-to-LDS mainloop: XOR-swizzled rows, whole 1 KiB wave writes.
+// mk_nk_mn runs the direct-to-LDS mainloop: XOR-swizzled rows, whole wave writes (gfx950: 1 KiB
+// of 128-byte rows; gfx942: 256 B of 64-byte rows).
 static_assert(std::is_same_v<MainloopOf<Cdna4Default<>>::LdsLayoutA, XorSwizzledLayout<256>>);
-static_assert(MainloopOf<Cdna3Default<>>::CopyA::kDelta == 8);
-static_assert(MainloopOf<Cdna3Default<>>::CopyB::kDelta == 8);
+static_assert(std::is_same_v<MainloopOf<Cdna3Default<>>::LdsLayoutA,
+                             XorSwizzledLayout<128, 128, 128, 64>>);
+// gfx942 mk_kn_mn stages through registers into padded rows.
+static_assert(Measured<Cdna3Default<>, LayoutB::kKN>::Mainloop::CopyA::kDelta == 8);
+
+/// Whether Mainloop is the direct-to-LDS one (BufferLdsPingPongMainloop: kLoadsPerTile).
+template <class Mainloop, class = void>
+constexpr bool kIsDirectToLds = false;
+template <class Mainloop>
+constexpr bool kIsDirectToLds<Mainloop, std::void_t<decltype(Mainloop::kLoadsPerTile)>> = true;
 static_assert(MainloopOf<Sm90Default<>>::CopyA::Order::kDelta == 4);
 
-/// Bytes one lane's tile store writes: 16 for direct-to-LDS loads, the row copy's store width else.
+/// Bytes one lane's tile store writes: the direct-to-LDS load's width (16 gfx950, 4 gfx942), the
+/// row copy's store width else.
 template <class Mainloop, class Arch>
 constexpr int tile_store_bytes() {
-  if constexpr (arch::direct_to_lds_bytes<Arch>::value == 16 &&
-                std::is_same_v<typename Mainloop::LdsLayoutA,
-                               XorSwizzledLayout<Mainloop::LdsLayoutA::kRows>>) {
-    return 16;
+  if constexpr (kIsDirectToLds<Mainloop>) {
+    return Mainloop::kLoadBytes;
   } else {
     return RowMajorTileCopy<typename Mainloop::LdsLayoutA, Mainloop::kCopyThreads,
                             Arch::kLdsBanks>::kStoreBytes;
@@ -86,11 +95,13 @@ TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
   // Access widths: fragment chunks of the atom; row-major tile stores 16 or 8 bytes; the mk_kn_mn
   // B copy stores 4-byte words.
   using Atom = typename Policy::Atom;
-  // Direct-to-LDS loads write 16 bytes per lane (buffer_load_dwordx4 ... lds).
+  // Direct-to-LDS loads write 16 (gfx950) or 4 (gfx942) bytes per lane; that mainloop reads a
+  // lane's tile bytes of a row with ds_read_b128 (on gfx942 one read feeds two 8-byte MFMAs).
   constexpr int kAStoreBytes = tile_store_bytes<Mainloop, Arch>();
   constexpr int kBStoreBytes = TypeParam::kLayoutB == LayoutB::kNK ? kAStoreBytes : 4;
-  constexpr bool kDirect =
-      std::is_same_v<typename Mainloop::LdsLayoutA, XorSwizzledLayout<Mainloop::LdsLayoutA::kRows>>;
+  constexpr bool kDirect = kIsDirectToLds<Mainloop>;
+  constexpr int kAReadBytes = kDirect ? 16 : Atom::kAChunkBytes;
+  constexpr int kBReadBytes = kDirect ? 16 : Atom::kBChunkBytes;
   struct Expected {
     char const* site;   // the recorder's: region and direction
     char const* label;  // the table's
@@ -106,10 +117,10 @@ TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
     b_read += kTiles * Policy::kWavesM * Policy::kBlockN * Policy::kBlockK / Mainloop::kClusters;
   }
   Expected const expected[] = {
-      {"A read", "A fragment read", kABytes * Policy::kWavesN, Atom::kAChunkBytes},
+      {"A read", "A fragment read", kABytes * Policy::kWavesN, kAReadBytes},
       {"A write", kDirect ? "A tile load (direct to LDS)" : "A tile store", a_written,
        kAStoreBytes},
-      {"B read", "B fragment read", b_read, Atom::kBChunkBytes},
+      {"B read", "B fragment read", b_read, kBReadBytes},
       {"B write", kDirect ? "B tile load (direct to LDS)" : "B tile store", b_written,
        kBStoreBytes}};
   ASSERT_EQ(sites.size(), std::size(expected)) << emu::LdsBankRecorder::instance().report();
@@ -131,7 +142,7 @@ TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
     char row[256];
     std::snprintf(
         row, sizeof row, "| %s | %s | %llu | %llu | %llu | %.2f | %d |\n", expected[i].label,
-        instruction_name(amd, s.reads > 0, width, kAStoreBytes == 16 && width == 16 && kDirect)
+        instruction_name(amd, s.reads > 0, width, kDirect && s.reads == 0)
             .c_str(),
         static_cast<unsigned long long>(s.instructions), static_cast<unsigned long long>(s.bytes),
         static_cast<unsigned long long>(s.extra_cycles),

@@ -118,6 +118,15 @@ struct BufferLdsPingPongMainloop {
   static constexpr int kWaveLoadBytes = kLoadBytes * kWaveSize;
   static constexpr int kSlotsPerWaveLoad = kWaveLoadBytes / kSlotBytes;
   static constexpr int kLanesPerSlot = kSlotBytes / kLoadBytes;  // lanes filling one row
+  /// NOTE: with one wave per SIMD (4 waves, all in step) no other wave fills the matrix pipe during
+  /// an L phase, so the loads of L_(c+1) go between the MFMAs of M_c instead (M_(kClusters-1):
+  /// L_0 of the next tile), and the L phase keeps only its waits and barrier. Safe: what they
+  /// overwrite was read before L_c's lgkmcnt(0) wait and barrier, which every wave has passed;
+  /// program order, and so every counted vmcnt, is unchanged. With the ping-pong the late half
+  /// waits for its reads one barrier later, so there the loads stay in the L phase. gfx942 only
+  /// for now (its 4-byte loads make an L phase 4x longer); gfx950's 4-wave K-blocked configs keep
+  /// their L-phase loads until measured.
+  static constexpr bool kLoadsInMPhase = !kPingPong && kLoadBytes == 4;
   // A lane's K bytes of one row per tile, in 16-byte reads (16 x lane / 16 + 64 x c): 2 on
   // gfx950; 1 on gfx942, where it feeds kMmasPerAtom MFMAs of 8 bytes.
   static constexpr int kReadsPerFragment = Policy::kBlockK / 64;
@@ -208,7 +217,8 @@ struct BufferLdsPingPongMainloop {
     Schedule const sch = simulate();
     int last = -1;
     for (int id = 0; id < kLoadsPerTile; ++id) last = sch.pos[2][id] > last ? sch.pos[2][id] : last;
-    return sch.issued_end[1][kClusters - 1] - 1 - last;  // tile 2 of the simulation = tile 0
+    // tile 2 of the simulation = tile 0; kLoadsInMPhase: L_0 of tile 0 is issued before it too
+    return sch.issued_end[1][kClusters - 1] - 1 - last + (kLoadsInMPhase ? phase_loads(0) : 0);
   }
   template <int c>
   static constexpr int kVmWait = vm_wait(c);
@@ -221,7 +231,8 @@ struct BufferLdsPingPongMainloop {
   }
   FP8GEMM_HOST_DEVICE static constexpr std::int64_t loaded_bytes_b(int full) {
     return std::int64_t(full + 1) * LdsLayoutB::kBytes +
-           std::int64_t(kClusters - 1) * LdsLayoutB::kSlotsPerPart * kSlotBytes;
+           std::int64_t(kLoadsInMPhase ? kClusters : kClusters - 1) * LdsLayoutB::kSlotsPerPart *
+               kSlotBytes;
   }
   static_assert(kReadsBCluster <= kClusterAtomsN * kAtomsM * kMmasPerAtom,
                 "the next cluster's reads go between this cluster's MFMAs: at most one per MFMA");
@@ -314,6 +325,7 @@ struct BufferLdsPingPongMainloop {
       // Prologue: the loads of tiles -2 and -1's phases (tile 0 and most of tile 1), all of
       // tile 0 landed, B part 0 of tile 0 read.
       for (int s = -2; s < 0; ++s) issue_step_loads(ops, lds, s);
+      if constexpr (kLoadsInMPhase) issue_phase_loads<0>(ops, lds, 0);  // M_(-1)'s share
       arch::wait_vmcnt<prologue_vm_wait() + kWaitSlack>();
       arch::barrier_without_fence();  // waits for: tile 0 in LDS from every wave
       read_b_cluster<0>(f.b[0], read_address(lds, rb, 0));
@@ -445,34 +457,47 @@ struct BufferLdsPingPongMainloop {
     BlockScales scales;  // K-blocked scales of the tile in flight
   };
 
-  /// The direct-to-LDS loads of L phase c of tile s (the schedule in the struct comment).
+  /// Loads L phase c issues: c = 0 a B part; c >= 1 the A loads of phase c, then a B part.
+  FP8GEMM_HOST_DEVICE static constexpr int a_loads_in_phase(int c) {
+    int n = 0;
+    for (int j = 0; j < kLoadsA; ++j) n += c > 0 && a_phase(j) == c;
+    return n;
+  }
+  FP8GEMM_HOST_DEVICE static constexpr int phase_loads(int c) {
+    return a_loads_in_phase(c) + kLoadsBPart;
+  }
+  /// The A load (j) of phase c's n-th load, n < a_loads_in_phase(c).
+  FP8GEMM_HOST_DEVICE static constexpr int nth_a_load(int c, int n) {
+    for (int j = 0; j < kLoadsA; ++j)
+      if (a_phase(j) == c && n-- == 0) return j;
+    return -1;
+  }
+  /// Load n of L phase c of tile s (the schedule in the struct comment; t >= 0).
+  template <int c, int n>
+  FP8GEMM_DEVICE static void issue_phase_load(Operands const& ops, SharedStorage& lds, int s) {
+    constexpr int kA = a_loads_in_phase(c);
+    int const t = c == 0 ? s + 1 : s + 2;
+    std::uint32_t const k = ops.k_offset(t);
+    if constexpr (n < kA) {
+      constexpr int j = nth_a_load(c, n);
+      arch::buffer_load_lds<kLoadBytes>(ops.a, lds.a[t & 1] + a_slot0(j, ops.wave) * kSlotBytes,
+                                        ops.voff_a[j], k);
+    } else {
+      constexpr int p = c == 0 ? kClusters - 1 : c - 1, q = n - kA;
+      arch::buffer_load_lds<kLoadBytes>(ops.b, lds.b[t & 1] + b_slot0(p, q, ops.wave) * kSlotBytes,
+                                        ops.voff_b[p][q], k);
+    }
+  }
+  template <int c, int n = 0>
+  FP8GEMM_DEVICE static void issue_phase_loads_from(Operands const& ops, SharedStorage& lds,
+                                                    int s) {
+    issue_phase_load<c, n>(ops, lds, s);
+    if constexpr (n + 1 < phase_loads(c)) issue_phase_loads_from<c, n + 1>(ops, lds, s);
+  }
+  /// The direct-to-LDS loads of L phase c of tile s (none for tiles before 0: the prologue).
   template <int c>
   FP8GEMM_DEVICE static void issue_phase_loads(Operands const& ops, SharedStorage& lds, int s) {
-    if constexpr (c == 0) {
-      int const t = s + 1;
-      if (t >= 0) {
-        std::uint32_t const k = ops.k_offset(t);
-        FP8GEMM_UNROLL
-        for (int q = 0; q < kLoadsBPart; ++q)
-          arch::buffer_load_lds<kLoadBytes>(ops.b,
-                                  lds.b[t & 1] + b_slot0(kClusters - 1, q, ops.wave) * kSlotBytes,
-                                  ops.voff_b[kClusters - 1][q], k);
-      }
-    } else {
-      int const t = s + 2;
-      if (t >= 0) {
-        std::uint32_t const k = ops.k_offset(t);
-        FP8GEMM_UNROLL
-        for (int j = 0; j < kLoadsA; ++j)
-          if (a_phase(j) == c)
-            arch::buffer_load_lds<kLoadBytes>(ops.a, lds.a[t & 1] + a_slot0(j, ops.wave) * kSlotBytes,
-                                    ops.voff_a[j], k);
-        FP8GEMM_UNROLL
-        for (int q = 0; q < kLoadsBPart; ++q)
-          arch::buffer_load_lds<kLoadBytes>(ops.b, lds.b[t & 1] + b_slot0(c - 1, q, ops.wave) * kSlotBytes,
-                                  ops.voff_b[c - 1][q], k);
-      }
-    }
+    if ((c == 0 ? s + 1 : s + 2) >= 0) issue_phase_loads_from<c>(ops, lds, s);
   }
   template <int c = 0>
   FP8GEMM_DEVICE static void issue_step_loads(Operands const& ops, SharedStorage& lds, int s) {
@@ -608,19 +633,25 @@ struct BufferLdsPingPongMainloop {
     }
     if constexpr (c == 0 && kKBlockedScales)  // used by promote after the tile's last cluster
       load_block_scales(f.scales, args, tc, m0, n0, (ops.k_tile_begin + s) * Policy::kBlockK);
-    issue_phase_loads<c>(ops, lds, s);
+    if constexpr (!kLoadsInMPhase) issue_phase_loads<c>(ops, lds, s);
     if constexpr (c == 0) read_a(f.a, read_address(lds, rb, s & 1));
     // waits for: this cluster's B fragments (read during M_(c-1)) and A (lgkmcnt 0); this wave's
     // loads of what L_(c+1) and M_(c+1) read (vmcnt: the schedule's count)
     arch::wait_vmcnt_lgkmcnt<kVmWait<c> + kWaitSlack, 0>();
     arch::barrier_without_fence();  // waits for: every wave's loads and reads above
     // ---- M_c: one cluster of MFMAs, the next cluster's B fragments read between them ----
-    arch::set_priority<1>();
+    // kLoadsInMPhase (one wave per SIMD, loads between the MFMAs): no L phase of another wave to
+    // take turns with, so neither priority nor a closing barrier (the loads need only L_c's).
+    if constexpr (!kLoadsInMPhase) arch::set_priority<1>();
     // The last cluster reads the next tile's first cluster, from the other stage.
     ReadAddress const next = read_address(lds, rb, (c + 1 < kClusters ? s : s + 1) & 1);
-    mma_cluster_reading_next<c>(args, tc, m0, n0, s, f, next, d);
-    arch::set_priority<0>();
-    arch::barrier_without_fence();  // waits for: the other wave of the SIMD's L phase
+    mma_cluster_reading_next<c>(args, ops, lds, tc, m0, n0, s, f, next, d);
+    if constexpr (kLoadsInMPhase) {
+      arch::schedule_fence();  // the cluster's MFMAs stay in M_c
+    } else {
+      arch::set_priority<0>();
+      arch::barrier_without_fence();  // waits for: the other wave of the SIMD's L phase
+    }
     if constexpr (c + 1 < kClusters) step<c + 1>(args, ops, lds, s, m0, n0, tc, rb, f, d);
   }
 
@@ -684,6 +715,13 @@ struct BufferLdsPingPongMainloop {
                             kb);
   }
 
+  /// kLoadsInMPhase: the load issued after MFMA k of a cluster of kMfmas (-1: none): load n after
+  /// MFMA kReadsBCluster + n * (kMfmas - kReadsBCluster) / loads, past the next cluster's reads.
+  FP8GEMM_HOST_DEVICE static constexpr int load_after_mfma(int k, int mfmas, int loads) {
+    for (int n = 0; n < loads; ++n)
+      if (kReadsBCluster + n * (mfmas - kReadsBCluster) / loads == k) return n;
+    return -1;
+  }
   /// Part m of a lane's tile bytes: the fragment MFMA m of the atom takes (all of it when
   /// kMmasPerAtom == 1).
   template <int m, class Frag, class Tile>
@@ -712,7 +750,8 @@ struct BufferLdsPingPongMainloop {
   /// k / kReadsPerFragment, chunk k % kReadsPerFragment), so the reads issue while the matrix pipe
   /// is busy.
   template <int c, int k = 0>
-  FP8GEMM_DEVICE static void mma_cluster_reading_next(Arguments const& args, Coords const& tc,
+  FP8GEMM_DEVICE static void mma_cluster_reading_next(Arguments const& args, Operands const& ops,
+                                                      SharedStorage& lds, Coords const& tc,
                                                       int m0, int n0, int s, Fragments& f,
                                                       ReadAddress const& next, Accumulators& d) {
     constexpr int kPerPart = kClusterAtomsN * kAtomsM;
@@ -732,8 +771,13 @@ struct BufferLdsPingPongMainloop {
       FP8GEMM_UNROLL
       for (int w = 0; w < 4; ++w) f.b[(c + 1) % 2][kAtom].w[4 * kChunk + w] = v.w[w];
     }
+    if constexpr (kLoadsInMPhase) {  // L_(c+1)'s loads, one after every few MFMAs
+      constexpr int kNextPhase = (c + 1) % kClusters;
+      constexpr int n = load_after_mfma(k, kMfmas, phase_loads(kNextPhase));
+      if constexpr (n >= 0) issue_phase_load<kNextPhase, n>(ops, lds, c + 1 < kClusters ? s : s + 1);
+    }
     if constexpr (k + 1 < kMfmas)
-      mma_cluster_reading_next<c, k + 1>(args, tc, m0, n0, s, f, next, d);
+      mma_cluster_reading_next<c, k + 1>(args, ops, lds, tc, m0, n0, s, f, next, d);
   }
 
   /// d[i][2c + q] += A atom i * B atom 2c + q of K tile s (MX-32: with its E8M0 bytes).
