@@ -29,7 +29,8 @@ namespace fp8gemm {
 
 /// Whether BufferLdsPingPongMainloop can run Policy with B stored kLayoutB, these scales and this
 /// promotion interval (it promotes, if at all, once per K tile).
-template <class Policy, class Granularity, LayoutB kLayoutB, int kPromoteK>
+template <class Policy, class Granularity, LayoutB kLayoutB, int kPromoteK,
+          class TileLoad = arch::DefaultTileLoad<typename Policy::Arch>>
 struct BufferLdsPingPongSupports {
   using Atom = typename Policy::Atom;
   using Arch = typename Policy::Arch;
@@ -38,8 +39,10 @@ struct BufferLdsPingPongSupports {
   static constexpr bool kPromotesPerTile = kKBlocked
                                                ? Granularity::kBlockK >= Policy::kBlockK
                                                : (kPromoteK == 0 || kPromoteK == Policy::kBlockK);
-  /// Rows a wave's direct-to-LDS load fills: 64 lanes x kLoadBytes over rows of BlockK bytes.
-  static constexpr int kLoadBytes = arch::direct_to_lds_bytes<Arch>::value;
+  /// Rows a wave's tile load fills: 64 lanes x kLoadBytes over rows of BlockK bytes (16 bytes
+  /// through registers, else the arch's direct-to-LDS width).
+  static constexpr bool kStaged = std::is_same_v<TileLoad, arch::ThroughRegisters>;
+  static constexpr int kLoadBytes = kStaged ? 16 : arch::direct_to_lds_bytes<Arch>::value;
   static constexpr int kSlotsPerWaveLoadRaw = kLoadBytes * Arch::kWaveSize / Policy::kBlockK;
   static constexpr int kSlotsPerWaveLoad = kSlotsPerWaveLoadRaw > 0 ? kSlotsPerWaveLoadRaw : 1;
   /// The atom reads a lane's K bytes of the tile as 16-byte chunks (one per 64 of K): either as
@@ -53,7 +56,8 @@ struct BufferLdsPingPongSupports {
           : Policy::kBlockK % Atom::kK == 0 && Atom::kAChunks == 1 && Atom::kBChunks == 1 &&
                 Atom::kAChunkBytes == 8 && Atom::kBChunkBytes == 8 && Atom::kK == 32;
   static constexpr bool value =
-      (kLoadBytes == 16 || kLoadBytes == 4) && kLayoutB == LayoutB::kNK &&
+      arch::direct_to_lds_bytes<Arch>::value > 0 && (kLoadBytes == 16 || kLoadBytes == 4) &&
+      (!kStaged || kWaves == 4) && kLayoutB == LayoutB::kNK &&
       Arch::kWaveSize == 64 && Atom::kM == 16 && Atom::kN == 16 &&
       (Policy::kBlockK == 128 || Policy::kBlockK == 64) && kAtomFits &&
       (kWaves == 4 || kWaves == 8) && Policy::kAtomsN % 4 == 0 &&
@@ -86,7 +90,8 @@ struct BufferLdsPingPongSupports {
 ///
 /// kWaitSlack (tests only; 0 otherwise): loads every counted vmcnt wait leaves in flight beyond the
 /// schedule's count. tests/emulator/buffer_lds_test.cpp sets 1 and sees a wrong GEMM.
-template <class PolicyT, class GranularityT, LayoutB kLayoutB, int kPromoteKV, int kWaitSlack = 0>
+template <class PolicyT, class GranularityT, LayoutB kLayoutB, int kPromoteKV, int kWaitSlack = 0,
+          class TileLoadT = arch::DefaultTileLoad<typename PolicyT::Arch>>
 struct BufferLdsPingPongMainloop {
   using Policy = PolicyT;
   using Granularity = GranularityT;
@@ -96,7 +101,8 @@ struct BufferLdsPingPongMainloop {
   using ElementB = typename Policy::ElementB;
   using Accumulators = fp8gemm::Accumulators<Policy>;
   using Coords = ThreadCoords<Policy>;
-  static_assert(BufferLdsPingPongSupports<Policy, Granularity, kLayoutB, kPromoteKV>::value,
+  static_assert(BufferLdsPingPongSupports<Policy, Granularity, kLayoutB, kPromoteKV,
+                                          TileLoadT>::value,
                 "BufferLdsPingPongMainloop: CDNA, mk_nk_mn, 16x16x128 atoms with BlockK 128 "
                 "(gfx950) or 16x16x32 atoms with BlockK 64 (gfx942), 4 or 8 waves, an even number "
                 "of B atom pairs per wave, promotion once per K tile (GemmConfig checks this first)");
@@ -113,8 +119,11 @@ struct BufferLdsPingPongMainloop {
   static constexpr int kClusterAtomsN = 2;                    // B atoms per cluster
   static constexpr int kClusters = kAtomsN / kClusterAtomsN;  // phases per K tile
   static constexpr int kSlotBytes = Policy::kBlockK;  // one LDS row of BlockK fp8
-  // One load instruction: 16 B per lane on gfx950 (1 KiB, 8 rows), 4 B on gfx942 (256 B, 4 rows).
-  static constexpr int kLoadBytes = arch::direct_to_lds_bytes<Arch>::value;
+  // One load instruction: 16 B per lane (gfx950 direct, or through registers: 1 KiB, 1024 /
+  // kBlockK rows), 4 B with gfx942's direct loads (256 B, 4 rows).
+  static constexpr bool kStaged = std::is_same_v<TileLoadT, arch::ThroughRegisters>;
+  static constexpr int kLoadBytes =
+      BufferLdsPingPongSupports<Policy, Granularity, kLayoutB, kPromoteKV, TileLoadT>::kLoadBytes;
   static constexpr int kWaveLoadBytes = kLoadBytes * kWaveSize;
   static constexpr int kSlotsPerWaveLoad = kWaveLoadBytes / kSlotBytes;
   static constexpr int kLanesPerSlot = kSlotBytes / kLoadBytes;  // lanes filling one row
@@ -126,7 +135,7 @@ struct BufferLdsPingPongMainloop {
   /// waits for its reads one barrier later, so there the loads stay in the L phase. gfx942 only
   /// for now (its 4-byte loads make an L phase 4x longer); gfx950's 4-wave K-blocked configs keep
   /// their L-phase loads until measured.
-  static constexpr bool kLoadsInMPhase = !kPingPong && kLoadBytes == 4;
+  static constexpr bool kLoadsInMPhase = !kPingPong && (kLoadBytes == 4 || kStaged);
   // A lane's K bytes of one row per tile, in 16-byte reads (16 x lane / 16 + 64 x c): 2 on
   // gfx950; 1 on gfx942, where it feeds kMmasPerAtom MFMAs of 8 bytes.
   static constexpr int kReadsPerFragment = Policy::kBlockK / 64;
@@ -227,9 +236,11 @@ struct BufferLdsPingPongMainloop {
   /// end reload the last one (L2-resident): they keep the schedule, and so the counted waits, the
   /// same in the last steps as in the steady state.
   FP8GEMM_HOST_DEVICE static constexpr std::int64_t loaded_bytes_a(int full) {
-    return std::int64_t(full + 2) * LdsLayoutA::kBytes;
+    // kStaged: the loads of tiles full + 1 (and part of full + 2) stay in registers
+    return std::int64_t(kStaged ? full + 1 : full + 2) * LdsLayoutA::kBytes;
   }
   FP8GEMM_HOST_DEVICE static constexpr std::int64_t loaded_bytes_b(int full) {
+    if constexpr (kStaged) return std::int64_t(full + 1) * LdsLayoutB::kBytes;
     return std::int64_t(full + 1) * LdsLayoutB::kBytes +
            std::int64_t(kLoadsInMPhase ? kClusters : kClusters - 1) * LdsLayoutB::kSlotsPerPart *
                kSlotBytes;
@@ -324,9 +335,13 @@ struct BufferLdsPingPongMainloop {
       Fragments f;
       // Prologue: the loads of tiles -2 and -1's phases (tile 0 and most of tile 1), all of
       // tile 0 landed, B part 0 of tile 0 read.
-      for (int s = -2; s < 0; ++s) issue_step_loads(ops, lds, s);
-      if constexpr (kLoadsInMPhase) issue_phase_loads<0>(ops, lds, 0);  // M_(-1)'s share
-      arch::wait_vmcnt<prologue_vm_wait() + kWaitSlack>();
+      for (int s = -2; s < 0; ++s) issue_step_loads(ops, lds, s, f);
+      if constexpr (kLoadsInMPhase) issue_phase_loads<0>(ops, lds, 0, f);  // M_(-1)'s share
+      if constexpr (kStaged) {
+        arch::wait_lgkmcnt<0>();  // waits for: this thread's writes of tile 0
+      } else {
+        arch::wait_vmcnt<prologue_vm_wait() + kWaitSlack>();
+      }
       arch::barrier_without_fence();  // waits for: tile 0 in LDS from every wave
       read_b_cluster<0>(f.b[0], read_address(lds, rb, 0));
       if constexpr (kHardwareMx) loop_scales_b<0>(f.sb[0], args, ops, 0);
@@ -358,6 +373,7 @@ struct BufferLdsPingPongMainloop {
     int full;             // tiles with data; later ones reload the last full tile (never read)
     int k_tile_begin;
     int wave;
+    int lane;
     std::uint32_t voff_a[kLoadsA];                 // row * lda + 16 * chunk, per A load
     std::uint32_t voff_b[kClusters][kLoadsBPart];  // per B part and load
     // MX-32 in hardware: the index of this lane's E8M0 byte of K tile 0 per A / B atom, row *
@@ -381,6 +397,7 @@ struct BufferLdsPingPongMainloop {
       o.full = full;
       o.k_tile_begin = k_tile_begin;
       o.wave = wave;
+      o.lane = lane;
       // Lane l of a load fills kLoadBytes of its wave's block: slot s0 + l / kLanesPerSlot, byte
       // x = kLoadBytes * (l % kLanesPerSlot) of it, in stored chunk x / 16, which holds logical
       // chunk (x / 16) ^ swizzle(slot) of the slot's row.
@@ -455,6 +472,8 @@ struct BufferLdsPingPongMainloop {
     std::uint8_t sa[kAtomsM];                   // MX-32: E8M0 bytes of A (hardware scales)
     std::uint8_t sb[2][kClusterAtomsN];
     BlockScales scales;  // K-blocked scales of the tile in flight
+    // kStaged: load n of phase c of the last tile issued, 16 bytes, until its ds_write a tile later
+    arch::Vec<16> staged[kStaged ? kClusters : 1][kStaged ? kLoadsA + kLoadsBPart : 1];
   };
 
   /// Loads L phase c issues: c = 0 a B part; c >= 1 the A loads of phase c, then a B part.
@@ -472,37 +491,79 @@ struct BufferLdsPingPongMainloop {
       if (a_phase(j) == c && n-- == 0) return j;
     return -1;
   }
-  /// Load n of L phase c of tile s (the schedule in the struct comment; t >= 0).
-  template <int c, int n>
-  FP8GEMM_DEVICE static void issue_phase_load(Operands const& ops, SharedStorage& lds, int s) {
+  /// Load n of L phase c of tile s (the schedule in the struct comment): its K tile t, source
+  /// (range, voffset, soffset) and LDS destination (the wave's block in stage t % 2), handed to
+  /// op(range, lds_wave, voffset, soffset, t).
+  template <int c, int n, class Op>
+  FP8GEMM_DEVICE static void phase_load(Operands const& ops, SharedStorage& lds, int s, Op&& op) {
     constexpr int kA = a_loads_in_phase(c);
     int const t = c == 0 ? s + 1 : s + 2;
     std::uint32_t const k = ops.k_offset(t);
     if constexpr (n < kA) {
       constexpr int j = nth_a_load(c, n);
-      arch::buffer_load_lds<kLoadBytes>(ops.a, lds.a[t & 1] + a_slot0(j, ops.wave) * kSlotBytes,
-                                        ops.voff_a[j], k);
+      op(ops.a, lds.a[t & 1] + a_slot0(j, ops.wave) * kSlotBytes, ops.voff_a[j], k, t);
     } else {
       constexpr int p = c == 0 ? kClusters - 1 : c - 1, q = n - kA;
-      arch::buffer_load_lds<kLoadBytes>(ops.b, lds.b[t & 1] + b_slot0(p, q, ops.wave) * kSlotBytes,
-                                        ops.voff_b[p][q], k);
+      op(ops.b, lds.b[t & 1] + b_slot0(p, q, ops.wave) * kSlotBytes, ops.voff_b[p][q], k, t);
     }
   }
-  template <int c, int n = 0>
-  FP8GEMM_DEVICE static void issue_phase_loads_from(Operands const& ops, SharedStorage& lds,
-                                                    int s) {
-    issue_phase_load<c, n>(ops, lds, s);
-    if constexpr (n + 1 < phase_loads(c)) issue_phase_loads_from<c, n + 1>(ops, lds, s);
+  /// One tile load landing in LDS without a counted wait: direct, or through registers with the
+  /// ds_write at once (the compiler waits for the registers).
+  FP8GEMM_DEVICE static void load_now(arch::BufferRange const& r, std::uint8_t* lds_wave,
+                                      std::uint32_t voffset, std::uint32_t soffset, int lane) {
+    if constexpr (kStaged) {
+      arch::lds_store<16>(lds_wave, 16 * lane, arch::buffer_load16(r, voffset, soffset));
+    } else {
+      arch::buffer_load_lds<kLoadBytes>(r, lds_wave, voffset, soffset);
+    }
   }
-  /// The direct-to-LDS loads of L phase c of tile s (none for tiles before 0: the prologue).
+  /// Load n of L phase c of tile s: direct-to-LDS; through registers into f.staged (the prologue:
+  /// tile 0 straight into LDS).
+  template <int c, int n>
+  FP8GEMM_DEVICE static void issue_phase_load(Operands const& ops, SharedStorage& lds, int s,
+                                              Fragments& f) {
+    phase_load<c, n>(ops, lds, s,
+                     [&](arch::BufferRange const& r, std::uint8_t* dst, std::uint32_t voffset,
+                         std::uint32_t soffset, int t) {
+                       if constexpr (kStaged) {
+                         if (t == 0) {
+                           load_now(r, dst, voffset, soffset, ops.lane);
+                         } else {
+                           f.staged[c][n] = arch::buffer_load16(r, voffset, soffset);
+                         }
+                       } else {
+                         arch::buffer_load_lds<kLoadBytes>(r, dst, voffset, soffset);
+                       }
+                     });
+  }
+  /// kStaged: writes f.staged[c][n] (load n of phase c of tile s - 1: K tile t - 1) to its place
+  /// in LDS, before the same load of tile s reuses the registers.
+  template <int c, int n>
+  FP8GEMM_DEVICE static void write_staged(Operands const& ops, SharedStorage& lds, int s,
+                                          Fragments const& f) {
+    phase_load<c, n>(ops, lds, s - 1,
+                     [&](arch::BufferRange const&, std::uint8_t* dst, std::uint32_t,
+                         std::uint32_t, int) {
+                       arch::lds_store<16>(dst, 16 * ops.lane, f.staged[c][n]);
+                     });
+  }
+  template <int c, int n = 0>
+  FP8GEMM_DEVICE static void issue_phase_loads_from(Operands const& ops, SharedStorage& lds, int s,
+                                                    Fragments& f) {
+    issue_phase_load<c, n>(ops, lds, s, f);
+    if constexpr (n + 1 < phase_loads(c)) issue_phase_loads_from<c, n + 1>(ops, lds, s, f);
+  }
+  /// The loads of L phase c of tile s (none for tiles before 0: the prologue).
   template <int c>
-  FP8GEMM_DEVICE static void issue_phase_loads(Operands const& ops, SharedStorage& lds, int s) {
-    if ((c == 0 ? s + 1 : s + 2) >= 0) issue_phase_loads_from<c>(ops, lds, s);
+  FP8GEMM_DEVICE static void issue_phase_loads(Operands const& ops, SharedStorage& lds, int s,
+                                               Fragments& f) {
+    if ((c == 0 ? s + 1 : s + 2) >= 0) issue_phase_loads_from<c>(ops, lds, s, f);
   }
   template <int c = 0>
-  FP8GEMM_DEVICE static void issue_step_loads(Operands const& ops, SharedStorage& lds, int s) {
-    issue_phase_loads<c>(ops, lds, s);
-    if constexpr (c + 1 < kClusters) issue_step_loads<c + 1>(ops, lds, s);
+  FP8GEMM_DEVICE static void issue_step_loads(Operands const& ops, SharedStorage& lds, int s,
+                                              Fragments& f) {
+    issue_phase_loads<c>(ops, lds, s, f);
+    if constexpr (c + 1 < kClusters) issue_step_loads<c + 1>(ops, lds, s, f);
   }
 
   /// Per lane: the LDS byte offset of chunk c (k = 16 * (lane / 16) + 64c) of its row in atom 0 of
@@ -633,11 +694,16 @@ struct BufferLdsPingPongMainloop {
     }
     if constexpr (c == 0 && kKBlockedScales)  // used by promote after the tile's last cluster
       load_block_scales(f.scales, args, tc, m0, n0, (ops.k_tile_begin + s) * Policy::kBlockK);
-    if constexpr (!kLoadsInMPhase) issue_phase_loads<c>(ops, lds, s);
+    if constexpr (!kLoadsInMPhase) issue_phase_loads<c>(ops, lds, s, f);
     if constexpr (c == 0) read_a(f.a, read_address(lds, rb, s & 1));
     // waits for: this cluster's B fragments (read during M_(c-1)) and A (lgkmcnt 0); this wave's
-    // loads of what L_(c+1) and M_(c+1) read (vmcnt: the schedule's count)
-    arch::wait_vmcnt_lgkmcnt<kVmWait<c> + kWaitSlack, 0>();
+    // loads of what L_(c+1) and M_(c+1) read (vmcnt: the schedule's count; through registers the
+    // ds_writes of M_(c-1), lgkmcnt 0, and the compiler waits for their registers)
+    if constexpr (kStaged) {
+      arch::wait_lgkmcnt<0>();
+    } else {
+      arch::wait_vmcnt_lgkmcnt<kVmWait<c> + kWaitSlack, 0>();
+    }
     arch::barrier_without_fence();  // waits for: every wave's loads and reads above
     // ---- M_c: one cluster of MFMAs, the next cluster's B fragments read between them ----
     // kLoadsInMPhase (one wave per SIMD, loads between the MFMAs): no L phase of another wave to
@@ -774,7 +840,11 @@ struct BufferLdsPingPongMainloop {
     if constexpr (kLoadsInMPhase) {  // L_(c+1)'s loads, one after every few MFMAs
       constexpr int kNextPhase = (c + 1) % kClusters;
       constexpr int n = load_after_mfma(k, kMfmas, phase_loads(kNextPhase));
-      if constexpr (n >= 0) issue_phase_load<kNextPhase, n>(ops, lds, c + 1 < kClusters ? s : s + 1);
+      int const s_next = c + 1 < kClusters ? s : s + 1;
+      if constexpr (n >= 0) {
+        if constexpr (kStaged) write_staged<kNextPhase, n>(ops, lds, s_next, f);
+        issue_phase_load<kNextPhase, n>(ops, lds, s_next, f);
+      }
     }
     if constexpr (k + 1 < kMfmas)
       mma_cluster_reading_next<c, k + 1>(args, ops, lds, tc, m0, n0, s, f, next, d);
@@ -819,8 +889,8 @@ struct BufferLdsPingPongMainloop {
     for (int j = 0; j < kLoadsA; ++j) {
       int const slot = a_slot0(j, wave) + tc.lane / kLanesPerSlot;
       bool const inside = load_k<LdsLayoutA>(slot, tc.lane) / 16 < whole_chunks;
-      arch::buffer_load_lds<kLoadBytes>(ops.a, lds.a[0] + a_slot0(j, wave) * kSlotBytes,
-                              inside ? ops.voff_a[j] : kOutOfRange, k);
+      load_now(ops.a, lds.a[0] + a_slot0(j, wave) * kSlotBytes,
+               inside ? ops.voff_a[j] : kOutOfRange, k, tc.lane);
     }
     FP8GEMM_UNROLL
     for (int p = 0; p < kClusters; ++p) {
@@ -828,8 +898,8 @@ struct BufferLdsPingPongMainloop {
       for (int q = 0; q < kLoadsBPart; ++q) {
         int const slot = b_slot0(p, q, wave) + tc.lane / kLanesPerSlot;
         bool const inside = load_k<LdsLayoutB>(slot, tc.lane) / 16 < whole_chunks;
-        arch::buffer_load_lds<kLoadBytes>(ops.b, lds.b[0] + b_slot0(p, q, wave) * kSlotBytes,
-                                inside ? ops.voff_b[p][q] : kOutOfRange, k);
+        load_now(ops.b, lds.b[0] + b_slot0(p, q, wave) * kSlotBytes,
+                 inside ? ops.voff_b[p][q] : kOutOfRange, k, tc.lane);
       }
     }
     arch::wait_vmcnt<0>();  // waits for: this thread's tail loads

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "fp8gemm/arch/thread.hpp"
@@ -90,6 +91,40 @@ FP8GEMM_DEVICE void buffer_load_lds(BufferRange const& r, std::uint8_t* lds_wave
 FP8GEMM_DEVICE void buffer_load_lds16(BufferRange const& r, std::uint8_t* lds_wave,
                                       std::uint32_t voffset, std::uint32_t soffset) {
   buffer_load_lds<16>(r, lds_wave, voffset, soffset);
+}
+
+/// How the buffer-load mainloop's tiles reach LDS: straight from memory (DirectToLds: buffer_load
+/// ... lds) or through registers (ThroughRegisters: buffer_load_dwordx4 into VGPRs, ds_write_b128
+/// a K tile later). DefaultTileLoad<Arch>: 16-byte direct loads where the arch has them (gfx950);
+/// on gfx942, whose direct loads move 4 bytes per lane, registers (the comparison:
+/// docs/isa_report.md, "gfx942: direct-to-LDS or registers").
+struct DirectToLds {};
+struct ThroughRegisters {};
+template <class Arch>
+using DefaultTileLoad =
+    std::conditional_t<direct_to_lds_bytes<Arch>::value == 16, DirectToLds, ThroughRegisters>;
+
+/// One lane's 16 bytes at r.base + soffset + voffset into registers (buffer_load_dwordx4), with
+/// the range check of buffer_load_lds: 4-byte component j is read when voffset + 4j + 4 <=
+/// r.num_records, else it is zero. The compiler waits for the registers where they are used.
+FP8GEMM_DEVICE Vec<16> buffer_load16(BufferRange const& r, std::uint32_t voffset,
+                                     std::uint32_t soffset) {
+  Vec<16> v{};
+#if defined(FP8GEMM_ARCH_GFX950) || defined(FP8GEMM_ARCH_GFX942)
+  __amdgpu_buffer_rsrc_t const rsrc = __builtin_amdgcn_make_buffer_rsrc(
+      const_cast<std::uint8_t*>(r.base), 0, static_cast<int>(r.num_records), kBufferResourceWord3);
+  auto const d = __builtin_amdgcn_raw_buffer_load_b128(rsrc, static_cast<int>(voffset),
+                                                       static_cast<int>(soffset), 0);
+  v.w[0] = d[0], v.w[1] = d[1], v.w[2] = d[2], v.w[3] = d[3];
+#elif defined(FP8GEMM_EMULATOR)
+  for (int j = 0; j < 4; ++j) {
+    std::uint64_t const first = std::uint64_t{voffset} + 4u * static_cast<unsigned>(j);
+    if (first + 4 <= r.num_records) std::memcpy(&v.w[j], r.base + soffset + first, 4);
+  }
+#else
+  (void)r, (void)voffset, (void)soffset;
+#endif
+  return v;
 }
 
 /// An LDS byte address as the LDS instructions take it: 32 bits on the GPU; a host pointer on the
