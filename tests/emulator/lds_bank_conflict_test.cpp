@@ -20,14 +20,28 @@ class LdsBankConflicts : public ::testing::Test {};
 
 template <class Policy, LayoutB kLayout>
 using Measured = GemmConfig<Policy, PerTensor, kLayout, Epilogue<float, Identity>>;
+/// gfx942 mk_nk_mn with 4-byte direct-to-LDS loads in place of the default's register staging.
+struct Cdna3DirectToLds : Measured<Cdna3Default<e4m3fnuz, e4m3fnuz>, LayoutB::kNK> {
+  using Mainloop =
+      BufferLdsPingPongMainloop<Policy, Granularity, LayoutB::kNK, 0, 0, arch::DirectToLds>;
+  using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
+  using Params = typename Kernel::Params;
+};
 
 using Configs =
     ::testing::Types<Measured<Cdna4Default<e4m3fn, e4m3fn>, LayoutB::kNK>,
                      Measured<Cdna4Default<e4m3fn, e4m3fn>, LayoutB::kKN>,
-                     Measured<Cdna3Default<e4m3fnuz, e4m3fnuz>, LayoutB::kNK>,
+                     Measured<Cdna3Default<e4m3fnuz, e4m3fnuz>, LayoutB::kNK>, Cdna3DirectToLds,
                      Measured<Cdna3Default<e4m3fnuz, e4m3fnuz>, LayoutB::kKN>,
                      Measured<Sm90Default<>, LayoutB::kNK>, Measured<Sm90Default<>, LayoutB::kKN>>;
-TYPED_TEST_SUITE(LdsBankConflicts, Configs, ConfigName);
+/// Gemm::name(), with the gfx942 direct-to-LDS variant told apart from the default.
+struct MeasuredName {
+  template <class Config>
+  static std::string GetName(int) {
+    return Gemm<Config>::name() + (std::is_same_v<Config, Cdna3DirectToLds> ? "_direct_to_lds" : "");
+  }
+};
+TYPED_TEST_SUITE(LdsBankConflicts, Configs, MeasuredName);
 
 /// The instruction behind a site: ds_read_b128 / ds_write_b64 (AMD), ld.shared.b32 (NVIDIA).
 std::string instruction_name(bool amd, bool read, int width_bytes, bool direct_to_lds = false) {
@@ -43,26 +57,35 @@ constexpr int kM = 256, kN = 256, kK = 256;
 // The row pairing derived in global_to_lds.hpp's NOTE (the table below measures it).
 template <class Policy>
 using MainloopOf = typename Measured<Policy, LayoutB::kNK>::Mainloop;
-// mk_nk_mn runs the direct-to-LDS mainloop: XOR-swizzled rows, whole wave writes (gfx950: 1 KiB
-// of 128-byte rows; gfx942: 256 B of 64-byte rows).
+// mk_nk_mn runs the buffer-load mainloop: XOR-swizzled rows, whole wave writes of 1 KiB (gfx950:
+// direct-to-LDS, 128-byte rows; gfx942: through registers, 64-byte rows; its direct-to-LDS
+// variant writes 256 B per load).
 static_assert(std::is_same_v<MainloopOf<Cdna4Default<>>::LdsLayoutA, XorSwizzledLayout<256>>);
 static_assert(std::is_same_v<MainloopOf<Cdna3Default<>>::LdsLayoutA,
                              XorSwizzledLayout<128, 128, 128, 64>>);
 // gfx942 mk_kn_mn stages through registers into padded rows.
 static_assert(Measured<Cdna3Default<>, LayoutB::kKN>::Mainloop::CopyA::kDelta == 8);
 
-/// Whether Mainloop is the direct-to-LDS one (BufferLdsPingPongMainloop: kLoadsPerTile).
+/// Whether Mainloop is the buffer-load one (BufferLdsPingPongMainloop: kLoadsPerTile).
 template <class Mainloop, class = void>
-constexpr bool kIsDirectToLds = false;
+constexpr bool kIsBufferLds = false;
 template <class Mainloop>
-constexpr bool kIsDirectToLds<Mainloop, std::void_t<decltype(Mainloop::kLoadsPerTile)>> = true;
+constexpr bool kIsBufferLds<Mainloop, std::void_t<decltype(Mainloop::kLoadsPerTile)>> = true;
+template <class Mainloop>
+constexpr bool direct_to_lds() {
+  if constexpr (kIsBufferLds<Mainloop>) {
+    return !Mainloop::kStaged;
+  } else {
+    return false;
+  }
+}
 static_assert(MainloopOf<Sm90Default<>>::CopyA::Order::kDelta == 4);
 
-/// Bytes one lane's tile store writes: the direct-to-LDS load's width (16 gfx950, 4 gfx942), the
-/// row copy's store width else.
+/// Bytes one lane's tile store writes: the buffer-load mainloop's load width (16; 4 with gfx942's
+/// direct-to-LDS loads), the row copy's store width else.
 template <class Mainloop, class Arch>
 constexpr int tile_store_bytes() {
-  if constexpr (kIsDirectToLds<Mainloop>) {
+  if constexpr (kIsBufferLds<Mainloop>) {
     return Mainloop::kLoadBytes;
   } else {
     return RowMajorTileCopy<typename Mainloop::LdsLayoutA, Mainloop::kCopyThreads,
@@ -99,9 +122,10 @@ TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
   // lane's tile bytes of a row with ds_read_b128 (on gfx942 one read feeds two 8-byte MFMAs).
   constexpr int kAStoreBytes = tile_store_bytes<Mainloop, Arch>();
   constexpr int kBStoreBytes = TypeParam::kLayoutB == LayoutB::kNK ? kAStoreBytes : 4;
-  constexpr bool kDirect = kIsDirectToLds<Mainloop>;
-  constexpr int kAReadBytes = kDirect ? 16 : Atom::kAChunkBytes;
-  constexpr int kBReadBytes = kDirect ? 16 : Atom::kBChunkBytes;
+  constexpr bool kBufferLds = kIsBufferLds<Mainloop>;
+  constexpr bool kDirect = direct_to_lds<Mainloop>();
+  constexpr int kAReadBytes = kBufferLds ? 16 : Atom::kAChunkBytes;
+  constexpr int kBReadBytes = kBufferLds ? 16 : Atom::kBChunkBytes;
   struct Expected {
     char const* site;   // the recorder's: region and direction
     char const* label;  // the table's
@@ -109,8 +133,8 @@ TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
     int width;
   };
   std::uint64_t a_written = kABytes, b_written = kBBytes, b_read = kBBytes * Policy::kWavesM;
-  if constexpr (kDirect) {
-    // Two tiles past the end are reloads (Mainloop::loaded_bytes_a), and the last tile's last
+  if constexpr (kBufferLds) {
+    // Tiles past the end are reloads (Mainloop::loaded_bytes_a), and the last tile's last
     // cluster reads the next tile's first B cluster ahead (one of kClusters, never multiplied).
     a_written = kTiles * static_cast<std::uint64_t>(Mainloop::loaded_bytes_a(kKTiles));
     b_written = kTiles * static_cast<std::uint64_t>(Mainloop::loaded_bytes_b(kKTiles));
@@ -125,7 +149,7 @@ TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
        kBStoreBytes}};
   ASSERT_EQ(sites.size(), std::size(expected)) << emu::LdsBankRecorder::instance().report();
 
-  std::string table = "### " + Gemm<TypeParam>::name() + " (" + Arch::kName + ", " +
+  std::string table = "### " + MeasuredName::GetName<TypeParam>(0) + " (" + Arch::kName + ", " +
                       std::to_string(Arch::kLdsBanks) + " banks, LDS row " +
                       std::to_string(Mainloop::LdsLayoutA::kPitch) + " B" +
                       (kDirect ? ", XOR-swizzled" : "") + ")\n\n" +
