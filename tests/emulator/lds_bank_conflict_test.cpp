@@ -152,7 +152,7 @@ TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
   std::string table = "### " + MeasuredName::GetName<TypeParam>(0) + " (" + Arch::kName + ", " +
                       std::to_string(Arch::kLdsBanks) + " banks, LDS row " +
                       std::to_string(Mainloop::LdsLayoutA::kPitch) + " B" +
-                      (kDirect ? ", XOR-swizzled" : "") + ")\n\n" +
+                      (kBufferLds ? ", XOR-swizzled" : "") + ")\n\n" +
                       "| site | instruction | instructions | bytes | extra cycles | extra/instr "
                       "| max degree |\n|---|---|--:|--:|--:|--:|--:|\n";
   bool const amd = Arch::kWaveSize == 64;

@@ -92,6 +92,7 @@ struct LoopFacts {
   int lds_writes = 0, lds_write_bytes = 0, lds_write_min_width = 1 << 30;
   int global_x16 = 0, global_narrow = 0, global_narrow_nested = 0;
   int global_lds_narrow = 0;  // 4-byte direct-to-LDS tile loads (gfx942's buffer_load_dword lds)
+  std::vector<int> vmcnt_before_ds_write;  // per ds_write: N of the latest vmcnt(N) before it
   int serialized_loads = 0;  // 16-byte loads waited for (vmcnt) in their own block before any MFMA
   int barriers = 0;
   std::map<std::string, int> lds_read_ops, lds_write_ops;
@@ -192,7 +193,12 @@ KernelFacts analyze(AsmKernel const& k) {
     l.header = b.outer_loop;
     bool const direct = b.depth == 1;
     int pending_loads = 0;  // 16-byte loads in this block not yet followed by an MFMA
+    int last_vmcnt = -1;    // N of this block's latest s_waitcnt vmcnt(N)
     for (Instr const& i : b.instrs) {
+      if (direct && starts_with(i.op, "ds_write") && last_vmcnt >= 0)
+        l.vmcnt_before_ds_write.push_back(last_vmcnt);
+      if (i.op == "s_waitcnt" && i.text.find("vmcnt(") != std::string::npos)
+        last_vmcnt = std::stoi(i.text.substr(i.text.find("vmcnt(") + 6));
       int const g = global_load_bytes(i.op);
       if (!direct) {
         if (g > 0 && g < 16) ++l.global_narrow_nested;
@@ -244,6 +250,7 @@ struct Expect {
   int lds_read_bytes = 0, lds_read_width = 0;  // per lane per K-iteration; narrowest access
   int global_x16 = 0;  // tile loads per lane per K-iteration (16-byte, or direct-to-LDS ones)
   int tile_load_bytes = 16;  // bytes per lane of one tile load
+  int staged_write_vmcnt = -1;  // buffer-load mainloop through registers: its named ds_write wait
   int scale_bytes = 0;  // MX-32 in hardware: E8M0 byte loads per lane per K-iteration (1 per atom)
   int lds_bytes = 0, lds_policy_bytes = 0, lds_limit = 0;
   int tile_bytes = 0;         // (BM + BN) * BK: A and B bytes per K-iteration
@@ -282,6 +289,7 @@ Expect expect(char const* name) {
   if constexpr (kIsBufferLds<Mainloop>) {
     e.global_x16 = Mainloop::kLoadsPerTile;  // buffer_load_dword(x4) ... lds
     e.tile_load_bytes = Mainloop::kLoadBytes;
+    if constexpr (Mainloop::kStaged) e.staged_write_vmcnt = Mainloop::kStagedWriteVmcnt;
   } else if constexpr (Config::kLayoutB == LayoutB::kNK) {
     e.global_x16 = Mainloop::CopyA::kVecs + Mainloop::CopyB::kVecs;
   } else {
@@ -373,6 +381,17 @@ std::vector<std::string> check(Expect const& e, KernelFacts const& f) {
            " 16-byte global loads waited for (s_waitcnt vmcnt) in their own block before any MFMA: "
            "their latency is not hidden behind the multiply");
     if (l.barriers < 1) fail(at + "no s_barrier");
+    if (e.staged_write_vmcnt >= 0) {
+      // Every staged ds_write behind the schedule's wait (the compiler added none stronger).
+      int wrong = 0;
+      for (int n : l.vmcnt_before_ds_write) wrong += n != e.staged_write_vmcnt;
+      if (static_cast<int>(l.vmcnt_before_ds_write.size()) != e.global_x16 || wrong > 0)
+        fail(at + std::to_string(l.vmcnt_before_ds_write.size()) + " ds_writes behind a vmcnt wait, " +
+             std::to_string(wrong) + " of them not vmcnt(" +
+             std::to_string(e.staged_write_vmcnt) + "); the schedule: " +
+             std::to_string(e.global_x16) + " staged loads, each written " +
+             std::to_string(e.staged_write_vmcnt) + " loads later");
+    }
   }
   if (f.private_bytes != 0)
     fail("scratch: .private_segment_fixed_size " + std::to_string(f.private_bytes));
@@ -1063,6 +1082,12 @@ TEST_F(IsaCheckerSelfTest, LdsReadUsedBeforeItsWaitFails) {
   // The buffer-load mainloop's LDS reads are inline asm: only its own lgkmcnt waits order them.
   auto const bad = failures_after(find("Gfx950E4m3PerTensorNk"), "lgkmcnt(0)", "lgkmcnt(15)");
   EXPECT_TRUE(mentions(bad, "before the lgkmcnt wait that lands it"));
+}
+
+TEST_F(IsaCheckerSelfTest, StagedWriteWaitOtherThanTheScheduleFails) {
+  // gfx942's staged tile loads: each ds_write_b128 behind vmcnt(kLoadsPerTile - 1) = vmcnt(5).
+  auto const bad = failures_after(find("Gfx942E4m3PerTensorNk"), "vmcnt(5)", "vmcnt(4)");
+  EXPECT_TRUE(mentions(bad, "not vmcnt(5)"));
 }
 
 TEST_F(IsaCheckerSelfTest, TooManyRegistersFail) {

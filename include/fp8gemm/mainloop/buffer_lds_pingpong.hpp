@@ -162,6 +162,10 @@ struct BufferLdsPingPongMainloop {
   static constexpr int kLoadsA = Policy::kBlockM / kSlotsPerWaveLoad / kWaves;
   static constexpr int kLoadsBPart = LdsLayoutB::kSlotsPerPart / kSlotsPerWaveLoad / kWaves;
   static constexpr int kLoadsPerTile = kLoadsA + kClusters * kLoadsBPart;
+  /// kStaged: the loads in flight when a staged load is written to LDS, one K tile after it was
+  /// issued: the tile's other kLoadsPerTile - 1 loads (every load is issued once per tile, in
+  /// order, and written just before the same load of the next tile reuses its registers).
+  static constexpr int kStagedWriteVmcnt = kLoadsPerTile - 1;
   /// ds_read_b128 per cluster of B (2 atoms x kReadsPerFragment).
   static constexpr int kReadsBCluster = kClusterAtomsN * kReadsPerFragment;
 
@@ -544,6 +548,8 @@ struct BufferLdsPingPongMainloop {
     phase_load<c, n>(ops, lds, s - 1,
                      [&](arch::BufferRange const&, std::uint8_t* dst, std::uint32_t,
                          std::uint32_t, int) {
+                       // waits for: this load of the previous tile (kStagedWriteVmcnt)
+                       arch::wait_vmcnt_visible<kStagedWriteVmcnt>();
                        arch::lds_store<16>(dst, 16 * ops.lane, f.staged[c][n]);
                      });
   }

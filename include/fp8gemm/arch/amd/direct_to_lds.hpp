@@ -190,6 +190,21 @@ FP8GEMM_DEVICE void wait_lgkmcnt() {
 #endif
 }
 
+/// s_waitcnt vmcnt(kPending) the compiler sees (the builtin, not inline asm): for loads into
+/// registers, whose own waits the compiler then needs no more of (SIInsertWaitcnts keeps a wait it
+/// finds strong enough). Other counters are left alone (expcnt 7, lgkmcnt 15).
+template <int kPending>
+FP8GEMM_DEVICE void wait_vmcnt_visible() {
+  static_assert(kPending >= 0 && kPending <= 63, "vmcnt counts 0..63 on gfx9");
+#if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
+  // gfx9 encoding: vmcnt[3:0] in bits 3:0, expcnt 6:4, lgkmcnt 11:8, vmcnt[5:4] in bits 15:14.
+  constexpr int kCode = (kPending & 15) | (7 << 4) | (15 << 8) | ((kPending >> 4) << 14);
+  __builtin_amdgcn_s_waitcnt(kCode);
+#elif defined(FP8GEMM_EMULATOR)
+  emu::vmem_wait(kPending);
+#endif
+}
+
 /// Both in one s_waitcnt: at most kVm vector-memory loads and kLgkm LDS accesses in flight.
 template <int kVm, int kLgkm>
 FP8GEMM_DEVICE void wait_vmcnt_lgkmcnt() {
