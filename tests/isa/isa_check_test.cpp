@@ -853,6 +853,12 @@ void write_steady_state_section(std::ostream& md) {
         "register-staged LdsMultistageMainloop) they agreed on the counts too (234 instructions, "
         "14 (11) waits, 8 before an MFMA, 6.31, 8 staged loads) and gave 0.545 against 0.518 here "
         "(they drop the trip's branches).\n\n"
+     << "gfx942: Gfx942E4m3PerTensorNk (the default) and Gfx942E4m3PerTensorNkDirectToLds run the "
+        "same mainloop and schedule with the tile loads through registers (6 "
+        "`buffer_load_dwordx4` + 6 `ds_write_b128` per K step) and with gfx942's 4-byte "
+        "direct-to-LDS loads (24 `buffer_load_dword ... lds`, each behind an M0 write): the "
+        "comparison, and why the default loads through registers, is in "
+        "`docs/gfx942_tile_loads.md`.\n\n"
      << "Uniform decisions of the reported (first) K loop:\n\n";
   for (auto const& u : uniform) md << "- " << u << "\n";
   md << "\nSteady-state failures:\n\n";
