@@ -2,11 +2,12 @@
 // The emulator's direct-to-LDS buffer loads (16 bytes per lane, gfx950; 4, gfx942), counted waits
 // and the ping-pong barrier pattern (arch/amd/direct_to_lds.hpp, arch/emu/runtime.hpp), and the
 // buffer-load mainloop with a wait one load short (gfx950, and gfx942's direct-to-LDS variant),
-// and gfx942's default, through registers. The facts pinned here as numbers come from LLVM's IntrinsicsAMDGPU.td
-// (int_amdgcn_raw_buffer_load_lds: voffset and the immediate "included in bounds checking",
-// soffset "excluded from bounds checking", size 16 on gfx950) and AMD's CDNA3 ISA guide (9.1.8:
-// out-of-range reads return zero, dword x2/x3/x4 loads are range-checked per component; LDS DMA:
-// LDS_ADDR = M0 + inst_offset + TID * size), not from the kernels the mainloop was written after.
+// and gfx942's default, through registers. The facts pinned here as numbers come from LLVM's
+// IntrinsicsAMDGPU.td (int_amdgcn_raw_buffer_load_lds: voffset and the immediate "included in
+// bounds checking", soffset "excluded from bounds checking", size 16 on gfx950) and AMD's CDNA3 ISA
+// guide (9.1.8: out-of-range reads return zero, dword x2/x3/x4 loads are range-checked per
+// component; LDS DMA: LDS_ADDR = M0 + inst_offset + TID * size), not from the kernels the mainloop
+// was written after.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -241,8 +242,8 @@ TEST(BufferLdsMainloop, WaitOneLoadShortGivesAWrongGemm) {
 
 // gfx942: the default loads through registers; the direct-to-LDS variant (4 bytes per lane) with
 // its counted waits, and with every one of them one load short.
-using Cdna3Config =
-    GemmConfig<Cdna3Default<e4m3fnuz, e4m3fnuz>, PerTensor, LayoutB::kNK, Epilogue<float, Identity>>;
+using Cdna3Config = GemmConfig<Cdna3Default<e4m3fnuz, e4m3fnuz>, PerTensor, LayoutB::kNK,
+                               Epilogue<float, Identity>>;
 static_assert(std::is_same_v<Cdna3Config::Mainloop,
                              BufferLdsPingPongMainloop<Cdna3Default<e4m3fnuz, e4m3fnuz>, PerTensor,
                                                        LayoutB::kNK, 0, 0, arch::ThroughRegisters>>,
@@ -250,7 +251,7 @@ static_assert(std::is_same_v<Cdna3Config::Mainloop,
 template <int kWaitSlack>
 struct Cdna3DirectConfig : Cdna3Config {
   using Mainloop = BufferLdsPingPongMainloop<Policy, Granularity, LayoutB::kNK, 0, kWaitSlack,
-                                            arch::DirectToLds>;
+                                             arch::DirectToLds>;
   using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
   using Params = typename Kernel::Params;
 };

@@ -38,7 +38,8 @@ using Configs =
 struct MeasuredName {
   template <class Config>
   static std::string GetName(int) {
-    return Gemm<Config>::name() + (std::is_same_v<Config, Cdna3DirectToLds> ? "_direct_to_lds" : "");
+    return Gemm<Config>::name() +
+           (std::is_same_v<Config, Cdna3DirectToLds> ? "_direct_to_lds" : "");
   }
 };
 TYPED_TEST_SUITE(LdsBankConflicts, Configs, MeasuredName);
@@ -61,8 +62,8 @@ using MainloopOf = typename Measured<Policy, LayoutB::kNK>::Mainloop;
 // direct-to-LDS, 128-byte rows; gfx942: through registers, 64-byte rows; its direct-to-LDS
 // variant writes 256 B per load).
 static_assert(std::is_same_v<MainloopOf<Cdna4Default<>>::LdsLayoutA, XorSwizzledLayout<256>>);
-static_assert(std::is_same_v<MainloopOf<Cdna3Default<>>::LdsLayoutA,
-                             XorSwizzledLayout<128, 128, 128, 64>>);
+static_assert(
+    std::is_same_v<MainloopOf<Cdna3Default<>>::LdsLayoutA, XorSwizzledLayout<128, 128, 128, 64>>);
 // gfx942 mk_kn_mn stages through registers into padded rows.
 static_assert(Measured<Cdna3Default<>, LayoutB::kKN>::Mainloop::CopyA::kDelta == 8);
 
@@ -166,8 +167,7 @@ TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
     char row[256];
     std::snprintf(
         row, sizeof row, "| %s | %s | %llu | %llu | %llu | %.2f | %d |\n", expected[i].label,
-        instruction_name(amd, s.reads > 0, width, kDirect && s.reads == 0)
-            .c_str(),
+        instruction_name(amd, s.reads > 0, width, kDirect && s.reads == 0).c_str(),
         static_cast<unsigned long long>(s.instructions), static_cast<unsigned long long>(s.bytes),
         static_cast<unsigned long long>(s.extra_cycles),
         static_cast<double>(s.extra_cycles) / static_cast<double>(s.instructions), s.max_degree);

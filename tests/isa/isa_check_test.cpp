@@ -248,7 +248,7 @@ struct Expect {
   std::vector<std::string> mfma_allowed;  // mnemonics allowed anywhere in the kernel
   std::string mfma_in_loop;               // mnemonic (+ " cbsz:N" / " blgp:N") of every K-loop MFMA
   int lds_read_bytes = 0, lds_read_width = 0;  // per lane per K-iteration; narrowest access
-  int global_x16 = 0;  // tile loads per lane per K-iteration (16-byte, or direct-to-LDS ones)
+  int global_x16 = 0;        // tile loads per lane per K-iteration (16-byte, or direct-to-LDS ones)
   int tile_load_bytes = 16;  // bytes per lane of one tile load
   int staged_write_vmcnt = -1;  // buffer-load mainloop through registers: its named ds_write wait
   int scale_bytes = 0;  // MX-32 in hardware: E8M0 byte loads per lane per K-iteration (1 per atom)
@@ -386,10 +386,10 @@ std::vector<std::string> check(Expect const& e, KernelFacts const& f) {
       int wrong = 0;
       for (int n : l.vmcnt_before_ds_write) wrong += n != e.staged_write_vmcnt;
       if (static_cast<int>(l.vmcnt_before_ds_write.size()) != e.global_x16 || wrong > 0)
-        fail(at + std::to_string(l.vmcnt_before_ds_write.size()) + " ds_writes behind a vmcnt wait, " +
-             std::to_string(wrong) + " of them not vmcnt(" +
-             std::to_string(e.staged_write_vmcnt) + "); the schedule: " +
-             std::to_string(e.global_x16) + " staged loads, each written " +
+        fail(at + std::to_string(l.vmcnt_before_ds_write.size()) +
+             " ds_writes behind a vmcnt wait, " + std::to_string(wrong) + " of them not vmcnt(" +
+             std::to_string(e.staged_write_vmcnt) +
+             "); the schedule: " + std::to_string(e.global_x16) + " staged loads, each written " +
              std::to_string(e.staged_write_vmcnt) + " loads later");
     }
   }
@@ -934,8 +934,8 @@ TEST(IsaReport, Table) {
     long const mfma_clk = static_cast<long>(l.mfma) * c.e.mfma_cycles * c.e.waves_per_simd;
     long const lds_rd = static_cast<long>(l.lds_read_bytes) * 64 * c.e.waves;
     long const lds_wr = static_cast<long>(l.lds_write_bytes) * 64 * c.e.waves;
-    long const glb = (static_cast<long>(l.global_x16) * 16 + l.global_lds_narrow * 4L) * 64 *
-                     c.e.waves;
+    long const glb =
+        (static_cast<long>(l.global_x16) * 16 + l.global_lds_narrow * 4L) * 64 * c.e.waves;
     md << "| " << c.e.name << " | " << c.e.arch << " | " << c.e.policy << " | " << f.vgpr << " ("
        << f.arch_vgpr << "+" << f.agpr << ") | " << f.sgpr << " | " << f.sgpr_spill << " | "
        << f.private_bytes << " | " << f.group_bytes << "+" << c.e.lds_bytes << " / "
@@ -944,8 +944,7 @@ TEST(IsaReport, Table) {
        << forms << ") | " << l.lds_reads << ": " << ops(l.lds_read_ops) << " (" << l.lds_read_bytes
        << ") | " << ops(l.lds_write_ops) << " | " << l.global_x16
        << (l.global_lds_narrow > 0 ? " (+" + std::to_string(l.global_lds_narrow) + " x4 lds)" : "")
-       << " | " << l.global_narrow
-       << " (+" << l.global_narrow_nested << ") | " << mfma_clk << " | "
+       << " | " << l.global_narrow << " (+" << l.global_narrow_nested << ") | " << mfma_clk << " | "
        << (lds_rd + lds_wr + c.e.lds_bytes_per_clk - 1) / c.e.lds_bytes_per_clk << " (" << lds_rd
        << "+" << lds_wr << " B) | " << glb << " ("
        << fmt("%.1f", mfma_clk > 0 ? double(glb) / mfma_clk : 0.0) << ") | "

@@ -57,8 +57,8 @@ struct BufferLdsPingPongSupports {
                 Atom::kAChunkBytes == 8 && Atom::kBChunkBytes == 8 && Atom::kK == 32;
   static constexpr bool value =
       arch::direct_to_lds_bytes<Arch>::value > 0 && (kLoadBytes == 16 || kLoadBytes == 4) &&
-      (!kStaged || kWaves == 4) && kLayoutB == LayoutB::kNK &&
-      Arch::kWaveSize == 64 && Atom::kM == 16 && Atom::kN == 16 &&
+      (!kStaged || kWaves == 4) && kLayoutB == LayoutB::kNK&& Arch::kWaveSize == 64 &&
+      Atom::kM == 16 && Atom::kN == 16 &&
       (Policy::kBlockK == 128 || Policy::kBlockK == 64) && kAtomFits &&
       (kWaves == 4 || kWaves == 8) && Policy::kAtomsN % 4 == 0 &&
       Policy::kBlockM % (kSlotsPerWaveLoad * kWaves) == 0 &&
@@ -101,11 +101,11 @@ struct BufferLdsPingPongMainloop {
   using ElementB = typename Policy::ElementB;
   using Accumulators = fp8gemm::Accumulators<Policy>;
   using Coords = ThreadCoords<Policy>;
-  static_assert(BufferLdsPingPongSupports<Policy, Granularity, kLayoutB, kPromoteKV,
-                                          TileLoadT>::value,
-                "BufferLdsPingPongMainloop: CDNA, mk_nk_mn, 16x16x128 atoms with BlockK 128 "
-                "(gfx950) or 16x16x32 atoms with BlockK 64 (gfx942), 4 or 8 waves, an even number "
-                "of B atom pairs per wave, promotion once per K tile (GemmConfig checks this first)");
+  static_assert(
+      BufferLdsPingPongSupports<Policy, Granularity, kLayoutB, kPromoteKV, TileLoadT>::value,
+      "BufferLdsPingPongMainloop: CDNA, mk_nk_mn, 16x16x128 atoms with BlockK 128 "
+      "(gfx950) or 16x16x32 atoms with BlockK 64 (gfx942), 4 or 8 waves, an even number "
+      "of B atom pairs per wave, promotion once per K tile (GemmConfig checks this first)");
   static constexpr int kStages = 2;
   static constexpr int kThreads = Policy::kThreads;
   static constexpr int kWaves = Policy::kWaves;
@@ -118,7 +118,7 @@ struct BufferLdsPingPongMainloop {
   static constexpr int kAtomsN = Policy::kAtomsN;
   static constexpr int kClusterAtomsN = 2;                    // B atoms per cluster
   static constexpr int kClusters = kAtomsN / kClusterAtomsN;  // phases per K tile
-  static constexpr int kSlotBytes = Policy::kBlockK;  // one LDS row of BlockK fp8
+  static constexpr int kSlotBytes = Policy::kBlockK;          // one LDS row of BlockK fp8
   // One load instruction: 16 B per lane (gfx950 direct, or through registers: 1 KiB, 1024 /
   // kBlockK rows), 4 B with gfx942's direct loads (256 B, 4 rows).
   static constexpr bool kStaged = std::is_same_v<TileLoadT, arch::ThroughRegisters>;
@@ -146,8 +146,8 @@ struct BufferLdsPingPongMainloop {
                     sizeof(typename Atom::FragB) * kMmasPerAtom == sizeof(FragTileB),
                 "a lane's tile bytes are its kMmasPerAtom fragments");
 
-  using LdsLayoutA = XorSwizzledLayout<Policy::kBlockM, Policy::kBlockM, Policy::kBlockM,
-                                       Policy::kBlockK>;
+  using LdsLayoutA =
+      XorSwizzledLayout<Policy::kBlockM, Policy::kBlockM, Policy::kBlockM, Policy::kBlockK>;
   using LdsLayoutB = XorSwizzledLayout<Policy::kBlockN, Policy::kWaveTileN, 32, Policy::kBlockK>;
   static_assert(LdsLayoutB::kSlotsPerPart * kClusters == Policy::kBlockN,
                 "one B part per cluster: 32 rows of every wave column");
@@ -473,7 +473,7 @@ struct BufferLdsPingPongMainloop {
   struct Fragments {
     FragTileA a[kAtomsM];
     FragTileB b[2][kClusterAtomsN];  // [cluster % 2][atom in cluster]
-    std::uint8_t sa[kAtomsM];                   // MX-32: E8M0 bytes of A (hardware scales)
+    std::uint8_t sa[kAtomsM];        // MX-32: E8M0 bytes of A (hardware scales)
     std::uint8_t sb[2][kClusterAtomsN];
     BlockScales scales;  // K-blocked scales of the tile in flight
     // kStaged: load n of phase c of the last tile issued, 16 bytes, until its ds_write a tile later
@@ -545,13 +545,13 @@ struct BufferLdsPingPongMainloop {
   template <int c, int n>
   FP8GEMM_DEVICE static void write_staged(Operands const& ops, SharedStorage& lds, int s,
                                           Fragments const& f) {
-    phase_load<c, n>(ops, lds, s - 1,
-                     [&](arch::BufferRange const&, std::uint8_t* dst, std::uint32_t,
-                         std::uint32_t, int) {
-                       // waits for: this load of the previous tile (kStagedWriteVmcnt)
-                       arch::wait_vmcnt_visible<kStagedWriteVmcnt>();
-                       arch::lds_store<16>(dst, 16 * ops.lane, f.staged[c][n]);
-                     });
+    phase_load<c, n>(
+        ops, lds, s - 1,
+        [&](arch::BufferRange const&, std::uint8_t* dst, std::uint32_t, std::uint32_t, int) {
+          // waits for: this load of the previous tile (kStagedWriteVmcnt)
+          arch::wait_vmcnt_visible<kStagedWriteVmcnt>();
+          arch::lds_store<16>(dst, 16 * ops.lane, f.staged[c][n]);
+        });
   }
   template <int c, int n = 0>
   FP8GEMM_DEVICE static void issue_phase_loads_from(Operands const& ops, SharedStorage& lds, int s,
@@ -626,9 +626,8 @@ struct BufferLdsPingPongMainloop {
   FP8GEMM_HOST_DEVICE static constexpr int read_k(int lane, int c) {
     return kMmasPerAtom == 1 ? Atom::a_k(lane, c) : 16 * (lane / 16) + 64 * c;
   }
-  static_assert(kMmasPerAtom == 1 ||
-                    (Atom::a_row(17, 0) == 1 && Atom::a_k(17, 0) == 8 && Atom::b_col(17, 0) == 1 &&
-                     Atom::b_k(17, 0) == 8),
+  static_assert(kMmasPerAtom == 1 || (Atom::a_row(17, 0) == 1 && Atom::a_k(17, 0) == 8 &&
+                                      Atom::b_col(17, 0) == 1 && Atom::b_k(17, 0) == 8),
                 "kMmasPerAtom > 1: the atom takes 8 bytes of row lane % 16 at k = 8 * (lane / 16)");
   FP8GEMM_HOST_DEVICE static constexpr bool reads_match_layout() {
     for (int w = 0; w < kWaves; ++w) {
@@ -823,8 +822,8 @@ struct BufferLdsPingPongMainloop {
   /// is busy.
   template <int c, int k = 0>
   FP8GEMM_DEVICE static void mma_cluster_reading_next(Arguments const& args, Operands const& ops,
-                                                      SharedStorage& lds, Coords const& tc,
-                                                      int m0, int n0, int s, Fragments& f,
+                                                      SharedStorage& lds, Coords const& tc, int m0,
+                                                      int n0, int s, Fragments& f,
                                                       ReadAddress const& next, Accumulators& d) {
     constexpr int kPerPart = kClusterAtomsN * kAtomsM;
     constexpr int kMfmas = kPerPart * kMmasPerAtom;

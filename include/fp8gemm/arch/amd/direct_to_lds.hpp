@@ -70,9 +70,8 @@ FP8GEMM_DEVICE void buffer_load_lds(BufferRange const& r, std::uint8_t* lds_wave
                                              0, 0);
   } else {
 #if defined(FP8GEMM_ARCH_GFX950)
-    __builtin_amdgcn_raw_ptr_buffer_load_lds(rsrc, (LdsVoid)(lds_wave), 16,
-                                             static_cast<int>(voffset), static_cast<int>(soffset),
-                                             0, 0);
+    __builtin_amdgcn_raw_ptr_buffer_load_lds(
+        rsrc, (LdsVoid)(lds_wave), 16, static_cast<int>(voffset), static_cast<int>(soffset), 0, 0);
 #else
     (void)rsrc;
     FP8GEMM_DEVICE_TRAP();  // gfx942 loads 4 bytes per lane: its mainloop never calls this
