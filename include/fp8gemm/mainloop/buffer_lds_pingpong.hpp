@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
-/// The CDNA K loop (mainloop layer): A and B go global -> LDS by direct-to-LDS buffer loads
-/// (gfx950: buffer_load_dwordx4 ... lds; gfx942: buffer_load_dword ... lds, 4 bytes per lane; no
-/// registers), into XOR-swizzled LDS tiles, whose buffer ranges
-/// zero-fill rows past M / N; with 8 waves the two waves of each SIMD ping-pong (one multiplies
-/// under s_setprio 1 while the other loads); the next cluster's fragments are read from LDS between
-/// the current cluster's MFMAs; every wait is counted from the load schedule. Same contract as
-/// LdsMultistageMainloop (docs/architecture.md, "Extension point 1"). GemmConfig picks it where
-/// BufferLdsPingPongSupports holds (mk_nk_mn; gfx950's 16x16x128 atoms with BlockK 128, gfx942's
-/// 16x16x32 with BlockK 64; 4 or 8 waves); elsewhere (sm90, mk_kn_mn, the 32x32 atoms)
+/// The CDNA K loop (mainloop layer): A and B go global -> LDS by buffer loads (TileLoadT): direct
+/// to LDS (gfx950: buffer_load_dwordx4 ... lds, no registers; gfx942's variant: buffer_load_dword
+/// ... lds, 4 bytes per lane) or through registers (gfx942's default: buffer_load_dwordx4, then
+/// ds_write_b128 a K tile later; docs/gfx942_tile_loads.md), into XOR-swizzled LDS tiles, whose
+/// buffer ranges zero-fill rows past M / N; with 8 waves the two waves of each SIMD ping-pong (one
+/// multiplies under s_setprio 1 while the other loads); the next cluster's fragments are read from
+/// LDS between the current cluster's MFMAs; every wait is counted from the load schedule. Same
+/// contract as LdsMultistageMainloop (docs/architecture.md, "Extension point 1"). GemmConfig picks
+/// it where BufferLdsPingPongSupports holds (mk_nk_mn; gfx950's 16x16x128 atoms with BlockK 128,
+/// gfx942's 16x16x32 with BlockK 64; 4 or 8 waves); elsewhere (sm90, mk_kn_mn, the 32x32 atoms)
 /// LdsMultistageMainloop runs.
 #pragma once
 
@@ -57,8 +58,8 @@ struct BufferLdsPingPongSupports {
                 Atom::kAChunkBytes == 8 && Atom::kBChunkBytes == 8 && Atom::kK == 32;
   static constexpr bool value =
       arch::direct_to_lds_bytes<Arch>::value > 0 && (kLoadBytes == 16 || kLoadBytes == 4) &&
-      (!kStaged || kWaves == 4) && kLayoutB == LayoutB::kNK&& Arch::kWaveSize == 64 &&
-      Atom::kM == 16 && Atom::kN == 16 &&
+      (!kStaged || kWaves == 4) &&
+      (kLayoutB == LayoutB::kNK) && Arch::kWaveSize == 64 && Atom::kM == 16 && Atom::kN == 16 &&
       (Policy::kBlockK == 128 || Policy::kBlockK == 64) && kAtomFits &&
       (kWaves == 4 || kWaves == 8) && Policy::kAtomsN % 4 == 0 &&
       Policy::kBlockM % (kSlotsPerWaveLoad * kWaves) == 0 &&
@@ -70,8 +71,9 @@ struct BufferLdsPingPongSupports {
 /// row per tile with one ds_read_b128 and feeds them to two MFMAs (read_k: K permuted within the
 /// tile, identically for A and B).
 /// A K tile is kClusters phase pairs; in pair c every wave
-///   L_c: issues its share of the direct-to-LDS loads of phase c (table below) (c = 0: and reads
-///        its A fragments), waits (counted: vmcnt from the schedule, lgkmcnt 0), barrier;
+///   L_c: issues its share of the loads of phase c (table below; with one wave per SIMD they go
+///        between the MFMAs of M_(c-1) instead: kLoadsInMPhase) (c = 0: and reads its A
+///        fragments), waits (counted: vmcnt from the schedule, lgkmcnt 0), barrier;
 ///   M_c: under s_setprio 1, multiplies cluster c = all its A atoms x B atoms 2c, 2c + 1, with the
 ///        next cluster's B fragments read from LDS between those MFMAs; barrier.
 /// With 8 waves, waves 4..7 (the second wave of each SIMD) start one barrier late, so on every
@@ -86,7 +88,9 @@ struct BufferLdsPingPongSupports {
 /// 9). Tiles past the last full K tile reload that one (never read), so the loop has no branch
 /// and its last steps keep the counts; a partial last K tile (K % kBlockK != 0) runs after the loop
 /// through the same loads, chunks past K outside the range and the chunk K falls in written byte
-/// by byte.
+/// by byte. Through registers (kStaged), each load is written to LDS (ds_write_b128, behind
+/// kStagedWriteVmcnt) just before the same load of the next K tile is issued into its registers:
+/// tile s+1's bytes go into the stage tile s does not read; the L phases then wait for lgkmcnt 0.
 ///
 /// kWaitSlack (tests only; 0 otherwise): loads every counted vmcnt wait leaves in flight beyond the
 /// schedule's count. tests/emulator/buffer_lds_test.cpp sets 1 and sees a wrong GEMM.
