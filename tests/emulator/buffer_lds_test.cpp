@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The emulator's direct-to-LDS buffer loads, counted waits and the ping-pong barrier pattern
-// (arch/amd/direct_to_lds.hpp, arch/emu/runtime.hpp), and the gfx950 buffer-load mainloop with a
-// wait one load short. The facts pinned here as numbers come from LLVM's IntrinsicsAMDGPU.td
-// (int_amdgcn_raw_buffer_load_lds: voffset and the immediate "included in bounds checking",
-// soffset "excluded from bounds checking", size 16 on gfx950) and AMD's CDNA3 ISA guide (9.1.8:
-// out-of-range reads return zero, dword x2/x3/x4 loads are range-checked per component; LDS DMA:
-// LDS_ADDR = M0 + inst_offset + TID * size), not from the kernels the mainloop was written after.
+// The emulator's direct-to-LDS buffer loads (16 bytes per lane, gfx950; 4, gfx942), counted waits
+// and the ping-pong barrier pattern (arch/amd/direct_to_lds.hpp, arch/emu/runtime.hpp), and the
+// buffer-load mainloop with a wait one load short (gfx950, and gfx942's direct-to-LDS variant),
+// and gfx942's default, through registers. The facts pinned here as numbers come from LLVM's
+// IntrinsicsAMDGPU.td (int_amdgcn_raw_buffer_load_lds: voffset and the immediate "included in
+// bounds checking", soffset "excluded from bounds checking", size 16 on gfx950) and AMD's CDNA3 ISA
+// guide (9.1.8: out-of-range reads return zero, dword x2/x3/x4 loads are range-checked per
+// component; LDS DMA: LDS_ADDR = M0 + inst_offset + TID * size), not from the kernels the mainloop
+// was written after.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -67,6 +69,37 @@ TEST(BufferLoadLds, RangeCheckIsPerComponentOnTheVgprOffsetAndLanesFillConsecuti
       EXPECT_EQ(seen[i], 0) << i;
     }
   }
+}
+
+TEST(BufferLoadLds, FourByteLoadsFillConsecutiveWordsAndZeroFillPastTheRange) {
+  // gfx942's buffer_load_dword ... lds: lane l writes LDS bytes [4l, 4l + 4). num_records 100:
+  // lane l reads voffset 4l, inside when 4l + 4 <= 100 (lanes 0..24), zero after.
+  std::vector<std::uint8_t> const g = ramp();
+  std::vector<std::uint8_t> seen(256), before(4);
+  emu::launch(one_block(64, 256), [&] {
+    auto* lds = static_cast<std::uint8_t*>(emu::shared_memory());
+    int const lane = emu::lane_id();
+    arch::buffer_load_lds<4>(arch::BufferRange{g.data(), 100}, lds, 4u * lane, /*soffset=*/0);
+    if (lane == 0)
+      for (int i = 0; i < 4; ++i) before[i] = lds[i];  // not landed yet: LDS still poison
+    arch::wait_vmcnt<0>();
+    emu::sync_threads();  // waits for: every lane's load landed
+    if (lane == 0)
+      for (int i = 0; i < 256; ++i) seen[i] = lds[i];
+  });
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(before[i], emu::kLdsPoisonByte) << i;
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(seen[i], i + 1) << i;
+  for (int i = 100; i < 256; ++i) EXPECT_EQ(seen[i], 0) << i;
+}
+
+TEST(BufferLoadRegisters, RangeCheckIsPerComponent) {
+  // buffer_load_dwordx4 into registers (gfx942's tile loads): the same per-component check.
+  std::vector<std::uint8_t> const g = ramp();
+  arch::Vec<16> const v = arch::buffer_load16(arch::BufferRange{g.data(), 40}, 32, 0);
+  EXPECT_EQ(v.w[0], 0x24232221u);  // bytes 32..35: values 33..36
+  EXPECT_EQ(v.w[1], 0x28272625u);
+  EXPECT_EQ(v.w[2], 0u);
+  EXPECT_EQ(v.w[3], 0u);
 }
 
 TEST(BufferLoadLds, ScalarOffsetIsOutsideTheRangeCheck) {
@@ -205,6 +238,46 @@ TEST(BufferLdsMainloop, WaitOneLoadShortGivesAWrongGemm) {
   GemmCase const c{256, 256, 1024, /*seed=*/77};
   EXPECT_TRUE(run_on_host(GemmProblem<GoodConfig>(c)));
   EXPECT_FALSE(run_on_host(GemmProblem<WaitOneShortConfig>(c)));
+}
+
+// gfx942: the default loads through registers; the direct-to-LDS variant (4 bytes per lane) with
+// its counted waits, and with every one of them one load short.
+using Cdna3Config = GemmConfig<Cdna3Default<e4m3fnuz, e4m3fnuz>, PerTensor, LayoutB::kNK,
+                               Epilogue<float, Identity>>;
+static_assert(std::is_same_v<Cdna3Config::Mainloop,
+                             BufferLdsPingPongMainloop<Cdna3Default<e4m3fnuz, e4m3fnuz>, PerTensor,
+                                                       LayoutB::kNK, 0, 0, arch::ThroughRegisters>>,
+              "gfx942 mk_nk_mn runs the buffer-load mainloop through registers");
+template <int kWaitSlack>
+struct Cdna3DirectConfig : Cdna3Config {
+  using Mainloop = BufferLdsPingPongMainloop<Policy, Granularity, LayoutB::kNK, 0, kWaitSlack,
+                                             arch::DirectToLds>;
+  using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
+  using Params = typename Kernel::Params;
+};
+
+TEST(BufferLdsMainloop, Gfx942DirectToLdsWaitOneLoadShortGivesAWrongGemm) {
+  // 16 K tiles of 64, a partial one (K % 64 = 40, K % 16 = 8), edge tiles in M and N.
+  GemmCase const full{256, 256, 1024, /*seed=*/78}, ragged{200, 300, 1000, /*seed=*/79};
+  EXPECT_TRUE(run_on_host(GemmProblem<Cdna3Config>(full)));
+  EXPECT_TRUE(run_on_host(GemmProblem<Cdna3Config>(ragged)));
+  EXPECT_TRUE(run_on_host(GemmProblem<Cdna3DirectConfig<0>>(full)));
+  EXPECT_TRUE(run_on_host(GemmProblem<Cdna3DirectConfig<0>>(ragged)));
+  EXPECT_FALSE(run_on_host(GemmProblem<Cdna3DirectConfig<1>>(full)));
+}
+
+TEST(BufferLdsMainloop, Gfx942WaitCountsFollowTheSchedule) {
+  using M = Cdna3DirectConfig<0>::Mainloop;
+  // Cdna3Default, 4-byte loads: 8 A loads + 4 B parts of 4 loads per thread and tile; L_0 issues
+  // 4, L_1 3 + 4, L_2 3 + 4, L_3 2 + 4, each between the MFMAs of the M phase before it.
+  EXPECT_EQ(M::kLoadsPerTile, 24);
+  EXPECT_TRUE(M::kLoadsInMPhase);
+  EXPECT_EQ(M::kVmWait<0>, 28);
+  EXPECT_EQ(M::kVmWait<1>, 31);
+  EXPECT_EQ(M::kVmWait<2>, 31);
+  EXPECT_EQ(M::kVmWait<3>, 28);
+  // Through registers: 2 A loads + 4 B parts of 1 load of 16 bytes.
+  EXPECT_EQ(Cdna3Config::Mainloop::kLoadsPerTile, 6);
 }
 
 TEST(BufferLdsMainloop, WaitCountsFollowTheSchedule) {

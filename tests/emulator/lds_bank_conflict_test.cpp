@@ -20,19 +20,35 @@ class LdsBankConflicts : public ::testing::Test {};
 
 template <class Policy, LayoutB kLayout>
 using Measured = GemmConfig<Policy, PerTensor, kLayout, Epilogue<float, Identity>>;
+/// gfx942 mk_nk_mn with 4-byte direct-to-LDS loads in place of the default's register staging.
+struct Cdna3DirectToLds : Measured<Cdna3Default<e4m3fnuz, e4m3fnuz>, LayoutB::kNK> {
+  using Mainloop =
+      BufferLdsPingPongMainloop<Policy, Granularity, LayoutB::kNK, 0, 0, arch::DirectToLds>;
+  using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
+  using Params = typename Kernel::Params;
+};
 
 using Configs =
     ::testing::Types<Measured<Cdna4Default<e4m3fn, e4m3fn>, LayoutB::kNK>,
                      Measured<Cdna4Default<e4m3fn, e4m3fn>, LayoutB::kKN>,
-                     Measured<Cdna3Default<e4m3fnuz, e4m3fnuz>, LayoutB::kNK>,
+                     Measured<Cdna3Default<e4m3fnuz, e4m3fnuz>, LayoutB::kNK>, Cdna3DirectToLds,
                      Measured<Cdna3Default<e4m3fnuz, e4m3fnuz>, LayoutB::kKN>,
                      Measured<Sm90Default<>, LayoutB::kNK>, Measured<Sm90Default<>, LayoutB::kKN>>;
-TYPED_TEST_SUITE(LdsBankConflicts, Configs, ConfigName);
+/// Gemm::name(), with the gfx942 direct-to-LDS variant told apart from the default.
+struct MeasuredName {
+  template <class Config>
+  static std::string GetName(int) {
+    return Gemm<Config>::name() +
+           (std::is_same_v<Config, Cdna3DirectToLds> ? "_direct_to_lds" : "");
+  }
+};
+TYPED_TEST_SUITE(LdsBankConflicts, Configs, MeasuredName);
 
 /// The instruction behind a site: ds_read_b128 / ds_write_b64 (AMD), ld.shared.b32 (NVIDIA).
 std::string instruction_name(bool amd, bool read, int width_bytes, bool direct_to_lds = false) {
   std::string const bits = std::to_string(8 * width_bytes);
-  if (amd && !read && direct_to_lds) return "buffer_load_dwordx4 ... lds";
+  if (amd && !read && direct_to_lds)
+    return width_bytes == 16 ? "buffer_load_dwordx4 ... lds" : "buffer_load_dword ... lds";
   if (amd) return (read ? "ds_read_b" : "ds_write_b") + bits;
   return (read ? "ld.shared.b" : "st.shared.b") + bits;
 }
@@ -42,19 +58,36 @@ constexpr int kM = 256, kN = 256, kK = 256;
 // The row pairing derived in global_to_lds.hpp's NOTE (the table below measures it).
 template <class Policy>
 using MainloopOf = typename Measured<Policy, LayoutB::kNK>::Mainloop;
-// gfx950 mk_nk_mn runs the direct-to-LDS mainloop: XOR-swizzled rows, whole 1 KiB wave writes.
+// mk_nk_mn runs the buffer-load mainloop: XOR-swizzled rows, whole wave writes of 1 KiB (gfx950:
+// direct-to-LDS, 128-byte rows; gfx942: through registers, 64-byte rows; its direct-to-LDS
+// variant writes 256 B per load).
 static_assert(std::is_same_v<MainloopOf<Cdna4Default<>>::LdsLayoutA, XorSwizzledLayout<256>>);
-static_assert(MainloopOf<Cdna3Default<>>::CopyA::kDelta == 8);
-static_assert(MainloopOf<Cdna3Default<>>::CopyB::kDelta == 8);
+static_assert(
+    std::is_same_v<MainloopOf<Cdna3Default<>>::LdsLayoutA, XorSwizzledLayout<128, 128, 128, 64>>);
+// gfx942 mk_kn_mn stages through registers into padded rows.
+static_assert(Measured<Cdna3Default<>, LayoutB::kKN>::Mainloop::CopyA::kDelta == 8);
+
+/// Whether Mainloop is the buffer-load one (BufferLdsPingPongMainloop: kLoadsPerTile).
+template <class Mainloop, class = void>
+constexpr bool kIsBufferLds = false;
+template <class Mainloop>
+constexpr bool kIsBufferLds<Mainloop, std::void_t<decltype(Mainloop::kLoadsPerTile)>> = true;
+template <class Mainloop>
+constexpr bool direct_to_lds() {
+  if constexpr (kIsBufferLds<Mainloop>) {
+    return !Mainloop::kStaged;
+  } else {
+    return false;
+  }
+}
 static_assert(MainloopOf<Sm90Default<>>::CopyA::Order::kDelta == 4);
 
-/// Bytes one lane's tile store writes: 16 for direct-to-LDS loads, the row copy's store width else.
+/// Bytes one lane's tile store writes: the buffer-load mainloop's load width (16; 4 with gfx942's
+/// direct-to-LDS loads), the row copy's store width else.
 template <class Mainloop, class Arch>
 constexpr int tile_store_bytes() {
-  if constexpr (arch::direct_to_lds_bytes<Arch>::value == 16 &&
-                std::is_same_v<typename Mainloop::LdsLayoutA,
-                               XorSwizzledLayout<Mainloop::LdsLayoutA::kRows>>) {
-    return 16;
+  if constexpr (kIsBufferLds<Mainloop>) {
+    return Mainloop::kLoadBytes;
   } else {
     return RowMajorTileCopy<typename Mainloop::LdsLayoutA, Mainloop::kCopyThreads,
                             Arch::kLdsBanks>::kStoreBytes;
@@ -86,11 +119,14 @@ TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
   // Access widths: fragment chunks of the atom; row-major tile stores 16 or 8 bytes; the mk_kn_mn
   // B copy stores 4-byte words.
   using Atom = typename Policy::Atom;
-  // Direct-to-LDS loads write 16 bytes per lane (buffer_load_dwordx4 ... lds).
+  // Direct-to-LDS loads write 16 (gfx950) or 4 (gfx942) bytes per lane; that mainloop reads a
+  // lane's tile bytes of a row with ds_read_b128 (on gfx942 one read feeds two 8-byte MFMAs).
   constexpr int kAStoreBytes = tile_store_bytes<Mainloop, Arch>();
   constexpr int kBStoreBytes = TypeParam::kLayoutB == LayoutB::kNK ? kAStoreBytes : 4;
-  constexpr bool kDirect =
-      std::is_same_v<typename Mainloop::LdsLayoutA, XorSwizzledLayout<Mainloop::LdsLayoutA::kRows>>;
+  constexpr bool kBufferLds = kIsBufferLds<Mainloop>;
+  constexpr bool kDirect = direct_to_lds<Mainloop>();
+  constexpr int kAReadBytes = kBufferLds ? 16 : Atom::kAChunkBytes;
+  constexpr int kBReadBytes = kBufferLds ? 16 : Atom::kBChunkBytes;
   struct Expected {
     char const* site;   // the recorder's: region and direction
     char const* label;  // the table's
@@ -98,26 +134,26 @@ TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
     int width;
   };
   std::uint64_t a_written = kABytes, b_written = kBBytes, b_read = kBBytes * Policy::kWavesM;
-  if constexpr (kDirect) {
-    // Two tiles past the end are reloads (Mainloop::loaded_bytes_a), and the last tile's last
+  if constexpr (kBufferLds) {
+    // Tiles past the end are reloads (Mainloop::loaded_bytes_a), and the last tile's last
     // cluster reads the next tile's first B cluster ahead (one of kClusters, never multiplied).
     a_written = kTiles * static_cast<std::uint64_t>(Mainloop::loaded_bytes_a(kKTiles));
     b_written = kTiles * static_cast<std::uint64_t>(Mainloop::loaded_bytes_b(kKTiles));
     b_read += kTiles * Policy::kWavesM * Policy::kBlockN * Policy::kBlockK / Mainloop::kClusters;
   }
   Expected const expected[] = {
-      {"A read", "A fragment read", kABytes * Policy::kWavesN, Atom::kAChunkBytes},
+      {"A read", "A fragment read", kABytes * Policy::kWavesN, kAReadBytes},
       {"A write", kDirect ? "A tile load (direct to LDS)" : "A tile store", a_written,
        kAStoreBytes},
-      {"B read", "B fragment read", b_read, Atom::kBChunkBytes},
+      {"B read", "B fragment read", b_read, kBReadBytes},
       {"B write", kDirect ? "B tile load (direct to LDS)" : "B tile store", b_written,
        kBStoreBytes}};
   ASSERT_EQ(sites.size(), std::size(expected)) << emu::LdsBankRecorder::instance().report();
 
-  std::string table = "### " + Gemm<TypeParam>::name() + " (" + Arch::kName + ", " +
+  std::string table = "### " + MeasuredName::GetName<TypeParam>(0) + " (" + Arch::kName + ", " +
                       std::to_string(Arch::kLdsBanks) + " banks, LDS row " +
                       std::to_string(Mainloop::LdsLayoutA::kPitch) + " B" +
-                      (kDirect ? ", XOR-swizzled" : "") + ")\n\n" +
+                      (kBufferLds ? ", XOR-swizzled" : "") + ")\n\n" +
                       "| site | instruction | instructions | bytes | extra cycles | extra/instr "
                       "| max degree |\n|---|---|--:|--:|--:|--:|--:|\n";
   bool const amd = Arch::kWaveSize == 64;
@@ -131,8 +167,7 @@ TYPED_TEST(LdsBankConflicts, DefaultPolicyIsConflictFree) {
     char row[256];
     std::snprintf(
         row, sizeof row, "| %s | %s | %llu | %llu | %llu | %.2f | %d |\n", expected[i].label,
-        instruction_name(amd, s.reads > 0, width, kAStoreBytes == 16 && width == 16 && kDirect)
-            .c_str(),
+        instruction_name(amd, s.reads > 0, width, kDirect && s.reads == 0).c_str(),
         static_cast<unsigned long long>(s.instructions), static_cast<unsigned long long>(s.bytes),
         static_cast<unsigned long long>(s.extra_cycles),
         static_cast<double>(s.extra_cycles) / static_cast<double>(s.instructions), s.max_degree);

@@ -91,6 +91,8 @@ struct LoopFacts {
   int lds_reads = 0, lds_read_bytes = 0, lds_read_min_width = 1 << 30;
   int lds_writes = 0, lds_write_bytes = 0, lds_write_min_width = 1 << 30;
   int global_x16 = 0, global_narrow = 0, global_narrow_nested = 0;
+  int global_lds_narrow = 0;  // 4-byte direct-to-LDS tile loads (gfx942's buffer_load_dword lds)
+  std::vector<int> vmcnt_before_ds_write;  // per ds_write: N of the latest vmcnt(N) before it
   int serialized_loads = 0;  // 16-byte loads waited for (vmcnt) in their own block before any MFMA
   int barriers = 0;
   std::map<std::string, int> lds_read_ops, lds_write_ops;
@@ -191,7 +193,12 @@ KernelFacts analyze(AsmKernel const& k) {
     l.header = b.outer_loop;
     bool const direct = b.depth == 1;
     int pending_loads = 0;  // 16-byte loads in this block not yet followed by an MFMA
+    int last_vmcnt = -1;    // N of this block's latest s_waitcnt vmcnt(N)
     for (Instr const& i : b.instrs) {
+      if (direct && starts_with(i.op, "ds_write") && last_vmcnt >= 0)
+        l.vmcnt_before_ds_write.push_back(last_vmcnt);
+      if (i.op == "s_waitcnt" && i.text.find("vmcnt(") != std::string::npos)
+        last_vmcnt = std::stoi(i.text.substr(i.text.find("vmcnt(") + 6));
       int const g = global_load_bytes(i.op);
       if (!direct) {
         if (g > 0 && g < 16) ++l.global_narrow_nested;
@@ -207,7 +214,9 @@ KernelFacts analyze(AsmKernel const& k) {
         pending_loads = 0;
       }
       if (g == 16) ++l.global_x16, ++pending_loads;
-      if (g > 0 && g < 16) ++l.global_narrow;
+      bool const to_lds = g > 0 && g < 16 && vmem_load(i).to_lds;
+      if (to_lds) ++l.global_lds_narrow;
+      if (g > 0 && g < 16 && !to_lds) ++l.global_narrow;
       // A wait that leaves N loads in flight serializes this block's loads only past the N newest.
       if (i.op == "s_waitcnt" && i.text.find("vmcnt(") != std::string::npos && pending_loads > 0) {
         int const left = std::stoi(i.text.substr(i.text.find("vmcnt(") + 6));
@@ -239,7 +248,9 @@ struct Expect {
   std::vector<std::string> mfma_allowed;  // mnemonics allowed anywhere in the kernel
   std::string mfma_in_loop;               // mnemonic (+ " cbsz:N" / " blgp:N") of every K-loop MFMA
   int lds_read_bytes = 0, lds_read_width = 0;  // per lane per K-iteration; narrowest access
-  int global_x16 = 0;                          // 16-byte tile loads per lane per K-iteration
+  int global_x16 = 0;        // tile loads per lane per K-iteration (16-byte, or direct-to-LDS ones)
+  int tile_load_bytes = 16;  // bytes per lane of one tile load
+  int staged_write_vmcnt = -1;  // buffer-load mainloop through registers: its named ds_write wait
   int scale_bytes = 0;  // MX-32 in hardware: E8M0 byte loads per lane per K-iteration (1 per atom)
   int lds_bytes = 0, lds_policy_bytes = 0, lds_limit = 0;
   int tile_bytes = 0;         // (BM + BN) * BK: A and B bytes per K-iteration
@@ -276,7 +287,9 @@ Expect expect(char const* name) {
   e.lds_read_width = std::min(A::kAChunkBytes, A::kBChunkBytes);
   using Mainloop = typename Config::Mainloop;
   if constexpr (kIsBufferLds<Mainloop>) {
-    e.global_x16 = Mainloop::kLoadsPerTile;  // buffer_load_dwordx4 ... lds
+    e.global_x16 = Mainloop::kLoadsPerTile;  // buffer_load_dword(x4) ... lds
+    e.tile_load_bytes = Mainloop::kLoadBytes;
+    if constexpr (Mainloop::kStaged) e.staged_write_vmcnt = Mainloop::kStagedWriteVmcnt;
   } else if constexpr (Config::kLayoutB == LayoutB::kNK) {
     e.global_x16 = Mainloop::CopyA::kVecs + Mainloop::CopyB::kVecs;
   } else {
@@ -359,14 +372,26 @@ std::vector<std::string> check(Expect const& e, KernelFacts const& f) {
     if (l.lds_reads > 0 && l.lds_read_min_width < e.lds_read_width)
       fail(at + "LDS fragment reads split to " + std::to_string(l.lds_read_min_width) +
            "-byte accesses (atom chunk " + std::to_string(e.lds_read_width) + " B)");
-    if (l.global_x16 != e.global_x16)
-      fail(at + std::to_string(l.global_x16) +
-           " 16-byte global loads per iteration, tile copy needs " + std::to_string(e.global_x16));
+    int const tile_loads = e.tile_load_bytes == 16 ? l.global_x16 : l.global_lds_narrow;
+    if (tile_loads != e.global_x16)
+      fail(at + std::to_string(tile_loads) + " " + std::to_string(e.tile_load_bytes) +
+           "-byte tile loads per iteration, tile copy needs " + std::to_string(e.global_x16));
     if (l.serialized_loads > 0)
       fail(at + std::to_string(l.serialized_loads) +
            " 16-byte global loads waited for (s_waitcnt vmcnt) in their own block before any MFMA: "
            "their latency is not hidden behind the multiply");
     if (l.barriers < 1) fail(at + "no s_barrier");
+    if (e.staged_write_vmcnt >= 0) {
+      // Every staged ds_write behind the schedule's wait (the compiler added none stronger).
+      int wrong = 0;
+      for (int n : l.vmcnt_before_ds_write) wrong += n != e.staged_write_vmcnt;
+      if (static_cast<int>(l.vmcnt_before_ds_write.size()) != e.global_x16 || wrong > 0)
+        fail(at + std::to_string(l.vmcnt_before_ds_write.size()) +
+             " ds_writes behind a vmcnt wait, " + std::to_string(wrong) + " of them not vmcnt(" +
+             std::to_string(e.staged_write_vmcnt) +
+             "); the schedule: " + std::to_string(e.global_x16) + " staged loads, each written " +
+             std::to_string(e.staged_write_vmcnt) + " loads later");
+    }
   }
   if (f.private_bytes != 0)
     fail("scratch: .private_segment_fixed_size " + std::to_string(f.private_bytes));
@@ -828,6 +853,12 @@ void write_steady_state_section(std::ostream& md) {
         "register-staged LdsMultistageMainloop) they agreed on the counts too (234 instructions, "
         "14 (11) waits, 8 before an MFMA, 6.31, 8 staged loads) and gave 0.545 against 0.518 here "
         "(they drop the trip's branches).\n\n"
+     << "gfx942: Gfx942E4m3PerTensorNk (the default) and Gfx942E4m3PerTensorNkDirectToLds run the "
+        "same mainloop and schedule with the tile loads through registers (6 "
+        "`buffer_load_dwordx4` + 6 `ds_write_b128` per K step) and with gfx942's 4-byte "
+        "direct-to-LDS loads (24 `buffer_load_dword ... lds`, each behind an M0 write): the "
+        "comparison, and why the default loads through registers, is in "
+        "`docs/gfx942_tile_loads.md`.\n\n"
      << "Uniform decisions of the reported (first) K loop:\n\n";
   for (auto const& u : uniform) md << "- " << u << "\n";
   md << "\nSteady-state failures:\n\n";
@@ -903,15 +934,17 @@ TEST(IsaReport, Table) {
     long const mfma_clk = static_cast<long>(l.mfma) * c.e.mfma_cycles * c.e.waves_per_simd;
     long const lds_rd = static_cast<long>(l.lds_read_bytes) * 64 * c.e.waves;
     long const lds_wr = static_cast<long>(l.lds_write_bytes) * 64 * c.e.waves;
-    long const glb = static_cast<long>(l.global_x16) * 16 * 64 * c.e.waves;
+    long const glb =
+        (static_cast<long>(l.global_x16) * 16 + l.global_lds_narrow * 4L) * 64 * c.e.waves;
     md << "| " << c.e.name << " | " << c.e.arch << " | " << c.e.policy << " | " << f.vgpr << " ("
        << f.arch_vgpr << "+" << f.agpr << ") | " << f.sgpr << " | " << f.sgpr_spill << " | "
        << f.private_bytes << " | " << f.group_bytes << "+" << c.e.lds_bytes << " / "
        << c.e.lds_limit << " | " << waves_by_registers(f.vgpr) << " / " << waves_resident(c.e, f)
        << " (compiler: " << f.occupancy << ") | " << f.k_loops.size() << " | " << l.mfma << " ("
        << forms << ") | " << l.lds_reads << ": " << ops(l.lds_read_ops) << " (" << l.lds_read_bytes
-       << ") | " << ops(l.lds_write_ops) << " | " << l.global_x16 << " | " << l.global_narrow
-       << " (+" << l.global_narrow_nested << ") | " << mfma_clk << " | "
+       << ") | " << ops(l.lds_write_ops) << " | " << l.global_x16
+       << (l.global_lds_narrow > 0 ? " (+" + std::to_string(l.global_lds_narrow) + " x4 lds)" : "")
+       << " | " << l.global_narrow << " (+" << l.global_narrow_nested << ") | " << mfma_clk << " | "
        << (lds_rd + lds_wr + c.e.lds_bytes_per_clk - 1) / c.e.lds_bytes_per_clk << " (" << lds_rd
        << "+" << lds_wr << " B) | " << glb << " ("
        << fmt("%.1f", mfma_clk > 0 ? double(glb) / mfma_clk : 0.0) << ") | "
@@ -923,7 +956,7 @@ TEST(IsaReport, Table) {
         "the CU's 4 SIMDs); *compiler* = the `; Occupancy:` comment. *ds_read B/lane* = fragment "
         "bytes "
         "one lane reads per K-iteration. *global x16* = 16-byte tile loads per lane per "
-        "K-iteration; "
+        "K-iteration (+ 4-byte direct-to-LDS tile loads, gfx942); "
         "*other VMEM loads* = 1/2/4-byte global loads in the K loop's depth-1 blocks: scale loads "
         "(K-blocked granularities) and the unrolled K/N-tail byte paths (executed only for partial "
         "tiles); "
@@ -1054,6 +1087,12 @@ TEST_F(IsaCheckerSelfTest, LdsReadUsedBeforeItsWaitFails) {
   // The buffer-load mainloop's LDS reads are inline asm: only its own lgkmcnt waits order them.
   auto const bad = failures_after(find("Gfx950E4m3PerTensorNk"), "lgkmcnt(0)", "lgkmcnt(15)");
   EXPECT_TRUE(mentions(bad, "before the lgkmcnt wait that lands it"));
+}
+
+TEST_F(IsaCheckerSelfTest, StagedWriteWaitOtherThanTheScheduleFails) {
+  // gfx942's staged tile loads: each ds_write_b128 behind vmcnt(kLoadsPerTile - 1) = vmcnt(5).
+  auto const bad = failures_after(find("Gfx942E4m3PerTensorNk"), "vmcnt(5)", "vmcnt(4)");
+  EXPECT_TRUE(mentions(bad, "not vmcnt(5)"));
 }
 
 TEST_F(IsaCheckerSelfTest, TooManyRegistersFail) {

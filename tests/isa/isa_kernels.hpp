@@ -29,6 +29,13 @@ struct Gfx950E4m3BlockwiseNk     : GemmConfig<Cdna4KBlocked<e4m3fn, e4m3fn>,    
 struct Gfx950E4m3PerTensorKn     : GemmConfig<Cdna4Default<e4m3fn, e4m3fn>,     PerTensor,    LayoutB::kKN, EpilogueBf16GeluTanh> {};
 struct Gfx950E4m3E5m2PerTensorNk : GemmConfig<Cdna4Default<e4m3fn, e5m2>,       PerTensor,    LayoutB::kNK, EpilogueBf16GeluTanh> {};
 struct Gfx950E4m3Mx32Nk          : GemmConfig<Cdna4KBlocked<e4m3fn, e4m3fn>,    Mx32,         LayoutB::kNK, EpilogueBf16GeluTanh> {};
+// gfx942 mk_nk_mn with its 4-byte direct-to-LDS loads in place of the default's register staging
+// (the comparison in docs/isa_report.md): the same mainloop and schedule, another tile-load path.
+struct Gfx942E4m3PerTensorNkDirectToLds : Gfx942E4m3PerTensorNk {
+  using Mainloop = BufferLdsPingPongMainloop<Policy, Granularity, LayoutB::kNK, 0, 0, arch::DirectToLds>;
+  using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
+  using Params = typename Kernel::Params;
+};
 // The 32x32 atoms, in the policies the emulator tests use (tests/emulator/gemm_mfma32_emulator_test.cpp).
 using Gfx942Mfma32Policy = TilePolicy<128, 128, 64, 2, 2, arch::Cdna3Mma32x32x16<e4m3fnuz, e5m2fnuz>, 2>;
 using Gfx950Mfma32Policy = TilePolicy<128, 128, 128, 2, 2, arch::Cdna4Mma32x32x64<e5m2, e4m3fn>, 2>;
@@ -44,6 +51,7 @@ struct Gfx950Mfma32Mx32Nk        : GemmConfig<Gfx950Mfma32Policy, Mx32,       La
   X(Gfx942E4m3BlockwiseNk)            \
   X(Gfx942E4m3PerTensorKn)            \
   X(Gfx942E4m3E5m2PerTensorNk)        \
+  X(Gfx942E4m3PerTensorNkDirectToLds) \
   X(Gfx942Mfma32PerChannelNk)
 #define FP8GEMM_ISA_GFX950_CONFIGS(X) \
   X(Gfx950E4m3PerTensorNk)            \

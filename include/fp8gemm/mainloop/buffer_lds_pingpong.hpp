@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
-/// The gfx950 K loop (mainloop layer): A and B go global -> LDS by direct-to-LDS buffer loads
-/// (buffer_load_dwordx4 ... lds, no registers), into XOR-swizzled LDS tiles, whose buffer ranges
-/// zero-fill rows past M / N; with 8 waves the two waves of each SIMD ping-pong (one multiplies
-/// under s_setprio 1 while the other loads); the next cluster's fragments are read from LDS between
-/// the current cluster's MFMAs; every wait is counted from the load schedule. Same contract as
-/// LdsMultistageMainloop (docs/architecture.md, "Extension point 1"). GemmConfig picks it where
-/// BufferLdsPingPongSupports holds (gfx950, mk_nk_mn, 16x16x128 atoms, BlockK 128, 4 or 8 waves);
-/// elsewhere (gfx942, sm90, mk_kn_mn, the 32x32x64 atom) LdsMultistageMainloop runs.
+/// The CDNA K loop (mainloop layer): A and B go global -> LDS by buffer loads (TileLoadT): direct
+/// to LDS (gfx950: buffer_load_dwordx4 ... lds, no registers; gfx942's variant: buffer_load_dword
+/// ... lds, 4 bytes per lane) or through registers (gfx942's default: buffer_load_dwordx4, then
+/// ds_write_b128 a K tile later; docs/gfx942_tile_loads.md), into XOR-swizzled LDS tiles, whose
+/// buffer ranges zero-fill rows past M / N; with 8 waves the two waves of each SIMD ping-pong (one
+/// multiplies under s_setprio 1 while the other loads); the next cluster's fragments are read from
+/// LDS between the current cluster's MFMAs; every wait is counted from the load schedule. Same
+/// contract as LdsMultistageMainloop (docs/architecture.md, "Extension point 1"). GemmConfig picks
+/// it where BufferLdsPingPongSupports holds (mk_nk_mn; gfx950's 16x16x128 atoms with BlockK 128,
+/// gfx942's 16x16x32 with BlockK 64; 4 or 8 waves); elsewhere (sm90, mk_kn_mn, the 32x32 atoms)
+/// LdsMultistageMainloop runs.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +30,8 @@ namespace fp8gemm {
 
 /// Whether BufferLdsPingPongMainloop can run Policy with B stored kLayoutB, these scales and this
 /// promotion interval (it promotes, if at all, once per K tile).
-template <class Policy, class Granularity, LayoutB kLayoutB, int kPromoteK>
+template <class Policy, class Granularity, LayoutB kLayoutB, int kPromoteK,
+          class TileLoad = arch::DefaultTileLoad<typename Policy::Arch>>
 struct BufferLdsPingPongSupports {
   using Atom = typename Policy::Atom;
   using Arch = typename Policy::Arch;
@@ -36,19 +40,40 @@ struct BufferLdsPingPongSupports {
   static constexpr bool kPromotesPerTile = kKBlocked
                                                ? Granularity::kBlockK >= Policy::kBlockK
                                                : (kPromoteK == 0 || kPromoteK == Policy::kBlockK);
+  /// Rows a wave's tile load fills: 64 lanes x kLoadBytes over rows of BlockK bytes (16 bytes
+  /// through registers, else the arch's direct-to-LDS width).
+  static constexpr bool kStaged = std::is_same_v<TileLoad, arch::ThroughRegisters>;
+  static constexpr int kLoadBytes = kStaged ? 16 : arch::direct_to_lds_bytes<Arch>::value;
+  static constexpr int kSlotsPerWaveLoadRaw = kLoadBytes * Arch::kWaveSize / Policy::kBlockK;
+  static constexpr int kSlotsPerWaveLoad = kSlotsPerWaveLoadRaw > 0 ? kSlotsPerWaveLoadRaw : 1;
+  /// The atom reads a lane's K bytes of the tile as 16-byte chunks (one per 64 of K): either as
+  /// its own fragment (kK == BlockK, 16-byte chunks: gfx950's 16x16x128) or kBlockK / kK MFMAs at
+  /// a time, 8 bytes each (one 8-byte chunk per lane: gfx942's 16x16x32; K permuted in the tile).
+  static constexpr bool kAtomFits =
+      Atom::kK == Policy::kBlockK
+          ? Atom::kAChunks * Atom::kAChunkBytes == Policy::kBlockK / 4 &&
+                Atom::kBChunks * Atom::kBChunkBytes == Policy::kBlockK / 4 &&
+                Atom::kAChunkBytes == 16 && Atom::kBChunkBytes == 16
+          : Policy::kBlockK % Atom::kK == 0 && Atom::kAChunks == 1 && Atom::kBChunks == 1 &&
+                Atom::kAChunkBytes == 8 && Atom::kBChunkBytes == 8 && Atom::kK == 32;
   static constexpr bool value =
-      arch::direct_to_lds_bytes<Arch>::value == 16 && kLayoutB == LayoutB::kNK &&
-      Arch::kWaveSize == 64 && Atom::kM == 16 && Atom::kN == 16 && Atom::kK == 128 &&
-      Atom::kAChunks == 2 && Atom::kBChunks == 2 && Atom::kLdsReadBytes == 16 &&
-      Policy::kBlockK == 128 && (kWaves == 4 || kWaves == 8) && Policy::kAtomsN % 4 == 0 &&
-      Policy::kBlockM % (8 * kWaves) == 0 && (Policy::kWavesN * 32) % (8 * kWaves) == 0 &&
-      kPromotesPerTile;
+      arch::direct_to_lds_bytes<Arch>::value > 0 && (kLoadBytes == 16 || kLoadBytes == 4) &&
+      (!kStaged || kWaves == 4) &&
+      (kLayoutB == LayoutB::kNK) && Arch::kWaveSize == 64 && Atom::kM == 16 && Atom::kN == 16 &&
+      (Policy::kBlockK == 128 || Policy::kBlockK == 64) && kAtomFits &&
+      (kWaves == 4 || kWaves == 8) && Policy::kAtomsN % 4 == 0 &&
+      Policy::kBlockM % (kSlotsPerWaveLoad * kWaves) == 0 &&
+      (Policy::kWavesN * 32) % (kSlotsPerWaveLoad * kWaves) == 0 && kPromotesPerTile;
 };
 
-/// Two LDS stages of [kBlockM][128] A and [kBlockN][128] B, XOR-swizzled (tile/lds_layout.hpp).
+/// Two LDS stages of [kBlockM][kBlockK] A and [kBlockN][kBlockK] B, XOR-swizzled
+/// (tile/lds_layout.hpp). On gfx942 (kBlockK 64, 16x16x32 MFMA) a lane reads its 16 bytes of a
+/// row per tile with one ds_read_b128 and feeds them to two MFMAs (read_k: K permuted within the
+/// tile, identically for A and B).
 /// A K tile is kClusters phase pairs; in pair c every wave
-///   L_c: issues its share of the direct-to-LDS loads of phase c (table below) (c = 0: and reads
-///        its A fragments), waits (counted: vmcnt from the schedule, lgkmcnt 0), barrier;
+///   L_c: issues its share of the loads of phase c (table below; with one wave per SIMD they go
+///        between the MFMAs of M_(c-1) instead: kLoadsInMPhase) (c = 0: and reads its A
+///        fragments), waits (counted: vmcnt from the schedule, lgkmcnt 0), barrier;
 ///   M_c: under s_setprio 1, multiplies cluster c = all its A atoms x B atoms 2c, 2c + 1, with the
 ///        next cluster's B fragments read from LDS between those MFMAs; barrier.
 /// With 8 waves, waves 4..7 (the second wave of each SIMD) start one barrier late, so on every
@@ -61,13 +86,16 @@ struct BufferLdsPingPongSupports {
 /// Each wave's vmcnt at the end of L_c leaves in flight exactly the loads issued after the last one
 /// L_(c+1) and M_(c+1) read (vm_wait, from a simulation of this table; Cdna4Default: 9, 11, 10,
 /// 9). Tiles past the last full K tile reload that one (never read), so the loop has no branch
-/// and its last steps keep the counts; a partial last K tile (K % 128 != 0) runs after the loop
+/// and its last steps keep the counts; a partial last K tile (K % kBlockK != 0) runs after the loop
 /// through the same loads, chunks past K outside the range and the chunk K falls in written byte
-/// by byte.
+/// by byte. Through registers (kStaged), each load is written to LDS (ds_write_b128, behind
+/// kStagedWriteVmcnt) just before the same load of the next K tile is issued into its registers:
+/// tile s+1's bytes go into the stage tile s does not read; the L phases then wait for lgkmcnt 0.
 ///
 /// kWaitSlack (tests only; 0 otherwise): loads every counted vmcnt wait leaves in flight beyond the
 /// schedule's count. tests/emulator/buffer_lds_test.cpp sets 1 and sees a wrong GEMM.
-template <class PolicyT, class GranularityT, LayoutB kLayoutB, int kPromoteKV, int kWaitSlack = 0>
+template <class PolicyT, class GranularityT, LayoutB kLayoutB, int kPromoteKV, int kWaitSlack = 0,
+          class TileLoadT = arch::DefaultTileLoad<typename PolicyT::Arch>>
 struct BufferLdsPingPongMainloop {
   using Policy = PolicyT;
   using Granularity = GranularityT;
@@ -77,10 +105,11 @@ struct BufferLdsPingPongMainloop {
   using ElementB = typename Policy::ElementB;
   using Accumulators = fp8gemm::Accumulators<Policy>;
   using Coords = ThreadCoords<Policy>;
-  static_assert(BufferLdsPingPongSupports<Policy, Granularity, kLayoutB, kPromoteKV>::value,
-                "BufferLdsPingPongMainloop: gfx950, mk_nk_mn, 16x16x128 atoms, BlockK 128, 4 or 8 "
-                "waves, an even number of B atom pairs per wave, promotion once per K tile "
-                "(GemmConfig checks this first)");
+  static_assert(
+      BufferLdsPingPongSupports<Policy, Granularity, kLayoutB, kPromoteKV, TileLoadT>::value,
+      "BufferLdsPingPongMainloop: CDNA, mk_nk_mn, 16x16x128 atoms with BlockK 128 "
+      "(gfx950) or 16x16x32 atoms with BlockK 64 (gfx942), 4 or 8 waves, an even number "
+      "of B atom pairs per wave, promotion once per K tile (GemmConfig checks this first)");
   static constexpr int kStages = 2;
   static constexpr int kThreads = Policy::kThreads;
   static constexpr int kWaves = Policy::kWaves;
@@ -93,17 +122,42 @@ struct BufferLdsPingPongMainloop {
   static constexpr int kAtomsN = Policy::kAtomsN;
   static constexpr int kClusterAtomsN = 2;                    // B atoms per cluster
   static constexpr int kClusters = kAtomsN / kClusterAtomsN;  // phases per K tile
-  static constexpr int kSlotBytes = 128;                      // one LDS row of BlockK fp8
-  static constexpr int kWaveLoadBytes = 16 * kWaveSize;       // one load instruction: 1 KiB
-  static constexpr int kSlotsPerWaveLoad = kWaveLoadBytes / kSlotBytes;  // 8 rows
+  static constexpr int kSlotBytes = Policy::kBlockK;          // one LDS row of BlockK fp8
+  // One load instruction: 16 B per lane (gfx950 direct, or through registers: 1 KiB, 1024 /
+  // kBlockK rows), 4 B with gfx942's direct loads (256 B, 4 rows).
+  static constexpr bool kStaged = std::is_same_v<TileLoadT, arch::ThroughRegisters>;
+  static constexpr int kLoadBytes =
+      BufferLdsPingPongSupports<Policy, Granularity, kLayoutB, kPromoteKV, TileLoadT>::kLoadBytes;
+  static constexpr int kWaveLoadBytes = kLoadBytes * kWaveSize;
+  static constexpr int kSlotsPerWaveLoad = kWaveLoadBytes / kSlotBytes;
+  static constexpr int kLanesPerSlot = kSlotBytes / kLoadBytes;  // lanes filling one row
+  /// NOTE: with one wave per SIMD (4 waves, all in step) no other wave fills the matrix pipe during
+  /// an L phase, so the loads of L_(c+1) go between the MFMAs of M_c instead (M_(kClusters-1):
+  /// L_0 of the next tile), and the L phase keeps only its waits and barrier. Safe: what they
+  /// overwrite was read before L_c's lgkmcnt(0) wait and barrier, which every wave has passed;
+  /// program order, and so every counted vmcnt, is unchanged. With the ping-pong the late half
+  /// waits for its reads one barrier later, so there the loads stay in the L phase. gfx942 only
+  /// for now (its 4-byte loads make an L phase 4x longer); gfx950's 4-wave K-blocked configs keep
+  /// their L-phase loads until measured.
+  static constexpr bool kLoadsInMPhase = !kPingPong && (kLoadBytes == 4 || kStaged);
+  // A lane's K bytes of one row per tile, in 16-byte reads (16 x lane / 16 + 64 x c): 2 on
+  // gfx950; 1 on gfx942, where it feeds kMmasPerAtom MFMAs of 8 bytes.
+  static constexpr int kReadsPerFragment = Policy::kBlockK / 64;
+  static constexpr int kMmasPerAtom = Policy::kBlockK / Atom::kK;
+  using FragTileA = arch::Fragment<16 * kReadsPerFragment>;  // Atom::FragA when kMmasPerAtom == 1
+  using FragTileB = arch::Fragment<16 * kReadsPerFragment>;
+  static_assert(sizeof(typename Atom::FragA) * kMmasPerAtom == sizeof(FragTileA) &&
+                    sizeof(typename Atom::FragB) * kMmasPerAtom == sizeof(FragTileB),
+                "a lane's tile bytes are its kMmasPerAtom fragments");
 
-  using LdsLayoutA = XorSwizzledLayout<Policy::kBlockM>;
-  using LdsLayoutB = XorSwizzledLayout<Policy::kBlockN, Policy::kWaveTileN, 32>;
+  using LdsLayoutA =
+      XorSwizzledLayout<Policy::kBlockM, Policy::kBlockM, Policy::kBlockM, Policy::kBlockK>;
+  using LdsLayoutB = XorSwizzledLayout<Policy::kBlockN, Policy::kWaveTileN, 32, Policy::kBlockK>;
   static_assert(LdsLayoutB::kSlotsPerPart * kClusters == Policy::kBlockN,
                 "one B part per cluster: 32 rows of every wave column");
   struct SharedStorage {
-    std::uint8_t a[kStages][LdsLayoutA::kBytes];  // [kBlockM][128] swizzled, per stage
-    std::uint8_t b[kStages][LdsLayoutB::kBytes];  // [kBlockN][128] swizzled, per stage
+    std::uint8_t a[kStages][LdsLayoutA::kBytes];  // [kBlockM][kBlockK] swizzled, per stage
+    std::uint8_t b[kStages][LdsLayoutB::kBytes];  // [kBlockN][kBlockK] swizzled, per stage
   };
   static_assert(sizeof(SharedStorage) <= Arch::kLdsBytes,
                 "the LDS stages do not fit this target's LDS: shrink the tile, BlockK or Stages");
@@ -112,8 +166,12 @@ struct BufferLdsPingPongMainloop {
   static constexpr int kLoadsA = Policy::kBlockM / kSlotsPerWaveLoad / kWaves;
   static constexpr int kLoadsBPart = LdsLayoutB::kSlotsPerPart / kSlotsPerWaveLoad / kWaves;
   static constexpr int kLoadsPerTile = kLoadsA + kClusters * kLoadsBPart;
-  /// ds_read_b128 per cluster of B (2 atoms x 2 chunks).
-  static constexpr int kReadsBCluster = kClusterAtomsN * Atom::kBChunks;
+  /// kStaged: the loads in flight when a staged load is written to LDS, one K tile after it was
+  /// issued: the tile's other kLoadsPerTile - 1 loads (every load is issued once per tile, in
+  /// order, and written just before the same load of the next tile reuses its registers).
+  static constexpr int kStagedWriteVmcnt = kLoadsPerTile - 1;
+  /// ds_read_b128 per cluster of B (2 atoms x kReadsPerFragment).
+  static constexpr int kReadsBCluster = kClusterAtomsN * kReadsPerFragment;
 
   // ---- the load schedule and the waits it implies -------------------------------------------
   /// Phase (1 .. kClusters-1) in which A load j of tile s+2 is issued during tile s.
@@ -176,7 +234,8 @@ struct BufferLdsPingPongMainloop {
     Schedule const sch = simulate();
     int last = -1;
     for (int id = 0; id < kLoadsPerTile; ++id) last = sch.pos[2][id] > last ? sch.pos[2][id] : last;
-    return sch.issued_end[1][kClusters - 1] - 1 - last;  // tile 2 of the simulation = tile 0
+    // tile 2 of the simulation = tile 0; kLoadsInMPhase: L_0 of tile 0 is issued before it too
+    return sch.issued_end[1][kClusters - 1] - 1 - last + (kLoadsInMPhase ? phase_loads(0) : 0);
   }
   template <int c>
   static constexpr int kVmWait = vm_wait(c);
@@ -185,13 +244,16 @@ struct BufferLdsPingPongMainloop {
   /// end reload the last one (L2-resident): they keep the schedule, and so the counted waits, the
   /// same in the last steps as in the steady state.
   FP8GEMM_HOST_DEVICE static constexpr std::int64_t loaded_bytes_a(int full) {
-    return std::int64_t(full + 2) * LdsLayoutA::kBytes;
+    // kStaged: the loads of tiles full + 1 (and part of full + 2) stay in registers
+    return std::int64_t(kStaged ? full + 1 : full + 2) * LdsLayoutA::kBytes;
   }
   FP8GEMM_HOST_DEVICE static constexpr std::int64_t loaded_bytes_b(int full) {
+    if constexpr (kStaged) return std::int64_t(full + 1) * LdsLayoutB::kBytes;
     return std::int64_t(full + 1) * LdsLayoutB::kBytes +
-           std::int64_t(kClusters - 1) * LdsLayoutB::kSlotsPerPart * kSlotBytes;
+           std::int64_t(kLoadsInMPhase ? kClusters : kClusters - 1) * LdsLayoutB::kSlotsPerPart *
+               kSlotBytes;
   }
-  static_assert(kReadsBCluster <= kClusterAtomsN * kAtomsM,
+  static_assert(kReadsBCluster <= kClusterAtomsN * kAtomsM * kMmasPerAtom,
                 "the next cluster's reads go between this cluster's MFMAs: at most one per MFMA");
   static_assert(vm_wait(0) >= 0 && vm_wait(kClusters - 1) >= 0,
                 "load schedule: a phase reads LDS before its loads are issued");
@@ -281,8 +343,13 @@ struct BufferLdsPingPongMainloop {
       Fragments f;
       // Prologue: the loads of tiles -2 and -1's phases (tile 0 and most of tile 1), all of
       // tile 0 landed, B part 0 of tile 0 read.
-      for (int s = -2; s < 0; ++s) issue_step_loads(ops, lds, s);
-      arch::wait_vmcnt<prologue_vm_wait() + kWaitSlack>();
+      for (int s = -2; s < 0; ++s) issue_step_loads(ops, lds, s, f);
+      if constexpr (kLoadsInMPhase) issue_phase_loads<0>(ops, lds, 0, f);  // M_(-1)'s share
+      if constexpr (kStaged) {
+        arch::wait_lgkmcnt<0>();  // waits for: this thread's writes of tile 0
+      } else {
+        arch::wait_vmcnt<prologue_vm_wait() + kWaitSlack>();
+      }
       arch::barrier_without_fence();  // waits for: tile 0 in LDS from every wave
       read_b_cluster<0>(f.b[0], read_address(lds, rb, 0));
       if constexpr (kHardwareMx) loop_scales_b<0>(f.sb[0], args, ops, 0);
@@ -314,6 +381,7 @@ struct BufferLdsPingPongMainloop {
     int full;             // tiles with data; later ones reload the last full tile (never read)
     int k_tile_begin;
     int wave;
+    int lane;
     std::uint32_t voff_a[kLoadsA];                 // row * lda + 16 * chunk, per A load
     std::uint32_t voff_b[kClusters][kLoadsBPart];  // per B part and load
     // MX-32 in hardware: the index of this lane's E8M0 byte of K tile 0 per A / B atom, row *
@@ -337,23 +405,23 @@ struct BufferLdsPingPongMainloop {
       o.full = full;
       o.k_tile_begin = k_tile_begin;
       o.wave = wave;
-      // Lane l of a load fills 16 bytes of its wave's 1 KiB: slot s0 + l / 8, stored chunk l % 8,
-      // which holds logical chunk (l % 8) ^ swizzle(slot) of the slot's row.
+      o.lane = lane;
+      // Lane l of a load fills kLoadBytes of its wave's block: slot s0 + l / kLanesPerSlot, byte
+      // x = kLoadBytes * (l % kLanesPerSlot) of it, in stored chunk x / 16, which holds logical
+      // chunk (x / 16) ^ swizzle(slot) of the slot's row.
       FP8GEMM_UNROLL
       for (int j = 0; j < kLoadsA; ++j) {
-        int const s = a_slot0(j, wave) + lane / 8;
-        int const chunk = (lane % 8) ^ LdsLayoutA::swizzle(s);
-        o.voff_a[j] =
-            static_cast<std::uint32_t>(LdsLayoutA::row_of_slot(s) * args.a.ld + 16 * chunk);
+        int const s = a_slot0(j, wave) + lane / kLanesPerSlot;
+        o.voff_a[j] = static_cast<std::uint32_t>(LdsLayoutA::row_of_slot(s) * args.a.ld +
+                                                 load_k<LdsLayoutA>(s, lane));
       }
       FP8GEMM_UNROLL
       for (int p = 0; p < kClusters; ++p) {
         FP8GEMM_UNROLL
         for (int q = 0; q < kLoadsBPart; ++q) {
-          int const s = b_slot0(p, q, wave) + lane / 8;
-          int const chunk = (lane % 8) ^ LdsLayoutB::swizzle(s);
-          o.voff_b[p][q] =
-              static_cast<std::uint32_t>(LdsLayoutB::row_of_slot(s) * args.b.ld + 16 * chunk);
+          int const s = b_slot0(p, q, wave) + lane / kLanesPerSlot;
+          o.voff_b[p][q] = static_cast<std::uint32_t>(LdsLayoutB::row_of_slot(s) * args.b.ld +
+                                                      load_k<LdsLayoutB>(s, lane));
         }
       }
       if constexpr (kHardwareMx) {
@@ -384,7 +452,14 @@ struct BufferLdsPingPongMainloop {
     }
   };
 
-  /// First slot (LDS row) of A load j / B part p load q of wave `wave`: 8 rows per wave load.
+  /// The k (in the row) of the bytes lane `lane` loads into slot s (see Operands::make).
+  template <class Layout>
+  FP8GEMM_HOST_DEVICE static constexpr int load_k(int s, int lane) {
+    int const x = kLoadBytes * (lane % kLanesPerSlot);  // byte in the slot
+    return 16 * ((x / 16) ^ Layout::swizzle(s)) + x % 16;
+  }
+  /// First slot (LDS row) of A load j / B part p load q of wave `wave`: kSlotsPerWaveLoad rows
+  /// per wave load.
   FP8GEMM_HOST_DEVICE static constexpr int a_slot0(int j, int wave) {
     return (j * kWaves + wave) * kSlotsPerWaveLoad;
   }
@@ -400,46 +475,105 @@ struct BufferLdsPingPongMainloop {
 
   /// This thread's fragments: A (all atoms of the wave tile, one K tile) and two B clusters.
   struct Fragments {
-    typename Atom::FragA a[kAtomsM];
-    typename Atom::FragB b[2][kClusterAtomsN];  // [cluster % 2][atom in cluster]
-    std::uint8_t sa[kAtomsM];                   // MX-32: E8M0 bytes of A (hardware scales)
+    FragTileA a[kAtomsM];
+    FragTileB b[2][kClusterAtomsN];  // [cluster % 2][atom in cluster]
+    std::uint8_t sa[kAtomsM];        // MX-32: E8M0 bytes of A (hardware scales)
     std::uint8_t sb[2][kClusterAtomsN];
     BlockScales scales;  // K-blocked scales of the tile in flight
+    // kStaged: load n of phase c of the last tile issued, 16 bytes, until its ds_write a tile later
+    arch::Vec<16> staged[kStaged ? kClusters : 1][kStaged ? kLoadsA + kLoadsBPart : 1];
   };
 
-  /// The direct-to-LDS loads of L phase c of tile s (the schedule in the struct comment).
-  template <int c>
-  FP8GEMM_DEVICE static void issue_phase_loads(Operands const& ops, SharedStorage& lds, int s) {
-    if constexpr (c == 0) {
-      int const t = s + 1;
-      if (t >= 0) {
-        std::uint32_t const k = ops.k_offset(t);
-        FP8GEMM_UNROLL
-        for (int q = 0; q < kLoadsBPart; ++q)
-          arch::buffer_load_lds16(ops.b,
-                                  lds.b[t & 1] + b_slot0(kClusters - 1, q, ops.wave) * kSlotBytes,
-                                  ops.voff_b[kClusters - 1][q], k);
-      }
+  /// Loads L phase c issues: c = 0 a B part; c >= 1 the A loads of phase c, then a B part.
+  FP8GEMM_HOST_DEVICE static constexpr int a_loads_in_phase(int c) {
+    int n = 0;
+    for (int j = 0; j < kLoadsA; ++j) n += c > 0 && a_phase(j) == c;
+    return n;
+  }
+  FP8GEMM_HOST_DEVICE static constexpr int phase_loads(int c) {
+    return a_loads_in_phase(c) + kLoadsBPart;
+  }
+  /// The A load (j) of phase c's n-th load, n < a_loads_in_phase(c).
+  FP8GEMM_HOST_DEVICE static constexpr int nth_a_load(int c, int n) {
+    for (int j = 0; j < kLoadsA; ++j)
+      if (a_phase(j) == c && n-- == 0) return j;
+    return -1;
+  }
+  /// Load n of L phase c of tile s (the schedule in the struct comment): its K tile t, source
+  /// (range, voffset, soffset) and LDS destination (the wave's block in stage t % 2), handed to
+  /// op(range, lds_wave, voffset, soffset, t).
+  template <int c, int n, class Op>
+  FP8GEMM_DEVICE static void phase_load(Operands const& ops, SharedStorage& lds, int s, Op&& op) {
+    constexpr int kA = a_loads_in_phase(c);
+    int const t = c == 0 ? s + 1 : s + 2;
+    std::uint32_t const k = ops.k_offset(t);
+    if constexpr (n < kA) {
+      constexpr int j = nth_a_load(c, n);
+      op(ops.a, lds.a[t & 1] + a_slot0(j, ops.wave) * kSlotBytes, ops.voff_a[j], k, t);
     } else {
-      int const t = s + 2;
-      if (t >= 0) {
-        std::uint32_t const k = ops.k_offset(t);
-        FP8GEMM_UNROLL
-        for (int j = 0; j < kLoadsA; ++j)
-          if (a_phase(j) == c)
-            arch::buffer_load_lds16(ops.a, lds.a[t & 1] + a_slot0(j, ops.wave) * kSlotBytes,
-                                    ops.voff_a[j], k);
-        FP8GEMM_UNROLL
-        for (int q = 0; q < kLoadsBPart; ++q)
-          arch::buffer_load_lds16(ops.b, lds.b[t & 1] + b_slot0(c - 1, q, ops.wave) * kSlotBytes,
-                                  ops.voff_b[c - 1][q], k);
-      }
+      constexpr int p = c == 0 ? kClusters - 1 : c - 1, q = n - kA;
+      op(ops.b, lds.b[t & 1] + b_slot0(p, q, ops.wave) * kSlotBytes, ops.voff_b[p][q], k, t);
     }
   }
+  /// One tile load landing in LDS without a counted wait: direct, or through registers with the
+  /// ds_write at once (the compiler waits for the registers).
+  FP8GEMM_DEVICE static void load_now(arch::BufferRange const& r, std::uint8_t* lds_wave,
+                                      std::uint32_t voffset, std::uint32_t soffset, int lane) {
+    if constexpr (kStaged) {
+      arch::lds_store<16>(lds_wave, 16 * lane, arch::buffer_load16(r, voffset, soffset));
+    } else {
+      arch::buffer_load_lds<kLoadBytes>(r, lds_wave, voffset, soffset);
+    }
+  }
+  /// Load n of L phase c of tile s: direct-to-LDS; through registers into f.staged (the prologue:
+  /// tile 0 straight into LDS).
+  template <int c, int n>
+  FP8GEMM_DEVICE static void issue_phase_load(Operands const& ops, SharedStorage& lds, int s,
+                                              Fragments& f) {
+    phase_load<c, n>(ops, lds, s,
+                     [&](arch::BufferRange const& r, std::uint8_t* dst, std::uint32_t voffset,
+                         std::uint32_t soffset, int t) {
+                       if constexpr (kStaged) {
+                         if (t == 0) {
+                           load_now(r, dst, voffset, soffset, ops.lane);
+                         } else {
+                           f.staged[c][n] = arch::buffer_load16(r, voffset, soffset);
+                         }
+                       } else {
+                         arch::buffer_load_lds<kLoadBytes>(r, dst, voffset, soffset);
+                       }
+                     });
+  }
+  /// kStaged: writes f.staged[c][n] (load n of phase c of tile s - 1: K tile t - 1) to its place
+  /// in LDS, before the same load of tile s reuses the registers.
+  template <int c, int n>
+  FP8GEMM_DEVICE static void write_staged(Operands const& ops, SharedStorage& lds, int s,
+                                          Fragments const& f) {
+    phase_load<c, n>(
+        ops, lds, s - 1,
+        [&](arch::BufferRange const&, std::uint8_t* dst, std::uint32_t, std::uint32_t, int) {
+          // waits for: this load of the previous tile (kStagedWriteVmcnt)
+          arch::wait_vmcnt_visible<kStagedWriteVmcnt>();
+          arch::lds_store<16>(dst, 16 * ops.lane, f.staged[c][n]);
+        });
+  }
+  template <int c, int n = 0>
+  FP8GEMM_DEVICE static void issue_phase_loads_from(Operands const& ops, SharedStorage& lds, int s,
+                                                    Fragments& f) {
+    issue_phase_load<c, n>(ops, lds, s, f);
+    if constexpr (n + 1 < phase_loads(c)) issue_phase_loads_from<c, n + 1>(ops, lds, s, f);
+  }
+  /// The loads of L phase c of tile s (none for tiles before 0: the prologue).
+  template <int c>
+  FP8GEMM_DEVICE static void issue_phase_loads(Operands const& ops, SharedStorage& lds, int s,
+                                               Fragments& f) {
+    if ((c == 0 ? s + 1 : s + 2) >= 0) issue_phase_loads_from<c>(ops, lds, s, f);
+  }
   template <int c = 0>
-  FP8GEMM_DEVICE static void issue_step_loads(Operands const& ops, SharedStorage& lds, int s) {
-    issue_phase_loads<c>(ops, lds, s);
-    if constexpr (c + 1 < kClusters) issue_step_loads<c + 1>(ops, lds, s);
+  FP8GEMM_DEVICE static void issue_step_loads(Operands const& ops, SharedStorage& lds, int s,
+                                              Fragments& f) {
+    issue_phase_loads<c>(ops, lds, s, f);
+    if constexpr (c + 1 < kClusters) issue_step_loads<c + 1>(ops, lds, s, f);
   }
 
   /// Per lane: the LDS byte offset of chunk c (k = 16 * (lane / 16) + 64c) of its row in atom 0 of
@@ -447,13 +581,13 @@ struct BufferLdsPingPongMainloop {
   /// compile-time immediate, because the swizzle of a row depends only on lane % 16 here
   /// (reads_match_layout checks it against the layouts for every lane).
   struct ReadBase {
-    std::uint32_t a[2];
-    std::uint32_t b[2];
+    std::uint32_t a[kReadsPerFragment];
+    std::uint32_t b[kReadsPerFragment];
   };
   FP8GEMM_HOST_DEVICE static constexpr ReadBase read_base(int lane, int wave_m, int wave_n) {
-    int const r = lane % 16, swz = (r / 2) % 8;
+    int const r = lane % 16, swz = (r / 2) % LdsLayoutA::kChunks;
     ReadBase rb{};
-    for (int c = 0; c < 2; ++c) {
+    for (int c = 0; c < kReadsPerFragment; ++c) {
       int const x = lane / 16 + 4 * c;  // logical 16-byte chunk of the row
       rb.a[c] = static_cast<std::uint32_t>((wave_m * Policy::kWaveTileM + r) * kSlotBytes +
                                            16 * (x ^ swz));
@@ -471,33 +605,51 @@ struct BufferLdsPingPongMainloop {
   }
   /// The LDS addresses of this lane's reads in one stage: A chunks, B chunks.
   struct ReadAddress {
-    arch::LdsAddress a[2];
-    arch::LdsAddress b[2];
+    arch::LdsAddress a[kReadsPerFragment];
+    arch::LdsAddress b[kReadsPerFragment];
   };
   FP8GEMM_DEVICE static ReadAddress read_address(SharedStorage const& lds, ReadBase const& rb,
                                                  int stage) {
     arch::LdsAddress const a0 = arch::lds_address(lds.a[0]) + stage * LdsLayoutA::kBytes;
     arch::LdsAddress const b0 = arch::lds_address(lds.b[0]) + stage * LdsLayoutB::kBytes;
-    return {{a0 + rb.a[0], a0 + rb.a[1]}, {b0 + rb.b[0], b0 + rb.b[1]}};
+    ReadAddress ra{};
+    FP8GEMM_UNROLL
+    for (int c = 0; c < kReadsPerFragment; ++c) ra.a[c] = a0 + rb.a[c], ra.b[c] = b0 + rb.b[c];
+    return ra;
   }
+  /// Row and k of read c of lane `lane` in an atom: the atom's own fragment map when it takes the
+  /// whole tile K (gfx950); else row lane % 16, k = 16 * (lane / 16) + 64c, whose bytes
+  /// 8m .. 8m + 7 feed MFMA m of the atom's kMmasPerAtom. Formula (gfx942, kK = 32, one read):
+  ///   MFMA m, lane l, byte b (the MFMA's k = 8 * (l / 16) + b) multiplies tile k
+  ///   16 * (l / 16) + 8m + b,
+  /// a bijection of (m, MFMA k) onto the tile's 64 k, the same for A and B: the sum over the
+  /// tile's K is unchanged (promotion, if any, is once per tile: BufferLdsPingPongSupports).
+  FP8GEMM_HOST_DEVICE static constexpr int read_row(int lane, int c) {
+    return kMmasPerAtom == 1 ? Atom::a_row(lane, c) : lane % 16;
+  }
+  FP8GEMM_HOST_DEVICE static constexpr int read_k(int lane, int c) {
+    return kMmasPerAtom == 1 ? Atom::a_k(lane, c) : 16 * (lane / 16) + 64 * c;
+  }
+  static_assert(kMmasPerAtom == 1 || (Atom::a_row(17, 0) == 1 && Atom::a_k(17, 0) == 8 &&
+                                      Atom::b_col(17, 0) == 1 && Atom::b_k(17, 0) == 8),
+                "kMmasPerAtom > 1: the atom takes 8 bytes of row lane % 16 at k = 8 * (lane / 16)");
   FP8GEMM_HOST_DEVICE static constexpr bool reads_match_layout() {
     for (int w = 0; w < kWaves; ++w) {
       int const wm = w / Policy::kWavesN, wn = w % Policy::kWavesN;
       for (int lane = 0; lane < kWaveSize; ++lane) {
         ReadBase const rb = read_base(lane, wm, wn);
-        for (int c = 0; c < 2; ++c) {
+        for (int c = 0; c < kReadsPerFragment; ++c) {
           for (int i = 0; i < kAtomsM; ++i)
             if (rb.a[c] + a_imm(0, i) !=
-                LdsLayoutA::offset(wm * Policy::kWaveTileM + i * Atom::kM + Atom::a_row(lane, c),
-                                   Atom::a_k(lane, c)))
+                LdsLayoutA::offset(wm * Policy::kWaveTileM + i * Atom::kM + read_row(lane, c),
+                                   read_k(lane, c)))
               return false;
           for (int cl = 0; cl < kClusters; ++cl)
             for (int q = 0; q < kClusterAtomsN; ++q)
               if (rb.b[c] + b_imm(0, cl, q) !=
                   LdsLayoutB::offset(wn * Policy::kWaveTileN +
-                                         (cl * kClusterAtomsN + q) * Atom::kN +
-                                         Atom::b_col(lane, c),
-                                     Atom::b_k(lane, c)))
+                                         (cl * kClusterAtomsN + q) * Atom::kN + read_row(lane, c),
+                                     read_k(lane, c)))
                 return false;
         }
       }
@@ -511,9 +663,10 @@ struct BufferLdsPingPongMainloop {
                 "ds_read immediates are 16 bits");
 
   template <int kImm, class Frag>
-  FP8GEMM_DEVICE static void read_fragment(Frag& f, arch::LdsAddress const (&address)[2]) {
+  FP8GEMM_DEVICE static void read_fragment(Frag& f,
+                                           arch::LdsAddress const (&address)[kReadsPerFragment]) {
     FP8GEMM_UNROLL
-    for (int c = 0; c < 2; ++c) {
+    for (int c = 0; c < kReadsPerFragment; ++c) {
       arch::Vec<16> v;
       arch::lds_read16_counted<kImm>(v, address[c]);
       FP8GEMM_UNROLL
@@ -522,13 +675,13 @@ struct BufferLdsPingPongMainloop {
   }
   /// A fragments (ra: the stage's addresses).
   template <int i = 0>
-  FP8GEMM_DEVICE static void read_a(typename Atom::FragA (&fa)[kAtomsM], ReadAddress const& ra) {
+  FP8GEMM_DEVICE static void read_a(FragTileA (&fa)[kAtomsM], ReadAddress const& ra) {
     read_fragment<a_imm(0, i)>(fa[i], ra.a);
     if constexpr (i + 1 < kAtomsM) read_a<i + 1>(fa, ra);
   }
   /// B fragments of cluster kCluster (ra: the stage's addresses).
   template <int kCluster, int q = 0>
-  FP8GEMM_DEVICE static void read_b_cluster(typename Atom::FragB (&fb)[kClusterAtomsN],
+  FP8GEMM_DEVICE static void read_b_cluster(FragTileB (&fb)[kClusterAtomsN],
                                             ReadAddress const& ra) {
     read_fragment<b_imm(0, kCluster, q)>(fb[q], ra.b);
     if constexpr (q + 1 < kClusterAtomsN) read_b_cluster<kCluster, q + 1>(fb, ra);
@@ -550,19 +703,30 @@ struct BufferLdsPingPongMainloop {
     }
     if constexpr (c == 0 && kKBlockedScales)  // used by promote after the tile's last cluster
       load_block_scales(f.scales, args, tc, m0, n0, (ops.k_tile_begin + s) * Policy::kBlockK);
-    issue_phase_loads<c>(ops, lds, s);
+    if constexpr (!kLoadsInMPhase) issue_phase_loads<c>(ops, lds, s, f);
     if constexpr (c == 0) read_a(f.a, read_address(lds, rb, s & 1));
     // waits for: this cluster's B fragments (read during M_(c-1)) and A (lgkmcnt 0); this wave's
-    // loads of what L_(c+1) and M_(c+1) read (vmcnt: the schedule's count)
-    arch::wait_vmcnt_lgkmcnt<kVmWait<c> + kWaitSlack, 0>();
+    // loads of what L_(c+1) and M_(c+1) read (vmcnt: the schedule's count; through registers the
+    // ds_writes of M_(c-1), lgkmcnt 0, and the compiler waits for their registers)
+    if constexpr (kStaged) {
+      arch::wait_lgkmcnt<0>();
+    } else {
+      arch::wait_vmcnt_lgkmcnt<kVmWait<c> + kWaitSlack, 0>();
+    }
     arch::barrier_without_fence();  // waits for: every wave's loads and reads above
     // ---- M_c: one cluster of MFMAs, the next cluster's B fragments read between them ----
-    arch::set_priority<1>();
+    // kLoadsInMPhase (one wave per SIMD, loads between the MFMAs): no L phase of another wave to
+    // take turns with, so neither priority nor a closing barrier (the loads need only L_c's).
+    if constexpr (!kLoadsInMPhase) arch::set_priority<1>();
     // The last cluster reads the next tile's first cluster, from the other stage.
     ReadAddress const next = read_address(lds, rb, (c + 1 < kClusters ? s : s + 1) & 1);
-    mma_cluster_reading_next<c>(args, tc, m0, n0, s, f, next, d);
-    arch::set_priority<0>();
-    arch::barrier_without_fence();  // waits for: the other wave of the SIMD's L phase
+    mma_cluster_reading_next<c>(args, ops, lds, tc, m0, n0, s, f, next, d);
+    if constexpr (kLoadsInMPhase) {
+      arch::schedule_fence();  // the cluster's MFMAs stay in M_c
+    } else {
+      arch::set_priority<0>();
+      arch::barrier_without_fence();  // waits for: the other wave of the SIMD's L phase
+    }
     if constexpr (c + 1 < kClusters) step<c + 1>(args, ops, lds, s, m0, n0, tc, rb, f, d);
   }
 
@@ -626,29 +790,73 @@ struct BufferLdsPingPongMainloop {
                             kb);
   }
 
-  /// Cluster c's MFMAs (MFMA k: B atom k / kAtomsM, A atom k % kAtomsM); after MFMA k < 4, the
-  /// k-th 16-byte read of the next cluster's B fragments (atom k / 2, chunk k % 2), so the reads
-  /// issue while the matrix pipe is busy.
+  /// kLoadsInMPhase: the load issued after MFMA k of a cluster of kMfmas (-1: none): load n after
+  /// MFMA kReadsBCluster + n * (kMfmas - kReadsBCluster) / loads, past the next cluster's reads.
+  FP8GEMM_HOST_DEVICE static constexpr int load_after_mfma(int k, int mfmas, int loads) {
+    for (int n = 0; n < loads; ++n)
+      if (kReadsBCluster + n * (mfmas - kReadsBCluster) / loads == k) return n;
+    return -1;
+  }
+  /// Part m of a lane's tile bytes: the fragment MFMA m of the atom takes (all of it when
+  /// kMmasPerAtom == 1).
+  template <int m, class Frag, class Tile>
+  FP8GEMM_DEVICE static Frag atom_part(Tile const& t) {
+    constexpr int kWords = sizeof(Frag) / 4;
+    Frag f;
+    FP8GEMM_UNROLL
+    for (int w = 0; w < kWords; ++w) f.w[w] = t.w[m * kWords + w];
+    return f;
+  }
+  template <int m>
+  FP8GEMM_DEVICE static void mma_part(float (&d)[Atom::kCRegs], FragTileA const& a,
+                                      FragTileB const& b) {
+    Atom::mma(d, atom_part<m, typename Atom::FragA>(a), atom_part<m, typename Atom::FragB>(b));
+  }
+  template <int m = 0>
+  FP8GEMM_DEVICE static void mma_parts(float (&d)[Atom::kCRegs], FragTileA const& a,
+                                       FragTileB const& b) {
+    mma_part<m>(d, a, b);
+    if constexpr (m + 1 < kMmasPerAtom) mma_parts<m + 1>(d, a, b);
+  }
+
+  /// Cluster c's MFMAs (MFMA k: part m = k / (2 kAtomsM) of the atoms, B atom (k / kAtomsM) % 2,
+  /// A atom k % kAtomsM: an accumulator's MFMAs are 2 kAtomsM apart); after MFMA k <
+  /// kReadsBCluster, the k-th 16-byte read of the next cluster's B fragments (atom
+  /// k / kReadsPerFragment, chunk k % kReadsPerFragment), so the reads issue while the matrix pipe
+  /// is busy.
   template <int c, int k = 0>
-  FP8GEMM_DEVICE static void mma_cluster_reading_next(Arguments const& args, Coords const& tc,
-                                                      int m0, int n0, int s, Fragments& f,
+  FP8GEMM_DEVICE static void mma_cluster_reading_next(Arguments const& args, Operands const& ops,
+                                                      SharedStorage& lds, Coords const& tc, int m0,
+                                                      int n0, int s, Fragments& f,
                                                       ReadAddress const& next, Accumulators& d) {
-    constexpr int kMfmas = kClusterAtomsN * kAtomsM;
-    constexpr int q = k / kAtomsM, i = k % kAtomsM, j = c * kClusterAtomsN + q;
+    constexpr int kPerPart = kClusterAtomsN * kAtomsM;
+    constexpr int kMfmas = kPerPart * kMmasPerAtom;
+    constexpr int m = k / kPerPart, q = (k % kPerPart) / kAtomsM, i = k % kAtomsM;
+    constexpr int j = c * kClusterAtomsN + q;
     if constexpr (kHardwareMx) {
       Atom::mma_scaled(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[i], f.sb[c % 2][q]);
     } else {
-      Atom::mma(d.v[i][j], f.a[i], f.b[c % 2][q]);
+      mma_part<m>(d.v[i][j], f.a[i], f.b[c % 2][q]);
     }
     if constexpr (k < kReadsBCluster) {
-      constexpr int kNext = (c + 1) % kClusters, kAtom = k / 2, kChunk = k % 2;
+      constexpr int kNext = (c + 1) % kClusters, kAtom = k / kReadsPerFragment;
+      constexpr int kChunk = k % kReadsPerFragment;
       arch::Vec<16> v;
       arch::lds_read16_counted<b_imm(0, kNext, kAtom)>(v, next.b[kChunk]);
       FP8GEMM_UNROLL
       for (int w = 0; w < 4; ++w) f.b[(c + 1) % 2][kAtom].w[4 * kChunk + w] = v.w[w];
     }
+    if constexpr (kLoadsInMPhase) {  // L_(c+1)'s loads, one after every few MFMAs
+      constexpr int kNextPhase = (c + 1) % kClusters;
+      constexpr int n = load_after_mfma(k, kMfmas, phase_loads(kNextPhase));
+      int const s_next = c + 1 < kClusters ? s : s + 1;
+      if constexpr (n >= 0) {
+        if constexpr (kStaged) write_staged<kNextPhase, n>(ops, lds, s_next, f);
+        issue_phase_load<kNextPhase, n>(ops, lds, s_next, f);
+      }
+    }
     if constexpr (k + 1 < kMfmas)
-      mma_cluster_reading_next<c, k + 1>(args, tc, m0, n0, s, f, next, d);
+      mma_cluster_reading_next<c, k + 1>(args, ops, lds, tc, m0, n0, s, f, next, d);
   }
 
   /// d[i][2c + q] += A atom i * B atom 2c + q of K tile s (MX-32: with its E8M0 bytes).
@@ -665,14 +873,15 @@ struct BufferLdsPingPongMainloop {
           Atom::mma_scaled(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[i], f.sb[c % 2][q]);
       } else {
         FP8GEMM_UNROLL
-        for (int i = 0; i < kAtomsM; ++i) Atom::mma(d.v[i][j], f.a[i], f.b[c % 2][q]);
+        for (int i = 0; i < kAtomsM; ++i) mma_parts(d.v[i][j], f.a[i], f.b[c % 2][q]);
       }
     }
     (void)args, (void)tc, (void)m0, (void)n0, (void)s;
   }
 
   /// A partial last K tile (tile t = full of the range, global K tile kt): the same direct-to-LDS
-  /// loads into stage 0, where 16-byte chunks past K get an offset outside the range (zeros);
+  /// loads into stage 0, where loads of 16-byte chunks past K get an offset outside the range
+  /// (zeros);
   /// then the chunk K falls in (K % 16 != 0) is written byte by byte, from global memory below K
   /// and zero above, so nothing past K is read. Then its clusters back to back.
   FP8GEMM_DEVICE static void tail_tile(Arguments const& args, int m0, int n0, int k_tile_begin,
@@ -687,19 +896,19 @@ struct BufferLdsPingPongMainloop {
     std::uint32_t const k = ops.k_offset(t);
     FP8GEMM_UNROLL
     for (int j = 0; j < kLoadsA; ++j) {
-      int const slot = a_slot0(j, wave) + tc.lane / 8;
-      bool const inside = ((tc.lane % 8) ^ LdsLayoutA::swizzle(slot)) < whole_chunks;
-      arch::buffer_load_lds16(ops.a, lds.a[0] + a_slot0(j, wave) * kSlotBytes,
-                              inside ? ops.voff_a[j] : kOutOfRange, k);
+      int const slot = a_slot0(j, wave) + tc.lane / kLanesPerSlot;
+      bool const inside = load_k<LdsLayoutA>(slot, tc.lane) / 16 < whole_chunks;
+      load_now(ops.a, lds.a[0] + a_slot0(j, wave) * kSlotBytes,
+               inside ? ops.voff_a[j] : kOutOfRange, k, tc.lane);
     }
     FP8GEMM_UNROLL
     for (int p = 0; p < kClusters; ++p) {
       FP8GEMM_UNROLL
       for (int q = 0; q < kLoadsBPart; ++q) {
-        int const slot = b_slot0(p, q, wave) + tc.lane / 8;
-        bool const inside = ((tc.lane % 8) ^ LdsLayoutB::swizzle(slot)) < whole_chunks;
-        arch::buffer_load_lds16(ops.b, lds.b[0] + b_slot0(p, q, wave) * kSlotBytes,
-                                inside ? ops.voff_b[p][q] : kOutOfRange, k);
+        int const slot = b_slot0(p, q, wave) + tc.lane / kLanesPerSlot;
+        bool const inside = load_k<LdsLayoutB>(slot, tc.lane) / 16 < whole_chunks;
+        load_now(ops.b, lds.b[0] + b_slot0(p, q, wave) * kSlotBytes,
+                 inside ? ops.voff_b[p][q] : kOutOfRange, k, tc.lane);
       }
     }
     arch::wait_vmcnt<0>();  // waits for: this thread's tail loads

@@ -60,7 +60,12 @@ template <class EA = e4m3fn, class EB = e4m3fn>
 using Cdna4KBlocked = TilePolicy<256, 128, 128, 2, 2, arch::Cdna4Mma16x16x128<EA, EB>, 2>;
 
 /// gfx942 (CDNA3): 128 x 256 x 64 block tile on the 16x16x32 MFMA (FNUZ), 4 waves (2 x 2) of
-/// 64 x 128, two LDS stages = 2 x (128 + 256) x 72 B = 54 KiB of the 64 KiB.
+/// 64 x 128, two LDS stages. mk_nk_mn (scales per tensor, channel or K tile) runs the buffer-load
+/// mainloop with its tile loads through registers (buffer_load_dwordx4, ds_write_b128 a K tile
+/// later, between the MFMAs; gfx942's direct-to-LDS loads move 4 bytes per lane and lose the
+/// static comparison: docs/gfx942_tile_loads.md) into XOR-swizzled 64-byte rows: 2 x (128 + 256)
+/// x 64 B = 48 KiB of the 64 KiB; mk_kn_mn and MX-32 the register-staged multistage one on rows
+/// padded to 72 B: 54 KiB.
 template <class EA = e4m3fnuz, class EB = e4m3fnuz>
 using Cdna3Default = TilePolicy<128, 256, 64, 2, 2, arch::Cdna3Mma16x16x32<EA, EB>, 2>;
 

@@ -54,10 +54,11 @@ struct FragmentReadLayout : PaddedRowLayout<Rows, BlockK, Atom::kLdsReadBytes> {
       "is an odd number of reads and the fragment reads are free of bank conflicts");
 };
 
-/// [Rows][128] bytes, K contiguous, no padding, for direct-to-LDS loads (one 16-byte chunk per
-/// lane, lanes at consecutive addresses). Rows sit in slots by a permutation, and the 16-byte chunk
-/// c of slot s is stored at chunk c ^ ((s / 2) % 8):
-///   offset(row, k) = 128 * s + 16 * ((k / 16) ^ ((s / 2) % 8)) + k % 16,   s = slot(row)
+/// [Rows][RowBytes] bytes (RowBytes = BlockK: 128 on gfx950, 64 on gfx942), K contiguous, no
+/// padding, for direct-to-LDS loads (lanes write consecutive LDS addresses). Rows sit in slots by a
+/// permutation, and the 16-byte chunk c of slot s is stored at chunk c ^ swizzle(s):
+///   offset(row, k) = RowBytes * s + 16 * ((k / 16) ^ swizzle(s)) + k % 16,   s = slot(row)
+///   swizzle(s) = (s / 2) % kChunks,   kChunks = RowBytes / 16
 ///   slot(row) = (row % kGroupRows) / kPartRows * (kRows / kGroupRows * kPartRows)
 ///               + row / kGroupRows * kPartRows + row % kPartRows
 /// The permutation puts the rows one wave-row group reads in one pass (kPartRows of each of the
@@ -65,18 +66,21 @@ struct FragmentReadLayout : PaddedRowLayout<Rows, BlockK, Atom::kLdsReadBytes> {
 /// kGroupRows = kPartRows = Rows it is the identity.
 ///
 /// NOTE (why the fragment reads are conflict free): an atom reads 16 consecutive rows (a multiple
-/// of 16 apart) at one chunk x with ds_read_b128; a read phase of the bank model is 16 lanes
-/// (64 banks * 4 / 16 B). kPartRows % 16 == 0, so the 16 rows are 16 consecutive slots s0 + i,
-/// s0 % 16 == 0. Slot s's chunk lands in the 16-byte bank group 8 * (s % 2) + (x ^ ((s / 2) % 8))
-/// of the 256-byte bank period (a slot is 128 B): over the 16 slots, (s % 2, (s / 2) % 8) takes
-/// every pair once, so the 16 reads fill the 16 bank groups (all 64 banks) once, whatever x is.
-/// The loads write whole 1 KiB wave blocks: conflict free. The emulator measures both
-/// (docs/lds_bank_conflicts.md).
-template <int Rows, int GroupRows = Rows, int PartRows = Rows>
+/// of 16 apart) at one chunk x with ds_read_b128; kPartRows % 16 == 0, so the 16 rows are 16
+/// consecutive slots s0 + i, s0 % 16 == 0. A read phase of the bank model is banks * 4 / 16 lanes.
+///   RowBytes 128, 64 banks (gfx950): 16 lanes; slot s's chunk lands in the 16-byte bank group
+///     8 * (s % 2) + (x ^ ((s / 2) % 8)) of the 256-byte bank period: over the 16 slots,
+///     (s % 2, (s / 2) % 8) takes every pair once, so the 16 reads fill the 16 groups once.
+///   RowBytes 64, 32 banks (gfx942): 8 lanes (slots s0 + 8h .. +7); the group is
+///     4 * (s % 2) + (x ^ ((s / 2) % 4)) of the 128-byte bank period: over 8 slots,
+///     (s % 2, (s / 2) % 4) takes every pair once, so the 8 reads fill the 8 groups once.
+/// The loads write whole wave blocks (1 KiB / 256 B) of consecutive bytes: conflict free. The
+/// emulator measures both (docs/lds_bank_conflicts.md).
+template <int Rows, int GroupRows = Rows, int PartRows = Rows, int RowBytes = 128>
 struct XorSwizzledLayout {
   static constexpr int kRows = Rows;
-  static constexpr int kRowBytes = 128;
-  static constexpr int kPitch = 128;  // bytes per slot; no padding
+  static constexpr int kRowBytes = RowBytes;
+  static constexpr int kPitch = RowBytes;  // bytes per slot; no padding
   static constexpr int kChunks = kRowBytes / 16;
   static constexpr int kBytes = Rows * kRowBytes;
   static constexpr int kGroupRows = GroupRows;
@@ -84,6 +88,8 @@ struct XorSwizzledLayout {
   static constexpr int kSlotsPerPart = Rows / GroupRows * PartRows;
   static_assert(Rows % GroupRows == 0 && GroupRows % PartRows == 0 && PartRows % 16 == 0,
                 "swizzled rows: groups divide the tile, parts divide a group, 16-row atoms");
+  static_assert(RowBytes == 64 || RowBytes == 128,
+                "swizzled rows of 64 or 128 bytes (the swizzle's chunk count divides 8)");
 
   FP8GEMM_HOST_DEVICE static constexpr int slot(int row) {
     return (row % GroupRows) / PartRows * kSlotsPerPart + row / GroupRows * PartRows +

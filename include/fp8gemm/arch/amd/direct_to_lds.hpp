@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "fp8gemm/arch/thread.hpp"
@@ -47,28 +48,82 @@ FP8GEMM_DEVICE int wave_index_uniform(int wave_size) {
 #endif
 }
 
-/// One lane's 16 bytes at r.base + soffset + voffset into lds_wave + 16 * lane (lds_wave: the
-/// wave's 1 KiB destination, uniform; soffset uniform). The range check applies to voffset only
-/// (soffset is excluded from it): 4-byte component j is read when voffset + 4j + 4 <=
-/// r.num_records, else it arrives as zero. Lands at a wait_vmcnt that covers it.
-FP8GEMM_DEVICE void buffer_load_lds16(BufferRange const& r, std::uint8_t* lds_wave,
-                                      std::uint32_t voffset, std::uint32_t soffset) {
-#if defined(FP8GEMM_ARCH_GFX950)
+/// One lane's kBytes (Arch::kDirectToLdsBytes: 16 on gfx950, buffer_load_dwordx4 ... lds; 4 on
+/// gfx942, buffer_load_dword ... lds) at r.base + soffset + voffset into lds_wave + kBytes * lane
+/// (lds_wave: the wave's 64 * kBytes destination, uniform; soffset uniform). The range check
+/// applies to voffset only (soffset is excluded from it): 4-byte component j is read when
+/// voffset + 4j + 4 <= r.num_records, else it arrives as zero. Lands at a wait_vmcnt that covers
+/// it.
+template <int kBytes>
+FP8GEMM_DEVICE void buffer_load_lds(BufferRange const& r, std::uint8_t* lds_wave,
+                                    std::uint32_t voffset, std::uint32_t soffset) {
+  static_assert(kBytes == 4 || kBytes == 16, "direct-to-LDS loads move 4 (gfx942) or 16 bytes");
+#if defined(FP8GEMM_ARCH_GFX950) || defined(FP8GEMM_ARCH_GFX942)
   __amdgpu_buffer_rsrc_t const rsrc = __builtin_amdgcn_make_buffer_rsrc(
       const_cast<std::uint8_t*>(r.base), 0, static_cast<int>(r.num_records), kBufferResourceWord3);
   using LdsVoid = __attribute__((address_space(3))) void*;
-  __builtin_amdgcn_raw_ptr_buffer_load_lds(rsrc, (LdsVoid)(lds_wave), 16,  // generic -> LDS
-                                           static_cast<int>(voffset), static_cast<int>(soffset), 0,
-                                           0);
+  // NOTE: the size operand is a literal per branch: clang checks it against the target's sizes
+  // even where the template argument rules the branch out.
+  if constexpr (kBytes == 4) {
+    __builtin_amdgcn_raw_ptr_buffer_load_lds(rsrc, (LdsVoid)(lds_wave), 4,  // generic -> LDS
+                                             static_cast<int>(voffset), static_cast<int>(soffset),
+                                             0, 0);
+  } else {
+#if defined(FP8GEMM_ARCH_GFX950)
+    __builtin_amdgcn_raw_ptr_buffer_load_lds(
+        rsrc, (LdsVoid)(lds_wave), 16, static_cast<int>(voffset), static_cast<int>(soffset), 0, 0);
+#else
+    (void)rsrc;
+    FP8GEMM_DEVICE_TRAP();  // gfx942 loads 4 bytes per lane: its mainloop never calls this
+#endif
+  }
 #elif defined(FP8GEMM_EMULATOR)
-  emu::vmem_load_lds(lds_wave, r.base + soffset, voffset, r.num_records, 16);
-  emu::lds_access(lds_wave + 16 * emu::lane_id(), 16, /*is_write=*/true);
+  emu::vmem_load_lds(lds_wave, r.base + soffset, voffset, r.num_records, kBytes);
+  emu::lds_access(lds_wave + kBytes * emu::lane_id(), kBytes, /*is_write=*/true);
 #elif defined(FP8GEMM_DEVICE_PASS)
   (void)r, (void)lds_wave, (void)voffset, (void)soffset;
-  FP8GEMM_DEVICE_TRAP();  // not gfx950: the mainloop that calls it is chosen for gfx950 only
+  FP8GEMM_DEVICE_TRAP();  // not CDNA: the mainloop that calls it is chosen for gfx942/gfx950 only
 #else
   (void)r, (void)lds_wave, (void)voffset, (void)soffset;
 #endif
+}
+FP8GEMM_DEVICE void buffer_load_lds16(BufferRange const& r, std::uint8_t* lds_wave,
+                                      std::uint32_t voffset, std::uint32_t soffset) {
+  buffer_load_lds<16>(r, lds_wave, voffset, soffset);
+}
+
+/// How the buffer-load mainloop's tiles reach LDS: straight from memory (DirectToLds: buffer_load
+/// ... lds) or through registers (ThroughRegisters: buffer_load_dwordx4 into VGPRs, ds_write_b128
+/// a K tile later). DefaultTileLoad<Arch>: 16-byte direct loads where the arch has them (gfx950);
+/// on gfx942, whose direct loads move 4 bytes per lane, registers (the comparison:
+/// docs/isa_report.md, "gfx942: direct-to-LDS or registers").
+struct DirectToLds {};
+struct ThroughRegisters {};
+template <class Arch>
+using DefaultTileLoad =
+    std::conditional_t<direct_to_lds_bytes<Arch>::value == 16, DirectToLds, ThroughRegisters>;
+
+/// One lane's 16 bytes at r.base + soffset + voffset into registers (buffer_load_dwordx4), with
+/// the range check of buffer_load_lds: 4-byte component j is read when voffset + 4j + 4 <=
+/// r.num_records, else it is zero. The compiler waits for the registers where they are used.
+FP8GEMM_DEVICE Vec<16> buffer_load16(BufferRange const& r, std::uint32_t voffset,
+                                     std::uint32_t soffset) {
+  Vec<16> v{};
+#if defined(FP8GEMM_ARCH_GFX950) || defined(FP8GEMM_ARCH_GFX942)
+  __amdgpu_buffer_rsrc_t const rsrc = __builtin_amdgcn_make_buffer_rsrc(
+      const_cast<std::uint8_t*>(r.base), 0, static_cast<int>(r.num_records), kBufferResourceWord3);
+  auto const d = __builtin_amdgcn_raw_buffer_load_b128(rsrc, static_cast<int>(voffset),
+                                                       static_cast<int>(soffset), 0);
+  v.w[0] = d[0], v.w[1] = d[1], v.w[2] = d[2], v.w[3] = d[3];
+#elif defined(FP8GEMM_EMULATOR)
+  for (int j = 0; j < 4; ++j) {
+    std::uint64_t const first = std::uint64_t{voffset} + 4u * static_cast<unsigned>(j);
+    if (first + 4 <= r.num_records) std::memcpy(&v.w[j], r.base + soffset + first, 4);
+  }
+#else
+  (void)r, (void)voffset, (void)soffset;
+#endif
+  return v;
 }
 
 /// An LDS byte address as the LDS instructions take it: 32 bits on the GPU; a host pointer on the
@@ -131,6 +186,21 @@ FP8GEMM_DEVICE void wait_lgkmcnt() {
 #if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
   asm volatile("s_waitcnt lgkmcnt(%0)" ::"n"(kPending) : "memory");  // see wait_vmcnt
   __builtin_amdgcn_sched_barrier(0);
+#endif
+}
+
+/// s_waitcnt vmcnt(kPending) the compiler sees (the builtin, not inline asm): for loads into
+/// registers, whose own waits the compiler then needs no more of (SIInsertWaitcnts keeps a wait it
+/// finds strong enough). Other counters are left alone (expcnt 7, lgkmcnt 15).
+template <int kPending>
+FP8GEMM_DEVICE void wait_vmcnt_visible() {
+  static_assert(kPending >= 0 && kPending <= 63, "vmcnt counts 0..63 on gfx9");
+#if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
+  // gfx9 encoding: vmcnt[3:0] in bits 3:0, expcnt 6:4, lgkmcnt 11:8, vmcnt[5:4] in bits 15:14.
+  constexpr int kCode = (kPending & 15) | (7 << 4) | (15 << 8) | ((kPending >> 4) << 14);
+  __builtin_amdgcn_s_waitcnt(kCode);
+#elif defined(FP8GEMM_EMULATOR)
+  emu::vmem_wait(kPending);
 #endif
 }
 
