@@ -3,8 +3,10 @@
 # benchmark, from binaries built here with nvcc and carried in .carry/. Everything lands in $OUT.
 #   usage there: bash scripts/h200_run.sh [tests|bench|all]
 # Environment (for short runs): FP8GEMM_TEST_BINARIES (glob under .carry/, default
-# fp8gemm_*_gpu_test), FP8GEMM_SANITIZE=0 (skip compute-sanitizer), FP8GEMM_BENCH_FILTER (a
-# --benchmark_filter regex; a second pass runs the rest when FP8GEMM_BENCH_SECOND is set to one),
+# fp8gemm_*_gpu_test), FP8GEMM_TEST_TIMEOUT (seconds per binary, default 200), FP8GEMM_SANITIZE=0
+# (skip compute-sanitizer), FP8GEMM_BENCH_FILTER (a --benchmark_filter regex, default all),
+# FP8GEMM_BENCH_SECOND (a second regex: a second pass, bench_1.json/.log), FP8GEMM_BENCH_TIMEOUT
+# (seconds per pass, default 400),
 # FP8GEMM_BENCH_MIN_TIME (seconds of measured GPU time per repetition, default 0.02: with 10
 # launches per event pair that is about 0.2 s of wall time, as 0.1 s was with one launch).
 set -uo pipefail
@@ -81,4 +83,8 @@ if [[ $what == bench || $what == all ]]; then
   cat "$out"/bench*.log | grep -E "median|ERROR|status|failed" | awk '{print $1, $2, $3}' | sort
 fi
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu --format=csv >> "$out/env.txt" 2>&1
+# the device tool brings back at most 8 files: past that, the logs travel as one archive
+if (($(ls "$out" | wc -l) > 8)); then
+  (cd "$out" && tar czf logs.tar.gz --remove-files $(ls *.log *.txt | grep -v '^env.txt$'))
+fi
 exit $rc

@@ -175,6 +175,10 @@ TEST(PersistentTileOrder, EveryTileAndKTileOnceBalancedGrouped) {
               ASSERT_EQ(t.n, grouped_tile(w / split_k, tiles_m, tiles_n, 8).n);
               ASSERT_EQ(t.split, w % split_k);
               ASSERT_LE(t.k_tile_end - t.k_tile_begin, p.k_tiles_per_split);
+              // an empty split is [k_tiles, k_tiles): a reversed range would move a ping-pong
+              // consumer's ring position backwards
+              ASSERT_LE(t.k_tile_begin, t.k_tile_end);
+              ASSERT_LE(t.k_tile_end, k_tiles);
               for (int kt = t.k_tile_begin; kt < t.k_tile_end; ++kt)
                 ++seen[(static_cast<std::size_t>(t.m) * tiles_n + t.n) * k_tiles + kt];
             }

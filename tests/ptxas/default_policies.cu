@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The Hopper WGMMA default policies' kernels, compiled with -Xptxas -v by ptxas_check.cmake (label
 // ptxas, no GPU): ptxas must report no spills and no wgmma serialization (C75xx) for any of them.
+// Besides the named defaults: the paths whose register arrays could fall to local memory (two
+// partial-sum sets over two row blocks, two B scale groups per tile, both ping-pong tiles).
 #include "fp8gemm/fp8gemm.hpp"
 
 namespace fp8gemm {
@@ -14,15 +16,31 @@ using FastBf16 =
 using SmallMFp32 = GemmConfig<Sm90WgmmaSmallM<>, PerTensor, LayoutB::kNK, Epilogue<float>>;
 using SmallMBlockwise =
     GemmConfig<Sm90WgmmaSmallM<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
+using TwoGroups =
+    GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 64, 128>, LayoutB::kNK, Epilogue<bf16>>;
+using TwoRowBlocksPipelined =
+    GemmConfig<WgmmaTilePolicy<256, 64, 2, 4>, Blockwise<1, 64, 128>, LayoutB::kNK, Epilogue<bf16>>;
+using PingPongPromoted =
+    GemmConfig<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
+               Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
+using PingPongFast =
+    GemmConfig<WgmmaTilePolicy<64, 256, 2, 5, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>, PerTensor,
+               LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
 
 Status run_all(Gemm<PromotedBf16>::Arguments const& a, Gemm<PromotedGelu>::Arguments const& b,
                Gemm<BlockwiseFp8>::Arguments const& c, Gemm<FastBf16>::Arguments const& d,
-               Gemm<SmallMFp32>::Arguments const& e, Gemm<SmallMBlockwise>::Arguments const& f) {
+               Gemm<SmallMFp32>::Arguments const& e, Gemm<SmallMBlockwise>::Arguments const& f,
+               Gemm<TwoGroups>::Arguments const& g, Gemm<TwoRowBlocksPipelined>::Arguments const& h,
+               Gemm<PingPongPromoted>::Arguments const& i, Gemm<PingPongFast>::Arguments const& j) {
   FP8GEMM_RETURN_IF_ERROR(Gemm<PromotedBf16>::run(a));
   FP8GEMM_RETURN_IF_ERROR(Gemm<PromotedGelu>::run(b));
   FP8GEMM_RETURN_IF_ERROR(Gemm<BlockwiseFp8>::run(c));
   FP8GEMM_RETURN_IF_ERROR(Gemm<FastBf16>::run(d));
   FP8GEMM_RETURN_IF_ERROR(Gemm<SmallMFp32>::run(e));
-  return Gemm<SmallMBlockwise>::run(f);
+  FP8GEMM_RETURN_IF_ERROR(Gemm<SmallMBlockwise>::run(f));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<TwoGroups>::run(g));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<TwoRowBlocksPipelined>::run(h));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<PingPongPromoted>::run(i));
+  return Gemm<PingPongFast>::run(j);
 }
 }  // namespace fp8gemm

@@ -4,8 +4,8 @@
 /// shared-memory ring), the consumer warpgroups multiply (wgmma) and run the epilogue straight
 /// from their registers while the producer already loads the next tile. Cooperative: both
 /// consumers on every tile. Ping-pong: they alternate tiles, so one's epilogue runs while the
-/// other multiplies; the ring's order (the producer fills the next tile's stages as this tile's
-/// are freed) is what staggers them, no further barrier.
+/// other multiplies; two named hand-off barriers let a consumer start on its tile only after the
+/// other has waited on every stage of the tile before (the ring's parity waits need that).
 #pragma once
 
 #include <cstdint>

@@ -108,7 +108,9 @@ struct GroupedTileScheduler {
     int const linear = xcd_contiguous(arch::block_idx_x(), p.tiles_m * p.tiles_n, xcds);
     TileCoord const t = grouped_tile(linear, p.tiles_m, p.tiles_n, p.group_m);
     int const split = arch::block_idx_y();
-    int const begin = split * p.k_tiles_per_split;
+    // a split past K's end is empty: [k_tiles, k_tiles), never a reversed range
+    int const begin =
+        split * p.k_tiles_per_split < p.k_tiles ? split * p.k_tiles_per_split : p.k_tiles;
     int const end =
         begin + p.k_tiles_per_split < p.k_tiles ? begin + p.k_tiles_per_split : p.k_tiles;
     return {t.m, t.n, begin, end, split};
@@ -138,8 +140,9 @@ struct PersistentTileScheduler {
     int k_tiles = 1;            // ceil(K / BlockK)
     int k_tiles_per_split = 1;  // ceil(k_tiles / split_k)
   };
-  /// One work item: its output tile, K-tile range [k_tile_begin, k_tile_end) (empty for a split
-  /// past the end of K when k_tiles is not a multiple of k_tiles_per_split) and split index.
+  /// One work item: its output tile, K-tile range [k_tile_begin, k_tile_end) (empty, begin = end
+  /// = k_tiles, for a split past the end of K when k_tiles is not a multiple of
+  /// k_tiles_per_split) and split index.
   struct WorkTile {
     int m, n, k_tile_begin, k_tile_end, split;
   };
@@ -191,7 +194,9 @@ struct PersistentTileScheduler {
   FP8GEMM_HOST_DEVICE static WorkTile work(Params const& p, int linear) {
     int const split = linear % p.split_k;
     TileCoord const t = grouped_tile(linear / p.split_k, p.tiles_m, p.tiles_n, p.group_m);
-    int const begin = split * p.k_tiles_per_split;
+    // a split past K's end is empty: [k_tiles, k_tiles), never a reversed range
+    int const begin =
+        split * p.k_tiles_per_split < p.k_tiles ? split * p.k_tiles_per_split : p.k_tiles;
     int const end =
         begin + p.k_tiles_per_split < p.k_tiles ? begin + p.k_tiles_per_split : p.k_tiles;
     return {t.m, t.n, begin, end, split};

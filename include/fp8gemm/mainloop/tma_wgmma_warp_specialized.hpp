@@ -85,20 +85,21 @@ struct TmaWgmmaMainloop {
                 "of 8 that divides BlockN or is a multiple of it (each group of 8 accumulator "
                 "columns then has one B scale)");
   /// Registers a consumer thread holds for C: the tile's accumulators, plus one m64 row block's
-  /// partial sums when promoting (reused by every row block). ptxas checks the rest (CI).
+  /// partial sums when promoting (reused by every row block; two sets where they fit:
+  /// kPipelinedPromotion below). ptxas checks the rest (CI).
   static constexpr int kAccumulatorRegisters =
       Policy::kAccumulators + (kPromote ? Atom::kAccumulators : 0);
   /// What a consumer thread may give its accumulators: its setmaxnreg budget less 40 registers
   /// for descriptors, addresses, ring state, scales and the epilogue's temporaries (ptxas checks
   /// the real count in CI: tests/ptxas).
   static constexpr int kAccumulatorRegisterLimit = Policy::kConsumerRegisters - 40;
-  /// Two partial-sum sets when they fit beside the accumulators (1 or 2 m64 row blocks per
-  /// consumer): the wgmmas of the next (k-block, row block) are issued before the previous one is
-  /// promoted, so the tensor core is not idle while the FP32 adds run (one consumer warpgroup, as
-  /// in Sm90WgmmaSmallM, has no second one to fill that gap). Otherwise (256 x 128 promoted: 128
-  /// accumulators + 2 x 64 would be 256) one set, and the other consumer fills the gap.
+  /// Two partial-sum sets for one m64 row block per consumer (Sm90WgmmaDefault, SmallM): the
+  /// next k-block's wgmmas are issued before the previous one is promoted, so the tensor core is
+  /// not idle while the FP32 adds run. With two row blocks (256 x 128: 128 accumulators + 2 x 64
+  /// would be 256; 256 x 64 fits, but ptxas serialized its wgmmas, C7514) one set, and the other
+  /// consumer fills the gap.
   static constexpr bool kPipelinedPromotion =
-      kPromote && Policy::kAtomsM <= 2 &&
+      kPromote && Policy::kAtomsM == 1 &&
       Policy::kAccumulators + 2 * Atom::kAccumulators <= kAccumulatorRegisterLimit;
   static_assert(kAccumulatorRegisters <= kAccumulatorRegisterLimit,
                 "WGMMA: accumulators (+ the promotion's partial sums) above 192 registers per "
@@ -123,7 +124,8 @@ struct TmaWgmmaMainloop {
 
   /// Stage s: A tile [BlockM][128 B] and B tile [BlockN][128 B], each 1024-byte aligned (the
   /// 128-byte swizzle repeats every 8 rows); full[s] completes when the stage's bytes landed,
-  /// empty[s] when every consumer warp is done reading it.
+  /// empty[s] when every warp of the consumers that read it (cooperative: both; ping-pong: the
+  /// tile's one) is done with it.
   struct SharedStorage {
     alignas(1024) std::uint8_t a[kStages][Policy::kStageBytesA];
     alignas(1024) std::uint8_t b[kStages][Policy::kStageBytesB];
@@ -254,8 +256,8 @@ struct TmaWgmmaMainloop {
                                       Accumulators& acc) {
     int const row0 = c.first_row();
     if constexpr (!kPromote) {
-      // acc (+)= A·B over all K in the tensor core; a stage is released one k-block late, when
-      // the next k-block's wgmmas are issued and the previous group has retired.
+      // acc (+)= A·B over the range's K in the tensor core; a stage is released one k-block late,
+      // when the next k-block's wgmmas are issued and the previous group has retired.
       int prev = -1;
       for (int kb = kb_begin; kb < kb_end; ++kb) {
         arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);  // waits for: the stage's A and B
@@ -306,68 +308,55 @@ struct TmaWgmmaMainloop {
   }
 
  private:
-  /// The promoted loop with two partial-sum sets (kPipelinedPromotion). A job is one (k-block kb,
-  /// m64 row block i): partial[b] = A[i rows, kb]·B[kb] in the tensor core, then
-  /// acc[i] += partial[b] (· scales). Jobs run in order kb-major; job j uses set b = j % 2, and
-  /// its promotion waits until job j + 1's wgmmas are issued:
-  ///   issue(0); for j = 1..: { issue(j); retire(j - 1); }  retire(last)
-  /// With 2 row blocks b = i; with 1 row block b = kb % 2, so the loop walks two k-blocks per trip
-  /// (b stays a compile-time index: registers, not local memory).
+  /// The promoted loop with two partial-sum sets (kPipelinedPromotion: one m64 row block per
+  /// consumer). Per k-block kb: partial[kb % 2] = A[kb]·B[kb] in the tensor core, then
+  /// acc += partial (· scales); k-block kb's promotion waits until kb + 1's wgmmas are issued:
+  ///   issue(kb_begin); for kb = kb_begin + 1..: { issue(kb); retire(kb - 1); }  retire(last)
+  /// The loop walks two k-blocks per trip, so the set index stays compile-time (registers, not
+  /// local memory).
   FP8GEMM_DEVICE static void multiply_pipelined(Params const& p, SharedStorage& s,
                                                 RingPosition& pos, int m0, int n0, int kb_begin,
                                                 int kb_end, Coords const& c, Accumulators& acc) {
-    constexpr int kRows = Policy::kAtomsM;  // 1 or 2
     int const row0 = c.first_row();
     float partial[2][Atom::kAccumulators];
-    BlockScales sc[2];  // sc[b]: the scales of the k-block of the job in partial[b]
+    BlockScales sc[2];  // sc[b]: the scales of the k-block in partial[b]
     int stage[2] = {0, 0};
-    // Job (kb, i) into set b (b, i compile-time); the ring position moves past kb after its last
-    // row block is issued.
+    // k-block kb into set b (compile-time)
     auto issue = [&](auto b_c, int kb) {
       constexpr int b = decltype(b_c)::value;
-      constexpr int i = kRows == 2 ? b : 0;
-      if constexpr (i == 0) {
-        if constexpr (kKBlocked) sc[b].load(p, m0 + row0, n0, kb, c.t);  // lands under wgmmas
-        arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);  // waits for: the stage's A and B
-      } else if constexpr (kKBlocked) {
-        sc[b] = sc[1 - b];  // the same k-block as row block 0
-      }
+      if constexpr (kKBlocked) sc[b].load(p, m0 + row0, n0, kb, c.t);  // lands under the wgmmas
+      arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);  // waits for: the stage's A and B
       stage[b] = pos.stage;
-      arch::wgmma_fence();  // set b was last read by the promotion two jobs ago
+      arch::wgmma_fence();  // set b was last read by the promotion two k-blocks ago
       FP8GEMM_UNROLL
       for (int k = 0; k < kKSteps; ++k)
-        Atom::mma(partial[b], desc_a(s, pos.stage, row0 + i * Atom::kM, k), desc_b(s, pos.stage, k),
-                  k > 0);
+        Atom::mma(partial[b], desc_a(s, pos.stage, row0, k), desc_b(s, pos.stage, k), k > 0);
       arch::wgmma_commit_group();
-      if constexpr (i == kRows - 1) pos.advance<kStages>();
+      pos.advance<kStages>();
     };
-    // Promotes the job in set b, once at most kPending later groups are still running.
+    // Promotes set b once at most `pending` later groups are still running, and frees its stage.
     auto retire = [&](auto b_c, auto pending_c) {
       constexpr int b = decltype(b_c)::value;
-      constexpr int i = kRows == 2 ? b : 0;
-      arch::wgmma_wait_group<decltype(pending_c)::value>();     // waits for: set b's wgmmas
-      if constexpr (i == kRows - 1) release(s, stage[b], c.t);  // the stage's last reader
+      arch::wgmma_wait_group<decltype(pending_c)::value>();  // waits for: set b's wgmmas
+      release(s, stage[b], c.t);
       if constexpr (kKBlocked)
-        sc[b].promote(acc.v[i][0], partial[b], i);
+        sc[b].promote(acc.v[0][0], partial[b], 0);
       else
-        promote_unscaled(acc.v[i][0], partial[b]);
+        promote_unscaled(acc.v[0][0], partial[b]);
     };
     using B0 = std::integral_constant<int, 0>;
     using B1 = std::integral_constant<int, 1>;
     using Pending0 = std::integral_constant<int, 0>;
     using Pending1 = std::integral_constant<int, 1>;
-    // k-blocks per trip: the jobs of one trip fill sets 0 then 1
-    constexpr int kKBlocksPerTrip = kRows == 2 ? 1 : 2;
-    for (int kb = kb_begin; kb < kb_end; kb += kKBlocksPerTrip) {
+    for (int kb = kb_begin; kb < kb_end; kb += 2) {
       issue(B0{}, kb);
-      if (kb > kb_begin) retire(B1{}, Pending1{});  // the previous trip's last job
-      if (kRows == 2 || kb + 1 < kb_end) {
-        issue(B1{}, kRows == 2 ? kb : kb + 1);
-        retire(B0{}, Pending1{});
-      } else {
-        retire(B0{}, Pending0{});  // odd k-block count, one row block: set 0 holds the last job
+      if (kb > kb_begin) retire(B1{}, Pending1{});  // the previous trip's second k-block
+      if (kb + 1 == kb_end) {
+        retire(B0{}, Pending0{});  // an odd count: set 0 holds the last k-block
         return;
       }
+      issue(B1{}, kb + 1);
+      retire(B0{}, Pending1{});
     }
     retire(B1{}, Pending0{});
   }

@@ -26,9 +26,10 @@ using Sm90SmallM = TilePolicy<64, 128, 64, 1, 4, arch::Sm90MmaFp8ViaF16<EA, EB>,
 /// default; also Blockwise): 128 x 128 x 128, two cooperative consumer warpgroups of one m64 row
 /// block each (64 accumulators + two sets of 64 partial sums = 192 registers: the pipelined
 /// promotion, kPipelinedPromotion), six stages of (128 + 128) x 128 B = 192 KiB. Measured on the
-/// H200 (bench/NOTES.md, 3b77b0e): 4-6 % faster than 256 x 128 with one partial set at every
-/// large shape, and the ping-pong schedule at 128 x 128 is 0.64-0.67x cuBLASLt against this
-/// one's 0.86. B must be [N, K] (LayoutB::kNK).
+/// H200 (bench/NOTES.md, 3b77b0e): 3.7-6.4 % faster than 256 x 128 with one partial set at
+/// every large shape. The ping-pong schedule measured 0.64-0.67x cuBLASLt at 128 x 128 per
+/// consumer (one partial set: 128 + 2 x 64 registers would not fit) against this one's 0.86;
+/// a pipelined ping-pong (64 x 128 per consumer) was not measured. B must be [N, K].
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaDefault = WgmmaTilePolicy<128, 128, 2, 6, EA, EB>;
 

@@ -81,14 +81,14 @@ struct WgmmaTilePolicy {
   static constexpr int kStageBytes = kStageBytesA + kStageBytesB;
 
   static_assert(Consumers == 1 || Consumers == 2,
-                "WgmmaTilePolicy: one consumer warpgroup, or two (cooperative)");
+                "WgmmaTilePolicy: one consumer warpgroup, or two (cooperative or ping-pong)");
   static_assert(BlockN == 64 || BlockN == 128 || BlockN == 256,
                 "WgmmaTilePolicy: BlockN must be 64, 128 or 256 (the wgmma N of one instruction)");
   static_assert(!kPingPong || Consumers == 2,
                 "WgmmaTilePolicy: the ping-pong schedule alternates two consumer warpgroups");
   static_assert(BlockM > 0 && BlockM % (Atom::kM * kConsumersPerTile) == 0,
-                "WgmmaTilePolicy: BlockM must be a multiple of 64 x Consumers (each consumer "
-                "owns whole m64 row blocks)");
+                "WgmmaTilePolicy: BlockM must be a multiple of 64 x the consumers per tile (2 "
+                "cooperative, else 1: each consumer owns whole m64 row blocks)");
   static_assert(BlockM <= 256, "WgmmaTilePolicy: BlockM must be at most 256 (one TMA box)");
   static_assert(Stages >= 2, "WgmmaTilePolicy: at least two stages");
   static_assert(Stages * kStageBytes + 2 * Stages * 8 + Arch::kSmemAlignment <= Arch::kLdsBytes,

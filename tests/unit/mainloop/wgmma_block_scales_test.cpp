@@ -111,12 +111,15 @@ TEST(WgmmaBlockScales, FoldedWhenNormalTwoStepOtherwise) {
 }
 
 // Which promoted WGMMA policies run the pipelined promotion (two partial-sum sets): the default
-// (chosen for it on the H200) and the decode policy; not 256 x 128 (256 registers would not fit).
+// (chosen for it on the H200) and the decode policy; not two row blocks per consumer (256 x 128:
+// 256 registers would not fit; 256 x 64: ptxas serialized the wgmmas).
 static_assert(TmaWgmmaMainloop<Sm90WgmmaDefault<>, PerTensor, 128>::kPipelinedPromotion);
 static_assert(
     TmaWgmmaMainloop<Sm90WgmmaSmallM<>, Blockwise<1, 128, 128>, 128>::kPipelinedPromotion);
 static_assert(
     !TmaWgmmaMainloop<WgmmaTilePolicy<256, 128, 2, 4>, PerTensor, 128>::kPipelinedPromotion);
+static_assert(
+    !TmaWgmmaMainloop<WgmmaTilePolicy<256, 64, 2, 4>, PerTensor, 128>::kPipelinedPromotion);
 static_assert(!TmaWgmmaMainloop<Sm90WgmmaFast<>, PerTensor, 0>::kPipelinedPromotion);
 
 /// The ping-pong schedule's skip over the other consumer's tile lands where n single steps land
