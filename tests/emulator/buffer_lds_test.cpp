@@ -207,6 +207,22 @@ TEST(BufferLdsMainloop, WaitOneLoadShortGivesAWrongGemm) {
   EXPECT_FALSE(run_on_host(GemmProblem<WaitOneShortConfig>(c)));
 }
 
+// MX-32: the E8M0 byte loads (into registers, one K tile ahead of their MFMAs) count in vmcnt
+// too; the emulator queues them like the GPU, so the schedule's waits must count them exactly.
+using GoodMxConfig =
+    GemmConfig<Cdna4Default<e4m3fn, e4m3fn>, Mx32, LayoutB::kNK, Epilogue<float, Identity>>;
+struct MxWaitOneShortConfig : GoodMxConfig {
+  using Mainloop = BufferLdsPingPongMainloop<Policy, Granularity, LayoutB::kNK, 0, 1>;
+  using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
+  using Params = typename Kernel::Params;
+};
+
+TEST(BufferLdsMainloop, Mx32WaitOneLoadShortGivesAWrongGemm) {
+  GemmCase const c{256, 256, 1024, /*seed=*/78};
+  EXPECT_TRUE(run_on_host(GemmProblem<GoodMxConfig>(c)));
+  EXPECT_FALSE(run_on_host(GemmProblem<MxWaitOneShortConfig>(c)));
+}
+
 TEST(BufferLdsMainloop, WaitCountsFollowTheSchedule) {
   using M = GoodConfig::Mainloop;
   // Cdna4Default: 4 A loads + 4 B parts of 1 load per thread and tile; L_0 issues 1 load, L_1 3,
@@ -216,6 +232,15 @@ TEST(BufferLdsMainloop, WaitCountsFollowTheSchedule) {
   EXPECT_EQ(M::kVmWait<1>, 11);
   EXPECT_EQ(M::kVmWait<2>, 10);
   EXPECT_EQ(M::kVmWait<3>, 9);
+  // MX-32 adds its byte loads, first in each L phase: B's 2 bytes of one cluster per phase, A's 4
+  // in L_1 (a wait covers those issued after the last load it needs: 14, 18, 14, 12 of them).
+  using Mx = GoodMxConfig::Mainloop;
+  EXPECT_EQ(Mx::scale_loads(0), 2);
+  EXPECT_EQ(Mx::scale_loads(1), 6);
+  EXPECT_EQ(Mx::kVmWait<0>, 23);
+  EXPECT_EQ(Mx::kVmWait<1>, 29);
+  EXPECT_EQ(Mx::kVmWait<2>, 24);
+  EXPECT_EQ(Mx::kVmWait<3>, 21);
 }
 
 }  // namespace

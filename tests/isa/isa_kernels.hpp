@@ -28,7 +28,7 @@ struct Gfx950E4m3PerTensorNk     : GemmConfig<Cdna4Default<e4m3fn, e4m3fn>,     
 struct Gfx950E4m3BlockwiseNk     : GemmConfig<Cdna4KBlocked<e4m3fn, e4m3fn>,    Blockwise128, LayoutB::kNK, EpilogueBf16GeluTanh> {};
 struct Gfx950E4m3PerTensorKn     : GemmConfig<Cdna4Default<e4m3fn, e4m3fn>,     PerTensor,    LayoutB::kKN, EpilogueBf16GeluTanh> {};
 struct Gfx950E4m3E5m2PerTensorNk : GemmConfig<Cdna4Default<e4m3fn, e5m2>,       PerTensor,    LayoutB::kNK, EpilogueBf16GeluTanh> {};
-struct Gfx950E4m3Mx32Nk          : GemmConfig<Cdna4KBlocked<e4m3fn, e4m3fn>,    Mx32,         LayoutB::kNK, EpilogueBf16GeluTanh> {};
+struct Gfx950E4m3Mx32Nk          : GemmConfig<Cdna4Default<e4m3fn, e4m3fn>,     Mx32,         LayoutB::kNK, EpilogueBf16GeluTanh> {};
 // The 32x32 atoms, in the policies the emulator tests use (tests/emulator/gemm_mfma32_emulator_test.cpp).
 using Gfx942Mfma32Policy = TilePolicy<128, 128, 64, 2, 2, arch::Cdna3Mma32x32x16<e4m3fnuz, e5m2fnuz>, 2>;
 using Gfx950Mfma32Policy = TilePolicy<128, 128, 128, 2, 2, arch::Cdna4Mma32x32x64<e5m2, e4m3fn>, 2>;

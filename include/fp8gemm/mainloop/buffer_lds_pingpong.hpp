@@ -65,6 +65,12 @@ struct BufferLdsPingPongSupports {
 /// through the same loads, chunks past K outside the range and the chunk K falls in written byte
 /// by byte.
 ///
+/// MX-32 (E8M0 scales in the MFMA): each L phase first issues scale_loads(c) byte loads into
+/// registers (buffer_load_ubyte), one K tile ahead of the MFMAs that use them: B cluster c-1's
+/// bytes of tile s+1 (L_0: cluster kClusters-1's of tile s), in L_1 A's of tile s+1. They count in
+/// vmcnt, so the schedule counts them (Cdna4Default: 23, 29, 24, 21); the compiler waits for their
+/// values.
+///
 /// kWaitSlack (tests only; 0 otherwise): loads every counted vmcnt wait leaves in flight beyond the
 /// schedule's count. tests/emulator/buffer_lds_test.cpp sets 1 and sees a wrong GEMM.
 template <class PolicyT, class GranularityT, LayoutB kLayoutB, int kPromoteKV, int kWaitSlack = 0>
@@ -115,6 +121,14 @@ struct BufferLdsPingPongMainloop {
   /// ds_read_b128 per cluster of B (2 atoms x 2 chunks).
   static constexpr int kReadsBCluster = kClusterAtomsN * Atom::kBChunks;
 
+  // ---- accumulation (as LdsMultistageMainloop) ---------------------------------------------
+  using Promotion = PromotionPlan<Policy, Granularity, kPromoteKV>;  // its register budget too
+  static constexpr bool kHardwareMx = Promotion::kHardwareMx;
+  static constexpr bool kKBlockedScales = Promotion::kKBlockedScales;
+  static constexpr int kPromoteK = Promotion::kPromoteK;
+  static constexpr bool kUsePartial = Promotion::kUsePartial;
+  static constexpr int kMxBlocksPerTile = Policy::kBlockK / 32;  // E8M0 bytes per row and K tile
+
   // ---- the load schedule and the waits it implies -------------------------------------------
   /// Phase (1 .. kClusters-1) in which A load j of tile s+2 is issued during tile s.
   FP8GEMM_HOST_DEVICE static constexpr int a_phase(int j) {
@@ -123,6 +137,12 @@ struct BufferLdsPingPongMainloop {
   /// Load id: A load j -> j; B part p load q -> kLoadsA + p * kLoadsBPart + q.
   FP8GEMM_HOST_DEVICE static constexpr int b_id(int part, int q) {
     return kLoadsA + part * kLoadsBPart + q;
+  }
+
+  /// MX-32: E8M0 byte loads into registers that L phase c issues before its tile loads, one tile
+  /// ahead of their MFMAs (issue_phase_scale_loads): the bytes of one B cluster, in L_1 also A's.
+  FP8GEMM_HOST_DEVICE static constexpr int scale_loads(int c) {
+    return kHardwareMx ? kClusterAtomsN + (c == 1 ? kAtomsM : 0) : 0;
   }
 
   struct Schedule {
@@ -138,6 +158,7 @@ struct BufferLdsPingPongMainloop {
     int n = 0;
     for (int s = 0; s < Schedule::kSteps; ++s) {
       for (int c = 0; c < kClusters; ++c) {
+        n += scale_loads(c);  // first in the phase; never read from LDS
         if (c == 0) {
           for (int q = 0; q < kLoadsBPart; ++q) sch.pos[s + 1][b_id(kClusters - 1, q)] = n++;
         } else {
@@ -195,14 +216,6 @@ struct BufferLdsPingPongMainloop {
                 "the next cluster's reads go between this cluster's MFMAs: at most one per MFMA");
   static_assert(vm_wait(0) >= 0 && vm_wait(kClusters - 1) >= 0,
                 "load schedule: a phase reads LDS before its loads are issued");
-
-  // ---- accumulation (as LdsMultistageMainloop) ---------------------------------------------
-  using Promotion = PromotionPlan<Policy, Granularity, kPromoteKV>;  // its register budget too
-  static constexpr bool kHardwareMx = Promotion::kHardwareMx;
-  static constexpr bool kKBlockedScales = Promotion::kKBlockedScales;
-  static constexpr int kPromoteK = Promotion::kPromoteK;
-  static constexpr bool kUsePartial = Promotion::kUsePartial;
-  static constexpr int kMxBlocksPerTile = Policy::kBlockK / 32;  // E8M0 bytes per row and K tile
 
   struct Arguments {
     MatrixView<ElementA> a;
@@ -281,11 +294,11 @@ struct BufferLdsPingPongMainloop {
       Fragments f;
       // Prologue: the loads of tiles -2 and -1's phases (tile 0 and most of tile 1), all of
       // tile 0 landed, B part 0 of tile 0 read.
-      for (int s = -2; s < 0; ++s) issue_step_loads(ops, lds, s);
+      for (int s = -2; s < 0; ++s) issue_step_loads(f, ops, lds, s);
       arch::wait_vmcnt<prologue_vm_wait() + kWaitSlack>();
       arch::barrier_without_fence();  // waits for: tile 0 in LDS from every wave
       read_b_cluster<0>(f.b[0], read_address(lds, rb, 0));
-      if constexpr (kHardwareMx) loop_scales_b<0>(f.sb[0], args, ops, 0);
+      next_tile_scales(f);  // MX-32: A's bytes of tile 0 (B's of its clusters 0 .. last-1 loaded)
       if constexpr (kPingPong) {
         // The second wave of each SIMD starts one barrier late (see the struct comment).
         if (wave >= kWaves / 2) arch::barrier_without_fence();  // waits for: the other half
@@ -321,6 +334,8 @@ struct BufferLdsPingPongMainloop {
     // take the last row's byte: they only scale accumulator rows (columns) that are never stored.
     std::uint32_t mx_a[kHardwareMx ? kAtomsM : 1];
     std::uint32_t mx_b[kHardwareMx ? kAtomsN : 1];
+    arch::BufferRange mx_a_range;  // MX-32: the E8M0 bytes of A, [extent][cols]
+    arch::BufferRange mx_b_range;
 
     FP8GEMM_DEVICE static Operands make(Arguments const& args, int m0, int n0, int k_tile_begin,
                                         int full, int wave, int lane) {
@@ -357,6 +372,12 @@ struct BufferLdsPingPongMainloop {
         }
       }
       if constexpr (kHardwareMx) {
+        auto range = [](ScaleView<Granularity> const& v) {
+          return arch::BufferRange{reinterpret_cast<std::uint8_t const*>(v.data),
+                                   static_cast<std::uint32_t>(v.extent * v.cols)};
+        };
+        o.mx_a_range = range(args.scale_a);
+        o.mx_b_range = range(args.scale_b);
         int const wm = wave / Policy::kWavesN, wn = wave % Policy::kWavesN;
         FP8GEMM_UNROLL
         for (int i = 0; i < kAtomsM; ++i) {
@@ -378,9 +399,11 @@ struct BufferLdsPingPongMainloop {
     FP8GEMM_DEVICE std::uint32_t k_offset(int t) const {
       return static_cast<std::uint32_t>(t < full ? t : full - 1) * Policy::kBlockK;
     }
-    /// The global K tile of tile t, past the last full tile that one.
-    FP8GEMM_DEVICE int tile_clamped(int t) const {
-      return k_tile_begin + (t < full ? t : full - 1);
+    /// soffset of the E8M0 bytes of K tile t (kMxBlocksPerTile per row and tile); tiles before the
+    /// first (the prologue's) and past the last full one read the nearest full tile's.
+    FP8GEMM_DEVICE std::uint32_t mx_offset(int t) const {
+      int const clamped = t < 0 ? 0 : (t < full ? t : full - 1);
+      return static_cast<std::uint32_t>(kMxBlocksPerTile * (k_tile_begin + clamped));
     }
   };
 
@@ -402,8 +425,14 @@ struct BufferLdsPingPongMainloop {
   struct Fragments {
     typename Atom::FragA a[kAtomsM];
     typename Atom::FragB b[2][kClusterAtomsN];  // [cluster % 2][atom in cluster]
-    std::uint8_t sa[kAtomsM];                   // MX-32: E8M0 bytes of A (hardware scales)
-    std::uint8_t sb[2][kClusterAtomsN];
+    // MX-32: this lane's E8M0 bytes of A for this tile and the next, and of B per atom: cluster
+    // c's are reloaded for the next tile once cluster c has multiplied. NOTE: bytes, not the
+    // 32-bit load results: carried across the loop as i8, they are widened next to their MFMA,
+    // where the compiler's wait for the load is a loose one (as 32-bit values, the widening
+    // moves to the top of the loop, and with it a wait for loads the previous trip just issued).
+    std::uint8_t sa[kAtomsM];
+    std::uint8_t sa_next[kAtomsM];
+    std::uint8_t sb[kAtomsN];
     BlockScales scales;  // K-blocked scales of the tile in flight
   };
 
@@ -436,10 +465,47 @@ struct BufferLdsPingPongMainloop {
       }
     }
   }
+  /// The prologue: L phases of tile s without waits, the same loads as in the loop (so every count
+  /// of the schedule holds from tile 0 on).
   template <int c = 0>
-  FP8GEMM_DEVICE static void issue_step_loads(Operands const& ops, SharedStorage& lds, int s) {
+  FP8GEMM_DEVICE static void issue_step_loads(Fragments& f, Operands const& ops, SharedStorage& lds,
+                                              int s) {
+    issue_phase_scale_loads<c>(f, ops, s);
     issue_phase_loads<c>(ops, lds, s);
-    if constexpr (c + 1 < kClusters) issue_step_loads<c + 1>(ops, lds, s);
+    if constexpr (c + 1 < kClusters) issue_step_loads<c + 1>(f, ops, lds, s);
+  }
+
+  /// MX-32: the E8M0 byte loads of L phase c of tile s (scale_loads(c) of them), one tile ahead:
+  /// B cluster c-1 of tile s+1 (c = 0: cluster kClusters-1 of tile s), whose bytes in f.sb the
+  /// tile's M_(c-1) has just used; in L_1 also A of tile s+1, into f.sa_next (next_tile_scales).
+  template <int c>
+  FP8GEMM_DEVICE static void issue_phase_scale_loads(Fragments& f, Operands const& ops, int s) {
+    if constexpr (kHardwareMx) {
+      constexpr int kCluster = c == 0 ? kClusters - 1 : c - 1;
+      std::uint32_t const kb = ops.mx_offset(c == 0 ? s : s + 1);
+      FP8GEMM_UNROLL
+      for (int q = 0; q < kClusterAtomsN; ++q) {
+        int const j = kCluster * kClusterAtomsN + q;
+        f.sb[j] = arch::buffer_load_u8(ops.mx_b_range, ops.mx_b[j], kb);
+      }
+      if constexpr (c == 1) {
+        std::uint32_t const kb_a = ops.mx_offset(s + 1);
+        FP8GEMM_UNROLL
+        for (int i = 0; i < kAtomsM; ++i)
+          f.sa_next[i] = arch::buffer_load_u8(ops.mx_a_range, ops.mx_a[i], kb_a);
+      }
+    } else {
+      (void)f, (void)ops, (void)s;
+    }
+  }
+  /// MX-32: after a tile's last MFMA, the next tile's A bytes become the current ones.
+  FP8GEMM_DEVICE static void next_tile_scales(Fragments& f) {
+    if constexpr (kHardwareMx) {
+      FP8GEMM_UNROLL
+      for (int i = 0; i < kAtomsM; ++i) f.sa[i] = f.sa_next[i];
+    } else {
+      (void)f;
+    }
   }
 
   /// Per lane: the LDS byte offset of chunk c (k = 16 * (lane / 16) + 64c) of its row in atom 0 of
@@ -540,14 +606,7 @@ struct BufferLdsPingPongMainloop {
                                   int s, int m0, int n0, Coords const& tc, ReadBase const& rb,
                                   Fragments& f, Accumulators& d) {
     // ---- L_c: loads (c = 0: and the A fragments), counted waits ----
-    if constexpr (kHardwareMx) {  // E8M0 bytes first: the tile loads after them keep vmcnt > 0
-      if constexpr (c == 0) loop_scales_a(f.sa, args, ops, s);
-      if constexpr (c + 1 < kClusters) {
-        loop_scales_b<c + 1>(f.sb[(c + 1) % 2], args, ops, s);
-      } else {
-        loop_scales_b<0>(f.sb[0], args, ops, s + 1);
-      }
-    }
+    issue_phase_scale_loads<c>(f, ops, s);    // MX-32: E8M0 bytes first (scale_loads(c))
     if constexpr (c == 0 && kKBlockedScales)  // used by promote after the tile's last cluster
       load_block_scales(f.scales, args, tc, m0, n0, (ops.k_tile_begin + s) * Policy::kBlockK);
     issue_phase_loads<c>(ops, lds, s);
@@ -563,7 +622,11 @@ struct BufferLdsPingPongMainloop {
     mma_cluster_reading_next<c>(args, tc, m0, n0, s, f, next, d);
     arch::set_priority<0>();
     arch::barrier_without_fence();  // waits for: the other wave of the SIMD's L phase
-    if constexpr (c + 1 < kClusters) step<c + 1>(args, ops, lds, s, m0, n0, tc, rb, f, d);
+    if constexpr (c + 1 < kClusters) {
+      step<c + 1>(args, ops, lds, s, m0, n0, tc, rb, f, d);
+    } else {
+      next_tile_scales(f);
+    }
   }
 
   /// MX-32 in hardware: this lane's E8M0 bytes of K tile kt, for row (column) lane % kM of each
@@ -580,31 +643,6 @@ struct BufferLdsPingPongMainloop {
       return 127;  // not reached: hardware MX needs e8m0 scales
     }
   }
-  /// The same in the loop, from the indices in ops: tile t (past the last full tile: that one,
-  /// whose bytes the loop then never multiplies) has its blocks at byte 4t of every row. NOTE:
-  /// one byte load per atom, no branch and no select (which would wait for the load at once).
-  FP8GEMM_DEVICE static std::uint8_t mx_byte(e8m0 const* tile_blocks, std::uint32_t index) {
-    return tile_blocks[index].bits;
-  }
-  FP8GEMM_DEVICE static void loop_scales_a(std::uint8_t (&sa)[kAtomsM], Arguments const& args,
-                                           Operands const& ops, int t) {
-    if constexpr (kHardwareMx) {
-      e8m0 const* blocks = args.scale_a.data + kMxBlocksPerTile * ops.tile_clamped(t);
-      FP8GEMM_UNROLL
-      for (int i = 0; i < kAtomsM; ++i) sa[i] = mx_byte(blocks, ops.mx_a[i]);
-    }
-  }
-  template <int kCluster>
-  FP8GEMM_DEVICE static void loop_scales_b(std::uint8_t (&sb)[kClusterAtomsN],
-                                           Arguments const& args, Operands const& ops, int t) {
-    if constexpr (kHardwareMx) {
-      e8m0 const* blocks = args.scale_b.data + kMxBlocksPerTile * ops.tile_clamped(t);
-      FP8GEMM_UNROLL
-      for (int q = 0; q < kClusterAtomsN; ++q)
-        sb[q] = mx_byte(blocks, ops.mx_b[kCluster * kClusterAtomsN + q]);
-    }
-  }
-
   FP8GEMM_DEVICE static void load_scales_a(std::uint8_t (&sa)[kAtomsM], Arguments const& args,
                                            Coords const& tc, int m0, int kt) {
     int const kb = kt * Policy::kBlockK / 32 + tc.lane / Atom::kM;
@@ -614,16 +652,16 @@ struct BufferLdsPingPongMainloop {
                             m0 + tc.wave_m * Policy::kWaveTileM + i * Atom::kM + tc.lane % Atom::kM,
                             kb);
   }
-  FP8GEMM_DEVICE static void load_scales_b(std::uint8_t (&sb)[kClusterAtomsN],
-                                           Arguments const& args, Coords const& tc, int n0, int kt,
-                                           int cluster) {
+  FP8GEMM_DEVICE static void load_scales_b(std::uint8_t (&sb)[kAtomsN], Arguments const& args,
+                                           Coords const& tc, int n0, int kt, int cluster) {
     int const kb = kt * Policy::kBlockK / 32 + tc.lane / Atom::kN;
     FP8GEMM_UNROLL
     for (int q = 0; q < kClusterAtomsN; ++q)
-      sb[q] = mx_scale_byte(args.scale_b,
-                            n0 + tc.wave_n * Policy::kWaveTileN +
-                                (cluster * kClusterAtomsN + q) * Atom::kN + tc.lane % Atom::kN,
-                            kb);
+      sb[cluster * kClusterAtomsN + q] =
+          mx_scale_byte(args.scale_b,
+                        n0 + tc.wave_n * Policy::kWaveTileN +
+                            (cluster * kClusterAtomsN + q) * Atom::kN + tc.lane % Atom::kN,
+                        kb);
   }
 
   /// Cluster c's MFMAs (MFMA k: B atom k / kAtomsM, A atom k % kAtomsM); after MFMA k < 4, the
@@ -636,7 +674,7 @@ struct BufferLdsPingPongMainloop {
     constexpr int kMfmas = kClusterAtomsN * kAtomsM;
     constexpr int q = k / kAtomsM, i = k % kAtomsM, j = c * kClusterAtomsN + q;
     if constexpr (kHardwareMx) {
-      Atom::mma_scaled(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[i], f.sb[c % 2][q]);
+      Atom::mma_scaled(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[i], f.sb[j]);
     } else {
       Atom::mma(d.v[i][j], f.a[i], f.b[c % 2][q]);
     }
@@ -662,7 +700,7 @@ struct BufferLdsPingPongMainloop {
         (void)s;
         FP8GEMM_UNROLL
         for (int i = 0; i < kAtomsM; ++i)
-          Atom::mma_scaled(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[i], f.sb[c % 2][q]);
+          Atom::mma_scaled(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[i], f.sb[j]);
       } else {
         FP8GEMM_UNROLL
         for (int i = 0; i < kAtomsM; ++i) Atom::mma(d.v[i][j], f.a[i], f.b[c % 2][q]);
@@ -745,7 +783,7 @@ struct BufferLdsPingPongMainloop {
                                            int n0, int kt, Coords const& tc, ReadBase const& rb,
                                            Fragments& f, Accumulators& d) {
     read_b_cluster<c>(f.b[c % 2], read_address(lds, rb, 0));
-    if constexpr (kHardwareMx) load_scales_b(f.sb[c % 2], args, tc, n0, kt, c);
+    if constexpr (kHardwareMx) load_scales_b(f.sb, args, tc, n0, kt, c);
     arch::wait_lgkmcnt<0>();  // waits for: this cluster's fragments (the tail is not pipelined)
     mma_cluster<c>(args, tc, m0, n0, kt, f, d);
     if constexpr (c + 1 < kClusters) tail_clusters<c + 1>(args, lds, m0, n0, kt, tc, rb, f, d);
