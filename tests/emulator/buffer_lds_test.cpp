@@ -207,8 +207,8 @@ TEST(BufferLdsMainloop, WaitOneLoadShortGivesAWrongGemm) {
   EXPECT_FALSE(run_on_host(GemmProblem<WaitOneShortConfig>(c)));
 }
 
-// MX-32: the E8M0 byte loads (into registers, one K tile ahead of their MFMAs) count in vmcnt
-// too; the emulator queues them like the GPU, so the schedule's waits must count them exactly.
+// MX-32: the E8M0 byte loads (into registers, half a K tile or a tile ahead of their MFMAs) count
+// in vmcnt too; the emulator queues them like the GPU, so the schedule's waits must count them.
 using GoodMxConfig =
     GemmConfig<Cdna4Default<e4m3fn, e4m3fn>, Mx32, LayoutB::kNK, Epilogue<float, Identity>>;
 struct MxWaitOneShortConfig : GoodMxConfig {
@@ -233,14 +233,16 @@ TEST(BufferLdsMainloop, WaitCountsFollowTheSchedule) {
   EXPECT_EQ(M::kVmWait<2>, 10);
   EXPECT_EQ(M::kVmWait<3>, 9);
   // MX-32 adds its byte loads, first in each L phase: B's 2 bytes of one cluster per phase, A's 4
-  // in L_1 (a wait covers those issued after the last load it needs: 14, 18, 14, 12 of them).
+  // in L_0 (the second half's copy) and L_2 (the first half's).
   using Mx = GoodMxConfig::Mainloop;
-  EXPECT_EQ(Mx::scale_loads(0), 2);
-  EXPECT_EQ(Mx::scale_loads(1), 6);
-  EXPECT_EQ(Mx::kVmWait<0>, 23);
+  EXPECT_EQ(Mx::scale_loads(0), 6);
+  EXPECT_EQ(Mx::scale_loads(1), 2);
+  EXPECT_EQ(Mx::scale_loads(2), 6);
+  EXPECT_EQ(Mx::scale_loads(3), 2);
+  EXPECT_EQ(Mx::kVmWait<0>, 31);
   EXPECT_EQ(Mx::kVmWait<1>, 29);
-  EXPECT_EQ(Mx::kVmWait<2>, 24);
-  EXPECT_EQ(Mx::kVmWait<3>, 21);
+  EXPECT_EQ(Mx::kVmWait<2>, 32);
+  EXPECT_EQ(Mx::kVmWait<3>, 25);
 }
 
 }  // namespace

@@ -66,9 +66,12 @@ struct BufferLdsPingPongSupports {
 /// by byte.
 ///
 /// MX-32 (E8M0 scales in the MFMA): each L phase first issues scale_loads(c) byte loads into
-/// registers (buffer_load_ubyte), one K tile ahead of the MFMAs that use them: B cluster c-1's
-/// bytes of tile s+1 (L_0: cluster kClusters-1's of tile s), in L_1 A's of tile s+1. They count in
-/// vmcnt, so the schedule counts them (Cdna4Default: 23, 29, 24, 21); the compiler waits for their
+/// registers (buffer_load_ubyte), ahead of the MFMAs that use them: B cluster c-1's bytes of tile
+/// s+1 (L_0: cluster kClusters-1's of tile s), one tile ahead; A's bytes are held twice, one copy
+/// per half of the clusters, each reloaded as soon as its half has multiplied, half a tile ahead:
+/// L_0 the second half's of tile s, L_(kClusters/2) the first half's of tile s+1. So no byte is
+/// copied between registers and none is widened (the MFMA reads byte 0 of the load's 32-bit
+/// register). They count in vmcnt, so the schedule counts them; the compiler waits for their
 /// values.
 ///
 /// kWaitSlack (tests only; 0 otherwise): loads every counted vmcnt wait leaves in flight beyond the
@@ -139,10 +142,14 @@ struct BufferLdsPingPongMainloop {
     return kLoadsA + part * kLoadsBPart + q;
   }
 
-  /// MX-32: E8M0 byte loads into registers that L phase c issues before its tile loads, one tile
-  /// ahead of their MFMAs (issue_phase_scale_loads): the bytes of one B cluster, in L_1 also A's.
+  /// MX-32: the half of the clusters that cluster c is in; each half has its own copy of A's
+  /// bytes (issue_phase_scale_loads).
+  FP8GEMM_HOST_DEVICE static constexpr int mx_half(int c) { return c < kClusters / 2 ? 0 : 1; }
+  /// MX-32: E8M0 byte loads into registers that L phase c issues before its tile loads
+  /// (issue_phase_scale_loads): the bytes of one B cluster; in L_0 and L_(kClusters/2) also one
+  /// copy of A's.
   FP8GEMM_HOST_DEVICE static constexpr int scale_loads(int c) {
-    return kHardwareMx ? kClusterAtomsN + (c == 1 ? kAtomsM : 0) : 0;
+    return kHardwareMx ? kClusterAtomsN + (c == 0 || c == kClusters / 2 ? kAtomsM : 0) : 0;
   }
 
   struct Schedule {
@@ -298,7 +305,6 @@ struct BufferLdsPingPongMainloop {
       arch::wait_vmcnt<prologue_vm_wait() + kWaitSlack>();
       arch::barrier_without_fence();  // waits for: tile 0 in LDS from every wave
       read_b_cluster<0>(f.b[0], read_address(lds, rb, 0));
-      next_tile_scales(f);  // MX-32: A's bytes of tile 0 (B's of its clusters 0 .. last-1 loaded)
       if constexpr (kPingPong) {
         // The second wave of each SIMD starts one barrier late (see the struct comment).
         if (wave >= kWaves / 2) arch::barrier_without_fence();  // waits for: the other half
@@ -425,14 +431,12 @@ struct BufferLdsPingPongMainloop {
   struct Fragments {
     typename Atom::FragA a[kAtomsM];
     typename Atom::FragB b[2][kClusterAtomsN];  // [cluster % 2][atom in cluster]
-    // MX-32: this lane's E8M0 bytes of A for this tile and the next, and of B per atom: cluster
-    // c's are reloaded for the next tile once cluster c has multiplied. NOTE: bytes, not the
-    // 32-bit load results: carried across the loop as i8, they are widened next to their MFMA,
-    // where the compiler's wait for the load is a loose one (as 32-bit values, the widening
-    // moves to the top of the loop, and with it a wait for loads the previous trip just issued).
-    std::uint8_t sa[kAtomsM];
-    std::uint8_t sa_next[kAtomsM];
-    std::uint8_t sb[kAtomsN];
+    // MX-32: this lane's E8M0 bytes (each in bits 7..0 of its buffer_load_ubyte's register) of A
+    // per half of the clusters (mx_half) and atom, and of B per atom: cluster c's are reloaded for
+    // the next tile once cluster c has multiplied. NOTE: one register per load, never copied (a
+    // copy at the end of the trip would wait for loads the trip has just issued).
+    std::uint32_t sa[2][kAtomsM];
+    std::uint32_t sb[kAtomsN];
     BlockScales scales;  // K-blocked scales of the tile in flight
   };
 
@@ -470,41 +474,44 @@ struct BufferLdsPingPongMainloop {
   template <int c = 0>
   FP8GEMM_DEVICE static void issue_step_loads(Fragments& f, Operands const& ops, SharedStorage& lds,
                                               int s) {
-    issue_phase_scale_loads<c>(f, ops, s);
+    issue_phase_scale_loads<c, /*kPrologue=*/true>(f, ops, s);
     issue_phase_loads<c>(ops, lds, s);
     if constexpr (c + 1 < kClusters) issue_step_loads<c + 1>(f, ops, lds, s);
   }
 
-  /// MX-32: the E8M0 byte loads of L phase c of tile s (scale_loads(c) of them), one tile ahead:
-  /// B cluster c-1 of tile s+1 (c = 0: cluster kClusters-1 of tile s), whose bytes in f.sb the
-  /// tile's M_(c-1) has just used; in L_1 also A of tile s+1, into f.sa_next (next_tile_scales).
-  template <int c>
+  /// MX-32: the E8M0 byte loads of L phase c of tile s (scale_loads(c) of them): B cluster c-1 of
+  /// tile s+1 (c = 0: cluster kClusters-1 of tile s), whose bytes in f.sb the tile's M_(c-1) has
+  /// just used; in L_0 also A's second half copy of tile s (M_(kClusters-1) of tile s-1 has just
+  /// used it), in L_(kClusters/2) A's first half copy of tile s+1 (M_(kClusters/2-1) has).
+  /// NOTE: the prologue's bytes are sign-extended (buffer_load_sbyte), the loop's zero-extended:
+  /// the MFMA reads byte 0 only, and with both kinds of values entering the loop the compiler keeps
+  /// the loop-carried registers 32-bit (with zero-extended bytes alone it carries them as i8 and
+  /// widens each again, v_and 0xff, with a wait for its load, at the top of the loop).
+  template <int c, bool kPrologue = false>
   FP8GEMM_DEVICE static void issue_phase_scale_loads(Fragments& f, Operands const& ops, int s) {
     if constexpr (kHardwareMx) {
+      auto load = [](arch::BufferRange const& r, std::uint32_t voffset, std::uint32_t soffset) {
+        std::uint32_t const byte = arch::buffer_load_u8(r, voffset, soffset);
+        if constexpr (kPrologue)
+          return static_cast<std::uint32_t>(
+              static_cast<std::int8_t>(static_cast<std::uint8_t>(byte)));
+        return byte;
+      };
       constexpr int kCluster = c == 0 ? kClusters - 1 : c - 1;
       std::uint32_t const kb = ops.mx_offset(c == 0 ? s : s + 1);
       FP8GEMM_UNROLL
       for (int q = 0; q < kClusterAtomsN; ++q) {
         int const j = kCluster * kClusterAtomsN + q;
-        f.sb[j] = arch::buffer_load_u8(ops.mx_b_range, ops.mx_b[j], kb);
+        f.sb[j] = load(ops.mx_b_range, ops.mx_b[j], kb);
       }
-      if constexpr (c == 1) {
-        std::uint32_t const kb_a = ops.mx_offset(s + 1);
+      if constexpr (c == 0 || c == kClusters / 2) {
+        constexpr int kHalf = c == 0 ? 1 : 0;
+        std::uint32_t const kb_a = ops.mx_offset(c == 0 ? s : s + 1);
         FP8GEMM_UNROLL
-        for (int i = 0; i < kAtomsM; ++i)
-          f.sa_next[i] = arch::buffer_load_u8(ops.mx_a_range, ops.mx_a[i], kb_a);
+        for (int i = 0; i < kAtomsM; ++i) f.sa[kHalf][i] = load(ops.mx_a_range, ops.mx_a[i], kb_a);
       }
     } else {
       (void)f, (void)ops, (void)s;
-    }
-  }
-  /// MX-32: after a tile's last MFMA, the next tile's A bytes become the current ones.
-  FP8GEMM_DEVICE static void next_tile_scales(Fragments& f) {
-    if constexpr (kHardwareMx) {
-      FP8GEMM_UNROLL
-      for (int i = 0; i < kAtomsM; ++i) f.sa[i] = f.sa_next[i];
-    } else {
-      (void)f;
     }
   }
 
@@ -622,11 +629,7 @@ struct BufferLdsPingPongMainloop {
     mma_cluster_reading_next<c>(args, tc, m0, n0, s, f, next, d);
     arch::set_priority<0>();
     arch::barrier_without_fence();  // waits for: the other wave of the SIMD's L phase
-    if constexpr (c + 1 < kClusters) {
-      step<c + 1>(args, ops, lds, s, m0, n0, tc, rb, f, d);
-    } else {
-      next_tile_scales(f);
-    }
+    if constexpr (c + 1 < kClusters) step<c + 1>(args, ops, lds, s, m0, n0, tc, rb, f, d);
   }
 
   /// MX-32 in hardware: this lane's E8M0 bytes of K tile kt, for row (column) lane % kM of each
@@ -643,16 +646,18 @@ struct BufferLdsPingPongMainloop {
       return 127;  // not reached: hardware MX needs e8m0 scales
     }
   }
-  FP8GEMM_DEVICE static void load_scales_a(std::uint8_t (&sa)[kAtomsM], Arguments const& args,
+  FP8GEMM_DEVICE static void load_scales_a(std::uint32_t (&sa)[2][kAtomsM], Arguments const& args,
                                            Coords const& tc, int m0, int kt) {
     int const kb = kt * Policy::kBlockK / 32 + tc.lane / Atom::kM;
     FP8GEMM_UNROLL
-    for (int i = 0; i < kAtomsM; ++i)
-      sa[i] = mx_scale_byte(args.scale_a,
-                            m0 + tc.wave_m * Policy::kWaveTileM + i * Atom::kM + tc.lane % Atom::kM,
-                            kb);
+    for (int i = 0; i < kAtomsM; ++i) {
+      sa[0][i] = mx_scale_byte(
+          args.scale_a, m0 + tc.wave_m * Policy::kWaveTileM + i * Atom::kM + tc.lane % Atom::kM,
+          kb);
+      sa[1][i] = sa[0][i];
+    }
   }
-  FP8GEMM_DEVICE static void load_scales_b(std::uint8_t (&sb)[kAtomsN], Arguments const& args,
+  FP8GEMM_DEVICE static void load_scales_b(std::uint32_t (&sb)[kAtomsN], Arguments const& args,
                                            Coords const& tc, int n0, int kt, int cluster) {
     int const kb = kt * Policy::kBlockK / 32 + tc.lane / Atom::kN;
     FP8GEMM_UNROLL
@@ -674,7 +679,7 @@ struct BufferLdsPingPongMainloop {
     constexpr int kMfmas = kClusterAtomsN * kAtomsM;
     constexpr int q = k / kAtomsM, i = k % kAtomsM, j = c * kClusterAtomsN + q;
     if constexpr (kHardwareMx) {
-      Atom::mma_scaled(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[i], f.sb[j]);
+      Atom::mma_scaled_byte0(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[mx_half(c)][i], f.sb[j]);
     } else {
       Atom::mma(d.v[i][j], f.a[i], f.b[c % 2][q]);
     }
@@ -700,7 +705,7 @@ struct BufferLdsPingPongMainloop {
         (void)s;
         FP8GEMM_UNROLL
         for (int i = 0; i < kAtomsM; ++i)
-          Atom::mma_scaled(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[i], f.sb[j]);
+          Atom::mma_scaled_byte0(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[mx_half(c)][i], f.sb[j]);
       } else {
         FP8GEMM_UNROLL
         for (int i = 0; i < kAtomsM; ++i) Atom::mma(d.v[i][j], f.a[i], f.b[c % 2][q]);
