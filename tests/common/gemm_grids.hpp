@@ -47,10 +47,11 @@ template <class A, class B, class>
 using Sm90GridPolicy = Sm90Default<A, B>;
 template <class A, class B, class>
 using Gfx942GridPolicy = Cdna3Default<A, B>;
-/// gfx950 Blockwise and MX-32 use Cdna4KBlocked, the policy for K-blocked scales.
+/// gfx950 Blockwise uses Cdna4KBlocked (promotion needs a second accumulator set); MX-32 (scales
+/// in the MFMA) and the rest Cdna4Default.
 template <class A, class B, class G>
-using Gfx950GridPolicy =
-    std::conditional_t<(G::kBlockK > 0), Cdna4KBlocked<A, B>, Cdna4Default<A, B>>;
+using Gfx950GridPolicy = std::conditional_t<(G::kBlockK > 0 && !std::is_same_v<G, Mx32>),
+                                            Cdna4KBlocked<A, B>, Cdna4Default<A, B>>;
 
 using Sm90GridConfigs = FormatGranularityGrid<Sm90GridPolicy, e4m3fn, e5m2>::Types;
 using Gfx942GridConfigs = FormatGranularityGrid<Gfx942GridPolicy, e4m3fnuz, e5m2fnuz>::Types;

@@ -276,8 +276,43 @@ TEST(BufferLdsMainloop, Gfx942WaitCountsFollowTheSchedule) {
   EXPECT_EQ(M::kVmWait<1>, 31);
   EXPECT_EQ(M::kVmWait<2>, 31);
   EXPECT_EQ(M::kVmWait<3>, 28);
-  // Through registers: 2 A loads + 4 B parts of 1 load of 16 bytes.
-  EXPECT_EQ(Cdna3Config::Mainloop::kLoadsPerTile, 6);
+  // Through registers: 2 A loads + 4 B parts of 1 load of 16 bytes; a staged load's ds_write
+  // waits for it with the tile's 5 other loads in flight (no E8M0 byte loads without MX-32).
+  using R = Cdna3Config::Mainloop;
+  EXPECT_EQ(R::kLoadsPerTile, 6);
+  EXPECT_EQ(R::scale_loads_per_tile(), 0);
+  EXPECT_EQ(R::kStagedWriteVmcnt, 5);
+}
+
+// MX-32: the E8M0 byte loads (into registers, half a K tile or a tile ahead of their MFMAs) count
+// in vmcnt too; the emulator queues them like the GPU, so the schedule's waits must count them.
+using GoodMxConfig =
+    GemmConfig<Cdna4Default<e4m3fn, e4m3fn>, Mx32, LayoutB::kNK, Epilogue<float, Identity>>;
+struct MxWaitOneShortConfig : GoodMxConfig {
+  using Mainloop = BufferLdsPingPongMainloop<Policy, Granularity, LayoutB::kNK, 0, 1>;
+  using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
+  using Params = typename Kernel::Params;
+};
+
+TEST(BufferLdsMainloop, Mx32WaitOneLoadShortGivesAWrongGemm) {
+  GemmCase const c{256, 256, 1024, /*seed=*/78};
+  EXPECT_TRUE(run_on_host(GemmProblem<GoodMxConfig>(c)));
+  EXPECT_FALSE(run_on_host(GemmProblem<MxWaitOneShortConfig>(c)));
+}
+
+// MX-32 through registers (4 waves: the tile loads between the MFMAs, each ds_write behind
+// kStagedWriteVmcnt, which counts the byte loads too).
+struct MxStagedConfig
+    : GemmConfig<Cdna4KBlocked<e4m3fn, e4m3fn>, Mx32, LayoutB::kNK, Epilogue<float, Identity>> {
+  using Mainloop =
+      BufferLdsPingPongMainloop<Policy, Granularity, LayoutB::kNK, 0, 0, arch::ThroughRegisters>;
+  using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
+  using Params = typename Kernel::Params;
+};
+
+TEST(BufferLdsMainloop, Mx32ThroughRegistersGivesTheGemm) {
+  GemmCase const c{256, 256, 1024, /*seed=*/80};
+  EXPECT_TRUE(run_on_host(GemmProblem<MxStagedConfig>(c)));
 }
 
 TEST(BufferLdsMainloop, WaitCountsFollowTheSchedule) {
@@ -289,6 +324,24 @@ TEST(BufferLdsMainloop, WaitCountsFollowTheSchedule) {
   EXPECT_EQ(M::kVmWait<1>, 11);
   EXPECT_EQ(M::kVmWait<2>, 10);
   EXPECT_EQ(M::kVmWait<3>, 9);
+  // MX-32 adds its byte loads, first in each L phase: B's 2 bytes of one cluster per phase, A's 4
+  // in L_0 (the second half's copy) and L_2 (the first half's).
+  using Mx = GoodMxConfig::Mainloop;
+  EXPECT_EQ(Mx::scale_loads(0), 6);
+  EXPECT_EQ(Mx::scale_loads(1), 2);
+  EXPECT_EQ(Mx::scale_loads(2), 6);
+  EXPECT_EQ(Mx::scale_loads(3), 2);
+  EXPECT_EQ(Mx::kVmWait<0>, 31);
+  EXPECT_EQ(Mx::kVmWait<1>, 29);
+  EXPECT_EQ(Mx::kVmWait<2>, 32);
+  EXPECT_EQ(Mx::kVmWait<3>, 25);
+  // Through registers (4 waves, Cdna4KBlocked) a staged load's ds_write waits with every other
+  // load of one tile in flight: its other tile loads and the tile's E8M0 byte loads.
+  using MxStaged = MxStagedConfig::Mainloop;
+  EXPECT_TRUE(MxStaged::kLoadsInMPhase);
+  EXPECT_EQ(MxStaged::kStagedWriteVmcnt,
+            MxStaged::kLoadsPerTile - 1 + MxStaged::scale_loads_per_tile());
+  EXPECT_GT(MxStaged::scale_loads_per_tile(), 0);
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ using Config = GemmConfig<Cdna4Default<e4m3fn, e4m3fn>, PerChannel, LayoutB::kNK
 using G = Gemm<Config>;
 // sa, sb: G::Scale const* (float here; e8m0 for Mx32), G::scale_shape_a(M, K) and G::scale_shape_b(N, K)
 // ---- README, second example (declaration) ----
-using MxGemm = Gemm<GemmConfig<Cdna4KBlocked<e4m3fn, e4m3fn>, Mx32, LayoutB::kNK, Epilogue<bf16>>>;
+using MxGemm = Gemm<GemmConfig<Cdna4Default<e4m3fn, e4m3fn>, Mx32, LayoutB::kNK, Epilogue<bf16>>>;
 static_assert(std::is_same_v<MxGemm::Scale, e8m0>);
 
 void readme_per_channel(int M, int N, int K, e4m3fn const* a, e4m3fn const* b, G::Scale const* sa,

@@ -296,8 +296,13 @@ Expect expect(char const* name) {
     e.global_x16 = Mainloop::CopyA::kVecs + 4 * Mainloop::CopyB::kUnits;
   }
   if constexpr (std::is_same_v<typename Config::Granularity, Mx32> &&
-                arch::has_hardware_mx32<A>::value)
+                arch::has_hardware_mx32<A>::value) {
     e.scale_bytes = P::kKSteps * (P::kAtomsM + P::kAtomsN);
+    if constexpr (kIsBufferLds<Mainloop>) {  // A's bytes twice: one copy per half of the clusters
+      e.scale_bytes = 0;
+      for (int c = 0; c < Mainloop::kClusters; ++c) e.scale_bytes += Mainloop::scale_loads(c);
+    }
+  }
   e.lds_bytes = Config::Kernel::kSharedBytes;
   e.lds_policy_bytes = P::kStages * (Mainloop::LdsLayoutA::kBytes + Mainloop::LdsLayoutB::kBytes);
   e.lds_limit = P::Arch::kLdsBytes;

@@ -28,7 +28,7 @@ struct Gfx950E4m3PerTensorNk     : GemmConfig<Cdna4Default<e4m3fn, e4m3fn>,     
 struct Gfx950E4m3BlockwiseNk     : GemmConfig<Cdna4KBlocked<e4m3fn, e4m3fn>,    Blockwise128, LayoutB::kNK, EpilogueBf16GeluTanh> {};
 struct Gfx950E4m3PerTensorKn     : GemmConfig<Cdna4Default<e4m3fn, e4m3fn>,     PerTensor,    LayoutB::kKN, EpilogueBf16GeluTanh> {};
 struct Gfx950E4m3E5m2PerTensorNk : GemmConfig<Cdna4Default<e4m3fn, e5m2>,       PerTensor,    LayoutB::kNK, EpilogueBf16GeluTanh> {};
-struct Gfx950E4m3Mx32Nk          : GemmConfig<Cdna4KBlocked<e4m3fn, e4m3fn>,    Mx32,         LayoutB::kNK, EpilogueBf16GeluTanh> {};
+struct Gfx950E4m3Mx32Nk          : GemmConfig<Cdna4Default<e4m3fn, e4m3fn>,     Mx32,         LayoutB::kNK, EpilogueBf16GeluTanh> {};
 // gfx942 mk_nk_mn with its 4-byte direct-to-LDS loads in place of the default's register staging
 // (the comparison in docs/isa_report.md): the same mainloop and schedule, another tile-load path.
 struct Gfx942E4m3PerTensorNkDirectToLds : Gfx942E4m3PerTensorNk {

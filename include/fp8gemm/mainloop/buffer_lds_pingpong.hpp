@@ -92,6 +92,16 @@ struct BufferLdsPingPongSupports {
 /// kStagedWriteVmcnt) just before the same load of the next K tile is issued into its registers:
 /// tile s+1's bytes go into the stage tile s does not read; the L phases then wait for lgkmcnt 0.
 ///
+/// MX-32 (E8M0 scales in the MFMA): each L phase first issues scale_loads(c) byte loads into
+/// registers (buffer_load_ubyte), ahead of the MFMAs that use them: B cluster c-1's bytes of tile
+/// s+1 (L_0: cluster kClusters-1's of tile s), one tile ahead; A's bytes are held twice, one copy
+/// per half of the clusters, each reloaded as soon as its half has multiplied, half a tile ahead:
+/// L_0 the second half's of tile s, L_(kClusters/2) the first half's of tile s+1. So no byte is
+/// copied between registers and none is widened (the MFMA reads byte 0 of the load's 32-bit
+/// register). They count in vmcnt, so the schedule counts them (vm_wait, and kStagedWriteVmcnt
+/// through registers); the compiler waits for their values. With kLoadsInMPhase they stay in the
+/// L phase, after the phase's tile loads (issued between M_(c-1)'s MFMAs).
+///
 /// kWaitSlack (tests only; 0 otherwise): loads every counted vmcnt wait leaves in flight beyond the
 /// schedule's count. tests/emulator/buffer_lds_test.cpp sets 1 and sees a wrong GEMM.
 template <class PolicyT, class GranularityT, LayoutB kLayoutB, int kPromoteKV, int kWaitSlack = 0,
@@ -166,12 +176,16 @@ struct BufferLdsPingPongMainloop {
   static constexpr int kLoadsA = Policy::kBlockM / kSlotsPerWaveLoad / kWaves;
   static constexpr int kLoadsBPart = LdsLayoutB::kSlotsPerPart / kSlotsPerWaveLoad / kWaves;
   static constexpr int kLoadsPerTile = kLoadsA + kClusters * kLoadsBPart;
-  /// kStaged: the loads in flight when a staged load is written to LDS, one K tile after it was
-  /// issued: the tile's other kLoadsPerTile - 1 loads (every load is issued once per tile, in
-  /// order, and written just before the same load of the next tile reuses its registers).
-  static constexpr int kStagedWriteVmcnt = kLoadsPerTile - 1;
   /// ds_read_b128 per cluster of B (2 atoms x kReadsPerFragment).
   static constexpr int kReadsBCluster = kClusterAtomsN * kReadsPerFragment;
+
+  // ---- accumulation (as LdsMultistageMainloop) ---------------------------------------------
+  using Promotion = PromotionPlan<Policy, Granularity, kPromoteKV>;  // its register budget too
+  static constexpr bool kHardwareMx = Promotion::kHardwareMx;
+  static constexpr bool kKBlockedScales = Promotion::kKBlockedScales;
+  static constexpr int kPromoteK = Promotion::kPromoteK;
+  static constexpr bool kUsePartial = Promotion::kUsePartial;
+  static constexpr int kMxBlocksPerTile = Policy::kBlockK / 32;  // E8M0 bytes per row and K tile
 
   // ---- the load schedule and the waits it implies -------------------------------------------
   /// Phase (1 .. kClusters-1) in which A load j of tile s+2 is issued during tile s.
@@ -182,6 +196,26 @@ struct BufferLdsPingPongMainloop {
   FP8GEMM_HOST_DEVICE static constexpr int b_id(int part, int q) {
     return kLoadsA + part * kLoadsBPart + q;
   }
+
+  /// MX-32: the half of the clusters that cluster c is in; each half has its own copy of A's
+  /// bytes (issue_phase_scale_loads).
+  FP8GEMM_HOST_DEVICE static constexpr int mx_half(int c) { return c < kClusters / 2 ? 0 : 1; }
+  /// MX-32: E8M0 byte loads into registers that L phase c issues before its tile loads
+  /// (issue_phase_scale_loads): the bytes of one B cluster; in L_0 and L_(kClusters/2) also one
+  /// copy of A's.
+  FP8GEMM_HOST_DEVICE static constexpr int scale_loads(int c) {
+    return kHardwareMx ? kClusterAtomsN + (c == 0 || c == kClusters / 2 ? kAtomsM : 0) : 0;
+  }
+  FP8GEMM_HOST_DEVICE static constexpr int scale_loads_per_tile() {
+    int n = 0;
+    for (int c = 0; c < kClusters; ++c) n += scale_loads(c);
+    return n;
+  }
+  /// kStaged: the loads in flight when a staged load is written to LDS, one K tile after it was
+  /// issued: every other load of one tile's schedule, its kLoadsPerTile - 1 other tile loads and
+  /// (MX-32) its scale_loads_per_tile() byte loads (every load is issued once per tile, in order,
+  /// and written just before the same load of the next tile reuses its registers).
+  static constexpr int kStagedWriteVmcnt = kLoadsPerTile - 1 + scale_loads_per_tile();
 
   struct Schedule {
     static constexpr int kSteps = 8;  // simulated tiles; waits are read at a steady one
@@ -196,6 +230,9 @@ struct BufferLdsPingPongMainloop {
     int n = 0;
     for (int s = 0; s < Schedule::kSteps; ++s) {
       for (int c = 0; c < kClusters; ++c) {
+        // MX-32 bytes: first in the phase; kLoadsInMPhase: after its tile loads, which M_(c-1)
+        // issued. Never read from LDS.
+        if (!kLoadsInMPhase) n += scale_loads(c);
         if (c == 0) {
           for (int q = 0; q < kLoadsBPart; ++q) sch.pos[s + 1][b_id(kClusters - 1, q)] = n++;
         } else {
@@ -203,6 +240,7 @@ struct BufferLdsPingPongMainloop {
             if (a_phase(j) == c) sch.pos[s + 2][j] = n++;
           for (int q = 0; q < kLoadsBPart; ++q) sch.pos[s + 2][b_id(c - 1, q)] = n++;
         }
+        if (kLoadsInMPhase) n += scale_loads(c);
         sch.issued_end[s][c] = n;
       }
     }
@@ -257,14 +295,6 @@ struct BufferLdsPingPongMainloop {
                 "the next cluster's reads go between this cluster's MFMAs: at most one per MFMA");
   static_assert(vm_wait(0) >= 0 && vm_wait(kClusters - 1) >= 0,
                 "load schedule: a phase reads LDS before its loads are issued");
-
-  // ---- accumulation (as LdsMultistageMainloop) ---------------------------------------------
-  using Promotion = PromotionPlan<Policy, Granularity, kPromoteKV>;  // its register budget too
-  static constexpr bool kHardwareMx = Promotion::kHardwareMx;
-  static constexpr bool kKBlockedScales = Promotion::kKBlockedScales;
-  static constexpr int kPromoteK = Promotion::kPromoteK;
-  static constexpr bool kUsePartial = Promotion::kUsePartial;
-  static constexpr int kMxBlocksPerTile = Policy::kBlockK / 32;  // E8M0 bytes per row and K tile
 
   struct Arguments {
     MatrixView<ElementA> a;
@@ -352,7 +382,6 @@ struct BufferLdsPingPongMainloop {
       }
       arch::barrier_without_fence();  // waits for: tile 0 in LDS from every wave
       read_b_cluster<0>(f.b[0], read_address(lds, rb, 0));
-      if constexpr (kHardwareMx) loop_scales_b<0>(f.sb[0], args, ops, 0);
       if constexpr (kPingPong) {
         // The second wave of each SIMD starts one barrier late (see the struct comment).
         if (wave >= kWaves / 2) arch::barrier_without_fence();  // waits for: the other half
@@ -389,6 +418,8 @@ struct BufferLdsPingPongMainloop {
     // take the last row's byte: they only scale accumulator rows (columns) that are never stored.
     std::uint32_t mx_a[kHardwareMx ? kAtomsM : 1];
     std::uint32_t mx_b[kHardwareMx ? kAtomsN : 1];
+    arch::BufferRange mx_a_range;  // MX-32: the E8M0 bytes of A, [extent][cols]
+    arch::BufferRange mx_b_range;
 
     FP8GEMM_DEVICE static Operands make(Arguments const& args, int m0, int n0, int k_tile_begin,
                                         int full, int wave, int lane) {
@@ -425,6 +456,12 @@ struct BufferLdsPingPongMainloop {
         }
       }
       if constexpr (kHardwareMx) {
+        auto range = [](ScaleView<Granularity> const& v) {
+          return arch::BufferRange{reinterpret_cast<std::uint8_t const*>(v.data),
+                                   static_cast<std::uint32_t>(v.extent * v.cols)};
+        };
+        o.mx_a_range = range(args.scale_a);
+        o.mx_b_range = range(args.scale_b);
         int const wm = wave / Policy::kWavesN, wn = wave % Policy::kWavesN;
         FP8GEMM_UNROLL
         for (int i = 0; i < kAtomsM; ++i) {
@@ -446,9 +483,11 @@ struct BufferLdsPingPongMainloop {
     FP8GEMM_DEVICE std::uint32_t k_offset(int t) const {
       return static_cast<std::uint32_t>(t < full ? t : full - 1) * Policy::kBlockK;
     }
-    /// The global K tile of tile t, past the last full tile that one.
-    FP8GEMM_DEVICE int tile_clamped(int t) const {
-      return k_tile_begin + (t < full ? t : full - 1);
+    /// soffset of the E8M0 bytes of K tile t (kMxBlocksPerTile per row and tile); tiles before the
+    /// first (the prologue's) and past the last full one read the nearest full tile's.
+    FP8GEMM_DEVICE std::uint32_t mx_offset(int t) const {
+      int const clamped = t < 0 ? 0 : (t < full ? t : full - 1);
+      return static_cast<std::uint32_t>(kMxBlocksPerTile * (k_tile_begin + clamped));
     }
   };
 
@@ -477,8 +516,12 @@ struct BufferLdsPingPongMainloop {
   struct Fragments {
     FragTileA a[kAtomsM];
     FragTileB b[2][kClusterAtomsN];  // [cluster % 2][atom in cluster]
-    std::uint8_t sa[kAtomsM];        // MX-32: E8M0 bytes of A (hardware scales)
-    std::uint8_t sb[2][kClusterAtomsN];
+    // MX-32: this lane's E8M0 bytes (each in bits 7..0 of its buffer_load_ubyte's register) of A
+    // per half of the clusters (mx_half) and atom, and of B per atom: cluster c's are reloaded for
+    // the next tile once cluster c has multiplied. NOTE: one register per load, never copied (a
+    // copy at the end of the trip would wait for loads the trip has just issued).
+    std::uint32_t sa[2][kAtomsM];
+    std::uint32_t sb[kAtomsN];
     BlockScales scales;  // K-blocked scales of the tile in flight
     // kStaged: load n of phase c of the last tile issued, 16 bytes, until its ds_write a tile later
     arch::Vec<16> staged[kStaged ? kClusters : 1][kStaged ? kLoadsA + kLoadsBPart : 1];
@@ -569,11 +612,55 @@ struct BufferLdsPingPongMainloop {
                                                Fragments& f) {
     if ((c == 0 ? s + 1 : s + 2) >= 0) issue_phase_loads_from<c>(ops, lds, s, f);
   }
+  /// The prologue: L phases of tile s without waits, the same loads as in the loop (so every count
+  /// of the schedule holds from tile 0 on; kLoadsInMPhase: L_0's tile loads of tile 0 follow).
   template <int c = 0>
   FP8GEMM_DEVICE static void issue_step_loads(Operands const& ops, SharedStorage& lds, int s,
                                               Fragments& f) {
-    issue_phase_loads<c>(ops, lds, s, f);
+    if constexpr (kLoadsInMPhase) {  // the loop's order: a phase's tile loads, then its bytes
+      issue_phase_loads<c>(ops, lds, s, f);
+      issue_phase_scale_loads<c, /*kPrologue=*/true>(f, ops, s);
+    } else {
+      issue_phase_scale_loads<c, /*kPrologue=*/true>(f, ops, s);
+      issue_phase_loads<c>(ops, lds, s, f);
+    }
     if constexpr (c + 1 < kClusters) issue_step_loads<c + 1>(ops, lds, s, f);
+  }
+
+  /// MX-32: the E8M0 byte loads of L phase c of tile s (scale_loads(c) of them): B cluster c-1 of
+  /// tile s+1 (c = 0: cluster kClusters-1 of tile s), whose bytes in f.sb the tile's M_(c-1) has
+  /// just used; in L_0 also A's second half copy of tile s (M_(kClusters-1) of tile s-1 has just
+  /// used it), in L_(kClusters/2) A's first half copy of tile s+1 (M_(kClusters/2-1) has).
+  /// NOTE: the prologue's bytes are sign-extended (buffer_load_sbyte), the loop's zero-extended:
+  /// the MFMA reads byte 0 only, and with both kinds of values entering the loop the compiler keeps
+  /// the loop-carried registers 32-bit (with zero-extended bytes alone it carries them as i8 and
+  /// widens each again, v_and 0xff, with a wait for its load, at the top of the loop).
+  template <int c, bool kPrologue = false>
+  FP8GEMM_DEVICE static void issue_phase_scale_loads(Fragments& f, Operands const& ops, int s) {
+    if constexpr (kHardwareMx) {
+      auto load = [](arch::BufferRange const& r, std::uint32_t voffset, std::uint32_t soffset) {
+        std::uint32_t const byte = arch::buffer_load_u8(r, voffset, soffset);
+        if constexpr (kPrologue)
+          return static_cast<std::uint32_t>(
+              static_cast<std::int8_t>(static_cast<std::uint8_t>(byte)));
+        return byte;
+      };
+      constexpr int kCluster = c == 0 ? kClusters - 1 : c - 1;
+      std::uint32_t const kb = ops.mx_offset(c == 0 ? s : s + 1);
+      FP8GEMM_UNROLL
+      for (int q = 0; q < kClusterAtomsN; ++q) {
+        int const j = kCluster * kClusterAtomsN + q;
+        f.sb[j] = load(ops.mx_b_range, ops.mx_b[j], kb);
+      }
+      if constexpr (c == 0 || c == kClusters / 2) {
+        constexpr int kHalf = c == 0 ? 1 : 0;
+        std::uint32_t const kb_a = ops.mx_offset(c == 0 ? s : s + 1);
+        FP8GEMM_UNROLL
+        for (int i = 0; i < kAtomsM; ++i) f.sa[kHalf][i] = load(ops.mx_a_range, ops.mx_a[i], kb_a);
+      }
+    } else {
+      (void)f, (void)ops, (void)s;
+    }
   }
 
   /// Per lane: the LDS byte offset of chunk c (k = 16 * (lane / 16) + 64c) of its row in atom 0 of
@@ -693,14 +780,7 @@ struct BufferLdsPingPongMainloop {
                                   int s, int m0, int n0, Coords const& tc, ReadBase const& rb,
                                   Fragments& f, Accumulators& d) {
     // ---- L_c: loads (c = 0: and the A fragments), counted waits ----
-    if constexpr (kHardwareMx) {  // E8M0 bytes first: the tile loads after them keep vmcnt > 0
-      if constexpr (c == 0) loop_scales_a(f.sa, args, ops, s);
-      if constexpr (c + 1 < kClusters) {
-        loop_scales_b<c + 1>(f.sb[(c + 1) % 2], args, ops, s);
-      } else {
-        loop_scales_b<0>(f.sb[0], args, ops, s + 1);
-      }
-    }
+    issue_phase_scale_loads<c>(f, ops, s);    // MX-32: E8M0 bytes first (scale_loads(c))
     if constexpr (c == 0 && kKBlockedScales)  // used by promote after the tile's last cluster
       load_block_scales(f.scales, args, tc, m0, n0, (ops.k_tile_begin + s) * Policy::kBlockK);
     if constexpr (!kLoadsInMPhase) issue_phase_loads<c>(ops, lds, s, f);
@@ -744,50 +824,27 @@ struct BufferLdsPingPongMainloop {
       return 127;  // not reached: hardware MX needs e8m0 scales
     }
   }
-  /// The same in the loop, from the indices in ops: tile t (past the last full tile: that one,
-  /// whose bytes the loop then never multiplies) has its blocks at byte 4t of every row. NOTE:
-  /// one byte load per atom, no branch and no select (which would wait for the load at once).
-  FP8GEMM_DEVICE static std::uint8_t mx_byte(e8m0 const* tile_blocks, std::uint32_t index) {
-    return tile_blocks[index].bits;
-  }
-  FP8GEMM_DEVICE static void loop_scales_a(std::uint8_t (&sa)[kAtomsM], Arguments const& args,
-                                           Operands const& ops, int t) {
-    if constexpr (kHardwareMx) {
-      e8m0 const* blocks = args.scale_a.data + kMxBlocksPerTile * ops.tile_clamped(t);
-      FP8GEMM_UNROLL
-      for (int i = 0; i < kAtomsM; ++i) sa[i] = mx_byte(blocks, ops.mx_a[i]);
-    }
-  }
-  template <int kCluster>
-  FP8GEMM_DEVICE static void loop_scales_b(std::uint8_t (&sb)[kClusterAtomsN],
-                                           Arguments const& args, Operands const& ops, int t) {
-    if constexpr (kHardwareMx) {
-      e8m0 const* blocks = args.scale_b.data + kMxBlocksPerTile * ops.tile_clamped(t);
-      FP8GEMM_UNROLL
-      for (int q = 0; q < kClusterAtomsN; ++q)
-        sb[q] = mx_byte(blocks, ops.mx_b[kCluster * kClusterAtomsN + q]);
-    }
-  }
-
-  FP8GEMM_DEVICE static void load_scales_a(std::uint8_t (&sa)[kAtomsM], Arguments const& args,
+  FP8GEMM_DEVICE static void load_scales_a(std::uint32_t (&sa)[2][kAtomsM], Arguments const& args,
                                            Coords const& tc, int m0, int kt) {
     int const kb = kt * Policy::kBlockK / 32 + tc.lane / Atom::kM;
     FP8GEMM_UNROLL
-    for (int i = 0; i < kAtomsM; ++i)
-      sa[i] = mx_scale_byte(args.scale_a,
-                            m0 + tc.wave_m * Policy::kWaveTileM + i * Atom::kM + tc.lane % Atom::kM,
-                            kb);
+    for (int i = 0; i < kAtomsM; ++i) {
+      sa[0][i] = mx_scale_byte(
+          args.scale_a, m0 + tc.wave_m * Policy::kWaveTileM + i * Atom::kM + tc.lane % Atom::kM,
+          kb);
+      sa[1][i] = sa[0][i];
+    }
   }
-  FP8GEMM_DEVICE static void load_scales_b(std::uint8_t (&sb)[kClusterAtomsN],
-                                           Arguments const& args, Coords const& tc, int n0, int kt,
-                                           int cluster) {
+  FP8GEMM_DEVICE static void load_scales_b(std::uint32_t (&sb)[kAtomsN], Arguments const& args,
+                                           Coords const& tc, int n0, int kt, int cluster) {
     int const kb = kt * Policy::kBlockK / 32 + tc.lane / Atom::kN;
     FP8GEMM_UNROLL
     for (int q = 0; q < kClusterAtomsN; ++q)
-      sb[q] = mx_scale_byte(args.scale_b,
-                            n0 + tc.wave_n * Policy::kWaveTileN +
-                                (cluster * kClusterAtomsN + q) * Atom::kN + tc.lane % Atom::kN,
-                            kb);
+      sb[cluster * kClusterAtomsN + q] =
+          mx_scale_byte(args.scale_b,
+                        n0 + tc.wave_n * Policy::kWaveTileN +
+                            (cluster * kClusterAtomsN + q) * Atom::kN + tc.lane % Atom::kN,
+                        kb);
   }
 
   /// kLoadsInMPhase: the load issued after MFMA k of a cluster of kMfmas (-1: none): load n after
@@ -834,7 +891,7 @@ struct BufferLdsPingPongMainloop {
     constexpr int m = k / kPerPart, q = (k % kPerPart) / kAtomsM, i = k % kAtomsM;
     constexpr int j = c * kClusterAtomsN + q;
     if constexpr (kHardwareMx) {
-      Atom::mma_scaled(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[i], f.sb[c % 2][q]);
+      Atom::mma_scaled_byte0(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[mx_half(c)][i], f.sb[j]);
     } else {
       mma_part<m>(d.v[i][j], f.a[i], f.b[c % 2][q]);
     }
@@ -870,7 +927,7 @@ struct BufferLdsPingPongMainloop {
         (void)s;
         FP8GEMM_UNROLL
         for (int i = 0; i < kAtomsM; ++i)
-          Atom::mma_scaled(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[i], f.sb[c % 2][q]);
+          Atom::mma_scaled_byte0(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[mx_half(c)][i], f.sb[j]);
       } else {
         FP8GEMM_UNROLL
         for (int i = 0; i < kAtomsM; ++i) mma_parts(d.v[i][j], f.a[i], f.b[c % 2][q]);
@@ -954,7 +1011,7 @@ struct BufferLdsPingPongMainloop {
                                            int n0, int kt, Coords const& tc, ReadBase const& rb,
                                            Fragments& f, Accumulators& d) {
     read_b_cluster<c>(f.b[c % 2], read_address(lds, rb, 0));
-    if constexpr (kHardwareMx) load_scales_b(f.sb[c % 2], args, tc, n0, kt, c);
+    if constexpr (kHardwareMx) load_scales_b(f.sb, args, tc, n0, kt, c);
     arch::wait_lgkmcnt<0>();  // waits for: this cluster's fragments (the tail is not pipelined)
     mma_cluster<c>(args, tc, m0, n0, kt, f, d);
     if constexpr (c + 1 < kClusters) tail_clusters<c + 1>(args, lds, m0, n0, kt, tc, rb, f, d);

@@ -80,11 +80,19 @@ struct Cdna4MmaFp8 {
                                         std::uint8_t scale_a, std::uint8_t scale_b) {
     mma_impl</*kScaled=*/true>(d, a, b, scale_a, scale_b);
   }
+  /// The same with each E8M0 byte in bits 7..0 of a 32-bit register, as the instruction takes it
+  /// (op_sel 0 selects byte 0; bits 31..8 are not read), so a zero-extended byte load feeds it
+  /// without a widening instruction.
+  FP8GEMM_DEVICE static void mma_scaled_byte0(float (&d)[kCRegs], FragA const& a, FragB const& b,
+                                              std::uint32_t scale_a_word,
+                                              std::uint32_t scale_b_word) {
+    mma_impl</*kScaled=*/true>(d, a, b, scale_a_word, scale_b_word);
+  }
 
  private:
   template <bool kScaled>
   FP8GEMM_DEVICE static void mma_impl(float (&d)[kCRegs], FragA const& a, FragB const& b,
-                                      std::uint8_t scale_a, std::uint8_t scale_b) {
+                                      std::uint32_t scale_a, std::uint32_t scale_b) {
 #if defined(FP8GEMM_ARCH_GFX950)
     using int8_t_ = __attribute__((__vector_size__(8 * sizeof(int)))) int;
     using acc_t = __attribute__((__vector_size__(kCRegs * sizeof(float)))) float;
@@ -94,7 +102,8 @@ struct Cdna4MmaFp8 {
     for (int r = 0; r < kCRegs; ++r) c[r] = d[r];
     constexpr int kTypeA = std::is_same_v<EA, e4m3fn> ? 0 : 1;
     constexpr int kTypeB = std::is_same_v<EB, e4m3fn> ? 0 : 1;
-    int const sa = kScaled ? scale_a : 0, sb = kScaled ? scale_b : 0;
+    int const sa = kScaled ? static_cast<int>(scale_a) : 0;
+    int const sb = kScaled ? static_cast<int>(scale_b) : 0;
     if constexpr (kShape == 16) {
       if constexpr (kScaled) {
         c = __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4(av, bv, c, kTypeA, kTypeB, 0, sa, 0,
@@ -115,7 +124,8 @@ struct Cdna4MmaFp8 {
     using Semantics = std::conditional_t<kShape == 16, emu::MfmaScaleF32_16x16x128F8,
                                          emu::MfmaScaleF32_32x32x64F8>;
     if constexpr (kScaled) {
-      emulate_mma_scaled<Semantics, EA, EB>(d, a, b, scale_a, scale_b);
+      emulate_mma_scaled<Semantics, EA, EB>(d, a, b, static_cast<std::uint8_t>(scale_a),
+                                            static_cast<std::uint8_t>(scale_b));
     } else {
       emulate_mma<Semantics, EA, EB>(d, a, b);
     }

@@ -126,6 +126,25 @@ FP8GEMM_DEVICE Vec<16> buffer_load16(BufferRange const& r, std::uint32_t voffset
   return v;
 }
 
+/// One lane's byte at r.base + soffset + voffset into a register (buffer_load_ubyte), zero when
+/// voffset >= r.num_records (soffset uniform, outside the range check). It counts in vmcnt like the
+/// direct-to-LDS loads; the compiler waits for its value before the first use.
+FP8GEMM_DEVICE std::uint32_t buffer_load_u8(BufferRange const& r, std::uint32_t voffset,
+                                            std::uint32_t soffset) {
+#if defined(FP8GEMM_ARCH_GFX950)
+  __amdgpu_buffer_rsrc_t const rsrc = __builtin_amdgcn_make_buffer_rsrc(
+      const_cast<std::uint8_t*>(r.base), 0, static_cast<int>(r.num_records), kBufferResourceWord3);
+  return __builtin_amdgcn_raw_buffer_load_b8(rsrc, static_cast<int>(voffset),
+                                             static_cast<int>(soffset), 0);
+#elif defined(FP8GEMM_EMULATOR)
+  emu::vmem_load_register();
+  return voffset < r.num_records ? r.base[soffset + voffset] : 0u;
+#else
+  (void)r, (void)voffset, (void)soffset;
+  return 0;
+#endif
+}
+
 /// An LDS byte address as the LDS instructions take it: 32 bits on the GPU; a host pointer on the
 /// emulator (and in host passes).
 #if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)

@@ -562,6 +562,13 @@ inline void vmem_load_lds(void* lds_wave, void const* base, std::uint32_t offset
   f.async_groups.push_back(std::move(group));
 }
 
+/// One lane of a buffer load into a register (buffer_load_ubyte): its value is read at once (the
+/// compiler waits for register loads itself), but it takes its place in the vmcnt queue like the
+/// direct-to-LDS loads, so a counted wait behind it lands exactly what the GPU's would.
+inline void vmem_load_register() {
+  detail::current_worker().current().async_groups.emplace_back();
+}
+
 /// s_waitcnt vmcnt(pending): lands the calling thread's oldest loads until at most `pending` are in
 /// flight (the same queue as async_copy's groups).
 inline void vmem_wait(int pending) {
