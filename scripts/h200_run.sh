@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the H200 (device tool): the GPU test suite, a compute-sanitizer subset, and the
 # benchmark, from binaries built here with nvcc and carried in .carry/. Everything lands in $OUT.
-#   usage there: bash scripts/h200_run.sh [tests|bench|all]
+#   usage there: bash scripts/h200_run.sh [tests|bench|all|profile]
 # Environment (for short runs): FP8GEMM_TEST_BINARIES (glob under .carry/, default
 # fp8gemm_*_gpu_test), FP8GEMM_TEST_TIMEOUT (seconds per binary, default 200), FP8GEMM_SANITIZE=0
 # (skip compute-sanitizer), FP8GEMM_BENCH_FILTER (a --benchmark_filter regex, default all),
@@ -9,6 +9,8 @@
 # (seconds per pass, default 400),
 # FP8GEMM_BENCH_MIN_TIME (seconds of measured GPU time per repetition, default 0.02: with 10
 # launches per event pair that is about 0.2 s of wall time, as 0.1 s was with one launch).
+# profile: FP8GEMM_NCU_BENCHES (space-separated benchmark names): Nsight Compute (clocks left
+# alone) on one GEMM launch of each, after 30 of them, into ncu.txt.
 set -uo pipefail
 what=${1:-all}
 out=${OUT:-/tmp/out}
@@ -81,6 +83,19 @@ if [[ $what == bench || $what == all ]]; then
   kill $sampler
   sort -n "$out/bench_clocks.txt" | awk '{a[NR]=$1} END {print "SM clock MHz during the benchmark: min", a[1], "median", a[int((NR+1)/2)], "max", a[NR], "(" NR " samples)"}'
   cat "$out"/bench*.log | grep -E "median|ERROR|status|failed" | awk '{print $1, $2, $3}' | sort
+fi
+if [[ $what == profile ]]; then
+  for b in ${FP8GEMM_NCU_BENCHES:-}; do
+    echo "==== $b" >> "$out/ncu.txt"
+    # the GEMM kernels only (not the benchmark's random fill): ours, cuBLASLt's, CUTLASS-named
+    timeout 300 ncu --clock-control none -k 'regex:[Gg]emm|xmma|cutlass|kernel_entry' \
+      --launch-skip 30 --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis \
+      --section LaunchStats --section Occupancy --section WarpStateStats --section SchedulerStats \
+      .carry/fp8gemm_bench --benchmark_filter="^$b\$" --benchmark_min_time=0.002 \
+      --benchmark_repetitions=1 >> "$out/ncu.txt" 2>&1
+    r=$?; rc=$((rc | r))
+    echo "ncu $b exit $r"
+  done
 fi
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu --format=csv >> "$out/env.txt" 2>&1
 # the device tool brings back at most 8 files: past that, the logs travel as one archive

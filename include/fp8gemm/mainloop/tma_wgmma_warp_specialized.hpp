@@ -173,6 +173,7 @@ struct TmaWgmmaMainloop {
     t.box_inner = kBlockK;
     t.box_outer = static_cast<std::uint32_t>(box_rows);
     t.swizzle = arch::TmaSwizzle::k128B;
+    t.l2_promotion = Policy::kL2Promotion;
     return t;
   }
 

@@ -3,7 +3,10 @@
 /// (policy layer). Every impossible combination is a static_assert that says why.
 #pragma once
 
+#include <type_traits>
+
 #include "fp8gemm/arch/arch_traits.hpp"
+#include "fp8gemm/arch/nvidia/sm90_tma.hpp"
 #include "fp8gemm/arch/nvidia/sm90_wgmma.hpp"
 #include "fp8gemm/numeric/numeric.hpp"
 
@@ -49,9 +52,13 @@ namespace fp8gemm {
 /// How two consumer warpgroups share the work: the same tile (cooperative) or alternate tiles.
 enum class WgmmaSchedule { kCooperative, kPingPong };
 
+/// Marks a WGMMA policy: WgmmaTilePolicy and anything derived from it (a derived struct may
+/// shadow a tuning member such as kL2Promotion; the shape members must stay as they are).
+struct WgmmaPolicyTag {};
+
 template <int BlockM, int BlockN, int Consumers, int Stages, class EA = e4m3fn, class EB = e4m3fn,
           WgmmaSchedule Schedule = WgmmaSchedule::kCooperative>
-struct WgmmaTilePolicy {
+struct WgmmaTilePolicy : WgmmaPolicyTag {
   using Atom = arch::Sm90Wgmma64xNx32<BlockN, EA, EB>;
   using Arch = arch::Sm90a;
   using ElementA = EA;
@@ -76,6 +83,10 @@ struct WgmmaTilePolicy {
   static constexpr char const* kScheduleSuffix = kPingPong ? "_pingpong" : "";
   static constexpr int kAtomsM = kWavesPerConsumer, kAtomsN = 1;
 
+  /// Bytes an L2 miss of the operands' TMA copies fetches from HBM (the tensor maps' L2
+  /// promotion): a copy reads 128 B of each of its rows, and the next k-block reads the next 128.
+  static constexpr arch::TmaL2Promotion kL2Promotion = arch::TmaL2Promotion::k128B;
+
   static constexpr int kStageBytesA = BlockM * kBlockK;
   static constexpr int kStageBytesB = BlockN * kBlockK;
   static constexpr int kStageBytes = kStageBytesA + kStageBytesB;
@@ -96,10 +107,8 @@ struct WgmmaTilePolicy {
                 "use: shrink the tile or Stages");
 };
 
-/// True for WgmmaTilePolicy (GemmConfig picks the TMA + WGMMA kernel for it).
+/// True for WgmmaTilePolicy and structs derived from it (GemmConfig picks the TMA + WGMMA kernel).
 template <class P>
-struct IsWgmmaPolicy : std::false_type {};
-template <int BM, int BN, int C, int S, class EA, class EB, WgmmaSchedule Sch>
-struct IsWgmmaPolicy<WgmmaTilePolicy<BM, BN, C, S, EA, EB, Sch>> : std::true_type {};
+struct IsWgmmaPolicy : std::is_base_of<WgmmaPolicyTag, P> {};
 
 }  // namespace fp8gemm
