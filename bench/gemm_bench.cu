@@ -296,13 +296,6 @@ void add_cublaslt(std::string const& name, Shape s, LtMode mode) {
       [s, mode](benchmark::State& st) { bench_cublaslt(st, s.m, s.n, s.k, mode); });
 }
 
-/// A WGMMA policy whose TMA copies fetch 256 bytes per L2 miss (the policy's tuning member).
-template <class P>
-struct L2Fetch256 : P {
-  static constexpr arch::TmaL2Promotion kL2Promotion = arch::TmaL2Promotion::k256B;
-};
-using SmallM13 = WgmmaTilePolicy<64, 64, 1, 13>;  // 13 stages: 104 KiB of B in flight per SM
-
 int register_all() {
   // Per-tensor shapes (issue 10's bars), a small one, and decode (M = 1, 16, 128).
   Shape const shapes[] = {{4096, 4096, 4096}, {8192, 8192, 8192},  {4096, 8192, 8192},
@@ -320,21 +313,12 @@ int register_all() {
     if (s.m <= 128) {
       add("fp8gemm/sm90_wgmma_small_m/" + shape,
           [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaSmallM<>>(st, s.m, s.n, s.k); });
-      // decode variants: more stages in flight, 256-byte L2 fetches, a wider tile split over K
-      add("fp8gemm/sm90_wgmma_64x64_s13/" + shape,
-          [s](benchmark::State& st) { bench_fp8gemm<SmallM13>(st, s.m, s.n, s.k); });
-      add("fp8gemm/sm90_wgmma_64x64_s8_l2_256/" + shape, [s](benchmark::State& st) {
-        bench_fp8gemm<L2Fetch256<Sm90WgmmaSmallM<>>>(st, s.m, s.n, s.k);
+      // decode variants: the 8-stage tile SmallM had before d5226c3; a 64 x 128 tile split over K
+      add("fp8gemm/sm90_wgmma_64x64_s8/" + shape, [s](benchmark::State& st) {
+        bench_fp8gemm<WgmmaTilePolicy<64, 64, 1, 8>>(st, s.m, s.n, s.k);
       });
-      add("fp8gemm/sm90_wgmma_64x64_s13_l2_256/" + shape,
-          [s](benchmark::State& st) { bench_fp8gemm<L2Fetch256<SmallM13>>(st, s.m, s.n, s.k); });
-      add("fp8gemm/sm90_wgmma_64x128_s9_l2_256_split2/" + shape, [s](benchmark::State& st) {
-        bench_fp8gemm<L2Fetch256<WgmmaTilePolicy<64, 128, 1, 9>>>(st, s.m, s.n, s.k, 2);
-      });
-    }
-    if (s.m >= 4096) {
-      add("fp8gemm/sm90_wgmma_default_l2_256/" + shape, [s](benchmark::State& st) {
-        bench_fp8gemm<L2Fetch256<Sm90WgmmaDefault<>>>(st, s.m, s.n, s.k);
+      add("fp8gemm/sm90_wgmma_64x128_s9_split2/" + shape, [s](benchmark::State& st) {
+        bench_fp8gemm<WgmmaTilePolicy<64, 128, 1, 9>>(st, s.m, s.n, s.k, 2);
       });
     }
     if (s.m >= 2048) {

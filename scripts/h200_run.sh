@@ -87,11 +87,11 @@ fi
 if [[ $what == profile ]]; then
   for b in ${FP8GEMM_NCU_BENCHES:-}; do
     echo "==== $b" >> "$out/ncu.txt"
-    # the GEMM kernels only (not the benchmark's random fill): ours, cuBLASLt's, CUTLASS-named
-    timeout 300 ncu --clock-control none -k 'regex:[Gg]emm|xmma|cutlass|kernel_entry' \
+    # the GEMM kernels only (not the benchmark's random fill): ours, cuBLASLt's (nvjet, xmma, cutlass)
+    timeout 300 ncu --clock-control none -k 'regex:[Gg]emm|xmma|cutlass|nvjet|kernel_entry' \
       --launch-skip 30 --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis \
       --section LaunchStats --section Occupancy --section WarpStateStats --section SchedulerStats \
-      .carry/fp8gemm_bench --benchmark_filter="^$b\$" --benchmark_min_time=0.002 \
+      .carry/fp8gemm_bench --benchmark_filter="^$b/manual_time\$" --benchmark_min_time=0.002 \
       --benchmark_repetitions=1 >> "$out/ncu.txt" 2>&1
     r=$?; rc=$((rc | r))
     echo "ncu $b exit $r"

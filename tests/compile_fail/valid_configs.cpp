@@ -12,6 +12,13 @@ void instantiate_run() {
   (static_cast<void>(&Gemm<Configs>::run), ...);
 }
 
+/// A WGMMA policy derived to change a tuning member: still the TMA + WGMMA kernel .
+struct SmallMFetch256 : Sm90WgmmaSmallM<> {
+  static constexpr TmaL2Promotion kL2Promotion = TmaL2Promotion::k256B;
+};
+static_assert(IsWgmmaPolicy<SmallMFetch256>::value,
+              "a struct derived from WgmmaTilePolicy is a WGMMA policy");
+
 using Cdna4Small = TilePolicy<64, 64, 128, 2, 2, Cdna4Mma16x16x128<e4m3fn, e4m3fn>, 2>;
 template void instantiate_run<
     GemmConfig<Cdna4Small, Blockwise<4, 32, 128>, LayoutB::kNK, Epilogue<bf16>>,  // issue 12's, K
@@ -28,4 +35,5 @@ template void instantiate_run<
     GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>,
     GemmConfig<Sm90WgmmaFast<e5m2, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<e4m3fn, GeluErf>,
                FastAccumulation>,
-    GemmConfig<Sm90WgmmaSmallM<>, PerTensor, LayoutB::kNK, Epilogue<float>>>();
+    GemmConfig<Sm90WgmmaSmallM<>, PerTensor, LayoutB::kNK, Epilogue<float>>,
+    GemmConfig<SmallMFetch256, PerTensor, LayoutB::kNK, Epilogue<bf16>>>();

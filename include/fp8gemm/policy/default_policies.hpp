@@ -40,10 +40,13 @@ template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaFast = WgmmaTilePolicy<128, 256, 2, 4, EA, EB>;
 
 /// Hopper peak path for small M (decode, M <= 128): 64 x 64 x 128 tiles, one consumer warpgroup,
-/// eight stages of (64 + 64) x 128 B = 128 KiB in flight: N = 8192 gives 128 tiles, one per SM,
-/// each streaming its 64 rows of B.
+/// thirteen stages of (64 + 64) x 128 B = 208 KiB: N = 8192 gives 128 tiles, one per SM, each
+/// streaming its 64 rows of B with 104 KiB of them in flight. Decode is bound by the bytes in
+/// flight per SM (H200, bench/NOTES.md, d5226c3): 13 stages took 26.8 / 26.3 / 29.4 us at
+/// M = 1 / 16 / 128 x 8192 x 8192 against 8 stages' 32.4 / 30.5 / 30.1; 256-byte L2 fetches
+/// changed nothing. (The A half of a stage is mostly TMA zero fill below M = 64.)
 template <class EA = e4m3fn, class EB = e4m3fn>
-using Sm90WgmmaSmallM = WgmmaTilePolicy<64, 64, 1, 8, EA, EB>;
+using Sm90WgmmaSmallM = WgmmaTilePolicy<64, 64, 1, 13, EA, EB>;
 
 /// gfx950 (CDNA4): 256 x 256 x 128 block tile on the full-rate 16x16x128 MFMA, 8 waves (4 x 2) of
 /// 64 x 128, two LDS stages. mk_nk_mn runs the direct-to-LDS ping-pong mainloop on XOR-swizzled

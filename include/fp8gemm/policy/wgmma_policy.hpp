@@ -85,6 +85,8 @@ struct WgmmaTilePolicy : WgmmaPolicyTag {
 
   /// Bytes an L2 miss of the operands' TMA copies fetches from HBM (the tensor maps' L2
   /// promotion): a copy reads 128 B of each of its rows, and the next k-block reads the next 128.
+  /// A tuning member (shadow it in a derived struct); 256 B measured the same as 128 B on the
+  /// H200 at decode and at 4096^3 / 8192^3 (bench/NOTES.md, d5226c3).
   static constexpr arch::TmaL2Promotion kL2Promotion = arch::TmaL2Promotion::k128B;
 
   static constexpr int kStageBytesA = BlockM * kBlockK;
