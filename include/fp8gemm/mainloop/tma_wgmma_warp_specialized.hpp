@@ -115,12 +115,22 @@ struct TmaWgmmaMainloop {
   /// What the kernel receives: tensor maps (kept in parameter space: __grid_constant__) instead
   /// of pointers for A and B.
   struct Params {
-    arch::TmaDescriptor map_a;  // A [M, K], box 128 (K) x BlockM rows, 128-byte swizzle
+    arch::TmaDescriptor map_a;  // A [M, K], box 128 (K) x a_box_rows(M) rows, 128-byte swizzle
     arch::TmaDescriptor map_b;  // B [N, K], box 128 (K) x BlockN rows
     ScaleView<Granularity> scale_a;
     ScaleView<Granularity> scale_b;
     int m = 0, n = 0, k = 0;
+    std::uint32_t stage_tx_bytes = 0;  // bytes one stage's two copies land: A's box + B's
   };
+
+  /// Rows of A one copy brings: the tile's BlockM, or, when all of M fits below that, M rounded
+  /// up to the 8-row swizzle atom. The stage's rows past the box are not written (stale bytes of
+  /// an earlier k-block, or never initialized): they feed only accumulator rows >= M, which no
+  /// store reads (the epilogue and the split-K store check m < M). Decode (M = 1) then copies
+  /// 1 KiB of A per stage instead of 8 KiB of zero fill.
+  FP8GEMM_HOST_DEVICE static int a_box_rows(int m) {
+    return m < Policy::kBlockM ? (m + 7) / 8 * 8 : Policy::kBlockM;
+  }
 
   /// Stage s: A tile [BlockM][128 B] and B tile [BlockN][128 B], each 1024-byte aligned (the
   /// 128-byte swizzle repeats every 8 rows); full[s] completes when the stage's bytes landed,
@@ -197,7 +207,7 @@ struct TmaWgmmaMainloop {
                            "ldb (" + std::to_string(args.b.ld) + ") must be >= K (" +
                                std::to_string(args.b.cols) + ")");
     Status const sa = arch::check_tma_tensor_2d(
-        operand_map(args.a.data, args.a.rows, args.a.cols, args.a.ld, Policy::kBlockM));
+        operand_map(args.a.data, args.a.rows, args.a.cols, args.a.ld, a_box_rows(args.a.rows)));
     if (!sa.ok()) return Status::error(sa.code(), "A: " + sa.message());
     Status const sb = arch::check_tma_tensor_2d(
         operand_map(args.b.data, args.b.rows, args.b.cols, args.b.ld, Policy::kBlockN));
@@ -207,8 +217,9 @@ struct TmaWgmmaMainloop {
 
   /// Params from Arguments: encodes the two tensor maps (driver call).
   static Status to_params(Arguments const& args, Params& p) {
+    int const box_a = a_box_rows(args.a.rows);
     FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(
-        operand_map(args.a.data, args.a.rows, args.a.cols, args.a.ld, Policy::kBlockM), &p.map_a));
+        operand_map(args.a.data, args.a.rows, args.a.cols, args.a.ld, box_a), &p.map_a));
     FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(
         operand_map(args.b.data, args.b.rows, args.b.cols, args.b.ld, Policy::kBlockN), &p.map_b));
     p.scale_a = args.scale_a;
@@ -216,6 +227,7 @@ struct TmaWgmmaMainloop {
     p.m = args.a.rows;
     p.n = args.b.rows;
     p.k = args.a.cols;
+    p.stage_tx_bytes = static_cast<std::uint32_t>((box_a + Policy::kBlockN) * kBlockK);
     return Status::success();
   }
 
@@ -237,12 +249,13 @@ struct TmaWgmmaMainloop {
   }
 
   /// Producer (one elected thread): K-blocks [kb_begin, kb_end) of the tile at (m0, n0) into the
-  /// ring. Out-of-bounds rows and K arrive as zeros (TMA), and still count as transaction bytes.
+  /// ring. Out-of-bounds rows and K inside a box arrive as zeros (TMA), and still count as
+  /// transaction bytes.
   FP8GEMM_DEVICE static void load(Params const& p, SharedStorage& s, RingPosition& pos, int m0,
                                   int n0, int kb_begin, int kb_end) {
     for (int kb = kb_begin; kb < kb_end; ++kb) {
       arch::Mbarrier::wait(&s.empty[pos.stage], pos.phase ^ 1);  // waits for: consumers freed it
-      arch::Mbarrier::arrive_expect_tx(&s.full[pos.stage], Policy::kStageBytes);
+      arch::Mbarrier::arrive_expect_tx(&s.full[pos.stage], p.stage_tx_bytes);
       arch::tma_load_2d(s.a[pos.stage], &p.map_a, &s.full[pos.stage], kb * kBlockK, m0);
       arch::tma_load_2d(s.b[pos.stage], &p.map_b, &s.full[pos.stage], kb * kBlockK, n0);
       pos.advance<kStages>();

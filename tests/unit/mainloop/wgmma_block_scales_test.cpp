@@ -144,3 +144,19 @@ TEST(WgmmaRingPosition, AdvanceByMatchesSingleSteps) {
 
 }  // namespace
 }  // namespace fp8gemm
+
+/// A's TMA box: the whole BlockM once M reaches it, else M rounded up to the 8-row swizzle atom
+/// (decode copies 1 KiB of A per stage at M = 1, not 8 KiB of zero fill).
+TEST(WgmmaMainloop, ABoxRowsFollowSmallM) {
+  using Small = TmaWgmmaMainloop<Sm90WgmmaSmallM<>, PerTensor, 128>;     // BlockM 64
+  using Default = TmaWgmmaMainloop<Sm90WgmmaDefault<>, PerTensor, 128>;  // BlockM 128
+  EXPECT_EQ(Small::a_box_rows(1), 8);
+  EXPECT_EQ(Small::a_box_rows(8), 8);
+  EXPECT_EQ(Small::a_box_rows(9), 16);
+  EXPECT_EQ(Small::a_box_rows(63), 64);
+  EXPECT_EQ(Small::a_box_rows(64), 64);
+  EXPECT_EQ(Small::a_box_rows(100000), 64);
+  EXPECT_EQ(Default::a_box_rows(16), 16);
+  EXPECT_EQ(Default::a_box_rows(100), 104);
+  EXPECT_EQ(Default::a_box_rows(129), 128);
+}
