@@ -313,17 +313,9 @@ int register_all() {
     if (s.m <= 128) {
       add("fp8gemm/sm90_wgmma_small_m/" + shape,
           [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaSmallM<>>(st, s.m, s.n, s.k); });
-      // decode variants: the 8-stage tile SmallM had before d5226c3; a 64 x 128 tile split over K
-      add("fp8gemm/sm90_wgmma_64x64_s8/" + shape, [s](benchmark::State& st) {
-        bench_fp8gemm<WgmmaTilePolicy<64, 64, 1, 8>>(st, s.m, s.n, s.k);
-      });
-      add("fp8gemm/sm90_wgmma_64x128_s9_split2/" + shape, [s](benchmark::State& st) {
-        bench_fp8gemm<WgmmaTilePolicy<64, 128, 1, 9>>(st, s.m, s.n, s.k, 2);
-      });
       // M = 128 in one tile row: 128 x 64, two cooperative consumers (cuBLASLt's decode tile there)
-      add("fp8gemm/sm90_wgmma_128x64_s9/" + shape, [s](benchmark::State& st) {
-        bench_fp8gemm<WgmmaTilePolicy<128, 64, 2, 9>>(st, s.m, s.n, s.k);
-      });
+      add("fp8gemm/sm90_wgmma_medium_m/" + shape,
+          [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaMediumM<>>(st, s.m, s.n, s.k); });
     }
     if (s.m >= 2048) {
       // tile variant of the promoted default: 128 x 128, one m64 block per consumer (two

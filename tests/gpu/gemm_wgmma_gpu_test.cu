@@ -40,7 +40,7 @@ using Configs = ::testing::Types<
     GemmConfig<WgmmaTilePolicy<128, 128, 1, 3>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>>,
     // two partial-sum sets (kPipelinedPromotion, one m64 row block per consumer: sets alternate
     // over k-blocks; odd and even k-block counts below); then two row blocks per consumer, N = 64
-    GemmConfig<WgmmaTilePolicy<128, 64, 2, 5, e4m3fn, e5m2>, Blockwise<1, 64, 128>, LayoutB::kNK,
+    GemmConfig<Sm90WgmmaMediumM<e4m3fn, e5m2>, Blockwise<1, 64, 128>, LayoutB::kNK,
                Epilogue<fp16, Identity>>,
     GemmConfig<Sm90WgmmaSmallM<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>,
     GemmConfig<WgmmaTilePolicy<256, 64, 2, 4, e5m2, e4m3fn>, PerChannel, LayoutB::kNK,

@@ -14,6 +14,7 @@ using BlockwiseFp8 =
 using FastBf16 =
     GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
 using SmallMFp32 = GemmConfig<Sm90WgmmaSmallM<>, PerTensor, LayoutB::kNK, Epilogue<float>>;
+using MediumMBf16 = GemmConfig<Sm90WgmmaMediumM<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
 using SmallMBlockwise =
     GemmConfig<Sm90WgmmaSmallM<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
 using TwoGroups =
@@ -31,7 +32,9 @@ Status run_all(Gemm<PromotedBf16>::Arguments const& a, Gemm<PromotedGelu>::Argum
                Gemm<BlockwiseFp8>::Arguments const& c, Gemm<FastBf16>::Arguments const& d,
                Gemm<SmallMFp32>::Arguments const& e, Gemm<SmallMBlockwise>::Arguments const& f,
                Gemm<TwoGroups>::Arguments const& g, Gemm<TwoRowBlocksPipelined>::Arguments const& h,
-               Gemm<PingPongPromoted>::Arguments const& i, Gemm<PingPongFast>::Arguments const& j) {
+               Gemm<PingPongPromoted>::Arguments const& i, Gemm<PingPongFast>::Arguments const& j,
+               Gemm<MediumMBf16>::Arguments const& k) {
+  FP8GEMM_RETURN_IF_ERROR(Gemm<MediumMBf16>::run(k));
   FP8GEMM_RETURN_IF_ERROR(Gemm<PromotedBf16>::run(a));
   FP8GEMM_RETURN_IF_ERROR(Gemm<PromotedGelu>::run(b));
   FP8GEMM_RETURN_IF_ERROR(Gemm<BlockwiseFp8>::run(c));

@@ -44,9 +44,18 @@ using Sm90WgmmaFast = WgmmaTilePolicy<128, 256, 2, 4, EA, EB>;
 /// streaming its 64 rows of B with 104 KiB of them in flight. Decode is bound by the bytes in
 /// flight per SM (H200, bench/NOTES.md, d5226c3): 13 stages took 26.8 / 26.3 / 29.4 us at
 /// M = 1 / 16 / 128 x 8192 x 8192 against 8 stages' 32.4 / 30.5 / 30.1; 256-byte L2 fetches
-/// changed nothing. (The A half of a stage is mostly TMA zero fill below M = 64.)
+/// changed nothing. A's copies are only as tall as M (TmaWgmmaMainloop::a_box_rows): 21.4 / 22.2
+/// us at M = 1 / 16 (b73067b; cuBLASLt 20.0 / 20.1). For 64 < M <= 128 use Sm90WgmmaMediumM.
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaSmallM = WgmmaTilePolicy<64, 64, 1, 13, EA, EB>;
+
+/// Hopper peak path for 64 < M <= 128 (decode with a batch): 128 x 64 x 128 tiles, two
+/// cooperative consumers of one m64 row block each (pipelined promotion), nine stages of
+/// (128 + 64) x 128 B = 216 KiB: N = 8192 gives 128 tiles in one wave, where SmallM's 64-row
+/// tiles need two (256 tiles). H200 (bench/NOTES.md, b73067b) at 128 x 8192 x 8192: 24.7 us
+/// against SmallM's 29.5 and cuBLASLt's 23.0 (cuBLASLt picks a 128 x 64 tile there too).
+template <class EA = e4m3fn, class EB = e4m3fn>
+using Sm90WgmmaMediumM = WgmmaTilePolicy<128, 64, 2, 9, EA, EB>;
 
 /// gfx950 (CDNA4): 256 x 256 x 128 block tile on the full-rate 16x16x128 MFMA, 8 waves (4 x 2) of
 /// 64 x 128, two LDS stages. mk_nk_mn runs the direct-to-LDS ping-pong mainloop on XOR-swizzled

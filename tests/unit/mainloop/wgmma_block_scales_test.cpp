@@ -142,9 +142,6 @@ TEST(WgmmaRingPosition, AdvanceByMatchesSingleSteps) {
   check(std::integral_constant<int, 8>{});
 }
 
-}  // namespace
-}  // namespace fp8gemm
-
 /// A's TMA box: the whole BlockM once M reaches it, else M rounded up to the 8-row swizzle atom
 /// (decode copies 1 KiB of A per stage at M = 1, not 8 KiB of zero fill).
 TEST(WgmmaMainloop, ABoxRowsFollowSmallM) {
@@ -160,3 +157,6 @@ TEST(WgmmaMainloop, ABoxRowsFollowSmallM) {
   EXPECT_EQ(Default::a_box_rows(100), 104);
   EXPECT_EQ(Default::a_box_rows(129), 128);
 }
+
+}  // namespace
+}  // namespace fp8gemm
