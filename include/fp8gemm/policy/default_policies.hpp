@@ -39,7 +39,7 @@ using Sm90WgmmaDefault = WgmmaTilePolicy<128, 128, 2, 6, EA, EB>;
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaFast = WgmmaTilePolicy<128, 256, 2, 4, EA, EB>;
 
-/// Hopper peak path for small M (decode, M <= 128): 64 x 64 x 128 tiles, one consumer warpgroup,
+/// Hopper peak path for small M (decode, M <= 64): 64 x 64 x 128 tiles, one consumer warpgroup,
 /// thirteen stages of (64 + 64) x 128 B = 208 KiB: N = 8192 gives 128 tiles, one per SM, each
 /// streaming its 64 rows of B with 104 KiB of them in flight. Decode is bound by the bytes in
 /// flight per SM (H200, bench/NOTES.md, d5226c3): 13 stages took 26.8 / 26.3 / 29.4 us at
