@@ -223,6 +223,31 @@ TEST(BufferLdsMainloop, Mx32WaitOneLoadShortGivesAWrongGemm) {
   EXPECT_FALSE(run_on_host(GemmProblem<MxWaitOneShortConfig>(c)));
 }
 
+// Blockwise: the scales go to LDS by direct-to-LDS dword loads, one K tile ahead, and are read in
+// L_0 of their tile: the counted wait before L_0 must cover them as well as the tile's A and B.
+template <class Mainloop>
+struct OneLoadShort;
+template <class P, class G, LayoutB kLB, int kPromoteK>
+struct OneLoadShort<BufferLdsPingPongMainloop<P, G, kLB, kPromoteK, 0>> {
+  using type = BufferLdsPingPongMainloop<P, G, kLB, kPromoteK, 1>;
+};
+using GoodBlockwiseConfig = GemmConfig<Cdna4KBlocked<e4m3fn, e4m3fn>, Blockwise<1, 128, 128>,
+                                       LayoutB::kNK, Epilogue<float, Identity>>;
+static_assert(GoodBlockwiseConfig::Mainloop::kKBlockedScales &&
+                  GoodBlockwiseConfig::Mainloop::kScaleLoads == 3,
+              "gfx950 Blockwise mk_nk_mn runs the buffer-load mainloop, scales through LDS");
+struct BlockwiseWaitOneShortConfig : GoodBlockwiseConfig {
+  using Mainloop = typename OneLoadShort<GoodBlockwiseConfig::Mainloop>::type;
+  using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
+  using Params = typename Kernel::Params;
+};
+
+TEST(BufferLdsMainloop, BlockwiseWaitOneLoadShortGivesAWrongGemm) {
+  GemmCase const c{256, 256, 1024, /*seed=*/79};
+  EXPECT_TRUE(run_on_host(GemmProblem<GoodBlockwiseConfig>(c)));
+  EXPECT_FALSE(run_on_host(GemmProblem<BlockwiseWaitOneShortConfig>(c)));
+}
+
 TEST(BufferLdsMainloop, WaitCountsFollowTheSchedule) {
   using M = GoodConfig::Mainloop;
   // Cdna4Default: 4 A loads + 4 B parts of 1 load per thread and tile; L_0 issues 1 load, L_1 3,
@@ -243,6 +268,13 @@ TEST(BufferLdsMainloop, WaitCountsFollowTheSchedule) {
   EXPECT_EQ(Mx::kVmWait<1>, 29);
   EXPECT_EQ(Mx::kVmWait<2>, 32);
   EXPECT_EQ(Mx::kVmWait<3>, 25);
+  // Blockwise on Cdna4KBlocked (2 clusters): L_0 issues B part 1 (2 loads) then the next tile's
+  // scales (2 A + 1 B dword loads), L_1 8 A + 2 B; L_1's wait leaves exactly its own 10 in flight,
+  // so the scales the next L_0 reads before its wait have landed.
+  using Bw = GoodBlockwiseConfig::Mainloop;
+  EXPECT_EQ(Bw::kScaleLoads, 3);
+  EXPECT_EQ(Bw::kVmWait<0>, 5);
+  EXPECT_EQ(Bw::kVmWait<1>, 10);
 }
 
 }  // namespace

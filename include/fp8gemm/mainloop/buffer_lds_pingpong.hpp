@@ -74,6 +74,13 @@ struct BufferLdsPingPongSupports {
 /// register). They count in vmcnt, so the schedule counts them; the compiler waits for their
 /// values.
 ///
+/// Blockwise (K-blocked scales, promoted every K tile): every MFMA starts from a zero accumulator
+/// (the atom's only MFMA in the tile, so its result is the tile's partial sum) and is promoted one
+/// MFMA later, d += (partial · s_a) · s_b, with no second accumulator set. The tile's scales reach
+/// LDS by direct-to-LDS dword loads (one row of A, one column of B per lane: kScaleLoads, last in
+/// L_0 of the tile before, counted by the schedule; Cdna4KBlocked: 5, 10) and are read in L_0 of
+/// their tile (one ds_read_b128 per A atom, one for B when a scale block spans the wave tile).
+///
 /// kWaitSlack (tests only; 0 otherwise): loads every counted vmcnt wait leaves in flight beyond the
 /// schedule's count. tests/emulator/buffer_lds_test.cpp sets 1 and sees a wrong GEMM.
 template <class PolicyT, class GranularityT, LayoutB kLayoutB, int kPromoteKV, int kWaitSlack = 0>
@@ -106,14 +113,33 @@ struct BufferLdsPingPongMainloop {
   static constexpr int kWaveLoadBytes = 16 * kWaveSize;       // one load instruction: 1 KiB
   static constexpr int kSlotsPerWaveLoad = kWaveLoadBytes / kSlotBytes;  // 8 rows
 
+  // ---- accumulation (as LdsMultistageMainloop) ---------------------------------------------
+  using Promotion = PromotionPlan<Policy, Granularity, kPromoteKV>;  // its register budget too
+  static constexpr bool kHardwareMx = Promotion::kHardwareMx;
+  static constexpr bool kKBlockedScales = Promotion::kKBlockedScales;
+  static constexpr int kPromoteK = Promotion::kPromoteK;
+  static constexpr bool kUsePartial = Promotion::kUsePartial;
+  static constexpr int kMxBlocksPerTile = Policy::kBlockK / 32;  // E8M0 bytes per row and K tile
+
   using LdsLayoutA = XorSwizzledLayout<Policy::kBlockM>;
   using LdsLayoutB = XorSwizzledLayout<Policy::kBlockN, Policy::kWaveTileN, 32>;
   static_assert(LdsLayoutB::kSlotsPerPart * kClusters == Policy::kBlockN,
                 "one B part per cluster: 32 rows of every wave column");
-  struct SharedStorage {
+  /// Blockwise: each wave's scales of one K tile, one float per row (A) and column (B) of its
+  /// wave tile.
+  static constexpr int kScaleRowsA = kKBlockedScales ? Policy::kWaveTileM : 0;
+  static constexpr int kScaleColsB = kKBlockedScales ? Policy::kWaveTileN : 0;
+  static constexpr int kScaleFloats = kScaleRowsA + kScaleColsB;  // per wave and stage
+  struct TileStorage {
     std::uint8_t a[kStages][LdsLayoutA::kBytes];  // [kBlockM][128] swizzled, per stage
     std::uint8_t b[kStages][LdsLayoutB::kBytes];  // [kBlockN][128] swizzled, per stage
   };
+  struct ScaledTileStorage : TileStorage {
+    // [stage][wave][kWaveTileM A rows, then kWaveTileN B columns] fp32 (a direct-to-LDS dword
+    // per lane)
+    float scales[kStages * kWaves * kScaleFloats];
+  };
+  using SharedStorage = std::conditional_t<kKBlockedScales, ScaledTileStorage, TileStorage>;
   static_assert(sizeof(SharedStorage) <= Arch::kLdsBytes,
                 "the LDS stages do not fit this target's LDS: shrink the tile, BlockK or Stages");
 
@@ -123,14 +149,6 @@ struct BufferLdsPingPongMainloop {
   static constexpr int kLoadsPerTile = kLoadsA + kClusters * kLoadsBPart;
   /// ds_read_b128 per cluster of B (2 atoms x 2 chunks).
   static constexpr int kReadsBCluster = kClusterAtomsN * Atom::kBChunks;
-
-  // ---- accumulation (as LdsMultistageMainloop) ---------------------------------------------
-  using Promotion = PromotionPlan<Policy, Granularity, kPromoteKV>;  // its register budget too
-  static constexpr bool kHardwareMx = Promotion::kHardwareMx;
-  static constexpr bool kKBlockedScales = Promotion::kKBlockedScales;
-  static constexpr int kPromoteK = Promotion::kPromoteK;
-  static constexpr bool kUsePartial = Promotion::kUsePartial;
-  static constexpr int kMxBlocksPerTile = Policy::kBlockK / 32;  // E8M0 bytes per row and K tile
 
   // ---- the load schedule and the waits it implies -------------------------------------------
   /// Phase (1 .. kClusters-1) in which A load j of tile s+2 is issued during tile s.
@@ -151,23 +169,49 @@ struct BufferLdsPingPongMainloop {
   FP8GEMM_HOST_DEVICE static constexpr int scale_loads(int c) {
     return kHardwareMx ? kClusterAtomsN + (c == 0 || c == kClusters / 2 ? kAtomsM : 0) : 0;
   }
+  /// Blockwise: direct-to-LDS dword loads of the wave's scales of one K tile (a row of A or a
+  /// column of B per lane), issued last in L_0 of the tile before (issue_phase_loads).
+  static constexpr int kScaleLoadsA = kScaleRowsA / kWaveSize;
+  static constexpr int kScaleLoadsB = kScaleColsB / kWaveSize;
+  static constexpr int kScaleLoads = kScaleLoadsA + kScaleLoadsB;
+  static_assert(kScaleRowsA % kWaveSize == 0 && kScaleColsB % kWaveSize == 0,
+                "Blockwise: whole wave loads of scale rows and columns");
+  /// Blockwise: whether one B scale block spans the wave tile (one B scale per wave and tile).
+  FP8GEMM_HOST_DEVICE static constexpr bool one_scale_b() {
+    if constexpr (kKBlockedScales) {
+      return Granularity::kBBlockN % Policy::kWaveTileN == 0;
+    } else {
+      return false;
+    }
+  }
+  static constexpr bool kOneScaleB = one_scale_b();
+  /// Blockwise: LDS bytes one lane reads for a tile's scales (read_block_scales).
+  static constexpr int kScaleReadBytes =
+      kKBlockedScales ? kAtomsM * 16 + (kOneScaleB ? 16 : kAtomsN * 4) : 0;
 
   struct Schedule {
     static constexpr int kSteps = 8;  // simulated tiles; waits are read at a steady one
     static constexpr int kTiles = kSteps + 2;
     int pos[kTiles][kLoadsPerTile] = {};     // issue index of (tile, id); -1: not issued
+    int scale_pos[kTiles];                   // Blockwise: the last A scale load of the tile
     int issued_end[kSteps][kClusters] = {};  // loads issued by the end of phase (step, c)
   };
   FP8GEMM_HOST_DEVICE static constexpr Schedule simulate() {
     Schedule sch{};
-    for (int t = 0; t < Schedule::kTiles; ++t)
+    for (int t = 0; t < Schedule::kTiles; ++t) {
       for (int id = 0; id < kLoadsPerTile; ++id) sch.pos[t][id] = -1;
+      sch.scale_pos[t] = -1;
+    }
     int n = 0;
     for (int s = 0; s < Schedule::kSteps; ++s) {
       for (int c = 0; c < kClusters; ++c) {
         n += scale_loads(c);  // first in the phase; never read from LDS
         if (c == 0) {
           for (int q = 0; q < kLoadsBPart; ++q) sch.pos[s + 1][b_id(kClusters - 1, q)] = n++;
+          if (kScaleLoads > 0) {  // last in L_0: tile s+1's scales
+            n += kScaleLoads;
+            sch.scale_pos[s + 1] = n - 1;
+          }
         } else {
           for (int j = 0; j < kLoadsA; ++j)
             if (a_phase(j) == c) sch.pos[s + 2][j] = n++;
@@ -184,8 +228,10 @@ struct BufferLdsPingPongMainloop {
     auto need = [&](int tile, int id) {
       last = sch.pos[tile][id] > last ? sch.pos[tile][id] : last;
     };
-    if (c == 0)
-      for (int j = 0; j < kLoadsA; ++j) need(s, j);  // A of tile s
+    if (c == 0) {
+      for (int j = 0; j < kLoadsA; ++j) need(s, j);              // A of tile s
+      last = sch.scale_pos[s] > last ? sch.scale_pos[s] : last;  // and its A scales
+    }
     int const part = c + 1 < kClusters ? c + 1 : 0;
     int const tile = c + 1 < kClusters ? s : s + 1;  // the last phase reads the next tile's part 0
     for (int q = 0; q < kLoadsBPart; ++q) need(tile, b_id(part, q));
@@ -204,6 +250,7 @@ struct BufferLdsPingPongMainloop {
     Schedule const sch = simulate();
     int last = -1;
     for (int id = 0; id < kLoadsPerTile; ++id) last = sch.pos[2][id] > last ? sch.pos[2][id] : last;
+    last = sch.scale_pos[2] > last ? sch.scale_pos[2] : last;
     return sch.issued_end[1][kClusters - 1] - 1 - last;  // tile 2 of the simulation = tile 0
   }
   template <int c>
@@ -281,20 +328,16 @@ struct BufferLdsPingPongMainloop {
     // K tiles entirely inside K run the pipelined loop; a partial last one runs after it.
     int full = k_total / Policy::kBlockK - k_tile_begin;
     full = full < 0 ? 0 : (full > num_tiles ? num_tiles : full);
-    if constexpr (kUsePartial) {
-      Accumulators partial;
-      partial.clear();
-      run(args, m0, n0, k_tile_begin, num_tiles, full, lds, tc, wave, partial, acc);
-    } else {
-      run(args, m0, n0, k_tile_begin, num_tiles, full, lds, tc, wave, acc, acc);
-    }
+    run(args, m0, n0, k_tile_begin, num_tiles, full, lds, tc, wave, acc);
   }
 
  private:
-  /// The K loop with d the accumulators the MFMAs add to (acc, or partial when promoting).
+  /// The K loop. Promoting (kUsePartial), each MFMA starts from a zero accumulator: with BlockK
+  /// 128 on the 16x16x128 atom every output atom has exactly one MFMA per K tile, so its result is
+  /// the tile's partial sum, promoted into d at once (mma_atom): no second accumulator set.
   FP8GEMM_DEVICE static void run(Arguments const& args, int m0, int n0, int k_tile_begin,
                                  int num_tiles, int full, SharedStorage& lds, Coords const& tc,
-                                 int wave, Accumulators& d, Accumulators& acc) {
+                                 int wave, Accumulators& d) {
     if (full > 0) {
       Operands const ops = Operands::make(args, m0, n0, k_tile_begin, full, wave, tc.lane);
       ReadBase const rb = read_base(tc.lane, tc.wave_m, tc.wave_n);
@@ -309,10 +352,7 @@ struct BufferLdsPingPongMainloop {
         // The second wave of each SIMD starts one barrier late (see the struct comment).
         if (wave >= kWaves / 2) arch::barrier_without_fence();  // waits for: the other half
       }
-      for (int s = 0; s < full; ++s) {
-        step(args, ops, lds, s, m0, n0, tc, rb, f, d);
-        if constexpr (kUsePartial) promote(f.scales, d, acc);
-      }
+      for (int s = 0; s < full; ++s) step(args, ops, lds, s, m0, n0, tc, rb, f, d);
       // NOTE: the last cluster's reads of the next tile (never multiplied) are still in flight,
       // and the compiler does not know it (lds_read16_counted): their registers must not be
       // reused before they land.
@@ -323,7 +363,7 @@ struct BufferLdsPingPongMainloop {
       arch::wait_vmcnt<0>();  // the loads of tiles past the end (reloads) have landed
       arch::sync_block();     // waits for: every wave done with LDS before the tail reuses it
     }
-    if (full < num_tiles) tail_tile(args, m0, n0, k_tile_begin, full, lds, tc, wave, d, acc);
+    if (full < num_tiles) tail_tile(args, m0, n0, k_tile_begin, full, lds, tc, wave, d);
   }
 
   /// Per thread: where its loads go in LDS and come from in global memory.
@@ -342,6 +382,12 @@ struct BufferLdsPingPongMainloop {
     std::uint32_t mx_b[kHardwareMx ? kAtomsN : 1];
     arch::BufferRange mx_a_range;  // MX-32: the E8M0 bytes of A, [extent][cols]
     arch::BufferRange mx_b_range;
+    // Blockwise: the A scales ([row blocks][cols] fp32) and the byte offset of the K-block-0 scale
+    // of row 64h + lane of the wave tile per scale load h (rows past M: the last row's).
+    arch::BufferRange sc_a_range;
+    std::uint32_t sc_a_voff[kScaleLoadsA > 0 ? kScaleLoadsA : 1];
+    arch::BufferRange sc_b_range;  // the same for B's columns
+    std::uint32_t sc_b_voff[kScaleLoadsB > 0 ? kScaleLoadsB : 1];
 
     FP8GEMM_DEVICE static Operands make(Arguments const& args, int m0, int n0, int k_tile_begin,
                                         int full, int wave, int lane) {
@@ -398,7 +444,33 @@ struct BufferLdsPingPongMainloop {
           o.mx_b[j] = static_cast<std::uint32_t>(row * args.scale_b.cols + lane / Atom::kN);
         }
       }
+      if constexpr (kKBlockedScales) {
+        // Operand rows [first, first + count) of a wave tile, one per lane and load.
+        auto scale_loads = [lane](ScaleView<Granularity> const& v, int rows_per_block, int first,
+                                  arch::BufferRange& range, auto& voff) {
+          int const blocks = (v.extent + rows_per_block - 1) / rows_per_block;
+          range = {reinterpret_cast<std::uint8_t const*>(v.data),
+                   static_cast<std::uint32_t>(blocks * v.cols * 4)};
+          FP8GEMM_UNROLL
+          for (int h = 0; h < static_cast<int>(sizeof(voff) / sizeof(voff[0])); ++h) {
+            int row = first + h * kWaveSize + lane;
+            row = row < v.extent ? row : v.extent - 1;
+            voff[h] = static_cast<std::uint32_t>(row / rows_per_block * v.cols * 4);
+          }
+        };
+        int const wm = wave / Policy::kWavesN, wn = wave % Policy::kWavesN;
+        scale_loads(args.scale_a, Granularity::kABlockM, m0 + wm * Policy::kWaveTileM, o.sc_a_range,
+                    o.sc_a_voff);
+        scale_loads(args.scale_b, Granularity::kBBlockN, n0 + wn * Policy::kWaveTileN, o.sc_b_range,
+                    o.sc_b_voff);
+      }
       return o;
+    }
+    /// Blockwise: soffset of the A scales of K tile t (clamped as mx_offset).
+    FP8GEMM_DEVICE std::uint32_t scale_offset(int t) const {
+      int const clamped = t < 0 ? 0 : (t < full ? t : full - 1);
+      return static_cast<std::uint32_t>(
+          4 * ((k_tile_begin + clamped) * Policy::kBlockK / Granularity::kBlockK));
     }
     /// soffset of K tile t: its k from tile 0. Tiles past the last full one (loaded to keep the
     /// schedule's counts, never read) reload it, so no load reads past K.
@@ -437,7 +509,8 @@ struct BufferLdsPingPongMainloop {
     // copy at the end of the trip would wait for loads the trip has just issued).
     std::uint32_t sa[2][kAtomsM];
     std::uint32_t sb[kAtomsN];
-    BlockScales scales;  // K-blocked scales of the tile in flight
+    BlockScales scales;              // K-blocked scales of the tile in flight
+    float partial[2][Atom::kCRegs];  // promoting: the last two MFMAs' results (one K tile each)
   };
 
   /// The direct-to-LDS loads of L phase c of tile s (the schedule in the struct comment).
@@ -452,6 +525,21 @@ struct BufferLdsPingPongMainloop {
           arch::buffer_load_lds16(ops.b,
                                   lds.b[t & 1] + b_slot0(kClusters - 1, q, ops.wave) * kSlotBytes,
                                   ops.voff_b[kClusters - 1][q], k);
+        // Blockwise, last: the scales of tile t into stage t % 2 (read in L_0 of tile t)
+        if constexpr (kKBlockedScales) {
+          std::uint32_t const soffset = ops.scale_offset(t);
+          float* const dst = lds.scales + scale_slot(t & 1, ops.wave);
+          FP8GEMM_UNROLL
+          for (int h = 0; h < kScaleLoadsA; ++h)
+            arch::buffer_load_lds4(ops.sc_a_range,
+                                   reinterpret_cast<std::uint8_t*>(dst + h * kWaveSize),
+                                   ops.sc_a_voff[h], soffset);
+          FP8GEMM_UNROLL
+          for (int h = 0; h < kScaleLoadsB; ++h)
+            arch::buffer_load_lds4(
+                ops.sc_b_range, reinterpret_cast<std::uint8_t*>(dst + kScaleRowsA + h * kWaveSize),
+                ops.sc_b_voff[h], soffset);
+        }
       }
     } else {
       int const t = s + 2;
@@ -613,11 +701,12 @@ struct BufferLdsPingPongMainloop {
                                   int s, int m0, int n0, Coords const& tc, ReadBase const& rb,
                                   Fragments& f, Accumulators& d) {
     // ---- L_c: loads (c = 0: and the A fragments), counted waits ----
-    issue_phase_scale_loads<c>(f, ops, s);    // MX-32: E8M0 bytes first (scale_loads(c))
-    if constexpr (c == 0 && kKBlockedScales)  // used by promote after the tile's last cluster
-      load_block_scales(f.scales, args, tc, m0, n0, (ops.k_tile_begin + s) * Policy::kBlockK);
+    issue_phase_scale_loads<c>(f, ops, s);  // MX-32: E8M0 bytes first (scale_loads(c))
     issue_phase_loads<c>(ops, lds, s);
-    if constexpr (c == 0) read_a(f.a, read_address(lds, rb, s & 1));
+    if constexpr (c == 0) {
+      read_a(f.a, read_address(lds, rb, s & 1));
+      read_block_scales(f.scales, lds, ops, tc, s);  // Blockwise: this tile's
+    }
     // waits for: this cluster's B fragments (read during M_(c-1)) and A (lgkmcnt 0); this wave's
     // loads of what L_(c+1) and M_(c+1) read (vmcnt: the schedule's count)
     arch::wait_vmcnt_lgkmcnt<kVmWait<c> + kWaitSlack, 0>();
@@ -678,10 +767,17 @@ struct BufferLdsPingPongMainloop {
                                                       ReadAddress const& next, Accumulators& d) {
     constexpr int kMfmas = kClusterAtomsN * kAtomsM;
     constexpr int q = k / kAtomsM, i = k % kAtomsM, j = c * kClusterAtomsN + q;
-    if constexpr (kHardwareMx) {
-      Atom::mma_scaled_byte0(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[mx_half(c)][i], f.sb[j]);
+    if constexpr (kUsePartial) {
+      // NOTE: promoted one MFMA late, so the matrix pipe has the next MFMA while the vector ALU
+      // scales the previous one's result (read at once, it waits for the MFMA's whole latency).
+      mma_partial(f.a[i], f.b[c % 2][q], f.partial[k % 2]);
+      if constexpr (k > 0) {
+        constexpr int kp = k - 1, qp = kp / kAtomsM, ip = kp % kAtomsM;
+        promote_atom<ip, c * kClusterAtomsN + qp>(f.partial[kp % 2], f.scales, d);
+      }
+      if constexpr (k + 1 == kMfmas) promote_atom<i, j>(f.partial[k % 2], f.scales, d);
     } else {
-      Atom::mma(d.v[i][j], f.a[i], f.b[c % 2][q]);
+      mma_atom<i, j>(f.a[i], f.b[c % 2][q], f, d);
     }
     if constexpr (k < kReadsBCluster) {
       constexpr int kNext = (c + 1) % kClusters, kAtom = k / 2, kChunk = k % 2;
@@ -698,20 +794,62 @@ struct BufferLdsPingPongMainloop {
   template <int c>
   FP8GEMM_DEVICE static void mma_cluster(Arguments const& args, Coords const& tc, int m0, int n0,
                                          int s, Fragments const& f, Accumulators& d) {
-    FP8GEMM_UNROLL
-    for (int q = 0; q < kClusterAtomsN; ++q) {
-      int const j = c * kClusterAtomsN + q;
-      if constexpr (kHardwareMx) {
-        (void)s;
-        FP8GEMM_UNROLL
-        for (int i = 0; i < kAtomsM; ++i)
-          Atom::mma_scaled_byte0(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[mx_half(c)][i], f.sb[j]);
-      } else {
-        FP8GEMM_UNROLL
-        for (int i = 0; i < kAtomsM; ++i) Atom::mma(d.v[i][j], f.a[i], f.b[c % 2][q]);
-      }
-    }
+    mma_cluster_atoms<c>(f, d);
     (void)args, (void)tc, (void)m0, (void)n0, (void)s;
+  }
+  template <int c, int k = 0>
+  FP8GEMM_DEVICE static void mma_cluster_atoms(Fragments const& f, Accumulators& d) {
+    constexpr int q = k / kAtomsM, i = k % kAtomsM, j = c * kClusterAtomsN + q;
+    mma_atom<i, j>(f.a[i], f.b[c % 2][q], f, d);
+    if constexpr (k + 1 < kClusterAtomsN * kAtomsM) mma_cluster_atoms<c, k + 1>(f, d);
+  }
+
+  /// Output atom (i, j) of one K tile (B atom j in the cluster's fragment fb):
+  ///   MX-32:     d += (A_i · 2^sa) (B_j · 2^sb) in the MFMA (E8M0 bytes of the tile);
+  ///   promoting: d += (A_i B_j · s_a) · s_b (scale_twice; without K-blocked scales d += A_i B_j),
+  ///              A_i B_j by an MFMA from a zero accumulator (the atom's only one in the tile);
+  ///   otherwise: d += A_i B_j.
+  template <int i, int j>
+  FP8GEMM_DEVICE static void mma_atom(typename Atom::FragA const& fa,
+                                      typename Atom::FragB const& fb, Fragments const& f,
+                                      Accumulators& d) {
+    if constexpr (kHardwareMx) {
+      constexpr int c = j / kClusterAtomsN;
+      Atom::mma_scaled_byte0(d.v[i][j], fa, fb, f.sa[mx_half(c)][i], f.sb[j]);
+    } else if constexpr (kUsePartial) {
+      float partial[Atom::kCRegs];
+      mma_partial(fa, fb, partial);
+      promote_atom<i, j>(partial, f.scales, d);
+    } else {
+      Atom::mma(d.v[i][j], fa, fb);
+    }
+  }
+  /// partial = A_i B_j of one K tile: an MFMA from a zero accumulator.
+  FP8GEMM_DEVICE static void mma_partial(typename Atom::FragA const& fa,
+                                         typename Atom::FragB const& fb,
+                                         float (&partial)[Atom::kCRegs]) {
+    FP8GEMM_UNROLL
+    for (int r = 0; r < Atom::kCRegs; ++r) partial[r] = 0.0f;
+    Atom::mma(partial, fa, fb);
+  }
+  /// d[i][j] += (partial · s_a) · s_b (scale_twice; without K-blocked scales d[i][j] += partial).
+  template <int i, int j>
+  FP8GEMM_DEVICE static void promote_atom(float const (&partial)[Atom::kCRegs],
+                                          BlockScales const& sc, Accumulators& d) {
+    // NOTE: in register pairs (v_pk_mul_f32, v_pk_fma_f32), the same per element.
+    using Pair = float __attribute__((vector_size(8)));
+    FP8GEMM_UNROLL
+    for (int r = 0; r < Atom::kCRegs; r += 2) {
+      Pair const p = {partial[r], partial[r + 1]};
+      Pair acc = {d.v[i][j][r], d.v[i][j][r + 1]};
+      if constexpr (kKBlockedScales) {
+        Pair const sa = {sc.a[i][r], sc.a[i][r + 1]}, sb = {sc.b[j][r], sc.b[j][r + 1]};
+        acc += (p * sa) * sb;  // scale_twice per element
+      } else {
+        acc += p;
+      }
+      d.v[i][j][r] = acc[0], d.v[i][j][r + 1] = acc[1];
+    }
   }
 
   /// A partial last K tile (tile t = full of the range, global K tile kt): the same direct-to-LDS
@@ -720,7 +858,7 @@ struct BufferLdsPingPongMainloop {
   /// and zero above, so nothing past K is read. Then its clusters back to back.
   FP8GEMM_DEVICE static void tail_tile(Arguments const& args, int m0, int n0, int k_tile_begin,
                                        int t, SharedStorage& lds, Coords const& tc, int wave,
-                                       Accumulators& d, Accumulators& acc) {
+                                       Accumulators& d) {
     constexpr std::uint32_t kOutOfRange = 0x80000000u;  // >= any num_records (< 2^31)
     int const kt = k_tile_begin + t;
     int const k0 = kt * Policy::kBlockK;
@@ -776,11 +914,8 @@ struct BufferLdsPingPongMainloop {
     Fragments f;
     read_a(f.a, read_address(lds, rb, 0));
     if constexpr (kHardwareMx) load_scales_a(f.sa, args, tc, m0, kt);
+    load_block_scales(f.scales, args, tc, m0, n0, k0);  // K-blocked: promoted after each MFMA
     tail_clusters(args, lds, m0, n0, kt, tc, rb, f, d);
-    if constexpr (kUsePartial) {
-      load_block_scales(f.scales, args, tc, m0, n0, k0);
-      promote(f.scales, d, acc);
-    }
   }
 
   template <int c = 0>
@@ -794,10 +929,62 @@ struct BufferLdsPingPongMainloop {
     if constexpr (c + 1 < kClusters) tail_clusters<c + 1>(args, lds, m0, n0, kt, tc, rb, f, d);
   }
 
+  /// Blockwise: first float of the wave's scales in stage `stage` of lds.scales.
+  FP8GEMM_HOST_DEVICE static constexpr int scale_slot(int stage, int wave) {
+    return (stage * kWaves + wave) * kScaleFloats;
+  }
+  /// Blockwise: the scales of K tile s from LDS (loaded one tile ahead; the wait before L_0
+  /// counts them): A rows 16i + 4 (lane / 16) + r of atom i, 4 consecutive floats, one
+  /// ds_read_b128 per atom; B column 16j + lane % 16 of atom j, the same for its 4 registers, one
+  /// ds_read_b32 per atom (when a scale block spans the wave tile: one ds_read_b128 of columns
+  /// 0 .. 3, all the same).
+  FP8GEMM_DEVICE static void read_block_scales(BlockScales& sc, SharedStorage& lds,
+                                               Operands const& ops, Coords const& tc, int s) {
+    if constexpr (kKBlockedScales) {
+      static_assert(Atom::kCRegs == 4 && Atom::kM == 16 && Atom::kN == 16,
+                    "one ds_read_b128 of 4 rows per atom");
+      arch::LdsAddress const base =
+          arch::lds_address(reinterpret_cast<std::uint8_t const*>(lds.scales)) +
+          4 * scale_slot(s & 1, ops.wave);
+      read_scales_a(sc, base + 4 * (4 * (tc.lane / 16)));
+      read_scales_b(sc, base, base + 4 * (tc.lane % 16));
+    } else {
+      (void)sc, (void)lds, (void)ops, (void)tc, (void)s;
+    }
+  }
+  template <int i = 0>
+  FP8GEMM_DEVICE static void read_scales_a(BlockScales& sc, arch::LdsAddress address) {
+    arch::Vec<16> v;
+    arch::lds_read16_counted<4 * i * Atom::kM>(v, address);
+    FP8GEMM_UNROLL
+    for (int r = 0; r < Atom::kCRegs; ++r) sc.a[i][r] = __builtin_bit_cast(float, v.w[r]);
+    if constexpr (i + 1 < kAtomsM) read_scales_a<i + 1>(sc, address);
+  }
+  template <int j = 0>
+  FP8GEMM_DEVICE static void read_scales_b(BlockScales& sc, arch::LdsAddress base,
+                                           arch::LdsAddress address) {
+    float b;
+    if constexpr (kOneScaleB) {
+      arch::Vec<16> v;
+      arch::lds_read16_counted<4 * kScaleRowsA>(v, base);
+      b = __builtin_bit_cast(float, v.w[0]);
+    } else {
+      arch::Vec<4> v;
+      arch::lds_read4_counted<4 * (kScaleRowsA + j * Atom::kN)>(v, address);
+      b = __builtin_bit_cast(float, v.w[0]);
+    }
+    FP8GEMM_UNROLL
+    for (int jj = kOneScaleB ? 0 : j; jj < (kOneScaleB ? kAtomsN : j + 1); ++jj) {
+      FP8GEMM_UNROLL
+      for (int r = 0; r < Atom::kCRegs; ++r) sc.b[jj][r] = b;
+    }
+    if constexpr (!kOneScaleB && j + 1 < kAtomsN) read_scales_b<j + 1>(sc, base, address);
+  }
+
   /// The K-blocked scales of one K tile (scale block of k = chunk_k), per accumulator row / column
-  /// register. NOTE: loaded at the tile's first L phase, so the tile's own loads and MFMAs hide
-  /// their latency before promote uses them; branch free, with rows past M / N taking the last
-  /// row's scale: their partial sums are zero (zero-filled A / B) and their outputs never stored.
+  /// register, straight from global memory: the partial last K tile's (tail_tile; the loop's come
+  /// through LDS, read_block_scales). Rows past M / N take the last row's scale: their partial
+  /// sums are zero (zero-filled A / B) and their outputs never stored.
   FP8GEMM_DEVICE static void load_block_scales(BlockScales& sc, Arguments const& args,
                                                Coords const& tc, int m0, int n0, int chunk_k) {
     if constexpr (kKBlockedScales) {
@@ -821,27 +1008,6 @@ struct BufferLdsPingPongMainloop {
       }
     } else {
       (void)sc, (void)args, (void)tc, (void)m0, (void)n0, (void)chunk_k;
-    }
-  }
-
-  /// acc += (partial * s_a(m, kb)) * s_b(n, kb) with the tile's scales (without K-blocked scales:
-  /// acc += partial); partial = 0. (LdsMultistageMainloop::promote, once per K tile here.)
-  FP8GEMM_DEVICE static void promote(BlockScales const& sc, Accumulators& partial,
-                                     Accumulators& acc) {
-    FP8GEMM_UNROLL
-    for (int i = 0; i < kAtomsM; ++i) {
-      FP8GEMM_UNROLL
-      for (int j = 0; j < kAtomsN; ++j) {
-        FP8GEMM_UNROLL
-        for (int r = 0; r < Atom::kCRegs; ++r) {
-          if constexpr (kKBlockedScales) {
-            acc.v[i][j][r] += scale_twice(partial.v[i][j][r], sc.a[i][r], sc.b[j][r]);
-          } else {
-            acc.v[i][j][r] += partial.v[i][j][r];
-          }
-          partial.v[i][j][r] = 0.0f;
-        }
-      }
     }
   }
 };

@@ -71,6 +71,28 @@ FP8GEMM_DEVICE void buffer_load_lds16(BufferRange const& r, std::uint8_t* lds_wa
 #endif
 }
 
+/// One lane's 4 bytes at r.base + soffset + voffset into lds_wave + 4 * lane (buffer_load_dword
+/// ... lds): as buffer_load_lds16, zero when voffset + 4 > r.num_records.
+FP8GEMM_DEVICE void buffer_load_lds4(BufferRange const& r, std::uint8_t* lds_wave,
+                                     std::uint32_t voffset, std::uint32_t soffset) {
+#if defined(FP8GEMM_ARCH_GFX950)
+  __amdgpu_buffer_rsrc_t const rsrc = __builtin_amdgcn_make_buffer_rsrc(
+      const_cast<std::uint8_t*>(r.base), 0, static_cast<int>(r.num_records), kBufferResourceWord3);
+  using LdsVoid = __attribute__((address_space(3))) void*;
+  __builtin_amdgcn_raw_ptr_buffer_load_lds(rsrc, (LdsVoid)(lds_wave), 4,  // generic -> LDS
+                                           static_cast<int>(voffset), static_cast<int>(soffset), 0,
+                                           0);
+#elif defined(FP8GEMM_EMULATOR)
+  emu::vmem_load_lds(lds_wave, r.base + soffset, voffset, r.num_records, 4);
+  emu::lds_access(lds_wave + 4 * emu::lane_id(), 4, /*is_write=*/true);
+#elif defined(FP8GEMM_DEVICE_PASS)
+  (void)r, (void)lds_wave, (void)voffset, (void)soffset;
+  FP8GEMM_DEVICE_TRAP();  // not gfx950: the mainloop that calls it is chosen for gfx950 only
+#else
+  (void)r, (void)lds_wave, (void)voffset, (void)soffset;
+#endif
+}
+
 /// One lane's byte at r.base + soffset + voffset into a register (buffer_load_ubyte), zero when
 /// voffset >= r.num_records (soffset uniform, outside the range check). It counts in vmcnt like the
 /// direct-to-LDS loads; the compiler waits for its value before the first use.
@@ -123,6 +145,21 @@ FP8GEMM_DEVICE void lds_read16_counted(Vec<16>& dst, LdsAddress address) {
   (void)dst, (void)address;  // not reached: other targets never run this mainloop
 #else
   lds_load<16>(dst, reinterpret_cast<std::uint8_t const*>(address), kImm);
+#endif
+}
+
+/// The same for 4 bytes (ds_read_b32).
+template <int kImm>
+FP8GEMM_DEVICE void lds_read4_counted(Vec<4>& dst, LdsAddress address) {
+  static_assert(kImm >= 0 && kImm < 65536, "ds_read offset is a 16-bit immediate");
+#if defined(FP8GEMM_ARCH_GFX950) || defined(FP8GEMM_ARCH_GFX942)
+  unsigned v;
+  asm volatile("ds_read_b32 %0, %1 offset:%2" : "=v"(v) : "v"(address), "i"(kImm));
+  dst.w[0] = v;
+#elif defined(FP8GEMM_DEVICE_PASS)
+  (void)dst, (void)address;  // not reached: other targets never run this mainloop
+#else
+  lds_load<4>(dst, reinterpret_cast<std::uint8_t const*>(address), kImm);
 #endif
 }
 
