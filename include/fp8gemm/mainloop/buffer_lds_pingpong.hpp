@@ -334,7 +334,8 @@ struct BufferLdsPingPongMainloop {
  private:
   /// The K loop. Promoting (kUsePartial), each MFMA starts from a zero accumulator: with BlockK
   /// 128 on the 16x16x128 atom every output atom has exactly one MFMA per K tile, so its result is
-  /// the tile's partial sum, promoted into d at once (mma_atom): no second accumulator set.
+  /// the tile's partial sum, promoted into d one MFMA later (mma_cluster_reading_next; the tail at
+  /// once, mma_atom): no second accumulator set.
   FP8GEMM_DEVICE static void run(Arguments const& args, int m0, int n0, int k_tile_begin,
                                  int num_tiles, int full, SharedStorage& lds, Coords const& tc,
                                  int wave, Accumulators& d) {
