@@ -447,16 +447,20 @@ struct BufferLdsPingPongMainloop {
       }
       if constexpr (kKBlockedScales) {
         // Operand rows [first, first + count) of a wave tile, one per lane and load.
+        // The range starts at the wave tile's first row block and ends at its last (offsets
+        // stay 32-bit whatever the size of the scale array).
         auto scale_loads = [lane](ScaleView<Granularity> const& v, int rows_per_block, int first,
                                   arch::BufferRange& range, auto& voff) {
-          int const blocks = (v.extent + rows_per_block - 1) / rows_per_block;
-          range = {reinterpret_cast<std::uint8_t const*>(v.data),
+          constexpr int kLoads = static_cast<int>(sizeof(voff) / sizeof(voff[0]));
+          auto clamp = [&v](int row) { return row < v.extent ? row : v.extent - 1; };
+          int const block0 = clamp(first) / rows_per_block;
+          int const blocks = clamp(first + kLoads * kWaveSize - 1) / rows_per_block - block0 + 1;
+          range = {reinterpret_cast<std::uint8_t const*>(v.data + block0 * v.cols),
                    static_cast<std::uint32_t>(blocks * v.cols * 4)};
           FP8GEMM_UNROLL
-          for (int h = 0; h < static_cast<int>(sizeof(voff) / sizeof(voff[0])); ++h) {
-            int row = first + h * kWaveSize + lane;
-            row = row < v.extent ? row : v.extent - 1;
-            voff[h] = static_cast<std::uint32_t>(row / rows_per_block * v.cols * 4);
+          for (int h = 0; h < kLoads; ++h) {
+            int const block = clamp(first + h * kWaveSize + lane) / rows_per_block;
+            voff[h] = static_cast<std::uint32_t>((block - block0) * v.cols * 4);
           }
         };
         int const wm = wave / Policy::kWavesN, wn = wave % Policy::kWavesN;
