@@ -102,6 +102,16 @@ struct BufferLdsPingPongSupports {
 /// through registers); the compiler waits for their values. With kLoadsInMPhase they stay in the
 /// L phase, after the phase's tile loads (issued between M_(c-1)'s MFMAs).
 ///
+/// Blockwise (K-blocked scales, promoted every K tile): each output atom's MFMAs of the tile start
+/// from a zero accumulator (gfx950: the atom's only MFMA; gfx942: its kMmasPerAtom, back to back),
+/// so their result is the tile's partial sum, promoted one MFMA later, d += (partial · s_a) · s_b,
+/// with no second accumulator set. The tile's scales reach LDS by direct-to-LDS dword loads (one
+/// row of A, one column of B per lane, one B load when a scale block spans the wave tile:
+/// kScaleLoads, last in L_0 of the tile before, counted by the schedule; Cdna4KBlocked: 5, 10;
+/// through registers, in kStagedWriteVmcnt and one vmcnt wait before L_0, counts_vm) and are read
+/// in L_0 of their tile (one ds_read_b128 per A atom, one for B when a scale block spans the wave
+/// tile).
+///
 /// kWaitSlack (tests only; 0 otherwise): loads every counted vmcnt wait leaves in flight beyond the
 /// schedule's count. tests/emulator/buffer_lds_test.cpp sets 1 and sees a wrong GEMM.
 template <class PolicyT, class GranularityT, LayoutB kLayoutB, int kPromoteKV, int kWaitSlack = 0,
@@ -160,15 +170,34 @@ struct BufferLdsPingPongMainloop {
                     sizeof(typename Atom::FragB) * kMmasPerAtom == sizeof(FragTileB),
                 "a lane's tile bytes are its kMmasPerAtom fragments");
 
+  // ---- accumulation (as LdsMultistageMainloop) ---------------------------------------------
+  using Promotion = PromotionPlan<Policy, Granularity, kPromoteKV>;  // its register budget too
+  static constexpr bool kHardwareMx = Promotion::kHardwareMx;
+  static constexpr bool kKBlockedScales = Promotion::kKBlockedScales;
+  static constexpr int kPromoteK = Promotion::kPromoteK;
+  static constexpr bool kUsePartial = Promotion::kUsePartial;
+  static constexpr int kMxBlocksPerTile = Policy::kBlockK / 32;  // E8M0 bytes per row and K tile
+
   using LdsLayoutA =
       XorSwizzledLayout<Policy::kBlockM, Policy::kBlockM, Policy::kBlockM, Policy::kBlockK>;
   using LdsLayoutB = XorSwizzledLayout<Policy::kBlockN, Policy::kWaveTileN, 32, Policy::kBlockK>;
   static_assert(LdsLayoutB::kSlotsPerPart * kClusters == Policy::kBlockN,
                 "one B part per cluster: 32 rows of every wave column");
-  struct SharedStorage {
+  /// Blockwise: each wave's scales of one K tile, one float per row (A) and column (B) of its
+  /// wave tile.
+  static constexpr int kScaleRowsA = kKBlockedScales ? Policy::kWaveTileM : 0;
+  static constexpr int kScaleColsB = kKBlockedScales ? Policy::kWaveTileN : 0;
+  static constexpr int kScaleFloats = kScaleRowsA + kScaleColsB;  // per wave and stage
+  struct TileStorage {
     std::uint8_t a[kStages][LdsLayoutA::kBytes];  // [kBlockM][kBlockK] swizzled, per stage
     std::uint8_t b[kStages][LdsLayoutB::kBytes];  // [kBlockN][kBlockK] swizzled, per stage
   };
+  struct ScaledTileStorage : TileStorage {
+    // [stage][wave][kWaveTileM A rows, then kWaveTileN B columns] fp32 (a direct-to-LDS dword
+    // per lane)
+    float scales[kStages * kWaves * kScaleFloats];
+  };
+  using SharedStorage = std::conditional_t<kKBlockedScales, ScaledTileStorage, TileStorage>;
   static_assert(sizeof(SharedStorage) <= Arch::kLdsBytes,
                 "the LDS stages do not fit this target's LDS: shrink the tile, BlockK or Stages");
 
@@ -178,14 +207,6 @@ struct BufferLdsPingPongMainloop {
   static constexpr int kLoadsPerTile = kLoadsA + kClusters * kLoadsBPart;
   /// ds_read_b128 per cluster of B (2 atoms x kReadsPerFragment).
   static constexpr int kReadsBCluster = kClusterAtomsN * kReadsPerFragment;
-
-  // ---- accumulation (as LdsMultistageMainloop) ---------------------------------------------
-  using Promotion = PromotionPlan<Policy, Granularity, kPromoteKV>;  // its register budget too
-  static constexpr bool kHardwareMx = Promotion::kHardwareMx;
-  static constexpr bool kKBlockedScales = Promotion::kKBlockedScales;
-  static constexpr int kPromoteK = Promotion::kPromoteK;
-  static constexpr bool kUsePartial = Promotion::kUsePartial;
-  static constexpr int kMxBlocksPerTile = Policy::kBlockK / 32;  // E8M0 bytes per row and K tile
 
   // ---- the load schedule and the waits it implies -------------------------------------------
   /// Phase (1 .. kClusters-1) in which A load j of tile s+2 is issued during tile s.
@@ -206,27 +227,54 @@ struct BufferLdsPingPongMainloop {
   FP8GEMM_HOST_DEVICE static constexpr int scale_loads(int c) {
     return kHardwareMx ? kClusterAtomsN + (c == 0 || c == kClusters / 2 ? kAtomsM : 0) : 0;
   }
+  /// Blockwise: whether one B scale block spans the wave tile (one B scale per wave and tile).
+  FP8GEMM_HOST_DEVICE static constexpr bool one_scale_b() {
+    if constexpr (kKBlockedScales) {
+      return Granularity::kBBlockN % Policy::kWaveTileN == 0;
+    } else {
+      return false;
+    }
+  }
+  static constexpr bool kOneScaleB = one_scale_b();
+  /// Blockwise: direct-to-LDS dword loads of the wave's scales of one K tile (a row of A or a
+  /// column of B per lane; one load of B's when a scale block spans the wave tile), issued last in
+  /// L_0 of the tile before (issue_scale_load).
+  static constexpr int kScaleLoadsA = kScaleRowsA / kWaveSize;
+  static constexpr int kScaleLoadsB = kOneScaleB ? 1 : kScaleColsB / kWaveSize;
+  static constexpr int kScaleLoads = kScaleLoadsA + kScaleLoadsB;
+  static_assert(kScaleRowsA % kWaveSize == 0 && kScaleColsB % kWaveSize == 0,
+                "Blockwise: whole wave loads of scale rows and columns");
+  /// Blockwise: LDS bytes one lane reads for a tile's scales (read_block_scales).
+  static constexpr int kScaleReadBytes =
+      kKBlockedScales ? kAtomsM * 16 + (kOneScaleB ? 16 : kAtomsN * 4) : 0;
+  /// Vector-memory loads one K tile issues besides its kLoadsPerTile tile loads: MX-32's E8M0
+  /// byte loads (scale_loads(c) per phase) and Blockwise's direct-to-LDS scale loads
+  /// (kScaleLoads, last in L_0).
   FP8GEMM_HOST_DEVICE static constexpr int scale_loads_per_tile() {
-    int n = 0;
+    int n = kScaleLoads;
     for (int c = 0; c < kClusters; ++c) n += scale_loads(c);
     return n;
   }
   /// kStaged: the loads in flight when a staged load is written to LDS, one K tile after it was
   /// issued: every other load of one tile's schedule, its kLoadsPerTile - 1 other tile loads and
-  /// (MX-32) its scale_loads_per_tile() byte loads (every load is issued once per tile, in order,
-  /// and written just before the same load of the next tile reuses its registers).
+  /// its scale_loads_per_tile() scale loads (MX-32 bytes, Blockwise LDS scales; every load is
+  /// issued once per tile, in order, and written just before the same load of the next tile
+  /// reuses its registers).
   static constexpr int kStagedWriteVmcnt = kLoadsPerTile - 1 + scale_loads_per_tile();
 
   struct Schedule {
     static constexpr int kSteps = 8;  // simulated tiles; waits are read at a steady one
     static constexpr int kTiles = kSteps + 2;
     int pos[kTiles][kLoadsPerTile] = {};     // issue index of (tile, id); -1: not issued
+    int scale_pos[kTiles];                   // Blockwise: the last A scale load of the tile
     int issued_end[kSteps][kClusters] = {};  // loads issued by the end of phase (step, c)
   };
   FP8GEMM_HOST_DEVICE static constexpr Schedule simulate() {
     Schedule sch{};
-    for (int t = 0; t < Schedule::kTiles; ++t)
+    for (int t = 0; t < Schedule::kTiles; ++t) {
       for (int id = 0; id < kLoadsPerTile; ++id) sch.pos[t][id] = -1;
+      sch.scale_pos[t] = -1;
+    }
     int n = 0;
     for (int s = 0; s < Schedule::kSteps; ++s) {
       for (int c = 0; c < kClusters; ++c) {
@@ -235,6 +283,10 @@ struct BufferLdsPingPongMainloop {
         if (!kLoadsInMPhase) n += scale_loads(c);
         if (c == 0) {
           for (int q = 0; q < kLoadsBPart; ++q) sch.pos[s + 1][b_id(kClusters - 1, q)] = n++;
+          if (kScaleLoads > 0) {  // last in L_0: tile s+1's scales
+            n += kScaleLoads;
+            sch.scale_pos[s + 1] = n - 1;
+          }
         } else {
           for (int j = 0; j < kLoadsA; ++j)
             if (a_phase(j) == c) sch.pos[s + 2][j] = n++;
@@ -246,14 +298,18 @@ struct BufferLdsPingPongMainloop {
     }
     return sch;
   }
-  /// The latest issue index among the loads phase c of tile s reads from LDS.
+  /// The latest issue index among the loads phase c of tile s reads from LDS that a vmcnt wait
+  /// covers (kStaged: the Blockwise scales only; the tile loads land by their ds_writes, after
+  /// kStagedWriteVmcnt). -1: none.
   FP8GEMM_HOST_DEVICE static constexpr int last_needed(Schedule const& sch, int s, int c) {
     int last = -1;
     auto need = [&](int tile, int id) {
-      last = sch.pos[tile][id] > last ? sch.pos[tile][id] : last;
+      if (!kStaged) last = sch.pos[tile][id] > last ? sch.pos[tile][id] : last;
     };
-    if (c == 0)
-      for (int j = 0; j < kLoadsA; ++j) need(s, j);  // A of tile s
+    if (c == 0) {
+      for (int j = 0; j < kLoadsA; ++j) need(s, j);              // A of tile s
+      last = sch.scale_pos[s] > last ? sch.scale_pos[s] : last;  // and its A scales
+    }
     int const part = c + 1 < kClusters ? c + 1 : 0;
     int const tile = c + 1 < kClusters ? s : s + 1;  // the last phase reads the next tile's part 0
     for (int q = 0; q < kLoadsBPart; ++q) need(tile, b_id(part, q));
@@ -267,11 +323,19 @@ struct BufferLdsPingPongMainloop {
     int const next_c = (c + 1) % kClusters;
     return sch.issued_end[kSteady][c] - 1 - last_needed(sch, next_s, next_c);
   }
+  /// Whether the wait at the end of L_c counts vector-memory loads at all (kStaged: only where
+  /// the next phase reads the Blockwise scales, L_(kClusters-1)).
+  FP8GEMM_HOST_DEVICE static constexpr bool counts_vm(int c) {
+    Schedule const sch = simulate();
+    return last_needed(sch, c + 1 < kClusters ? 4 : 5, (c + 1) % kClusters) >= 0;
+  }
   /// vmcnt at the end of the prologue (steps -2 and -1 issued): all of tile 0 landed.
   FP8GEMM_HOST_DEVICE static constexpr int prologue_vm_wait() {
     Schedule const sch = simulate();
     int last = -1;
-    for (int id = 0; id < kLoadsPerTile; ++id) last = sch.pos[2][id] > last ? sch.pos[2][id] : last;
+    for (int id = 0; id < kLoadsPerTile && !kStaged; ++id)
+      last = sch.pos[2][id] > last ? sch.pos[2][id] : last;
+    last = sch.scale_pos[2] > last ? sch.scale_pos[2] : last;
     // tile 2 of the simulation = tile 0; kLoadsInMPhase: L_0 of tile 0 is issued before it too
     return sch.issued_end[1][kClusters - 1] - 1 - last + (kLoadsInMPhase ? phase_loads(0) : 0);
   }
@@ -353,20 +417,17 @@ struct BufferLdsPingPongMainloop {
     // K tiles entirely inside K run the pipelined loop; a partial last one runs after it.
     int full = k_total / Policy::kBlockK - k_tile_begin;
     full = full < 0 ? 0 : (full > num_tiles ? num_tiles : full);
-    if constexpr (kUsePartial) {
-      Accumulators partial;
-      partial.clear();
-      run(args, m0, n0, k_tile_begin, num_tiles, full, lds, tc, wave, partial, acc);
-    } else {
-      run(args, m0, n0, k_tile_begin, num_tiles, full, lds, tc, wave, acc, acc);
-    }
+    run(args, m0, n0, k_tile_begin, num_tiles, full, lds, tc, wave, acc);
   }
 
  private:
-  /// The K loop with d the accumulators the MFMAs add to (acc, or partial when promoting).
+  /// The K loop. Promoting (kUsePartial), each output atom's MFMAs of a K tile start from a zero
+  /// accumulator (one on gfx950's 16x16x128 with BlockK 128, kMmasPerAtom on gfx942), so their
+  /// result is the tile's partial sum, promoted into d one MFMA later (mma_cluster_reading_next;
+  /// the tail at once, mma_atom): no second accumulator set.
   FP8GEMM_DEVICE static void run(Arguments const& args, int m0, int n0, int k_tile_begin,
                                  int num_tiles, int full, SharedStorage& lds, Coords const& tc,
-                                 int wave, Accumulators& d, Accumulators& acc) {
+                                 int wave, Accumulators& d) {
     if (full > 0) {
       Operands const ops = Operands::make(args, m0, n0, k_tile_begin, full, wave, tc.lane);
       ReadBase const rb = read_base(tc.lane, tc.wave_m, tc.wave_n);
@@ -377,6 +438,8 @@ struct BufferLdsPingPongMainloop {
       if constexpr (kLoadsInMPhase) issue_phase_loads<0>(ops, lds, 0, f);  // M_(-1)'s share
       if constexpr (kStaged) {
         arch::wait_lgkmcnt<0>();  // waits for: this thread's writes of tile 0
+        if constexpr (kScaleLoads > 0)
+          arch::wait_vmcnt<prologue_vm_wait() + kWaitSlack>();  // and its Blockwise scales
       } else {
         arch::wait_vmcnt<prologue_vm_wait() + kWaitSlack>();
       }
@@ -386,10 +449,7 @@ struct BufferLdsPingPongMainloop {
         // The second wave of each SIMD starts one barrier late (see the struct comment).
         if (wave >= kWaves / 2) arch::barrier_without_fence();  // waits for: the other half
       }
-      for (int s = 0; s < full; ++s) {
-        step(args, ops, lds, s, m0, n0, tc, rb, f, d);
-        if constexpr (kUsePartial) promote(f.scales, d, acc);
-      }
+      for (int s = 0; s < full; ++s) step(args, ops, lds, s, m0, n0, tc, rb, f, d);
       // NOTE: the last cluster's reads of the next tile (never multiplied) are still in flight,
       // and the compiler does not know it (lds_read16_counted): their registers must not be
       // reused before they land.
@@ -400,7 +460,7 @@ struct BufferLdsPingPongMainloop {
       arch::wait_vmcnt<0>();  // the loads of tiles past the end (reloads) have landed
       arch::sync_block();     // waits for: every wave done with LDS before the tail reuses it
     }
-    if (full < num_tiles) tail_tile(args, m0, n0, k_tile_begin, full, lds, tc, wave, d, acc);
+    if (full < num_tiles) tail_tile(args, m0, n0, k_tile_begin, full, lds, tc, wave, d);
   }
 
   /// Per thread: where its loads go in LDS and come from in global memory.
@@ -420,6 +480,12 @@ struct BufferLdsPingPongMainloop {
     std::uint32_t mx_b[kHardwareMx ? kAtomsN : 1];
     arch::BufferRange mx_a_range;  // MX-32: the E8M0 bytes of A, [extent][cols]
     arch::BufferRange mx_b_range;
+    // Blockwise: the A scales ([row blocks][cols] fp32) and the byte offset of the K-block-0 scale
+    // of row 64h + lane of the wave tile per scale load h (rows past M: the last row's).
+    arch::BufferRange sc_a_range;
+    std::uint32_t sc_a_voff[kScaleLoadsA > 0 ? kScaleLoadsA : 1];
+    arch::BufferRange sc_b_range;  // the same for B's columns
+    std::uint32_t sc_b_voff[kScaleLoadsB > 0 ? kScaleLoadsB : 1];
 
     FP8GEMM_DEVICE static Operands make(Arguments const& args, int m0, int n0, int k_tile_begin,
                                         int full, int wave, int lane) {
@@ -476,7 +542,37 @@ struct BufferLdsPingPongMainloop {
           o.mx_b[j] = static_cast<std::uint32_t>(row * args.scale_b.cols + lane / Atom::kN);
         }
       }
+      if constexpr (kKBlockedScales) {
+        // Operand rows [first, first + count) of a wave tile, one per lane and load.
+        // The range starts at the wave tile's first row block and ends at its last (offsets
+        // stay 32-bit whatever the size of the scale array).
+        auto scale_loads = [lane](ScaleView<Granularity> const& v, int rows_per_block, int first,
+                                  arch::BufferRange& range, auto& voff) {
+          constexpr int kLoads = static_cast<int>(sizeof(voff) / sizeof(voff[0]));
+          auto clamp = [&v](int row) { return row < v.extent ? row : v.extent - 1; };
+          int const block0 = clamp(first) / rows_per_block;
+          int const blocks = clamp(first + kLoads * kWaveSize - 1) / rows_per_block - block0 + 1;
+          range = {reinterpret_cast<std::uint8_t const*>(v.data + block0 * v.cols),
+                   static_cast<std::uint32_t>(blocks * v.cols * 4)};
+          FP8GEMM_UNROLL
+          for (int h = 0; h < kLoads; ++h) {
+            int const block = clamp(first + h * kWaveSize + lane) / rows_per_block;
+            voff[h] = static_cast<std::uint32_t>((block - block0) * v.cols * 4);
+          }
+        };
+        int const wm = wave / Policy::kWavesN, wn = wave % Policy::kWavesN;
+        scale_loads(args.scale_a, Granularity::kABlockM, m0 + wm * Policy::kWaveTileM, o.sc_a_range,
+                    o.sc_a_voff);
+        scale_loads(args.scale_b, Granularity::kBBlockN, n0 + wn * Policy::kWaveTileN, o.sc_b_range,
+                    o.sc_b_voff);
+      }
       return o;
+    }
+    /// Blockwise: soffset of the A scales of K tile t (clamped as mx_offset).
+    FP8GEMM_DEVICE std::uint32_t scale_offset(int t) const {
+      int const clamped = t < 0 ? 0 : (t < full ? t : full - 1);
+      return static_cast<std::uint32_t>(
+          4 * ((k_tile_begin + clamped) * Policy::kBlockK / Granularity::kBlockK));
     }
     /// soffset of K tile t: its k from tile 0. Tiles past the last full one (loaded to keep the
     /// schedule's counts, never read) reload it, so no load reads past K.
@@ -522,19 +618,24 @@ struct BufferLdsPingPongMainloop {
     // copy at the end of the trip would wait for loads the trip has just issued).
     std::uint32_t sa[2][kAtomsM];
     std::uint32_t sb[kAtomsN];
-    BlockScales scales;  // K-blocked scales of the tile in flight
+    BlockScales scales;              // K-blocked scales of the tile in flight
+    float partial[2][Atom::kCRegs];  // promoting: the last two atoms' results (one K tile each)
     // kStaged: load n of phase c of the last tile issued, 16 bytes, until its ds_write a tile later
     arch::Vec<16> staged[kStaged ? kClusters : 1][kStaged ? kLoadsA + kLoadsBPart : 1];
   };
 
-  /// Loads L phase c issues: c = 0 a B part; c >= 1 the A loads of phase c, then a B part.
+  /// Loads L phase c issues: c = 0 a B part, then (Blockwise) the next tile's kScaleLoads scale
+  /// loads; c >= 1 the A loads of phase c, then a B part.
   FP8GEMM_HOST_DEVICE static constexpr int a_loads_in_phase(int c) {
     int n = 0;
     for (int j = 0; j < kLoadsA; ++j) n += c > 0 && a_phase(j) == c;
     return n;
   }
-  FP8GEMM_HOST_DEVICE static constexpr int phase_loads(int c) {
+  FP8GEMM_HOST_DEVICE static constexpr int phase_tile_loads(int c) {
     return a_loads_in_phase(c) + kLoadsBPart;
+  }
+  FP8GEMM_HOST_DEVICE static constexpr int phase_loads(int c) {
+    return phase_tile_loads(c) + (c == 0 ? kScaleLoads : 0);
   }
   /// The A load (j) of phase c's n-th load, n < a_loads_in_phase(c).
   FP8GEMM_HOST_DEVICE static constexpr int nth_a_load(int c, int n) {
@@ -573,32 +674,67 @@ struct BufferLdsPingPongMainloop {
   template <int c, int n>
   FP8GEMM_DEVICE static void issue_phase_load(Operands const& ops, SharedStorage& lds, int s,
                                               Fragments& f) {
-    phase_load<c, n>(ops, lds, s,
-                     [&](arch::BufferRange const& r, std::uint8_t* dst, std::uint32_t voffset,
-                         std::uint32_t soffset, int t) {
-                       if constexpr (kStaged) {
-                         if (t == 0) {
-                           load_now(r, dst, voffset, soffset, ops.lane);
+    if constexpr (n >= phase_tile_loads(c)) {
+      issue_scale_load<n - phase_tile_loads(c)>(ops, lds, s);  // Blockwise, last in L_0
+      return;
+    } else {
+      phase_load<c, n>(ops, lds, s,
+                       [&](arch::BufferRange const& r, std::uint8_t* dst, std::uint32_t voffset,
+                           std::uint32_t soffset, int t) {
+                         if constexpr (kStaged) {
+                           if (t == 0) {
+                             load_now(r, dst, voffset, soffset, ops.lane);
+                           } else {
+                             f.staged[c][n] = arch::buffer_load16_counted(r, voffset, soffset);
+                           }
                          } else {
-                           f.staged[c][n] = arch::buffer_load16(r, voffset, soffset);
+                           arch::buffer_load_lds<kLoadBytes>(r, dst, voffset, soffset);
                          }
-                       } else {
-                         arch::buffer_load_lds<kLoadBytes>(r, dst, voffset, soffset);
-                       }
-                     });
+                       });
+    }
+  }
+  /// Blockwise: scale load h of L_0 of tile s, the scales of tile t = s + 1 into stage t % 2 of
+  /// the wave's lds.scales (read in L_0 of tile t): A rows 64h + lane of the wave tile (h <
+  /// kScaleLoadsA), then its B columns. Direct-to-LDS dwords, also where the tiles go through
+  /// registers.
+  template <int h>
+  FP8GEMM_DEVICE static void issue_scale_load(Operands const& ops, SharedStorage& lds, int s) {
+    if constexpr (kKBlockedScales) {
+      // kStaged: the compiler would move it above the tile load before it, off the schedule that
+      // kStagedWriteVmcnt counts
+      if constexpr (kStaged) arch::schedule_fence();
+      int const t = s + 1;
+      float* const dst = lds.scales + scale_slot(t & 1, ops.wave);
+      if constexpr (h < kScaleLoadsA) {
+        arch::buffer_load_lds4(ops.sc_a_range, reinterpret_cast<std::uint8_t*>(dst + h * kWaveSize),
+                               ops.sc_a_voff[h], ops.scale_offset(t));
+      } else {
+        constexpr int hb = h - kScaleLoadsA;
+        arch::buffer_load_lds4(ops.sc_b_range,
+                               reinterpret_cast<std::uint8_t*>(dst + kScaleRowsA + hb * kWaveSize),
+                               ops.sc_b_voff[hb], ops.scale_offset(t));
+      }
+    } else {
+      (void)ops, (void)lds, (void)s;
+    }
   }
   /// kStaged: writes f.staged[c][n] (load n of phase c of tile s - 1: K tile t - 1) to its place
   /// in LDS, before the same load of tile s reuses the registers.
   template <int c, int n>
   FP8GEMM_DEVICE static void write_staged(Operands const& ops, SharedStorage& lds, int s,
                                           Fragments const& f) {
-    phase_load<c, n>(
-        ops, lds, s - 1,
-        [&](arch::BufferRange const&, std::uint8_t* dst, std::uint32_t, std::uint32_t, int) {
-          // waits for: this load of the previous tile (kStagedWriteVmcnt)
-          arch::wait_vmcnt_visible<kStagedWriteVmcnt>();
-          arch::lds_store<16>(dst, 16 * ops.lane, f.staged[c][n]);
-        });
+    if constexpr (n < phase_tile_loads(c))  // the Blockwise scale loads go straight to LDS
+      phase_load<c, n>(
+          ops, lds, s - 1,
+          [&](arch::BufferRange const&, std::uint8_t* dst, std::uint32_t, std::uint32_t, int) {
+            // waits for: this load of the previous tile (kStagedWriteVmcnt)
+            arch::wait_vmcnt_visible<kStagedWriteVmcnt>();
+            if constexpr (kScaleLoads > 0) {  // not behind the compiler's vmcnt(0) for the scales
+              arch::lds_write16_counted(dst, 16 * ops.lane, f.staged[c][n]);
+            } else {
+              arch::lds_store<16>(dst, 16 * ops.lane, f.staged[c][n]);
+            }
+          });
   }
   template <int c, int n = 0>
   FP8GEMM_DEVICE static void issue_phase_loads_from(Operands const& ops, SharedStorage& lds, int s,
@@ -780,18 +916,20 @@ struct BufferLdsPingPongMainloop {
                                   int s, int m0, int n0, Coords const& tc, ReadBase const& rb,
                                   Fragments& f, Accumulators& d) {
     // ---- L_c: loads (c = 0: and the A fragments), counted waits ----
-    issue_phase_scale_loads<c>(f, ops, s);    // MX-32: E8M0 bytes first (scale_loads(c))
-    if constexpr (c == 0 && kKBlockedScales)  // used by promote after the tile's last cluster
-      load_block_scales(f.scales, args, tc, m0, n0, (ops.k_tile_begin + s) * Policy::kBlockK);
+    issue_phase_scale_loads<c>(f, ops, s);  // MX-32: E8M0 bytes first (scale_loads(c))
     if constexpr (!kLoadsInMPhase) issue_phase_loads<c>(ops, lds, s, f);
-    if constexpr (c == 0) read_a(f.a, read_address(lds, rb, s & 1));
+    if constexpr (c == 0) {
+      read_a(f.a, read_address(lds, rb, s & 1));
+      read_block_scales(f.scales, lds, ops, tc, s);  // Blockwise: this tile's
+    }
     // waits for: this cluster's B fragments (read during M_(c-1)) and A (lgkmcnt 0); this wave's
     // loads of what L_(c+1) and M_(c+1) read (vmcnt: the schedule's count; through registers the
     // ds_writes of M_(c-1), lgkmcnt 0, and the compiler waits for their registers)
-    if constexpr (kStaged) {
-      arch::wait_lgkmcnt<0>();
-    } else {
+    // (kStaged, Blockwise: before L_0 the vmcnt of the next tile's scales, counts_vm)
+    if constexpr (counts_vm(c)) {
       arch::wait_vmcnt_lgkmcnt<kVmWait<c> + kWaitSlack, 0>();
+    } else {
+      arch::wait_lgkmcnt<0>();
     }
     arch::barrier_without_fence();  // waits for: every wave's loads and reads above
     // ---- M_c: one cluster of MFMAs, the next cluster's B fragments read between them ----
@@ -877,7 +1015,8 @@ struct BufferLdsPingPongMainloop {
   }
 
   /// Cluster c's MFMAs (MFMA k: part m = k / (2 kAtomsM) of the atoms, B atom (k / kAtomsM) % 2,
-  /// A atom k % kAtomsM: an accumulator's MFMAs are 2 kAtomsM apart); after MFMA k <
+  /// A atom k % kAtomsM: an accumulator's MFMAs are 2 kAtomsM apart; promoting, atom-major from a
+  /// zero accumulator, see below); after MFMA k <
   /// kReadsBCluster, the k-th 16-byte read of the next cluster's B fragments (atom
   /// k / kReadsPerFragment, chunk k % kReadsPerFragment), so the reads issue while the matrix pipe
   /// is busy.
@@ -888,12 +1027,34 @@ struct BufferLdsPingPongMainloop {
                                                       ReadAddress const& next, Accumulators& d) {
     constexpr int kPerPart = kClusterAtomsN * kAtomsM;
     constexpr int kMfmas = kPerPart * kMmasPerAtom;
-    constexpr int m = k / kPerPart, q = (k % kPerPart) / kAtomsM, i = k % kAtomsM;
-    constexpr int j = c * kClusterAtomsN + q;
-    if constexpr (kHardwareMx) {
-      Atom::mma_scaled_byte0(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[mx_half(c)][i], f.sb[j]);
+    if constexpr (kUsePartial) {
+      // Atom-major: atom a = (q, i) takes MFMAs kMmasPerAtom a .. + kMmasPerAtom - 1 (part m), the
+      // first from a zero accumulator.
+      // NOTE: promoted one MFMA late (after the next atom's first MFMA), so the matrix pipe has the
+      // next MFMA while the vector ALU scales the previous one's result (read at once, it waits for
+      // the MFMA's whole latency).
+      constexpr int a = k / kMmasPerAtom, m = k % kMmasPerAtom;
+      constexpr int q = a / kAtomsM, i = a % kAtomsM, j = c * kClusterAtomsN + q;
+      if constexpr (m == 0) {
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Atom::kCRegs; ++r) f.partial[a % 2][r] = 0.0f;
+      }
+      mma_part<m>(f.partial[a % 2], f.a[i], f.b[c % 2][q]);
+      if constexpr (m == 0 && a > 0) {
+        constexpr int ap = a - 1, qp = ap / kAtomsM, ip = ap % kAtomsM;
+        promote_atom<ip, c * kClusterAtomsN + qp>(f.partial[ap % 2], f.scales, d);
+      }
+      if constexpr (k + 1 == kMfmas) promote_atom<i, j>(f.partial[a % 2], f.scales, d);
     } else {
-      mma_part<m>(d.v[i][j], f.a[i], f.b[c % 2][q]);
+      // MFMA k: part m = k / kPerPart of the atoms, B atom (k % kPerPart) / kAtomsM, A atom
+      // k % kAtomsM: an accumulator's MFMAs are kPerPart apart.
+      constexpr int m = k / kPerPart, q = (k % kPerPart) / kAtomsM, i = k % kAtomsM;
+      constexpr int j = c * kClusterAtomsN + q;
+      if constexpr (kHardwareMx) {
+        Atom::mma_scaled_byte0(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[mx_half(c)][i], f.sb[j]);
+      } else {
+        mma_part<m>(d.v[i][j], f.a[i], f.b[c % 2][q]);
+      }
     }
     if constexpr (k < kReadsBCluster) {
       constexpr int kNext = (c + 1) % kClusters, kAtom = k / kReadsPerFragment;
@@ -920,20 +1081,60 @@ struct BufferLdsPingPongMainloop {
   template <int c>
   FP8GEMM_DEVICE static void mma_cluster(Arguments const& args, Coords const& tc, int m0, int n0,
                                          int s, Fragments const& f, Accumulators& d) {
-    FP8GEMM_UNROLL
-    for (int q = 0; q < kClusterAtomsN; ++q) {
-      int const j = c * kClusterAtomsN + q;
-      if constexpr (kHardwareMx) {
-        (void)s;
-        FP8GEMM_UNROLL
-        for (int i = 0; i < kAtomsM; ++i)
-          Atom::mma_scaled_byte0(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[mx_half(c)][i], f.sb[j]);
-      } else {
-        FP8GEMM_UNROLL
-        for (int i = 0; i < kAtomsM; ++i) mma_parts(d.v[i][j], f.a[i], f.b[c % 2][q]);
-      }
-    }
+    mma_cluster_atoms<c>(f, d);
     (void)args, (void)tc, (void)m0, (void)n0, (void)s;
+  }
+  template <int c, int k = 0>
+  FP8GEMM_DEVICE static void mma_cluster_atoms(Fragments const& f, Accumulators& d) {
+    constexpr int q = k / kAtomsM, i = k % kAtomsM, j = c * kClusterAtomsN + q;
+    mma_atom<i, j>(f.a[i], f.b[c % 2][q], f, d);
+    if constexpr (k + 1 < kClusterAtomsN * kAtomsM) mma_cluster_atoms<c, k + 1>(f, d);
+  }
+
+  /// Output atom (i, j) of one K tile (B atom j in the cluster's fragment fb):
+  ///   MX-32:     d += (A_i · 2^sa) (B_j · 2^sb) in the MFMA (E8M0 bytes of the tile);
+  ///   promoting: d += (A_i B_j · s_a) · s_b (scale_twice; without K-blocked scales d += A_i B_j),
+  ///              A_i B_j by the atom's MFMAs of the tile from a zero accumulator;
+  ///   otherwise: d += A_i B_j.
+  template <int i, int j>
+  FP8GEMM_DEVICE static void mma_atom(FragTileA const& fa, FragTileB const& fb, Fragments const& f,
+                                      Accumulators& d) {
+    if constexpr (kHardwareMx) {
+      constexpr int c = j / kClusterAtomsN;
+      Atom::mma_scaled_byte0(d.v[i][j], fa, fb, f.sa[mx_half(c)][i], f.sb[j]);
+    } else if constexpr (kUsePartial) {
+      float partial[Atom::kCRegs];
+      mma_partial(fa, fb, partial);
+      promote_atom<i, j>(partial, f.scales, d);
+    } else {
+      mma_parts(d.v[i][j], fa, fb);
+    }
+  }
+  /// partial = A_i B_j of one K tile: its kMmasPerAtom MFMAs from a zero accumulator.
+  FP8GEMM_DEVICE static void mma_partial(FragTileA const& fa, FragTileB const& fb,
+                                         float (&partial)[Atom::kCRegs]) {
+    FP8GEMM_UNROLL
+    for (int r = 0; r < Atom::kCRegs; ++r) partial[r] = 0.0f;
+    mma_parts(partial, fa, fb);
+  }
+  /// d[i][j] += (partial · s_a) · s_b (scale_twice; without K-blocked scales d[i][j] += partial).
+  template <int i, int j>
+  FP8GEMM_DEVICE static void promote_atom(float const (&partial)[Atom::kCRegs],
+                                          BlockScales const& sc, Accumulators& d) {
+    // NOTE: in register pairs (v_pk_mul_f32, v_pk_fma_f32), the same per element.
+    using Pair = float __attribute__((vector_size(8)));
+    FP8GEMM_UNROLL
+    for (int r = 0; r < Atom::kCRegs; r += 2) {
+      Pair const p = {partial[r], partial[r + 1]};
+      Pair acc = {d.v[i][j][r], d.v[i][j][r + 1]};
+      if constexpr (kKBlockedScales) {
+        Pair const sa = {sc.a[i][r], sc.a[i][r + 1]}, sb = {sc.b[j][r], sc.b[j][r + 1]};
+        acc += (p * sa) * sb;  // scale_twice per element
+      } else {
+        acc += p;
+      }
+      d.v[i][j][r] = acc[0], d.v[i][j][r + 1] = acc[1];
+    }
   }
 
   /// A partial last K tile (tile t = full of the range, global K tile kt): the same direct-to-LDS
@@ -943,7 +1144,7 @@ struct BufferLdsPingPongMainloop {
   /// and zero above, so nothing past K is read. Then its clusters back to back.
   FP8GEMM_DEVICE static void tail_tile(Arguments const& args, int m0, int n0, int k_tile_begin,
                                        int t, SharedStorage& lds, Coords const& tc, int wave,
-                                       Accumulators& d, Accumulators& acc) {
+                                       Accumulators& d) {
     constexpr std::uint32_t kOutOfRange = 0x80000000u;  // >= any num_records (< 2^31)
     int const kt = k_tile_begin + t;
     int const k0 = kt * Policy::kBlockK;
@@ -999,11 +1200,8 @@ struct BufferLdsPingPongMainloop {
     Fragments f;
     read_a(f.a, read_address(lds, rb, 0));
     if constexpr (kHardwareMx) load_scales_a(f.sa, args, tc, m0, kt);
+    load_block_scales(f.scales, args, tc, m0, n0, k0);  // K-blocked: promoted after each MFMA
     tail_clusters(args, lds, m0, n0, kt, tc, rb, f, d);
-    if constexpr (kUsePartial) {
-      load_block_scales(f.scales, args, tc, m0, n0, k0);
-      promote(f.scales, d, acc);
-    }
   }
 
   template <int c = 0>
@@ -1017,10 +1215,62 @@ struct BufferLdsPingPongMainloop {
     if constexpr (c + 1 < kClusters) tail_clusters<c + 1>(args, lds, m0, n0, kt, tc, rb, f, d);
   }
 
+  /// Blockwise: first float of the wave's scales in stage `stage` of lds.scales.
+  FP8GEMM_HOST_DEVICE static constexpr int scale_slot(int stage, int wave) {
+    return (stage * kWaves + wave) * kScaleFloats;
+  }
+  /// Blockwise: the scales of K tile s from LDS (loaded one tile ahead; the wait before L_0
+  /// counts them): A rows 16i + 4 (lane / 16) + r of atom i, 4 consecutive floats, one
+  /// ds_read_b128 per atom; B column 16j + lane % 16 of atom j, the same for its 4 registers, one
+  /// ds_read_b32 per atom (when a scale block spans the wave tile: one ds_read_b128 of columns
+  /// 0 .. 3, all the same).
+  FP8GEMM_DEVICE static void read_block_scales(BlockScales& sc, SharedStorage& lds,
+                                               Operands const& ops, Coords const& tc, int s) {
+    if constexpr (kKBlockedScales) {
+      static_assert(Atom::kCRegs == 4 && Atom::kM == 16 && Atom::kN == 16,
+                    "one ds_read_b128 of 4 rows per atom");
+      arch::LdsAddress const base =
+          arch::lds_address(reinterpret_cast<std::uint8_t const*>(lds.scales)) +
+          4 * scale_slot(s & 1, ops.wave);
+      read_scales_a(sc, base + 4 * (4 * (tc.lane / 16)));
+      read_scales_b(sc, base, base + 4 * (tc.lane % 16));
+    } else {
+      (void)sc, (void)lds, (void)ops, (void)tc, (void)s;
+    }
+  }
+  template <int i = 0>
+  FP8GEMM_DEVICE static void read_scales_a(BlockScales& sc, arch::LdsAddress address) {
+    arch::Vec<16> v;
+    arch::lds_read16_counted<4 * i * Atom::kM>(v, address);
+    FP8GEMM_UNROLL
+    for (int r = 0; r < Atom::kCRegs; ++r) sc.a[i][r] = __builtin_bit_cast(float, v.w[r]);
+    if constexpr (i + 1 < kAtomsM) read_scales_a<i + 1>(sc, address);
+  }
+  template <int j = 0>
+  FP8GEMM_DEVICE static void read_scales_b(BlockScales& sc, arch::LdsAddress base,
+                                           arch::LdsAddress address) {
+    float b;
+    if constexpr (kOneScaleB) {
+      arch::Vec<16> v;
+      arch::lds_read16_counted<4 * kScaleRowsA>(v, base);
+      b = __builtin_bit_cast(float, v.w[0]);
+    } else {
+      arch::Vec<4> v;
+      arch::lds_read4_counted<4 * (kScaleRowsA + j * Atom::kN)>(v, address);
+      b = __builtin_bit_cast(float, v.w[0]);
+    }
+    FP8GEMM_UNROLL
+    for (int jj = kOneScaleB ? 0 : j; jj < (kOneScaleB ? kAtomsN : j + 1); ++jj) {
+      FP8GEMM_UNROLL
+      for (int r = 0; r < Atom::kCRegs; ++r) sc.b[jj][r] = b;
+    }
+    if constexpr (!kOneScaleB && j + 1 < kAtomsN) read_scales_b<j + 1>(sc, base, address);
+  }
+
   /// The K-blocked scales of one K tile (scale block of k = chunk_k), per accumulator row / column
-  /// register. NOTE: loaded at the tile's first L phase, so the tile's own loads and MFMAs hide
-  /// their latency before promote uses them; branch free, with rows past M / N taking the last
-  /// row's scale: their partial sums are zero (zero-filled A / B) and their outputs never stored.
+  /// register, straight from global memory: the partial last K tile's (tail_tile; the loop's come
+  /// through LDS, read_block_scales). Rows past M / N take the last row's scale: their partial
+  /// sums are zero (zero-filled A / B) and their outputs never stored.
   FP8GEMM_DEVICE static void load_block_scales(BlockScales& sc, Arguments const& args,
                                                Coords const& tc, int m0, int n0, int chunk_k) {
     if constexpr (kKBlockedScales) {
@@ -1044,27 +1294,6 @@ struct BufferLdsPingPongMainloop {
       }
     } else {
       (void)sc, (void)args, (void)tc, (void)m0, (void)n0, (void)chunk_k;
-    }
-  }
-
-  /// acc += (partial * s_a(m, kb)) * s_b(n, kb) with the tile's scales (without K-blocked scales:
-  /// acc += partial); partial = 0. (LdsMultistageMainloop::promote, once per K tile here.)
-  FP8GEMM_DEVICE static void promote(BlockScales const& sc, Accumulators& partial,
-                                     Accumulators& acc) {
-    FP8GEMM_UNROLL
-    for (int i = 0; i < kAtomsM; ++i) {
-      FP8GEMM_UNROLL
-      for (int j = 0; j < kAtomsN; ++j) {
-        FP8GEMM_UNROLL
-        for (int r = 0; r < Atom::kCRegs; ++r) {
-          if constexpr (kKBlockedScales) {
-            acc.v[i][j][r] += scale_twice(partial.v[i][j][r], sc.a[i][r], sc.b[j][r]);
-          } else {
-            acc.v[i][j][r] += partial.v[i][j][r];
-          }
-          partial.v[i][j][r] = 0.0f;
-        }
-      }
     }
   }
 };
