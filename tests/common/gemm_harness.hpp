@@ -113,6 +113,16 @@ inline std::string describe(GemmCase const& c) {
   return s.str();
 }
 
+/// Base with its mainloop replaced (same policy, epilogue and tile scheduler): a variant of a
+/// kernel for a test, e.g. every counted wait one load short, or another tile-load path.
+template <class Base, class MainloopT>
+struct WithMainloop : Base {
+  using Mainloop = MainloopT;
+  using Kernel =
+      GemmKernel<Mainloop, typename Base::CollectiveEpilogue, typename Base::TileScheduler>;
+  using Params = typename Kernel::Params;
+};
+
 template <class Config>
 struct GemmProblem {
   using G = Gemm<Config>;

@@ -227,11 +227,9 @@ static_assert(
                                                                    PerTensor, LayoutB::kNK, 0>>,
     "gfx950 mk_nk_mn runs the buffer-load mainloop");
 /// The same kernel with every counted vmcnt wait leaving one more load in flight.
-struct WaitOneShortConfig : GoodConfig {
-  using Mainloop = BufferLdsPingPongMainloop<Policy, Granularity, LayoutB::kNK, 0, 1>;
-  using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
-  using Params = typename Kernel::Params;
-};
+using WaitOneShortConfig =
+    WithMainloop<GoodConfig,
+                 BufferLdsPingPongMainloop<GoodConfig::Policy, PerTensor, LayoutB::kNK, 0, 1>>;
 
 TEST(BufferLdsMainloop, WaitOneLoadShortGivesAWrongGemm) {
   // 8 K tiles: every counted wait of the steady state runs.
@@ -249,12 +247,10 @@ static_assert(std::is_same_v<Cdna3Config::Mainloop,
                                                        LayoutB::kNK, 0, 0, arch::ThroughRegisters>>,
               "gfx942 mk_nk_mn runs the buffer-load mainloop through registers");
 template <int kWaitSlack>
-struct Cdna3DirectConfig : Cdna3Config {
-  using Mainloop = BufferLdsPingPongMainloop<Policy, Granularity, LayoutB::kNK, 0, kWaitSlack,
-                                             arch::DirectToLds>;
-  using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
-  using Params = typename Kernel::Params;
-};
+using Cdna3DirectConfig =
+    WithMainloop<Cdna3Config,
+                 BufferLdsPingPongMainloop<Cdna3Config::Policy, PerTensor, LayoutB::kNK, 0,
+                                           kWaitSlack, arch::DirectToLds>>;
 
 TEST(BufferLdsMainloop, Gfx942DirectToLdsWaitOneLoadShortGivesAWrongGemm) {
   // 16 K tiles of 64, a partial one (K % 64 = 40, K % 16 = 8), edge tiles in M and N.
@@ -288,11 +284,9 @@ TEST(BufferLdsMainloop, Gfx942WaitCountsFollowTheSchedule) {
 // in vmcnt too; the emulator queues them like the GPU, so the schedule's waits must count them.
 using GoodMxConfig =
     GemmConfig<Cdna4Default<e4m3fn, e4m3fn>, Mx32, LayoutB::kNK, Epilogue<float, Identity>>;
-struct MxWaitOneShortConfig : GoodMxConfig {
-  using Mainloop = BufferLdsPingPongMainloop<Policy, Granularity, LayoutB::kNK, 0, 1>;
-  using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
-  using Params = typename Kernel::Params;
-};
+using MxWaitOneShortConfig =
+    WithMainloop<GoodMxConfig,
+                 BufferLdsPingPongMainloop<GoodMxConfig::Policy, Mx32, LayoutB::kNK, 0, 1>>;
 
 TEST(BufferLdsMainloop, Mx32WaitOneLoadShortGivesAWrongGemm) {
   GemmCase const c{256, 256, 1024, /*seed=*/78};
@@ -302,13 +296,10 @@ TEST(BufferLdsMainloop, Mx32WaitOneLoadShortGivesAWrongGemm) {
 
 // MX-32 through registers (4 waves: the tile loads between the MFMAs, each ds_write behind
 // kStagedWriteVmcnt, which counts the byte loads too).
-struct MxStagedConfig
-    : GemmConfig<Cdna4KBlocked<e4m3fn, e4m3fn>, Mx32, LayoutB::kNK, Epilogue<float, Identity>> {
-  using Mainloop =
-      BufferLdsPingPongMainloop<Policy, Granularity, LayoutB::kNK, 0, 0, arch::ThroughRegisters>;
-  using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
-  using Params = typename Kernel::Params;
-};
+using MxStagedConfig = WithMainloop<
+    GemmConfig<Cdna4KBlocked<e4m3fn, e4m3fn>, Mx32, LayoutB::kNK, Epilogue<float, Identity>>,
+    BufferLdsPingPongMainloop<Cdna4KBlocked<e4m3fn, e4m3fn>, Mx32, LayoutB::kNK, 0, 0,
+                              arch::ThroughRegisters>>;
 
 // Blockwise: the scales go to LDS by direct-to-LDS dword loads, one K tile ahead, and are read in
 // L_0 of their tile: the counted wait before L_0 must cover them as well as the tile's A and B.

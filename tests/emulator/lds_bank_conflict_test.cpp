@@ -21,12 +21,10 @@ class LdsBankConflicts : public ::testing::Test {};
 template <class Policy, LayoutB kLayout>
 using Measured = GemmConfig<Policy, PerTensor, kLayout, Epilogue<float, Identity>>;
 /// gfx942 mk_nk_mn with 4-byte direct-to-LDS loads in place of the default's register staging.
-struct Cdna3DirectToLds : Measured<Cdna3Default<e4m3fnuz, e4m3fnuz>, LayoutB::kNK> {
-  using Mainloop =
-      BufferLdsPingPongMainloop<Policy, Granularity, LayoutB::kNK, 0, 0, arch::DirectToLds>;
-  using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
-  using Params = typename Kernel::Params;
-};
+using Cdna3DirectToLds =
+    WithMainloop<Measured<Cdna3Default<e4m3fnuz, e4m3fnuz>, LayoutB::kNK>,
+                 BufferLdsPingPongMainloop<Cdna3Default<e4m3fnuz, e4m3fnuz>, PerTensor,
+                                           LayoutB::kNK, 0, 0, arch::DirectToLds>>;
 
 using Configs =
     ::testing::Types<Measured<Cdna4Default<e4m3fn, e4m3fn>, LayoutB::kNK>,

@@ -106,7 +106,8 @@ struct WarpSpecializedGemmKernel {
         // so this consumer starts on its tile's stages only after the other one has waited on
         // every stage of the tile before (then each of ours is at most one lap ahead).
         // waits for: the other consumer passed the last full-barrier wait of its tile
-        if (Policy::kPingPong && mine > 0) arch::named_barrier_sync(handoff_barrier(coords), 256);
+        if (Policy::kPingPong && mine > 0)
+          arch::named_barrier_sync(handoff_barrier(coords.consumer), 256);
         if (t.k_tile_begin < t.k_tile_end)  // a split past K's end adds zeros
           Mainloop::multiply(p.mainloop, s, pos, m0, n0, t.k_tile_begin, t.k_tile_end, coords, acc);
         // the next item is the other consumer's: it may start (one arrival per item, matched)
@@ -123,9 +124,6 @@ struct WarpSpecializedGemmKernel {
   /// Ping-pong hand-off barriers (hardware ids 1 and 2; 0 is the block barrier): consumer c waits
   /// on its own, the other consumer arrives on it. Two ids, so each sees arrivals from one side
   /// and waits from the other, strictly alternating. 256 = both consumer warpgroups.
-  FP8GEMM_DEVICE static int handoff_barrier(typename Mainloop::Coords const& c) {
-    return handoff_barrier(c.consumer);
-  }
   FP8GEMM_DEVICE static int handoff_barrier(int consumer) { return 1 + consumer; }
 
   /// Split-K: this consumer's FP32 sums of one tile (scaled already for K-blocked granularities,
