@@ -435,7 +435,8 @@ struct BufferLdsPingPongMainloop {
       // Prologue: the loads of tiles -2 and -1's phases (tile 0 and most of tile 1), all of
       // tile 0 landed, B part 0 of tile 0 read.
       for (int s = -2; s < 0; ++s) issue_step_loads(ops, lds, s, f);
-      if constexpr (kLoadsInMPhase) issue_phase_loads<0>(ops, lds, 0, f);  // M_(-1)'s share
+      if constexpr (kLoadsInMPhase)
+        issue_phase_loads<0, /*kPrologue=*/true>(ops, lds, 0, f);  // M_(-1)'s share
       if constexpr (kStaged) {
         arch::wait_lgkmcnt<0>();  // waits for: this thread's writes of tile 0
         if constexpr (kScaleLoads > 0)
@@ -671,7 +672,11 @@ struct BufferLdsPingPongMainloop {
   }
   /// Load n of L phase c of tile s: direct-to-LDS; through registers into f.staged (the prologue:
   /// tile 0 straight into LDS).
-  template <int c, int n>
+  /// kPrologue (kStaged): the staged loads keep the schedule's order (a scheduling fence after
+  /// each): kStagedWriteVmcnt counts the loads issued after each one from its issue on, and the
+  /// loop's first ds_writes take the compiler's count from the prologue's order (issued A, A, B,
+  /// B instead of A, B, A, B, one write came out vmcnt(kStagedWriteVmcnt - 1)).
+  template <int c, int n, bool kPrologue = false>
   FP8GEMM_DEVICE static void issue_phase_load(Operands const& ops, SharedStorage& lds, int s,
                                               Fragments& f) {
     if constexpr (n >= phase_tile_loads(c)) {
@@ -686,6 +691,7 @@ struct BufferLdsPingPongMainloop {
                              load_now(r, dst, voffset, soffset, ops.lane);
                            } else {
                              f.staged[c][n] = arch::buffer_load16_counted(r, voffset, soffset);
+                             if constexpr (kPrologue) arch::schedule_fence();
                            }
                          } else {
                            arch::buffer_load_lds<kLoadBytes>(r, dst, voffset, soffset);
@@ -736,17 +742,18 @@ struct BufferLdsPingPongMainloop {
             }
           });
   }
-  template <int c, int n = 0>
+  template <int c, bool kPrologue, int n = 0>
   FP8GEMM_DEVICE static void issue_phase_loads_from(Operands const& ops, SharedStorage& lds, int s,
                                                     Fragments& f) {
-    issue_phase_load<c, n>(ops, lds, s, f);
-    if constexpr (n + 1 < phase_loads(c)) issue_phase_loads_from<c, n + 1>(ops, lds, s, f);
+    issue_phase_load<c, n, kPrologue>(ops, lds, s, f);
+    if constexpr (n + 1 < phase_loads(c))
+      issue_phase_loads_from<c, kPrologue, n + 1>(ops, lds, s, f);
   }
   /// The loads of L phase c of tile s (none for tiles before 0: the prologue).
-  template <int c>
+  template <int c, bool kPrologue = false>
   FP8GEMM_DEVICE static void issue_phase_loads(Operands const& ops, SharedStorage& lds, int s,
                                                Fragments& f) {
-    if ((c == 0 ? s + 1 : s + 2) >= 0) issue_phase_loads_from<c>(ops, lds, s, f);
+    if ((c == 0 ? s + 1 : s + 2) >= 0) issue_phase_loads_from<c, kPrologue>(ops, lds, s, f);
   }
   /// The prologue: L phases of tile s without waits, the same loads as in the loop (so every count
   /// of the schedule holds from tile 0 on; kLoadsInMPhase: L_0's tile loads of tile 0 follow).
@@ -754,11 +761,11 @@ struct BufferLdsPingPongMainloop {
   FP8GEMM_DEVICE static void issue_step_loads(Operands const& ops, SharedStorage& lds, int s,
                                               Fragments& f) {
     if constexpr (kLoadsInMPhase) {  // the loop's order: a phase's tile loads, then its bytes
-      issue_phase_loads<c>(ops, lds, s, f);
+      issue_phase_loads<c, /*kPrologue=*/true>(ops, lds, s, f);
       issue_phase_scale_loads<c, /*kPrologue=*/true>(f, ops, s);
     } else {
       issue_phase_scale_loads<c, /*kPrologue=*/true>(f, ops, s);
-      issue_phase_loads<c>(ops, lds, s, f);
+      issue_phase_loads<c, /*kPrologue=*/true>(ops, lds, s, f);
     }
     if constexpr (c + 1 < kClusters) issue_step_loads<c + 1>(ops, lds, s, f);
   }
