@@ -159,7 +159,7 @@ struct BufferLdsPingPongMainloop {
   /// waits for its reads one barrier later, so there the loads stay in the L phase. gfx942 only
   /// for now (its 4-byte loads make an L phase 4x longer); gfx950's 4-wave K-blocked configs keep
   /// their L-phase loads until measured.
-  static constexpr bool kLoadsInMPhase = !kPingPong && (kLoadBytes == 4 || kStaged);
+  static constexpr bool kLoadsInMPhase = !kPingPong;
   // A lane's K bytes of one row per tile, in 16-byte reads (16 x lane / 16 + 64 x c): 2 on
   // gfx950; 1 on gfx942, where it feeds kMmasPerAtom MFMAs of 8 bytes.
   static constexpr int kReadsPerFragment = Policy::kBlockK / 64;
@@ -236,17 +236,39 @@ struct BufferLdsPingPongMainloop {
     }
   }
   static constexpr bool kOneScaleB = one_scale_b();
+  /// Blockwise with one B scale per wave tile: the two scales are folded into one multiplier per
+  /// A row, s_a · s_b, formed once per K tile (fold_products), when the wave's products are all
+  /// normal (see Promote). Otherwise (a B scale per B atom) the products would be one per output
+  /// element, no fewer operations than scaling twice.
+  static constexpr bool kFoldScales = kKBlockedScales && kOneScaleB;
+  /// How a K tile's partial sums go into d (promote_atom):
+  ///   kTwice:    d += (partial · s_a) · s_b (scale_twice);
+  ///   kFolded:   d = fma(partial, s_a · s_b, d);
+  ///   kSelected: d = fma(partial · m1, m2, d) with (m1, m2) = (1, s_a · s_b) or (s_a, s_b) for
+  ///              the whole tile (select_scales): kFolded or the fallback, by a wave's vote,
+  ///              without a branch.
+  enum class Promote { kTwice, kFolded, kSelected };
+  /// NOTE: promoting, the A and B fragments are read from LDS into AGPRs (the MFMAs read them
+  /// there): the accumulators, the scales and the partial sums, all used by the vector ALU, then
+  /// fit the 256 VGPRs, with no register copies between the two files in the loop.
+  static constexpr bool kFragmentsInAgprs = false;
+  /// Outside the folded K loop: the tail tile and, after a failed vote, the rest of the range.
+  static constexpr Promote kPromoteChosen = kFoldScales ? Promote::kSelected : Promote::kTwice;
   /// Blockwise: direct-to-LDS dword loads of the wave's scales of one K tile (a row of A or a
   /// column of B per lane; one load of B's when a scale block spans the wave tile), issued last in
   /// L_0 of the tile before (issue_scale_load).
   static constexpr int kScaleLoadsA = kScaleRowsA / kWaveSize;
   static constexpr int kScaleLoadsB = kOneScaleB ? 1 : kScaleColsB / kWaveSize;
   static constexpr int kScaleLoads = kScaleLoadsA + kScaleLoadsB;
+  /// Blockwise, folded: the vote reads the A scales of the rows each lane loaded (row
+  /// 64h + lane of the wave tile, h < kScaleLoadsA: every row of the wave once) and the B
+  /// scale, 4 bytes each (read_vote_scales).
+  static constexpr int kVoteReadBytes = kFoldScales ? 4 * (kScaleLoadsA + 1) : 0;
   static_assert(kScaleRowsA % kWaveSize == 0 && kScaleColsB % kWaveSize == 0,
                 "Blockwise: whole wave loads of scale rows and columns");
   /// Blockwise: LDS bytes one lane reads for a tile's scales (read_block_scales).
   static constexpr int kScaleReadBytes =
-      kKBlockedScales ? kAtomsM * 16 + (kOneScaleB ? 16 : kAtomsN * 4) : 0;
+      kKBlockedScales ? kAtomsM * 16 + (kOneScaleB ? 16 : kAtomsN * 4) + kVoteReadBytes : 0;
   /// Vector-memory loads one K tile issues besides its kLoadsPerTile tile loads: MX-32's E8M0
   /// byte loads (scale_loads(c) per phase) and Blockwise's direct-to-LDS scale loads
   /// (kScaleLoads, last in L_0).
@@ -444,13 +466,47 @@ struct BufferLdsPingPongMainloop {
       } else {
         arch::wait_vmcnt<prologue_vm_wait() + kWaitSlack>();
       }
-      arch::barrier_without_fence();  // waits for: tile 0 in LDS from every wave
+      arch::barrier_without_fence();                // waits for: tile 0 in LDS from every wave
+      read_vote_scales(f.scales, lds, ops, tc, 0);  // Blockwise, folded: tile 0's vote
       read_b_cluster<0>(f.b[0], read_address(lds, rb, 0));
       if constexpr (kPingPong) {
         // The second wave of each SIMD starts one barrier late (see the struct comment).
         if (wave >= kWaves / 2) arch::barrier_without_fence();  // waits for: the other half
       }
-      for (int s = 0; s < full; ++s) step(args, ops, lds, s, m0, n0, tc, rb, f, d);
+      if constexpr (kFoldScales) {
+        // The folded K loop runs while the wave's vote of the next tile holds (every product
+        // s_a · s_b of its rows normal, decided between tiles); from the first tile where it does
+        // not, the rest of the range runs in a second loop that applies the same vote tile by
+        // tile without a branch (kSelected: two operations per element).
+        // NOTE: a branch between the two promotions inside one loop would put the fallback's
+        // longer body on every trip; a loop left in the middle of a tile made the register
+        // allocator copy the accumulators between the register files on every trip.
+        // waits for: the vote's scale reads (the next cluster's kReadsBCluster B reads, issued
+        // after them, may stay in flight)
+        arch::wait_lgkmcnt<kReadsBCluster>();
+        bool fold = vote(f.scales);
+        int s = 0;
+        for (; s < full && fold; ++s) {
+          load_phase<0>(ops, lds, s, tc, rb, f);
+          fold_products(f.scales);
+          multiply_phases<0, Promote::kFolded>(args, ops, lds, s, m0, n0, tc, rb, f, d);
+          arch::wait_lgkmcnt<kReadsBCluster>();  // waits for: the next tile's vote reads (M_last)
+          fold = vote(f.scales);
+        }
+        for (; s < full; ++s) {
+          load_phase<0>(ops, lds, s, tc, rb, f);
+          fold_products(f.scales);
+          select_scales(f.scales, fold);
+          multiply_phases<0, Promote::kSelected>(args, ops, lds, s, m0, n0, tc, rb, f, d);
+          arch::wait_lgkmcnt<kReadsBCluster>();  // waits for: the next tile's vote reads (M_last)
+          fold = vote(f.scales);
+        }
+      } else {
+        for (int s = 0; s < full; ++s) {
+          load_phase<0>(ops, lds, s, tc, rb, f);
+          multiply_phases<0, Promote::kTwice>(args, ops, lds, s, m0, n0, tc, rb, f, d);
+        }
+      }
       // NOTE: the last cluster's reads of the next tile (never multiplied) are still in flight,
       // and the compiler does not know it (lds_read16_counted): their registers must not be
       // reused before they land.
@@ -605,8 +661,11 @@ struct BufferLdsPingPongMainloop {
 
   /// K-blocked scales of one K tile per accumulator row (A) / column (B) register.
   struct BlockScales {
-    float a[kKBlockedScales ? kAtomsM : 1][Atom::kCRegs];
-    float b[kKBlockedScales ? kAtomsN : 1][Atom::kCRegs];
+    float a[kKBlockedScales ? kAtomsM : 1][Atom::kCRegs];  // s_a (kSelected: m1)
+    float b[kKBlockedScales ? kAtomsN : 1][Atom::kCRegs];  // s_b
+    float ab[kFoldScales ? kAtomsM : 1][Atom::kCRegs];     // s_a · s_b (kSelected: m2)
+    float vote_a[kFoldScales ? kScaleLoadsA : 1];  // next tile: s_a of rows 64h + lane (vote)
+    float vote_b;                                  // next tile: the wave tile's s_b (vote)
   };
 
   /// This thread's fragments: A (all atoms of the wave tile, one K tile) and two B clusters.
@@ -898,7 +957,7 @@ struct BufferLdsPingPongMainloop {
     FP8GEMM_UNROLL
     for (int c = 0; c < kReadsPerFragment; ++c) {
       arch::Vec<16> v;
-      arch::lds_read16_counted<kImm>(v, address[c]);
+      arch::lds_read16_counted<kImm, kFragmentsInAgprs>(v, address[c]);
       FP8GEMM_UNROLL
       for (int w = 0; w < 4; ++w) f.w[4 * c + w] = v.w[w];
     }
@@ -917,12 +976,12 @@ struct BufferLdsPingPongMainloop {
     if constexpr (q + 1 < kClusterAtomsN) read_b_cluster<kCluster, q + 1>(fb, ra);
   }
 
-  /// One K tile, in LDS stage s % 2: kClusters (L, M) phase pairs.
-  template <int c = 0>
-  FP8GEMM_DEVICE static void step(Arguments const& args, Operands const& ops, SharedStorage& lds,
-                                  int s, int m0, int n0, Coords const& tc, ReadBase const& rb,
-                                  Fragments& f, Accumulators& d) {
-    // ---- L_c: loads (c = 0: and the A fragments), counted waits ----
+  /// One K tile, in LDS stage s % 2: kClusters (L, M) phase pairs, L_0 first (load_phase<0>,
+  /// then multiply_phases<0>: M_0, L_1, M_1, ...); the folded loop votes between L_0 and M_0.
+  /// L_c: loads (c = 0: and the A fragments and the tile's Blockwise scales), counted waits.
+  template <int c>
+  FP8GEMM_DEVICE static void load_phase(Operands const& ops, SharedStorage& lds, int s,
+                                        Coords const& tc, ReadBase const& rb, Fragments& f) {
     issue_phase_scale_loads<c>(f, ops, s);  // MX-32: E8M0 bytes first (scale_loads(c))
     if constexpr (!kLoadsInMPhase) issue_phase_loads<c>(ops, lds, s, f);
     if constexpr (c == 0) {
@@ -939,20 +998,32 @@ struct BufferLdsPingPongMainloop {
       arch::wait_lgkmcnt<0>();
     }
     arch::barrier_without_fence();  // waits for: every wave's loads and reads above
-    // ---- M_c: one cluster of MFMAs, the next cluster's B fragments read between them ----
+  }
+  /// M_c: one cluster of MFMAs, the next cluster's B fragments read between them; then L_(c+1),
+  /// M_(c+1), ... to the end of the tile. kMode: how the partial sums are promoted.
+  template <int c, Promote kMode>
+  FP8GEMM_DEVICE static void multiply_phases(Arguments const& args, Operands const& ops,
+                                             SharedStorage& lds, int s, int m0, int n0,
+                                             Coords const& tc, ReadBase const& rb, Fragments& f,
+                                             Accumulators& d) {
     // kLoadsInMPhase (one wave per SIMD, loads between the MFMAs): no L phase of another wave to
     // take turns with, so neither priority nor a closing barrier (the loads need only L_c's).
     if constexpr (!kLoadsInMPhase) arch::set_priority<1>();
-    // The last cluster reads the next tile's first cluster, from the other stage.
+    // The last cluster reads the next tile's first cluster, from the other stage; first the next
+    // tile's vote scales (Blockwise, folded: in LDS since L_(kClusters-1)'s wait and barrier).
+    if constexpr (c + 1 == kClusters) read_vote_scales(f.scales, lds, ops, tc, s + 1);
     ReadAddress const next = read_address(lds, rb, (c + 1 < kClusters ? s : s + 1) & 1);
-    mma_cluster_reading_next<c>(args, ops, lds, tc, m0, n0, s, f, next, d);
+    mma_cluster_reading_next<c, kMode>(args, ops, lds, tc, m0, n0, s, f, next, d);
     if constexpr (kLoadsInMPhase) {
       arch::schedule_fence();  // the cluster's MFMAs stay in M_c
     } else {
       arch::set_priority<0>();
       arch::barrier_without_fence();  // waits for: the other wave of the SIMD's L phase
     }
-    if constexpr (c + 1 < kClusters) step<c + 1>(args, ops, lds, s, m0, n0, tc, rb, f, d);
+    if constexpr (c + 1 < kClusters) {
+      load_phase<c + 1>(ops, lds, s, tc, rb, f);
+      multiply_phases<c + 1, kMode>(args, ops, lds, s, m0, n0, tc, rb, f, d);
+    }
   }
 
   /// MX-32 in hardware: this lane's E8M0 bytes of K tile kt, for row (column) lane % kM of each
@@ -1027,7 +1098,7 @@ struct BufferLdsPingPongMainloop {
   /// kReadsBCluster, the k-th 16-byte read of the next cluster's B fragments (atom
   /// k / kReadsPerFragment, chunk k % kReadsPerFragment), so the reads issue while the matrix pipe
   /// is busy.
-  template <int c, int k = 0>
+  template <int c, Promote kMode, int k = 0>
   FP8GEMM_DEVICE static void mma_cluster_reading_next(Arguments const& args, Operands const& ops,
                                                       SharedStorage& lds, Coords const& tc, int m0,
                                                       int n0, int s, Fragments& f,
@@ -1049,9 +1120,9 @@ struct BufferLdsPingPongMainloop {
       mma_part<m>(f.partial[a % 2], f.a[i], f.b[c % 2][q]);
       if constexpr (m == 0 && a > 0) {
         constexpr int ap = a - 1, qp = ap / kAtomsM, ip = ap % kAtomsM;
-        promote_atom<ip, c * kClusterAtomsN + qp>(f.partial[ap % 2], f.scales, d);
+        promote_atom<ip, c * kClusterAtomsN + qp, kMode>(f.partial[ap % 2], f.scales, d);
       }
-      if constexpr (k + 1 == kMfmas) promote_atom<i, j>(f.partial[a % 2], f.scales, d);
+      if constexpr (k + 1 == kMfmas) promote_atom<i, j, kMode>(f.partial[a % 2], f.scales, d);
     } else {
       // MFMA k: part m = k / kPerPart of the atoms, B atom (k % kPerPart) / kAtomsM, A atom
       // k % kAtomsM: an accumulator's MFMAs are kPerPart apart.
@@ -1067,7 +1138,7 @@ struct BufferLdsPingPongMainloop {
       constexpr int kNext = (c + 1) % kClusters, kAtom = k / kReadsPerFragment;
       constexpr int kChunk = k % kReadsPerFragment;
       arch::Vec<16> v;
-      arch::lds_read16_counted<b_imm(0, kNext, kAtom)>(v, next.b[kChunk]);
+      arch::lds_read16_counted<b_imm(0, kNext, kAtom), kFragmentsInAgprs>(v, next.b[kChunk]);
       FP8GEMM_UNROLL
       for (int w = 0; w < 4; ++w) f.b[(c + 1) % 2][kAtom].w[4 * kChunk + w] = v.w[w];
     }
@@ -1081,7 +1152,7 @@ struct BufferLdsPingPongMainloop {
       }
     }
     if constexpr (k + 1 < kMfmas)
-      mma_cluster_reading_next<c, k + 1>(args, ops, lds, tc, m0, n0, s, f, next, d);
+      mma_cluster_reading_next<c, kMode, k + 1>(args, ops, lds, tc, m0, n0, s, f, next, d);
   }
 
   /// d[i][2c + q] += A atom i * B atom 2c + q of K tile s (MX-32: with its E8M0 bytes).
@@ -1094,14 +1165,15 @@ struct BufferLdsPingPongMainloop {
   template <int c, int k = 0>
   FP8GEMM_DEVICE static void mma_cluster_atoms(Fragments const& f, Accumulators& d) {
     constexpr int q = k / kAtomsM, i = k % kAtomsM, j = c * kClusterAtomsN + q;
-    mma_atom<i, j>(f.a[i], f.b[c % 2][q], f, d);
+    mma_atom<i, j>(f.a[i], f.b[c % 2][q], f, d);  // the tail: kPromoteChosen
     if constexpr (k + 1 < kClusterAtomsN * kAtomsM) mma_cluster_atoms<c, k + 1>(f, d);
   }
 
   /// Output atom (i, j) of one K tile (B atom j in the cluster's fragment fb):
   ///   MX-32:     d += (A_i · 2^sa) (B_j · 2^sb) in the MFMA (E8M0 bytes of the tile);
-  ///   promoting: d += (A_i B_j · s_a) · s_b (scale_twice; without K-blocked scales d += A_i B_j),
-  ///              A_i B_j by the atom's MFMAs of the tile from a zero accumulator;
+  ///   promoting: A_i B_j by the atom's MFMAs of the tile from a zero accumulator, into d by
+  ///              promote_atom<kPromoteChosen> (scaled twice, or by the tile's vote; without
+  ///              K-blocked scales d += A_i B_j);
   ///   otherwise: d += A_i B_j.
   template <int i, int j>
   FP8GEMM_DEVICE static void mma_atom(FragTileA const& fa, FragTileB const& fb, Fragments const& f,
@@ -1112,7 +1184,7 @@ struct BufferLdsPingPongMainloop {
     } else if constexpr (kUsePartial) {
       float partial[Atom::kCRegs];
       mma_partial(fa, fb, partial);
-      promote_atom<i, j>(partial, f.scales, d);
+      promote_atom<i, j, kPromoteChosen>(partial, f.scales, d);
     } else {
       mma_parts(d.v[i][j], fa, fb);
     }
@@ -1124,23 +1196,80 @@ struct BufferLdsPingPongMainloop {
     for (int r = 0; r < Atom::kCRegs; ++r) partial[r] = 0.0f;
     mma_parts(partial, fa, fb);
   }
-  /// d[i][j] += (partial · s_a) · s_b (scale_twice; without K-blocked scales d[i][j] += partial).
-  template <int i, int j>
+  /// Output atom (i, j)'s partial sum of one K tile into d[i][j], per kMode (Promote; without
+  /// K-blocked scales d[i][j] += partial):
+  ///   kTwice:    d += (partial · s_a) · s_b                  (scale_twice)
+  ///   kFolded:   d = fma(partial, s_a · s_b, d)              (one operation per element)
+  ///   kSelected: d = fma(partial · m1, m2, d)                 (m1 = 1 exactly: kFolded's result)
+  template <int i, int j, Promote kMode>
   FP8GEMM_DEVICE static void promote_atom(float const (&partial)[Atom::kCRegs],
                                           BlockScales const& sc, Accumulators& d) {
     // NOTE: in register pairs (v_pk_mul_f32, v_pk_fma_f32), the same per element.
-    using Pair = float __attribute__((vector_size(8)));
+    using Pair = arch::FloatPair;
     FP8GEMM_UNROLL
     for (int r = 0; r < Atom::kCRegs; r += 2) {
       Pair const p = {partial[r], partial[r + 1]};
       Pair acc = {d.v[i][j][r], d.v[i][j][r + 1]};
-      if constexpr (kKBlockedScales) {
+      if constexpr (!kKBlockedScales) {
+        acc += p;
+      } else if constexpr (kMode == Promote::kTwice) {
         Pair const sa = {sc.a[i][r], sc.a[i][r + 1]}, sb = {sc.b[j][r], sc.b[j][r + 1]};
         acc += (p * sa) * sb;  // scale_twice per element
+      } else if constexpr (kMode == Promote::kFolded) {
+        Pair const ab = {sc.ab[i][r], sc.ab[i][r + 1]};
+        acc = arch::fma_pair(p, ab, acc);
       } else {
-        acc += p;
+        Pair const m1 = {sc.a[i][r], sc.a[i][r + 1]}, m2 = {sc.ab[i][r], sc.ab[i][r + 1]};
+        acc = arch::fma_pair(p * m1, m2, acc);
       }
       d.v[i][j][r] = acc[0], d.v[i][j][r + 1] = acc[1];
+    }
+  }
+
+  /// Blockwise, one B scale per wave tile (kFoldScales): sc.ab = s_a · s_b per A row register,
+  /// once per K tile (s_b: every B register holds the wave tile's one scale).
+  FP8GEMM_DEVICE static void fold_products(BlockScales& sc) {
+    if constexpr (kFoldScales) {
+      float const sb = sc.b[0][0];
+      FP8GEMM_UNROLL
+      for (int i = 0; i < kAtomsM; ++i) {
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Atom::kCRegs; ++r) sc.ab[i][r] = sc.a[i][r] * sb;
+      }
+    } else {
+      (void)sc;
+    }
+  }
+  /// The wave's vote on a K tile (its scales in sc.vote_a, sc.vote_b): true when every product
+  /// s_a · s_b of the wave's rows is a normal FP32 number (not 0, subnormal, infinite or NaN), so
+  /// that d = fma(partial, s_a · s_b, d) never scales a representable partial sum by a product
+  /// outside FP32 (the fallback, (partial · s_a) · s_b, keeps it). Each lane tests the rows its
+  /// scale loads brought (every row of the wave once), not its kAtomsM x 4 register rows (each
+  /// row 16 times over the wave). Every lane of the wave calls it (arch::wave_all).
+  FP8GEMM_DEVICE static bool vote(BlockScales const& sc) {
+    bool normal = true;
+    if constexpr (kFoldScales) {
+      FP8GEMM_UNROLL
+      for (int h = 0; h < kScaleLoadsA; ++h)
+        normal = normal && __builtin_isnormal(sc.vote_a[h] * sc.vote_b);
+    }
+    return arch::wave_all(normal);
+  }
+  /// kSelected's multipliers for the tile (m1, m2) = fold ? (1, s_a · s_b) : (s_a, s_b), into
+  /// (sc.a, sc.ab); fold is wave-uniform (vote).
+  FP8GEMM_DEVICE static void select_scales(BlockScales& sc, bool fold) {
+    if constexpr (kFoldScales) {
+      float const sb = sc.b[0][0];
+      FP8GEMM_UNROLL
+      for (int i = 0; i < kAtomsM; ++i) {
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Atom::kCRegs; ++r) {
+          sc.a[i][r] = fold ? 1.0f : sc.a[i][r];
+          sc.ab[i][r] = fold ? sc.ab[i][r] : sb;
+        }
+      }
+    } else {
+      (void)sc, (void)fold;
     }
   }
 
@@ -1208,6 +1337,10 @@ struct BufferLdsPingPongMainloop {
     read_a(f.a, read_address(lds, rb, 0));
     if constexpr (kHardwareMx) load_scales_a(f.sa, args, tc, m0, kt);
     load_block_scales(f.scales, args, tc, m0, n0, k0);  // K-blocked: promoted after each MFMA
+    if constexpr (kFoldScales) {
+      fold_products(f.scales);
+      select_scales(f.scales, vote(f.scales));
+    }
     tail_clusters(args, lds, m0, n0, kt, tc, rb, f, d);
   }
 
@@ -1274,6 +1407,32 @@ struct BufferLdsPingPongMainloop {
     if constexpr (!kOneScaleB && j + 1 < kAtomsN) read_scales_b<j + 1>(sc, base, address);
   }
 
+  /// Blockwise, folded: the vote's scales of K tile t from LDS (stage t % 2): s_a of rows
+  /// 64h + lane of the wave tile (the rows this lane's scale loads brought: every row of the wave
+  /// once) and the wave tile's B scale, 4 bytes each (kVoteReadBytes). Waited for by a counted
+  /// lgkmcnt before vote.
+  FP8GEMM_DEVICE static void read_vote_scales(BlockScales& sc, SharedStorage& lds,
+                                              Operands const& ops, Coords const& tc, int t) {
+    if constexpr (kFoldScales) {
+      arch::LdsAddress const base =
+          arch::lds_address(reinterpret_cast<std::uint8_t const*>(lds.scales)) +
+          4 * scale_slot(t & 1, ops.wave);
+      read_vote_scales_a(sc, base + 4 * tc.lane);
+      arch::Vec<4> v;
+      arch::lds_read4_counted<4 * kScaleRowsA>(v, base);
+      sc.vote_b = __builtin_bit_cast(float, v.w[0]);
+    } else {
+      (void)sc, (void)lds, (void)ops, (void)tc, (void)t;
+    }
+  }
+  template <int h = 0>
+  FP8GEMM_DEVICE static void read_vote_scales_a(BlockScales& sc, arch::LdsAddress address) {
+    arch::Vec<4> v;
+    arch::lds_read4_counted<4 * h * kWaveSize>(v, address);
+    sc.vote_a[h] = __builtin_bit_cast(float, v.w[0]);
+    if constexpr (h + 1 < kScaleLoadsA) read_vote_scales_a<h + 1>(sc, address);
+  }
+
   /// The K-blocked scales of one K tile (scale block of k = chunk_k), per accumulator row / column
   /// register, straight from global memory: the partial last K tile's (tail_tile; the loop's come
   /// through LDS, read_block_scales). Rows past M / N take the last row's scale: their partial
@@ -1298,6 +1457,15 @@ struct BufferLdsPingPongMainloop {
           int const row = n < args.scale_b.extent ? n : args.scale_b.extent - 1;
           sc.b[j][r] = args.scale_b.block(row, chunk_k, Granularity::kBBlockN);
         }
+      }
+      if constexpr (kFoldScales) {  // the vote's rows (read_vote_scales)
+        FP8GEMM_UNROLL
+        for (int h = 0; h < kScaleLoadsA; ++h) {
+          int const m = m0 + tc.wave_m * Policy::kWaveTileM + h * kWaveSize + tc.lane;
+          int const row = m < args.scale_a.extent ? m : args.scale_a.extent - 1;
+          sc.vote_a[h] = args.scale_a.block(row, chunk_k, Granularity::kABlockM);
+        }
+        sc.vote_b = sc.b[0][0];
       }
     } else {
       (void)sc, (void)args, (void)tc, (void)m0, (void)n0, (void)chunk_k;

@@ -64,7 +64,7 @@ using Cdna4Default = TilePolicy<256, 256, 128, 4, 2, arch::Cdna4Mma16x16x128<EA,
 /// at 172, but per wave the promotion costs the same, issue 11's share 0.416 against 0.427),
 /// 144-byte padded rows = 108 KiB otherwise.
 template <class EA = e4m3fn, class EB = e4m3fn>
-using Cdna4KBlocked = TilePolicy<256, 128, 128, 2, 2, arch::Cdna4Mma16x16x128<EA, EB>, 2>;
+using Cdna4KBlocked = TilePolicy<256, 128, 128, 4, 1, arch::Cdna4Mma16x16x128<EA, EB>, 2>;
 
 /// gfx942 (CDNA3): 128 x 256 x 64 block tile on the 16x16x32 MFMA (FNUZ), 4 waves (2 x 2) of
 /// 64 x 128, two LDS stages. mk_nk_mn (scales per tensor, channel or K tile) runs the buffer-load

@@ -2,11 +2,13 @@
 /// CDNA direct-to-LDS loads and the scheduling controls a ping-pong main loop needs (arch layer):
 /// buffer_load_dwordx4 ... lds through a raw buffer resource whose range zero-fills everything
 /// past it, counted waits (s_waitcnt vmcnt / lgkmcnt), a workgroup barrier without memory fences,
-/// wave priority (s_setprio) and a scheduling fence (sched_barrier). On the host emulator the
-/// loads are queued per thread and land at the wait that covers them; priorities and scheduling
-/// fences do nothing there.
+/// wave priority (s_setprio) and a scheduling fence (sched_barrier); for the Blockwise promotion a
+/// wave vote and a fused multiply-add on float pairs. On the host emulator the loads are queued per
+/// thread and land at the wait that covers them; priorities and scheduling fences do nothing there,
+/// and the vote is a wave collective.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -45,6 +47,48 @@ FP8GEMM_DEVICE int wave_index_uniform(int wave_size) {
   return __builtin_amdgcn_readfirstlane(static_cast<int>(threadIdx.x) / wave_size);
 #else
   return thread_idx() / wave_size;
+#endif
+}
+
+/// True when `pred` holds on every active lane of the calling wave (a ballot of the lanes where it
+/// fails, compared with zero: a scalar result), so a choice made from it is wave-uniform. Every
+/// lane of the wave must call it (on the emulator it is a wave collective).
+FP8GEMM_DEVICE bool wave_all(bool pred) {
+#if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
+  std::uint64_t failing = __builtin_amdgcn_ballot_w64(!pred);
+  // NOTE: an opaque copy, so the test stays a scalar compare of the ballot (s_cmp, a branch on
+  // scc): clang otherwise turns "ballot == 0" into a vccz branch on the lane mask itself.
+  asm volatile("" : "+s"(failing));
+  return failing == 0;
+#elif defined(FP8GEMM_EMULATOR)
+  struct Vote {
+    bool pred;
+    bool all;
+  } vote{pred, false};
+  emu::wave_collective(&vote, [](void** slots) {
+    int const lanes = emu::wave_lanes();
+    bool all = true;
+    for (int l = 0; l < lanes; ++l) all = all && static_cast<Vote*>(slots[l])->pred;
+    for (int l = 0; l < lanes; ++l) static_cast<Vote*>(slots[l])->all = all;
+  });
+  return vote.all;
+#else
+  return pred;
+#endif
+}
+
+/// Two floats in one 64-bit register pair (v_pk_* operands).
+using FloatPair = float __attribute__((vector_size(8)));
+/// a · b + c per element with one rounding (v_pk_fma_f32 on CDNA; std::fma per element on the
+/// host), never a rounded product then an add, whatever the compiler's contraction setting.
+FP8GEMM_DEVICE FloatPair fma_pair(FloatPair a, FloatPair b, FloatPair c) {
+#if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
+  return __builtin_elementwise_fma(a, b, c);
+#else
+  FloatPair r;
+  r[0] = std::fma(a[0], b[0], c[0]);
+  r[1] = std::fma(a[1], b[1], c[1]);
+  return r;
 #endif
 }
 
@@ -183,13 +227,19 @@ FP8GEMM_DEVICE LdsAddress lds_address(std::uint8_t const* p) {
 /// because clang cannot tell these reads from the in-flight direct-to-LDS loads and puts an
 /// s_waitcnt vmcnt(0) in front of each (SIInsertWaitcnts, without alias scopes on the accesses);
 /// the schedule's counted waits (mainloop/buffer_lds_pingpong.hpp) order them instead.
-template <int kImm>
+/// kToAgpr: into accumulation registers (AGPRs, "=a"), which the MFMAs read as A / B operands as
+/// they are (gfx942 / gfx950), leaving the VGPRs to the vector ALU.
+template <int kImm, bool kToAgpr = false>
 FP8GEMM_DEVICE void lds_read16_counted(Vec<16>& dst, LdsAddress address) {
   static_assert(kImm >= 0 && kImm < 65536, "ds_read offset is a 16-bit immediate");
 #if defined(FP8GEMM_ARCH_GFX950) || defined(FP8GEMM_ARCH_GFX942)
   using U32x4 = __attribute__((ext_vector_type(4))) unsigned;
   U32x4 v;
-  asm volatile("ds_read_b128 %0, %1 offset:%2" : "=v"(v) : "v"(address), "i"(kImm));
+  if constexpr (kToAgpr) {
+    asm volatile("ds_read_b128 %0, %1 offset:%2" : "=a"(v) : "v"(address), "i"(kImm));
+  } else {
+    asm volatile("ds_read_b128 %0, %1 offset:%2" : "=v"(v) : "v"(address), "i"(kImm));
+  }
   dst.w[0] = v[0], dst.w[1] = v[1], dst.w[2] = v[2], dst.w[3] = v[3];
 #elif defined(FP8GEMM_DEVICE_PASS)
   (void)dst, (void)address;          // not reached: other targets never run this mainloop
