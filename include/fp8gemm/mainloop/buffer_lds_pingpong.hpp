@@ -252,6 +252,10 @@ struct BufferLdsPingPongMainloop {
   /// there): the accumulators, the scales and the partial sums, all used by the vector ALU, then
   /// fit the 256 VGPRs, with no register copies between the two files in the loop.
   static constexpr bool kFragmentsInAgprs = false;
+  /// Promoting: how many atoms after its MFMAs an atom's partial sum is promoted (so the vector
+  /// ALU reads a result the matrix pipe has finished; one partial-sum set per atom in flight).
+  static constexpr int kPromoteLag = 3;
+  static constexpr bool kPinPromotion = true;
   /// Outside the folded K loop: the tail tile and, after a failed vote, the rest of the range.
   static constexpr Promote kPromoteChosen = kFoldScales ? Promote::kSelected : Promote::kTwice;
   /// Blockwise: direct-to-LDS dword loads of the wave's scales of one K tile (a row of A or a
@@ -678,8 +682,9 @@ struct BufferLdsPingPongMainloop {
     // copy at the end of the trip would wait for loads the trip has just issued).
     std::uint32_t sa[2][kAtomsM];
     std::uint32_t sb[kAtomsN];
-    BlockScales scales;              // K-blocked scales of the tile in flight
-    float partial[2][Atom::kCRegs];  // promoting: the last two atoms' results (one K tile each)
+    BlockScales scales;  // K-blocked scales of the tile in flight
+    // promoting: the last kPromoteLag + 1 atoms' results (one K tile each)
+    float partial[kPromoteLag + 1][Atom::kCRegs];
     // kStaged: load n of phase c of the last tile issued, 16 bytes, until its ds_write a tile later
     arch::Vec<16> staged[kStaged ? kClusters : 1][kStaged ? kLoadsA + kLoadsBPart : 1];
   };
@@ -1108,21 +1113,20 @@ struct BufferLdsPingPongMainloop {
     if constexpr (kUsePartial) {
       // Atom-major: atom a = (q, i) takes MFMAs kMmasPerAtom a .. + kMmasPerAtom - 1 (part m), the
       // first from a zero accumulator.
-      // NOTE: promoted one MFMA late (after the next atom's first MFMA), so the matrix pipe has the
-      // next MFMA while the vector ALU scales the previous one's result (read at once, it waits for
-      // the MFMA's whole latency).
+      // NOTE: promoted kPromoteLag atoms late (after the first MFMA of atom a + kPromoteLag), so
+      // the matrix pipe has the next MFMAs while the vector ALU scales an earlier result (read at
+      // once, it waits for the MFMA's whole latency: s_nop); the last kPromoteLag atoms of the
+      // cluster after its last MFMA.
       constexpr int a = k / kMmasPerAtom, m = k % kMmasPerAtom;
-      constexpr int q = a / kAtomsM, i = a % kAtomsM, j = c * kClusterAtomsN + q;
+      constexpr int q = a / kAtomsM, i = a % kAtomsM;
+      constexpr int kSets = kPromoteLag + 1;
       if constexpr (m == 0) {
         FP8GEMM_UNROLL
-        for (int r = 0; r < Atom::kCRegs; ++r) f.partial[a % 2][r] = 0.0f;
+        for (int r = 0; r < Atom::kCRegs; ++r) f.partial[a % kSets][r] = 0.0f;
       }
-      mma_part<m>(f.partial[a % 2], f.a[i], f.b[c % 2][q]);
-      if constexpr (m == 0 && a > 0) {
-        constexpr int ap = a - 1, qp = ap / kAtomsM, ip = ap % kAtomsM;
-        promote_atom<ip, c * kClusterAtomsN + qp, kMode>(f.partial[ap % 2], f.scales, d);
-      }
-      if constexpr (k + 1 == kMfmas) promote_atom<i, j, kMode>(f.partial[a % 2], f.scales, d);
+      mma_part<m>(f.partial[a % kSets], f.a[i], f.b[c % 2][q]);
+      if constexpr (m == 0 && a >= kPromoteLag) promote_lagged<c, a - kPromoteLag, kMode>(f, d);
+      if constexpr (k + 1 == kMfmas) promote_cluster_end<c, a + 1 - kPromoteLag, kMode>(f, d);
     } else {
       // MFMA k: part m = k / kPerPart of the atoms, B atom (k % kPerPart) / kAtomsM, A atom
       // k % kAtomsM: an accumulator's MFMAs are kPerPart apart.
@@ -1151,8 +1155,31 @@ struct BufferLdsPingPongMainloop {
         issue_phase_load<kNextPhase, n>(ops, lds, s_next, f);
       }
     }
+    // NOTE: promoting, each MFMA's step stays where the schedule puts it (the scheduler would pull
+    // a promotion up behind the next MFMA, where it waits for the MFMA it reads: s_nop).
+    if constexpr (kUsePartial && kPinPromotion) arch::schedule_fence();
     if constexpr (k + 1 < kMfmas)
       mma_cluster_reading_next<c, kMode, k + 1>(args, ops, lds, tc, m0, n0, s, f, next, d);
+  }
+
+  /// Promotes atom ap of cluster c (atom-major: B atom ap / kAtomsM of the cluster, A atom
+  /// ap % kAtomsM) from its partial-sum set.
+  template <int c, int ap, Promote kMode>
+  FP8GEMM_DEVICE static void promote_lagged(Fragments& f, Accumulators& d) {
+    constexpr int qp = ap / kAtomsM, ip = ap % kAtomsM;
+    promote_atom<ip, c * kClusterAtomsN + qp, kMode>(f.partial[ap % (kPromoteLag + 1)], f.scales,
+                                                     d);
+  }
+  /// The cluster's last kPromoteLag atoms, from ap on (those before were promoted already).
+  template <int c, int ap, Promote kMode>
+  FP8GEMM_DEVICE static void promote_cluster_end(Fragments& f, Accumulators& d) {
+    constexpr int kAtoms = kClusterAtomsN * kAtomsM;
+    if constexpr (ap < 0) {
+      promote_cluster_end<c, ap + 1, kMode>(f, d);
+    } else if constexpr (ap < kAtoms) {
+      promote_lagged<c, ap, kMode>(f, d);
+      promote_cluster_end<c, ap + 1, kMode>(f, d);
+    }
   }
 
   /// d[i][2c + q] += A atom i * B atom 2c + q of K tile s (MX-32: with its E8M0 bytes).

@@ -50,16 +50,16 @@ FP8GEMM_DEVICE int wave_index_uniform(int wave_size) {
 #endif
 }
 
-/// True when `pred` holds on every active lane of the calling wave (a ballot of the lanes where it
-/// fails, compared with zero: a scalar result), so a choice made from it is wave-uniform. Every
+/// True when `pred` holds on every active lane of the calling wave (its ballot equals EXEC: a
+/// scalar result), so a choice made from it is wave-uniform. Every
 /// lane of the wave must call it (on the emulator it is a wave collective).
 FP8GEMM_DEVICE bool wave_all(bool pred) {
 #if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
-  std::uint64_t failing = __builtin_amdgcn_ballot_w64(!pred);
-  // NOTE: an opaque copy, so the test stays a scalar compare of the ballot (s_cmp, a branch on
-  // scc): clang otherwise turns "ballot == 0" into a vccz branch on the lane mask itself.
-  asm volatile("" : "+s"(failing));
-  return failing == 0;
+  std::uint64_t holding = __builtin_amdgcn_ballot_w64(pred);
+  // NOTE: an opaque copy, so the test stays a scalar compare of the ballot with EXEC (s_cmp, a
+  // branch on scc): clang otherwise turns it into a branch on the lane mask itself (vccz).
+  asm volatile("" : "+s"(holding));
+  return holding == __builtin_amdgcn_read_exec();
 #elif defined(FP8GEMM_EMULATOR)
   struct Vote {
     bool pred;
