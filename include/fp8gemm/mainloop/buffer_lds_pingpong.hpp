@@ -254,8 +254,11 @@ struct BufferLdsPingPongMainloop {
   static constexpr bool kFragmentsInAgprs = false;
   /// Promoting: how many atoms after its MFMAs an atom's partial sum is promoted (so the vector
   /// ALU reads a result the matrix pipe has finished; one partial-sum set per atom in flight).
-  static constexpr int kPromoteLag = 3;
+  /// NOTE: measured (issue 11's steady-state share): one MFMA per atom (gfx950) 4 atoms (0.585;
+  /// 3: 0.578, 2: 0.561), two (gfx942) 3 atoms (0.700; 4: 0.698, 2: 0.683).
+  static constexpr int kPromoteLag = kMmasPerAtom == 1 ? 4 : 3;
   static constexpr bool kPinPromotion = true;
+  static constexpr int kPartialSets = kPromoteLag + 1;  // partial sums in flight
   /// Outside the folded K loop: the tail tile and, after a failed vote, the rest of the range.
   static constexpr Promote kPromoteChosen = kFoldScales ? Promote::kSelected : Promote::kTwice;
   /// Blockwise: direct-to-LDS dword loads of the wave's scales of one K tile (a row of A or a
@@ -470,8 +473,8 @@ struct BufferLdsPingPongMainloop {
       } else {
         arch::wait_vmcnt<prologue_vm_wait() + kWaitSlack>();
       }
-      arch::barrier_without_fence();                // waits for: tile 0 in LDS from every wave
-      read_vote_scales(f.scales, lds, ops, tc, 0);  // Blockwise, folded: tile 0's vote
+      arch::barrier_without_fence();  // waits for: tile 0 in LDS from every wave
+      if constexpr (kFoldScales) read_vote_scales(f.scales, lds, ops, tc, 0);  // tile 0's vote
       read_b_cluster<0>(f.b[0], read_address(lds, rb, 0));
       if constexpr (kPingPong) {
         // The second wave of each SIMD starts one barrier late (see the struct comment).
@@ -683,8 +686,8 @@ struct BufferLdsPingPongMainloop {
     std::uint32_t sa[2][kAtomsM];
     std::uint32_t sb[kAtomsN];
     BlockScales scales;  // K-blocked scales of the tile in flight
-    // promoting: the last kPromoteLag + 1 atoms' results (one K tile each)
-    float partial[kPromoteLag + 1][Atom::kCRegs];
+    // promoting: the last kPartialSets atoms' results (one K tile each)
+    float partial[kPartialSets][Atom::kCRegs];
     // kStaged: load n of phase c of the last tile issued, 16 bytes, until its ds_write a tile later
     arch::Vec<16> staged[kStaged ? kClusters : 1][kStaged ? kLoadsA + kLoadsBPart : 1];
   };
@@ -1016,7 +1019,8 @@ struct BufferLdsPingPongMainloop {
     if constexpr (!kLoadsInMPhase) arch::set_priority<1>();
     // The last cluster reads the next tile's first cluster, from the other stage; first the next
     // tile's vote scales (Blockwise, folded: in LDS since L_(kClusters-1)'s wait and barrier).
-    if constexpr (c + 1 == kClusters) read_vote_scales(f.scales, lds, ops, tc, s + 1);
+    if constexpr (kFoldScales && c + 1 == kClusters)
+      read_vote_scales(f.scales, lds, ops, tc, s + 1);
     ReadAddress const next = read_address(lds, rb, (c + 1 < kClusters ? s : s + 1) & 1);
     mma_cluster_reading_next<c, kMode>(args, ops, lds, tc, m0, n0, s, f, next, d);
     if constexpr (kLoadsInMPhase) {
@@ -1113,20 +1117,22 @@ struct BufferLdsPingPongMainloop {
     if constexpr (kUsePartial) {
       // Atom-major: atom a = (q, i) takes MFMAs kMmasPerAtom a .. + kMmasPerAtom - 1 (part m), the
       // first from a zero accumulator.
-      // NOTE: promoted kPromoteLag atoms late (after the first MFMA of atom a + kPromoteLag), so
-      // the matrix pipe has the next MFMAs while the vector ALU scales an earlier result (read at
-      // once, it waits for the MFMA's whole latency: s_nop); the last kPromoteLag atoms of the
-      // cluster after its last MFMA.
+      // NOTE: promoted kPromoteLag atoms late (after the first MFMA of atom g + kPromoteLag of the
+      // tile, g counted over its clusters: the last atoms of a cluster in the first steps of the
+      // next), so the matrix pipe has the next MFMAs while the vector ALU scales an earlier result
+      // (read at once, it waits for the MFMA's whole latency: s_nop); the tile's last kPromoteLag
+      // atoms after its last MFMA.
       constexpr int a = k / kMmasPerAtom, m = k % kMmasPerAtom;
       constexpr int q = a / kAtomsM, i = a % kAtomsM;
-      constexpr int kSets = kPromoteLag + 1;
+      constexpr int g = c * kClusterAtomsN * kAtomsM + a;  // atom of the tile
       if constexpr (m == 0) {
         FP8GEMM_UNROLL
-        for (int r = 0; r < Atom::kCRegs; ++r) f.partial[a % kSets][r] = 0.0f;
+        for (int r = 0; r < Atom::kCRegs; ++r) f.partial[g % kPartialSets][r] = 0.0f;
       }
-      mma_part<m>(f.partial[a % kSets], f.a[i], f.b[c % 2][q]);
-      if constexpr (m == 0 && a >= kPromoteLag) promote_lagged<c, a - kPromoteLag, kMode>(f, d);
-      if constexpr (k + 1 == kMfmas) promote_cluster_end<c, a + 1 - kPromoteLag, kMode>(f, d);
+      mma_part<m>(f.partial[g % kPartialSets], f.a[i], f.b[c % 2][q]);
+      if constexpr (m == 0 && g >= kPromoteLag) promote_lagged<g - kPromoteLag, kMode>(f, d);
+      if constexpr (k + 1 == kMfmas && c + 1 == kClusters)
+        promote_tile_end<g + 1 - kPromoteLag, kMode>(f, d);
     } else {
       // MFMA k: part m = k / kPerPart of the atoms, B atom (k % kPerPart) / kAtomsM, A atom
       // k % kAtomsM: an accumulator's MFMAs are kPerPart apart.
@@ -1162,23 +1168,25 @@ struct BufferLdsPingPongMainloop {
       mma_cluster_reading_next<c, kMode, k + 1>(args, ops, lds, tc, m0, n0, s, f, next, d);
   }
 
-  /// Promotes atom ap of cluster c (atom-major: B atom ap / kAtomsM of the cluster, A atom
-  /// ap % kAtomsM) from its partial-sum set.
-  template <int c, int ap, Promote kMode>
+  /// Promotes atom g of the tile (cluster g / (kClusterAtomsN kAtomsM); in it atom-major: B atom
+  /// (g % (kClusterAtomsN kAtomsM)) / kAtomsM of the cluster, A atom g % kAtomsM) from its
+  /// partial-sum set.
+  template <int g, Promote kMode>
   FP8GEMM_DEVICE static void promote_lagged(Fragments& f, Accumulators& d) {
-    constexpr int qp = ap / kAtomsM, ip = ap % kAtomsM;
-    promote_atom<ip, c * kClusterAtomsN + qp, kMode>(f.partial[ap % (kPromoteLag + 1)], f.scales,
-                                                     d);
+    constexpr int kPerCluster = kClusterAtomsN * kAtomsM;
+    constexpr int c = g / kPerCluster, a = g % kPerCluster;
+    promote_atom<a % kAtomsM, c * kClusterAtomsN + a / kAtomsM, kMode>(f.partial[g % kPartialSets],
+                                                                       f.scales, d);
   }
-  /// The cluster's last kPromoteLag atoms, from ap on (those before were promoted already).
-  template <int c, int ap, Promote kMode>
-  FP8GEMM_DEVICE static void promote_cluster_end(Fragments& f, Accumulators& d) {
-    constexpr int kAtoms = kClusterAtomsN * kAtomsM;
-    if constexpr (ap < 0) {
-      promote_cluster_end<c, ap + 1, kMode>(f, d);
-    } else if constexpr (ap < kAtoms) {
-      promote_lagged<c, ap, kMode>(f, d);
-      promote_cluster_end<c, ap + 1, kMode>(f, d);
+  /// The tile's last kPromoteLag atoms, from g on (those before were promoted already).
+  template <int g, Promote kMode>
+  FP8GEMM_DEVICE static void promote_tile_end(Fragments& f, Accumulators& d) {
+    constexpr int kAtoms = kClusters * kClusterAtomsN * kAtomsM;
+    if constexpr (g < 0) {
+      promote_tile_end<g + 1, kMode>(f, d);
+    } else if constexpr (g < kAtoms) {
+      promote_lagged<g, kMode>(f, d);
+      promote_tile_end<g + 1, kMode>(f, d);
     }
   }
 
