@@ -312,7 +312,7 @@ struct OneLoadShort<BufferLdsPingPongMainloop<P, G, kLB, kPromoteK, 0, TileLoad>
 using GoodBlockwiseConfig = GemmConfig<Cdna4KBlocked<e4m3fn, e4m3fn>, Blockwise<1, 128, 128>,
                                        LayoutB::kNK, Epilogue<float, Identity>>;
 static_assert(GoodBlockwiseConfig::Mainloop::kKBlockedScales &&
-                  GoodBlockwiseConfig::Mainloop::kScaleLoads == 3,
+                  GoodBlockwiseConfig::Mainloop::kScaleLoads == 2,
               "gfx950 Blockwise mk_nk_mn runs the buffer-load mainloop, scales through LDS");
 struct BlockwiseWaitOneShortConfig : GoodBlockwiseConfig {
   using Mainloop = typename OneLoadShort<GoodBlockwiseConfig::Mainloop>::type;
@@ -380,13 +380,20 @@ TEST(BufferLdsMainloop, WaitCountsFollowTheSchedule) {
   EXPECT_EQ(MxStaged::kStagedWriteVmcnt,
             MxStaged::kLoadsPerTile - 1 + MxStaged::scale_loads_per_tile());
   EXPECT_GT(MxStaged::scale_loads_per_tile(), 0);
-  // Blockwise on Cdna4KBlocked (2 clusters): L_0 issues B part 1 (2 loads) then the next tile's
-  // scales (2 A + 1 B dword loads), L_1 8 A + 2 B; L_1's wait leaves exactly its own 10 in flight,
-  // so the scales the next L_0 reads before its wait have landed.
+  // Blockwise on Cdna4KBlocked (4 x 1 waves of 64 x 128, 4 clusters, one wave per SIMD: each L
+  // phase's loads go between the previous M phase's MFMAs): per thread and tile 8 A loads, 4 B
+  // parts of 1 load, 2 scale dwords (1 A row, 1 B: one B scale block spans the wave tile). L_1 and
+  // L_2 issue 3 A + 1 B, L_3 2 A + 1 B, L_0 1 B then the next tile's scales; the waits the
+  // schedule's simulation gives leave in flight what was issued after the last load the next phase
+  // reads:
   using Bw = GoodBlockwiseConfig::Mainloop;
-  EXPECT_EQ(Bw::kScaleLoads, 3);
-  EXPECT_EQ(Bw::kVmWait<0>, 5);
-  EXPECT_EQ(Bw::kVmWait<1>, 10);
+  EXPECT_TRUE(Bw::kLoadsInMPhase);
+  EXPECT_EQ(Bw::kLoadsPerTile, 12);
+  EXPECT_EQ(Bw::kScaleLoads, 2);
+  EXPECT_EQ(Bw::kVmWait<0>, 17);
+  EXPECT_EQ(Bw::kVmWait<1>, 20);
+  EXPECT_EQ(Bw::kVmWait<2>, 18);
+  EXPECT_EQ(Bw::kVmWait<3>, 11);
   // gfx942 Blockwise through registers (4 clusters): L_0 issues B part 3 then the next tile's
   // scales (1 A + 1 B dword load: one B scale block spans the wave tile), L_1 and L_2 an A load
   // and a B part, L_3 a B part: 8 loads a tile, so a staged write waits with 7 in flight; the only
