@@ -17,8 +17,8 @@
 namespace fp8gemm::test {
 namespace {
 
-using Gfx950Config = GemmConfig<Cdna4KBlocked<e4m3fn, e4m3fn>, Blockwise<1, 128, 128>,
-                                LayoutB::kNK, Epilogue<float, Identity>>;
+using Gfx950Config = GemmConfig<Cdna4KBlocked<e4m3fn, e4m3fn>, Blockwise<1, 128, 128>, LayoutB::kNK,
+                                Epilogue<float, Identity>>;
 using Gfx942Config = GemmConfig<Cdna3Default<e4m3fnuz, e4m3fnuz>, Blockwise<1, 128, 128>,
                                 LayoutB::kNK, Epilogue<float, Identity>>;
 static_assert(Gfx950Config::Mainloop::kFoldScales && Gfx942Config::Mainloop::kFoldScales,

@@ -104,13 +104,20 @@ struct BufferLdsPingPongSupports {
 ///
 /// Blockwise (K-blocked scales, promoted every K tile): each output atom's MFMAs of the tile start
 /// from a zero accumulator (gfx950: the atom's only MFMA; gfx942: its kMmasPerAtom, back to back),
-/// so their result is the tile's partial sum, promoted one MFMA later, d += (partial · s_a) · s_b,
-/// with no second accumulator set. The tile's scales reach LDS by direct-to-LDS dword loads (one
-/// row of A, one column of B per lane, one B load when a scale block spans the wave tile:
-/// kScaleLoads, last in L_0 of the tile before, counted by the schedule; Cdna4KBlocked: 5, 10;
-/// through registers, in kStagedWriteVmcnt and one vmcnt wait before L_0, counts_vm) and are read
-/// in L_0 of their tile (one ds_read_b128 per A atom, one for B when a scale block spans the wave
-/// tile).
+/// so their result is the tile's partial sum, promoted kPromoteLag atoms later, with no second
+/// accumulator set. The tile's scales reach LDS by direct-to-LDS dword loads (one row of A, one
+/// column of B per lane, one B load when a scale block spans the wave tile: kScaleLoads, last in
+/// L_0 of the tile before, counted by the schedule; Cdna4KBlocked: 17, 20, 18, 11; through
+/// registers, in kStagedWriteVmcnt and one vmcnt wait before L_0, counts_vm) and are read in L_0
+/// of their tile (one ds_read_b128 per A atom, one for B when a scale block spans the wave tile).
+/// With one B scale per wave tile (kFoldScales) the promotion is
+///   d = fma(partial, s_a · s_b, d)   when every product s_a · s_b of the wave's rows is a normal
+///                                     FP32 number (the wave's vote on the tile, arch::wave_all),
+///   d += (partial · s_a) · s_b        otherwise (the whole tile),
+/// with s_a · s_b formed once per tile and row (fold_products). The vote on tile s + 1 reads one
+/// A scale per lane (the rows its scale loads brought) and the B scale at the start of M_last of
+/// tile s and is taken between tiles: the folded loop runs while it holds; the rest of the range
+/// runs in a second loop that applies it tile by tile without a branch (Promote::kSelected).
 ///
 /// kWaitSlack (tests only; 0 otherwise): loads every counted vmcnt wait leaves in flight beyond the
 /// schedule's count. tests/emulator/buffer_lds_test.cpp sets 1 and sees a wrong GEMM.
@@ -156,9 +163,9 @@ struct BufferLdsPingPongMainloop {
   /// L_0 of the next tile), and the L phase keeps only its waits and barrier. Safe: what they
   /// overwrite was read before L_c's lgkmcnt(0) wait and barrier, which every wave has passed;
   /// program order, and so every counted vmcnt, is unchanged. With the ping-pong the late half
-  /// waits for its reads one barrier later, so there the loads stay in the L phase. gfx942 only
-  /// for now (its 4-byte loads make an L phase 4x longer); gfx950's 4-wave K-blocked configs keep
-  /// their L-phase loads until measured.
+  /// waits for its reads one barrier later, so there the loads stay in the L phase. Every 4-wave
+  /// config (gfx942; gfx950's Blockwise, Cdna4KBlocked: issue 11's share 0.518 -> 0.557 when
+  /// measured).
   static constexpr bool kLoadsInMPhase = !kPingPong;
   // A lane's K bytes of one row per tile, in 16-byte reads (16 x lane / 16 + 64 x c): 2 on
   // gfx950; 1 on gfx942, where it feeds kMmasPerAtom MFMAs of 8 bytes.

@@ -58,11 +58,13 @@ using Cdna4Default = TilePolicy<256, 256, 128, 4, 2, arch::Cdna4Mma16x16x128<EA,
 
 /// gfx950 with promoted K-blocked scales (Blockwise: each wave holds a K tile's scales of its
 /// rows and columns beside the accumulators; on mk_kn_mn the promotion also needs a second
-/// accumulator set): 256 x 128 x 128, 4 waves (2 x 2) of 128 x 64 at one wave per SIMD (512
+/// accumulator set): 256 x 128 x 128, 4 waves (4 x 1) of 64 x 128 at one wave per SIMD (512
 /// registers per lane), two LDS stages = 2 x (256 + 128) x 128 B = 96 KiB + 6 KiB of scales on
-/// the direct-to-LDS mainloop (mk_nk_mn; 295 VGPRs: 8 waves of 64 x 64 would fit two per SIMD
-/// at 172, but per wave the promotion costs the same, issue 11's share 0.416 against 0.427),
-/// 144-byte padded rows = 108 KiB otherwise.
+/// the direct-to-LDS mainloop (mk_nk_mn: the folded promotion's accumulators, products
+/// s_a · s_b (16: 64 rows) and fragments fit the 256 VGPRs (246), where 2 x 2 waves of 128 x 64
+/// (32 products) moved accumulators to and from AGPRs every trip (256 + 38): issue 11's share of
+/// the folded loop 0.518 against 0.424 when measured; 8 waves of 64 x 64 pay a wave's load-phase
+/// overhead on half the MFMAs), 144-byte padded rows = 108 KiB otherwise.
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Cdna4KBlocked = TilePolicy<256, 128, 128, 4, 1, arch::Cdna4Mma16x16x128<EA, EB>, 2>;
 
