@@ -498,14 +498,15 @@ struct BufferLdsPingPongMainloop {
         // waits for: the vote's scale reads (the next cluster's kReadsBCluster B reads, issued
         // after them, may stay in flight)
         arch::wait_lgkmcnt<kReadsBCluster>();
-        bool fold = vote(f.scales);
         int s = 0;
-        for (; s < full && fold; ++s) {
+        // fold: the next tile exists and the wave's vote on it holds (one branch per trip)
+        bool fold = vote(f.scales, s < full);
+        while (fold) {
           load_phase<0>(ops, lds, s, tc, rb, f);
           fold_products(f.scales);
           multiply_phases<0, Promote::kFolded>(args, ops, lds, s, m0, n0, tc, rb, f, d);
           arch::wait_lgkmcnt<kReadsBCluster>();  // waits for: the next tile's vote reads (M_last)
-          fold = vote(f.scales);
+          fold = vote(f.scales, ++s < full);
         }
         for (; s < full; ++s) {
           load_phase<0>(ops, lds, s, tc, rb, f);
@@ -1288,8 +1289,9 @@ struct BufferLdsPingPongMainloop {
   /// outside FP32 (the fallback, (partial · s_a) · s_b, keeps it). Each lane tests the rows its
   /// scale loads brought (every row of the wave once), not its kAtomsM x 4 register rows (each
   /// row 16 times over the wave). Every lane of the wave calls it (arch::wave_all).
-  FP8GEMM_DEVICE static bool vote(BlockScales const& sc) {
-    bool normal = true;
+  /// `more` (wave-uniform): false gives false (no tile to vote on), in the same ballot.
+  FP8GEMM_DEVICE static bool vote(BlockScales const& sc, bool more = true) {
+    bool normal = more;
     if constexpr (kFoldScales) {
       FP8GEMM_UNROLL
       for (int h = 0; h < kScaleLoadsA; ++h)
