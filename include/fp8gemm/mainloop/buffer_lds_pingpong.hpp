@@ -281,8 +281,12 @@ struct BufferLdsPingPongMainloop {
   static_assert(kScaleRowsA % kWaveSize == 0 && kScaleColsB % kWaveSize == 0,
                 "Blockwise: whole wave loads of scale rows and columns");
   /// Blockwise: LDS bytes one lane reads for a tile's scales (read_block_scales).
-  static constexpr int kScaleReadBytes =
-      kKBlockedScales ? kAtomsM * 16 + (kOneScaleB ? 16 : kAtomsN * 4) + kVoteReadBytes : 0;
+  static constexpr int kScaleReadBytes = kKBlockedScales ? kAtomsM * 16 +
+                                                               (kFoldScales  ? 0
+                                                                : kOneScaleB ? 16
+                                                                             : kAtomsN * 4) +
+                                                               kVoteReadBytes
+                                                         : 0;
   /// Vector-memory loads one K tile issues besides its kLoadsPerTile tile loads: MX-32's E8M0
   /// byte loads (scale_loads(c) per phase) and Blockwise's direct-to-LDS scale loads
   /// (kScaleLoads, last in L_0).
@@ -1270,10 +1274,10 @@ struct BufferLdsPingPongMainloop {
   }
 
   /// Blockwise, one B scale per wave tile (kFoldScales): sc.ab = s_a · s_b per A row register,
-  /// once per K tile (s_b: every B register holds the wave tile's one scale).
+  /// once per K tile (s_b: the wave tile's one scale, read with the vote).
   FP8GEMM_DEVICE static void fold_products(BlockScales& sc) {
     if constexpr (kFoldScales) {
-      float const sb = sc.b[0][0];
+      float const sb = sc.vote_b;
       FP8GEMM_UNROLL
       for (int i = 0; i < kAtomsM; ++i) {
         FP8GEMM_UNROLL
@@ -1303,7 +1307,7 @@ struct BufferLdsPingPongMainloop {
   /// (sc.a, sc.ab); fold is wave-uniform (vote).
   FP8GEMM_DEVICE static void select_scales(BlockScales& sc, bool fold) {
     if constexpr (kFoldScales) {
-      float const sb = sc.b[0][0];
+      float const sb = sc.vote_b;
       FP8GEMM_UNROLL
       for (int i = 0; i < kAtomsM; ++i) {
         FP8GEMM_UNROLL
@@ -1417,7 +1421,8 @@ struct BufferLdsPingPongMainloop {
           arch::lds_address(reinterpret_cast<std::uint8_t const*>(lds.scales)) +
           4 * scale_slot(s & 1, ops.wave);
       read_scales_a(sc, base + 4 * (4 * (tc.lane / 16)));
-      read_scales_b(sc, base, base + 4 * (tc.lane % 16));
+      // folded: the B scale came with the vote (sc.vote_b, read one tile ahead)
+      if constexpr (!kFoldScales) read_scales_b(sc, base, base + 4 * (tc.lane % 16));
     } else {
       (void)sc, (void)lds, (void)ops, (void)tc, (void)s;
     }
