@@ -255,16 +255,11 @@ struct BufferLdsPingPongMainloop {
   ///              the whole tile (select_scales): kFolded or the fallback, by a wave's vote,
   ///              without a branch.
   enum class Promote { kTwice, kFolded, kSelected };
-  /// NOTE: promoting, the A and B fragments are read from LDS into AGPRs (the MFMAs read them
-  /// there): the accumulators, the scales and the partial sums, all used by the vector ALU, then
-  /// fit the 256 VGPRs, with no register copies between the two files in the loop.
-  static constexpr bool kFragmentsInAgprs = false;
   /// Promoting: how many atoms after its MFMAs an atom's partial sum is promoted (so the vector
   /// ALU reads a result the matrix pipe has finished; one partial-sum set per atom in flight).
   /// NOTE: measured (issue 11's steady-state share): one MFMA per atom (gfx950) 4 atoms (0.585;
   /// 3: 0.578, 2: 0.561), two (gfx942) 3 atoms (0.700; 4: 0.698, 2: 0.683).
   static constexpr int kPromoteLag = kMmasPerAtom == 1 ? 4 : 3;
-  static constexpr bool kPinPromotion = true;
   static constexpr int kPartialSets = kPromoteLag + 1;  // partial sums in flight
   /// Outside the folded K loop: the tail tile and, after a failed vote, the rest of the range.
   static constexpr Promote kPromoteChosen = kFoldScales ? Promote::kSelected : Promote::kTwice;
@@ -977,7 +972,7 @@ struct BufferLdsPingPongMainloop {
     FP8GEMM_UNROLL
     for (int c = 0; c < kReadsPerFragment; ++c) {
       arch::Vec<16> v;
-      arch::lds_read16_counted<kImm, kFragmentsInAgprs>(v, address[c]);
+      arch::lds_read16_counted<kImm>(v, address[c]);
       FP8GEMM_UNROLL
       for (int w = 0; w < 4; ++w) f.w[4 * c + w] = v.w[w];
     }
@@ -1160,7 +1155,7 @@ struct BufferLdsPingPongMainloop {
       constexpr int kNext = (c + 1) % kClusters, kAtom = k / kReadsPerFragment;
       constexpr int kChunk = k % kReadsPerFragment;
       arch::Vec<16> v;
-      arch::lds_read16_counted<b_imm(0, kNext, kAtom), kFragmentsInAgprs>(v, next.b[kChunk]);
+      arch::lds_read16_counted<b_imm(0, kNext, kAtom)>(v, next.b[kChunk]);
       FP8GEMM_UNROLL
       for (int w = 0; w < 4; ++w) f.b[(c + 1) % 2][kAtom].w[4 * kChunk + w] = v.w[w];
     }
@@ -1175,7 +1170,7 @@ struct BufferLdsPingPongMainloop {
     }
     // NOTE: promoting, each MFMA's step stays where the schedule puts it (the scheduler would pull
     // a promotion up behind the next MFMA, where it waits for the MFMA it reads: s_nop).
-    if constexpr (kUsePartial && kPinPromotion) arch::schedule_fence();
+    if constexpr (kUsePartial) arch::schedule_fence();
     if constexpr (k + 1 < kMfmas)
       mma_cluster_reading_next<c, kMode, k + 1>(args, ops, lds, tc, m0, n0, s, f, next, d);
   }

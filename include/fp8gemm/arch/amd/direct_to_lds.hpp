@@ -227,19 +227,13 @@ FP8GEMM_DEVICE LdsAddress lds_address(std::uint8_t const* p) {
 /// because clang cannot tell these reads from the in-flight direct-to-LDS loads and puts an
 /// s_waitcnt vmcnt(0) in front of each (SIInsertWaitcnts, without alias scopes on the accesses);
 /// the schedule's counted waits (mainloop/buffer_lds_pingpong.hpp) order them instead.
-/// kToAgpr: into accumulation registers (AGPRs, "=a"), which the MFMAs read as A / B operands as
-/// they are (gfx942 / gfx950), leaving the VGPRs to the vector ALU.
-template <int kImm, bool kToAgpr = false>
+template <int kImm>
 FP8GEMM_DEVICE void lds_read16_counted(Vec<16>& dst, LdsAddress address) {
   static_assert(kImm >= 0 && kImm < 65536, "ds_read offset is a 16-bit immediate");
 #if defined(FP8GEMM_ARCH_GFX950) || defined(FP8GEMM_ARCH_GFX942)
   using U32x4 = __attribute__((ext_vector_type(4))) unsigned;
   U32x4 v;
-  if constexpr (kToAgpr) {
-    asm volatile("ds_read_b128 %0, %1 offset:%2" : "=a"(v) : "v"(address), "i"(kImm));
-  } else {
-    asm volatile("ds_read_b128 %0, %1 offset:%2" : "=v"(v) : "v"(address), "i"(kImm));
-  }
+  asm volatile("ds_read_b128 %0, %1 offset:%2" : "=v"(v) : "v"(address), "i"(kImm));
   dst.w[0] = v[0], dst.w[1] = v[1], dst.w[2] = v[2], dst.w[3] = v[3];
 #elif defined(FP8GEMM_DEVICE_PASS)
   (void)dst, (void)address;          // not reached: other targets never run this mainloop
