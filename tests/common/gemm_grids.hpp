@@ -47,8 +47,9 @@ template <class A, class B, class>
 using Sm90GridPolicy = Sm90Default<A, B>;
 template <class A, class B, class>
 using Gfx942GridPolicy = Cdna3Default<A, B>;
-/// gfx950 Blockwise uses Cdna4KBlocked (promotion needs a second accumulator set); MX-32 (scales
-/// in the MFMA) and the rest Cdna4Default.
+/// gfx950 Blockwise uses Cdna4KBlocked (the promotion's scales, and on mk_kn_mn a second
+/// accumulator set, beside the accumulators); MX-32 (scales in the MFMA) and the rest
+/// Cdna4Default.
 template <class A, class B, class G>
 using Gfx950GridPolicy = std::conditional_t<(G::kBlockK > 0 && !std::is_same_v<G, Mx32>),
                                             Cdna4KBlocked<A, B>, Cdna4Default<A, B>>;

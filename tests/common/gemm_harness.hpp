@@ -193,6 +193,13 @@ struct GemmProblem {
       for (std::size_t i = 0; i < bias_d.size(); ++i)
         bias_d[i] = bias_f[i];  // the float the kernel sees
     }
+    derive_reference();
+  }
+
+  /// The FP64 reference, the output scale and the bound from a_q, b_q and the scales as they are
+  /// (a test that edits them after construction calls it again).
+  void derive_reference() {
+    GemmCase const& c = cs;
     std::vector<double> const ad =
         dequantize_a<ElementA, Granularity>(a_q.data(), c.m, c.k, lda, sa_f.data(), sa_mx.data());
     std::vector<double> const bd = dequantize_b<ElementB, Granularity>(
@@ -212,7 +219,8 @@ struct GemmProblem {
   }
 
   /// The derived tolerance (tolerance.hpp): K products accumulated with the atom's unit roundoff,
-  /// plus per promotion chunk an add (K-blocked scales: also two multiplies, (partial·s_a)·s_b),
+  /// plus per promotion chunk an add (K-blocked scales: also two multiplies, (partial·s_a)·s_b;
+  /// the folded fma(partial, s_a·s_b, acc) has one rounding fewer),
   /// plus dequant (2: (acc·s_a)·s_b) and bias (1), plus one add per split-K partial.
   ToleranceParams tolerance(OutputType out) const {
     ToleranceParams p;

@@ -301,9 +301,56 @@ using MxStagedConfig = WithMainloop<
     BufferLdsPingPongMainloop<Cdna4KBlocked<e4m3fn, e4m3fn>, Mx32, LayoutB::kNK, 0, 0,
                               arch::ThroughRegisters>>;
 
+// Blockwise: the scales go to LDS by direct-to-LDS dword loads, one K tile ahead, and are read in
+// L_0 of their tile: the counted wait before L_0 must cover them as well as the tile's A and B.
+template <class Mainloop>
+struct OneLoadShort;
+template <class P, class G, LayoutB kLB, int kPromoteK, class TileLoad>
+struct OneLoadShort<BufferLdsPingPongMainloop<P, G, kLB, kPromoteK, 0, TileLoad>> {
+  using type = BufferLdsPingPongMainloop<P, G, kLB, kPromoteK, 1, TileLoad>;
+};
+using GoodBlockwiseConfig = GemmConfig<Cdna4KBlocked<e4m3fn, e4m3fn>, Blockwise<1, 128, 128>,
+                                       LayoutB::kNK, Epilogue<float, Identity>>;
+static_assert(GoodBlockwiseConfig::Mainloop::kKBlockedScales &&
+                  GoodBlockwiseConfig::Mainloop::kScaleLoads == 2,
+              "gfx950 Blockwise mk_nk_mn runs the buffer-load mainloop, scales through LDS");
+struct BlockwiseWaitOneShortConfig : GoodBlockwiseConfig {
+  using Mainloop = typename OneLoadShort<GoodBlockwiseConfig::Mainloop>::type;
+  using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
+  using Params = typename Kernel::Params;
+};
+
 TEST(BufferLdsMainloop, Mx32ThroughRegistersGivesTheGemm) {
   GemmCase const c{256, 256, 1024, /*seed=*/80};
   EXPECT_TRUE(run_on_host(GemmProblem<MxStagedConfig>(c)));
+}
+
+TEST(BufferLdsMainloop, BlockwiseWaitOneLoadShortGivesAWrongGemm) {
+  GemmCase const c{256, 256, 1024, /*seed=*/79};
+  EXPECT_TRUE(run_on_host(GemmProblem<GoodBlockwiseConfig>(c)));
+  EXPECT_FALSE(run_on_host(GemmProblem<BlockwiseWaitOneShortConfig>(c)));
+}
+
+// gfx942 Blockwise through registers: the tiles land by their ds_writes (kStagedWriteVmcnt, which
+// counts the LDS scale loads too), the scales by the one counted wait before L_0 (and the
+// prologue's); one load short there reads a scale not yet in LDS.
+using GoodGfx942BlockwiseConfig =
+    GemmConfig<Cdna3Default<e4m3fnuz, e4m3fnuz>, Blockwise<1, 128, 128>, LayoutB::kNK,
+               Epilogue<float, Identity>>;
+static_assert(GoodGfx942BlockwiseConfig::Mainloop::kStaged &&
+                  GoodGfx942BlockwiseConfig::Mainloop::kKBlockedScales,
+              "gfx942 Blockwise mk_nk_mn runs the buffer-load mainloop through registers");
+struct Gfx942BlockwiseWaitOneShortConfig : GoodGfx942BlockwiseConfig {
+  using Mainloop = typename OneLoadShort<GoodGfx942BlockwiseConfig::Mainloop>::type;
+  using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
+  using Params = typename Kernel::Params;
+};
+
+TEST(BufferLdsMainloop, Gfx942BlockwiseWaitOneLoadShortGivesAWrongGemm) {
+  GemmCase const full{256, 256, 1024, /*seed=*/81}, ragged{200, 300, 1000, /*seed=*/82};
+  EXPECT_TRUE(run_on_host(GemmProblem<GoodGfx942BlockwiseConfig>(full)));
+  EXPECT_TRUE(run_on_host(GemmProblem<GoodGfx942BlockwiseConfig>(ragged)));
+  EXPECT_FALSE(run_on_host(GemmProblem<Gfx942BlockwiseWaitOneShortConfig>(full)));
 }
 
 TEST(BufferLdsMainloop, WaitCountsFollowTheSchedule) {
@@ -333,6 +380,33 @@ TEST(BufferLdsMainloop, WaitCountsFollowTheSchedule) {
   EXPECT_EQ(MxStaged::kStagedWriteVmcnt,
             MxStaged::kLoadsPerTile - 1 + MxStaged::scale_loads_per_tile());
   EXPECT_GT(MxStaged::scale_loads_per_tile(), 0);
+  // Blockwise on Cdna4KBlocked (4 x 1 waves of 64 x 128, 4 clusters, one wave per SIMD: each L
+  // phase's loads go between the previous M phase's MFMAs): per thread and tile 8 A loads, 4 B
+  // parts of 1 load, 2 scale dwords (1 A row, 1 B: one B scale block spans the wave tile). L_1 and
+  // L_2 issue 3 A + 1 B, L_3 2 A + 1 B, L_0 1 B then the next tile's scales; the waits the
+  // schedule's simulation gives leave in flight what was issued after the last load the next phase
+  // reads:
+  using Bw = GoodBlockwiseConfig::Mainloop;
+  EXPECT_TRUE(Bw::kLoadsInMPhase);
+  EXPECT_EQ(Bw::kLoadsPerTile, 12);
+  EXPECT_EQ(Bw::kScaleLoads, 2);
+  EXPECT_EQ(Bw::kVmWait<0>, 17);
+  EXPECT_EQ(Bw::kVmWait<1>, 20);
+  EXPECT_EQ(Bw::kVmWait<2>, 18);
+  EXPECT_EQ(Bw::kVmWait<3>, 11);
+  // gfx942 Blockwise through registers (4 clusters): L_0 issues B part 3 then the next tile's
+  // scales (1 A + 1 B dword load: one B scale block spans the wave tile), L_1 and L_2 an A load
+  // and a B part, L_3 a B part: 8 loads a tile, so a staged write waits with 7 in flight; the only
+  // counted wait, before L_0 reads the scales, leaves the 5 loads issued after them.
+  using Bw942 = GoodGfx942BlockwiseConfig::Mainloop;
+  EXPECT_TRUE(Bw942::kLoadsInMPhase);
+  EXPECT_EQ(Bw942::kScaleLoads, 2);
+  EXPECT_EQ(Bw942::scale_loads_per_tile(), 2);
+  EXPECT_EQ(Bw942::kStagedWriteVmcnt, 7);
+  EXPECT_FALSE(Bw942::counts_vm(0));
+  EXPECT_FALSE(Bw942::counts_vm(2));
+  EXPECT_TRUE(Bw942::counts_vm(3));
+  EXPECT_EQ(Bw942::kVmWait<3>, 5);
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 // registers per the documented layout) against the FP64 reference: the format x granularity grid
 // of tests/common/gemm_grids.hpp (all 15 activation x output type pairs). Blockwise uses
 // Cdna4KBlocked (the policy for promoted K-blocked scales); MX-32 runs on Cdna4Default through the
-// scaled MFMA, its E8M0 bytes loaded one K tile ahead.
+// scaled MFMA, its E8M0 bytes loaded ahead into the registers the MFMA reads.
 #include <gtest/gtest.h>
 
 #include "common/gemm_grids.hpp"

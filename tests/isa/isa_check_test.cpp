@@ -252,6 +252,8 @@ struct Expect {
   int tile_load_bytes = 16;  // bytes per lane of one tile load
   int staged_write_vmcnt = -1;  // buffer-load mainloop through registers: its named ds_write wait
   int scale_bytes = 0;  // MX-32 in hardware: E8M0 byte loads per lane per K-iteration (1 per atom)
+  int scale_lds_loads = 0;   // Blockwise, direct-to-LDS mainloop: scale dword loads per K tile
+  int vote_dword_reads = 0;  // Blockwise, folded: the vote's ds_read_b32 of the scales per K tile
   int lds_bytes = 0, lds_policy_bytes = 0, lds_limit = 0;
   int tile_bytes = 0;         // (BM + BN) * BK: A and B bytes per K-iteration
   int block_k = 0;            // K depth of one K-loop trip (one block tile)
@@ -287,9 +289,13 @@ Expect expect(char const* name) {
   e.lds_read_width = std::min(A::kAChunkBytes, A::kBChunkBytes);
   using Mainloop = typename Config::Mainloop;
   if constexpr (kIsBufferLds<Mainloop>) {
-    e.global_x16 = Mainloop::kLoadsPerTile;  // buffer_load_dword(x4) ... lds
+    e.global_x16 = Mainloop::kLoadsPerTile;  // buffer_load_dword(x4) (... lds)
     e.tile_load_bytes = Mainloop::kLoadBytes;
     if constexpr (Mainloop::kStaged) e.staged_write_vmcnt = Mainloop::kStagedWriteVmcnt;
+    // Blockwise: the scales by buffer_load_dword ... lds, read by ds_read
+    e.scale_lds_loads = Mainloop::kScaleLoads;
+    e.lds_read_bytes += Mainloop::kScaleReadBytes;
+    e.vote_dword_reads = Mainloop::kVoteReadBytes / 4;  // not fragment reads: 4 bytes each
   } else if constexpr (Config::kLayoutB == LayoutB::kNK) {
     e.global_x16 = Mainloop::CopyA::kVecs + Mainloop::CopyB::kVecs;
   } else {
@@ -305,6 +311,8 @@ Expect expect(char const* name) {
   }
   e.lds_bytes = Config::Kernel::kSharedBytes;
   e.lds_policy_bytes = P::kStages * (Mainloop::LdsLayoutA::kBytes + Mainloop::LdsLayoutB::kBytes);
+  if constexpr (kIsBufferLds<Mainloop>)  // Blockwise: each wave's scales of a tile per stage
+    e.lds_policy_bytes += P::kStages * P::kWaves * Mainloop::kScaleFloats * 4;
   e.lds_limit = P::Arch::kLdsBytes;
   e.tile_bytes = (P::kBlockM + P::kBlockN) * P::kBlockK;
   e.block_k = P::kBlockK;
@@ -374,10 +382,18 @@ std::vector<std::string> check(Expect const& e, KernelFacts const& f) {
     if (l.lds_read_bytes != e.lds_read_bytes)
       fail(at + "LDS fragment reads move " + std::to_string(l.lds_read_bytes) +
            " B per lane, policy needs " + std::to_string(e.lds_read_bytes));
-    if (l.lds_reads > 0 && l.lds_read_min_width < e.lds_read_width)
+    int narrow = 0;  // reads narrower than the atom's chunk, the vote's dword reads excepted
+    for (auto const& [op, n] : l.lds_read_ops)
+      narrow += lds_access(op, false).width < e.lds_read_width ? n : 0;
+    narrow -= l.lds_read_ops.count("ds_read_b32")
+                  ? std::min(l.lds_read_ops.at("ds_read_b32"), e.vote_dword_reads)
+                  : 0;
+    if (l.lds_reads > 0 && narrow > 0)
       fail(at + "LDS fragment reads split to " + std::to_string(l.lds_read_min_width) +
            "-byte accesses (atom chunk " + std::to_string(e.lds_read_width) + " B)");
-    int const tile_loads = e.tile_load_bytes == 16 ? l.global_x16 : l.global_lds_narrow;
+    // (4-byte tile loads to LDS: the Blockwise scale loads are dword loads to LDS too)
+    int const tile_loads =
+        e.tile_load_bytes == 16 ? l.global_x16 : l.global_lds_narrow - e.scale_lds_loads;
     if (tile_loads != e.global_x16)
       fail(at + std::to_string(tile_loads) + " " + std::to_string(e.tile_load_bytes) +
            "-byte tile loads per iteration, tile copy needs " + std::to_string(e.global_x16));
@@ -538,10 +554,11 @@ std::vector<std::string> check_steady_state(Expect const& e, LoopSteadyState con
   if (c.mfma != e.mfma_per_iter)
     fail(std::to_string(c.mfma) + " MFMAs in the trip, one K tile of the policy is " +
          std::to_string(e.mfma_per_iter));
-  if (c.staged_x16 + c.lds_direct_loads != e.global_x16)
+  if (c.staged_x16 + c.lds_direct_loads != e.global_x16 + e.scale_lds_loads)
     fail(std::to_string(c.staged_x16 + c.lds_direct_loads) +
          " tile loads (16-byte staged + direct-to-LDS) in the trip; the next tile's copy is " +
-         std::to_string(e.global_x16));
+         std::to_string(e.global_x16) + " (+ " + std::to_string(e.scale_lds_loads) +
+         " scale loads to LDS)");
   if (c.staged_narrow > e.scale_bytes)
     fail(std::to_string(c.staged_narrow) + " 1/2-byte loads in the trip (" +
          std::to_string(e.scale_bytes) + " E8M0 scale bytes expected): a tail copy");

@@ -102,6 +102,23 @@ struct BufferLdsPingPongSupports {
 /// through registers); the compiler waits for their values. With kLoadsInMPhase they stay in the
 /// L phase, after the phase's tile loads (issued between M_(c-1)'s MFMAs).
 ///
+/// Blockwise (K-blocked scales, promoted every K tile): each output atom's MFMAs of the tile start
+/// from a zero accumulator (gfx950: the atom's only MFMA; gfx942: its kMmasPerAtom, back to back),
+/// so their result is the tile's partial sum, promoted kPromoteLag atoms later, with no second
+/// accumulator set. The tile's scales reach LDS by direct-to-LDS dword loads (one row of A, one
+/// column of B per lane, one B load when a scale block spans the wave tile: kScaleLoads, last in
+/// L_0 of the tile before, counted by the schedule; Cdna4KBlocked: 17, 20, 18, 11; through
+/// registers, in kStagedWriteVmcnt and one vmcnt wait before L_0, counts_vm) and are read in L_0
+/// of their tile (one ds_read_b128 per A atom, one for B when a scale block spans the wave tile).
+/// With one B scale per wave tile (kFoldScales) the promotion is
+///   d = fma(partial, s_a · s_b, d)   when every product s_a · s_b of the wave's rows is a normal
+///                                     FP32 number (the wave's vote on the tile, arch::wave_all),
+///   d += (partial · s_a) · s_b        otherwise (the whole tile),
+/// with s_a · s_b formed once per tile and row (fold_products). The vote on tile s + 1 reads one
+/// A scale per lane (the rows its scale loads brought) and the B scale at the start of M_last of
+/// tile s and is taken between tiles: the folded loop runs while it holds; the rest of the range
+/// runs in a second loop that applies it tile by tile without a branch (Promote::kSelected).
+///
 /// kWaitSlack (tests only; 0 otherwise): loads every counted vmcnt wait leaves in flight beyond the
 /// schedule's count. tests/emulator/buffer_lds_test.cpp sets 1 and sees a wrong GEMM.
 template <class PolicyT, class GranularityT, LayoutB kLayoutB, int kPromoteKV, int kWaitSlack = 0,
@@ -146,10 +163,10 @@ struct BufferLdsPingPongMainloop {
   /// L_0 of the next tile), and the L phase keeps only its waits and barrier. Safe: what they
   /// overwrite was read before L_c's lgkmcnt(0) wait and barrier, which every wave has passed;
   /// program order, and so every counted vmcnt, is unchanged. With the ping-pong the late half
-  /// waits for its reads one barrier later, so there the loads stay in the L phase. gfx942 only
-  /// for now (its 4-byte loads make an L phase 4x longer); gfx950's 4-wave K-blocked configs keep
-  /// their L-phase loads until measured.
-  static constexpr bool kLoadsInMPhase = !kPingPong && (kLoadBytes == 4 || kStaged);
+  /// waits for its reads one barrier later, so there the loads stay in the L phase. Every 4-wave
+  /// config (gfx942; gfx950's Blockwise, Cdna4KBlocked: issue 11's share 0.518 -> 0.557 when
+  /// measured).
+  static constexpr bool kLoadsInMPhase = !kPingPong;
   // A lane's K bytes of one row per tile, in 16-byte reads (16 x lane / 16 + 64 x c): 2 on
   // gfx950; 1 on gfx942, where it feeds kMmasPerAtom MFMAs of 8 bytes.
   static constexpr int kReadsPerFragment = Policy::kBlockK / 64;
@@ -160,15 +177,34 @@ struct BufferLdsPingPongMainloop {
                     sizeof(typename Atom::FragB) * kMmasPerAtom == sizeof(FragTileB),
                 "a lane's tile bytes are its kMmasPerAtom fragments");
 
+  // ---- accumulation (as LdsMultistageMainloop) ---------------------------------------------
+  using Promotion = PromotionPlan<Policy, Granularity, kPromoteKV>;  // its register budget too
+  static constexpr bool kHardwareMx = Promotion::kHardwareMx;
+  static constexpr bool kKBlockedScales = Promotion::kKBlockedScales;
+  static constexpr int kPromoteK = Promotion::kPromoteK;
+  static constexpr bool kUsePartial = Promotion::kUsePartial;
+  static constexpr int kMxBlocksPerTile = Policy::kBlockK / 32;  // E8M0 bytes per row and K tile
+
   using LdsLayoutA =
       XorSwizzledLayout<Policy::kBlockM, Policy::kBlockM, Policy::kBlockM, Policy::kBlockK>;
   using LdsLayoutB = XorSwizzledLayout<Policy::kBlockN, Policy::kWaveTileN, 32, Policy::kBlockK>;
   static_assert(LdsLayoutB::kSlotsPerPart * kClusters == Policy::kBlockN,
                 "one B part per cluster: 32 rows of every wave column");
-  struct SharedStorage {
+  /// Blockwise: each wave's scales of one K tile, one float per row (A) and column (B) of its
+  /// wave tile.
+  static constexpr int kScaleRowsA = kKBlockedScales ? Policy::kWaveTileM : 0;
+  static constexpr int kScaleColsB = kKBlockedScales ? Policy::kWaveTileN : 0;
+  static constexpr int kScaleFloats = kScaleRowsA + kScaleColsB;  // per wave and stage
+  struct TileStorage {
     std::uint8_t a[kStages][LdsLayoutA::kBytes];  // [kBlockM][kBlockK] swizzled, per stage
     std::uint8_t b[kStages][LdsLayoutB::kBytes];  // [kBlockN][kBlockK] swizzled, per stage
   };
+  struct ScaledTileStorage : TileStorage {
+    // [stage][wave][kWaveTileM A rows, then kWaveTileN B columns] fp32 (a direct-to-LDS dword
+    // per lane)
+    float scales[kStages * kWaves * kScaleFloats];
+  };
+  using SharedStorage = std::conditional_t<kKBlockedScales, ScaledTileStorage, TileStorage>;
   static_assert(sizeof(SharedStorage) <= Arch::kLdsBytes,
                 "the LDS stages do not fit this target's LDS: shrink the tile, BlockK or Stages");
 
@@ -178,14 +214,6 @@ struct BufferLdsPingPongMainloop {
   static constexpr int kLoadsPerTile = kLoadsA + kClusters * kLoadsBPart;
   /// ds_read_b128 per cluster of B (2 atoms x kReadsPerFragment).
   static constexpr int kReadsBCluster = kClusterAtomsN * kReadsPerFragment;
-
-  // ---- accumulation (as LdsMultistageMainloop) ---------------------------------------------
-  using Promotion = PromotionPlan<Policy, Granularity, kPromoteKV>;  // its register budget too
-  static constexpr bool kHardwareMx = Promotion::kHardwareMx;
-  static constexpr bool kKBlockedScales = Promotion::kKBlockedScales;
-  static constexpr int kPromoteK = Promotion::kPromoteK;
-  static constexpr bool kUsePartial = Promotion::kUsePartial;
-  static constexpr int kMxBlocksPerTile = Policy::kBlockK / 32;  // E8M0 bytes per row and K tile
 
   // ---- the load schedule and the waits it implies -------------------------------------------
   /// Phase (1 .. kClusters-1) in which A load j of tile s+2 is issued during tile s.
@@ -206,27 +234,82 @@ struct BufferLdsPingPongMainloop {
   FP8GEMM_HOST_DEVICE static constexpr int scale_loads(int c) {
     return kHardwareMx ? kClusterAtomsN + (c == 0 || c == kClusters / 2 ? kAtomsM : 0) : 0;
   }
+  /// Blockwise: whether one B scale block spans the wave tile (one B scale per wave and tile).
+  FP8GEMM_HOST_DEVICE static constexpr bool one_scale_b() {
+    if constexpr (kKBlockedScales) {
+      return Granularity::kBBlockN % Policy::kWaveTileN == 0;
+    } else {
+      return false;
+    }
+  }
+  static constexpr bool kOneScaleB = one_scale_b();
+  /// Blockwise with one B scale per wave tile: the two scales are folded into one multiplier per
+  /// A row, s_a · s_b, formed once per K tile (fold_products), when the wave's products are all
+  /// normal (see Promote). Otherwise (a B scale per B atom) the products would be one per output
+  /// element, no fewer operations than scaling twice.
+  static constexpr bool kFoldScales = kKBlockedScales && kOneScaleB;
+  /// How a K tile's partial sums go into d (promote_atom):
+  ///   kTwice:    d += (partial · s_a) · s_b (scale_twice);
+  ///   kFolded:   d = fma(partial, s_a · s_b, d);
+  ///   kSelected: d = fma(partial · m1, m2, d) with (m1, m2) = (1, s_a · s_b) or (s_a, s_b) for
+  ///              the whole tile (select_scales): kFolded or the fallback, by a wave's vote,
+  ///              without a branch.
+  enum class Promote { kTwice, kFolded, kSelected };
+  /// Promoting: how many atoms after its MFMAs an atom's partial sum is promoted (so the vector
+  /// ALU reads a result the matrix pipe has finished; one partial-sum set per atom in flight).
+  /// NOTE: measured (issue 11's steady-state share): one MFMA per atom (gfx950) 4 atoms (0.585;
+  /// 3: 0.578, 2: 0.561), two (gfx942) 3 atoms (0.700; 4: 0.698, 2: 0.683).
+  static constexpr int kPromoteLag = kMmasPerAtom == 1 ? 4 : 3;
+  static constexpr int kPartialSets = kPromoteLag + 1;  // partial sums in flight
+  /// Outside the folded K loop: the tail tile and, after a failed vote, the rest of the range.
+  static constexpr Promote kPromoteChosen = kFoldScales ? Promote::kSelected : Promote::kTwice;
+  /// Blockwise: direct-to-LDS dword loads of the wave's scales of one K tile (a row of A or a
+  /// column of B per lane; one load of B's when a scale block spans the wave tile), issued last in
+  /// L_0 of the tile before (issue_scale_load).
+  static constexpr int kScaleLoadsA = kScaleRowsA / kWaveSize;
+  static constexpr int kScaleLoadsB = kOneScaleB ? 1 : kScaleColsB / kWaveSize;
+  static constexpr int kScaleLoads = kScaleLoadsA + kScaleLoadsB;
+  /// Blockwise, folded: the vote reads the A scales of the rows each lane loaded (row
+  /// 64h + lane of the wave tile, h < kScaleLoadsA: every row of the wave once) and the B
+  /// scale, 4 bytes each (read_vote_scales).
+  static constexpr int kVoteReadBytes = kFoldScales ? 4 * (kScaleLoadsA + 1) : 0;
+  static_assert(kScaleRowsA % kWaveSize == 0 && kScaleColsB % kWaveSize == 0,
+                "Blockwise: whole wave loads of scale rows and columns");
+  /// Blockwise: LDS bytes one lane reads for a tile's scales (read_block_scales).
+  static constexpr int kScaleReadBytes = kKBlockedScales ? kAtomsM * 16 +
+                                                               (kFoldScales  ? 0
+                                                                : kOneScaleB ? 16
+                                                                             : kAtomsN * 4) +
+                                                               kVoteReadBytes
+                                                         : 0;
+  /// Vector-memory loads one K tile issues besides its kLoadsPerTile tile loads: MX-32's E8M0
+  /// byte loads (scale_loads(c) per phase) and Blockwise's direct-to-LDS scale loads
+  /// (kScaleLoads, last in L_0).
   FP8GEMM_HOST_DEVICE static constexpr int scale_loads_per_tile() {
-    int n = 0;
+    int n = kScaleLoads;
     for (int c = 0; c < kClusters; ++c) n += scale_loads(c);
     return n;
   }
   /// kStaged: the loads in flight when a staged load is written to LDS, one K tile after it was
   /// issued: every other load of one tile's schedule, its kLoadsPerTile - 1 other tile loads and
-  /// (MX-32) its scale_loads_per_tile() byte loads (every load is issued once per tile, in order,
-  /// and written just before the same load of the next tile reuses its registers).
+  /// its scale_loads_per_tile() scale loads (MX-32 bytes, Blockwise LDS scales; every load is
+  /// issued once per tile, in order, and written just before the same load of the next tile
+  /// reuses its registers).
   static constexpr int kStagedWriteVmcnt = kLoadsPerTile - 1 + scale_loads_per_tile();
 
   struct Schedule {
     static constexpr int kSteps = 8;  // simulated tiles; waits are read at a steady one
     static constexpr int kTiles = kSteps + 2;
     int pos[kTiles][kLoadsPerTile] = {};     // issue index of (tile, id); -1: not issued
+    int scale_pos[kTiles];                   // Blockwise: the last A scale load of the tile
     int issued_end[kSteps][kClusters] = {};  // loads issued by the end of phase (step, c)
   };
   FP8GEMM_HOST_DEVICE static constexpr Schedule simulate() {
     Schedule sch{};
-    for (int t = 0; t < Schedule::kTiles; ++t)
+    for (int t = 0; t < Schedule::kTiles; ++t) {
       for (int id = 0; id < kLoadsPerTile; ++id) sch.pos[t][id] = -1;
+      sch.scale_pos[t] = -1;
+    }
     int n = 0;
     for (int s = 0; s < Schedule::kSteps; ++s) {
       for (int c = 0; c < kClusters; ++c) {
@@ -235,6 +318,10 @@ struct BufferLdsPingPongMainloop {
         if (!kLoadsInMPhase) n += scale_loads(c);
         if (c == 0) {
           for (int q = 0; q < kLoadsBPart; ++q) sch.pos[s + 1][b_id(kClusters - 1, q)] = n++;
+          if (kScaleLoads > 0) {  // last in L_0: tile s+1's scales
+            n += kScaleLoads;
+            sch.scale_pos[s + 1] = n - 1;
+          }
         } else {
           for (int j = 0; j < kLoadsA; ++j)
             if (a_phase(j) == c) sch.pos[s + 2][j] = n++;
@@ -246,14 +333,18 @@ struct BufferLdsPingPongMainloop {
     }
     return sch;
   }
-  /// The latest issue index among the loads phase c of tile s reads from LDS.
+  /// The latest issue index among the loads phase c of tile s reads from LDS that a vmcnt wait
+  /// covers (kStaged: the Blockwise scales only; the tile loads land by their ds_writes, after
+  /// kStagedWriteVmcnt). -1: none.
   FP8GEMM_HOST_DEVICE static constexpr int last_needed(Schedule const& sch, int s, int c) {
     int last = -1;
     auto need = [&](int tile, int id) {
-      last = sch.pos[tile][id] > last ? sch.pos[tile][id] : last;
+      if (!kStaged) last = sch.pos[tile][id] > last ? sch.pos[tile][id] : last;
     };
-    if (c == 0)
-      for (int j = 0; j < kLoadsA; ++j) need(s, j);  // A of tile s
+    if (c == 0) {
+      for (int j = 0; j < kLoadsA; ++j) need(s, j);              // A of tile s
+      last = sch.scale_pos[s] > last ? sch.scale_pos[s] : last;  // and its A scales
+    }
     int const part = c + 1 < kClusters ? c + 1 : 0;
     int const tile = c + 1 < kClusters ? s : s + 1;  // the last phase reads the next tile's part 0
     for (int q = 0; q < kLoadsBPart; ++q) need(tile, b_id(part, q));
@@ -267,11 +358,19 @@ struct BufferLdsPingPongMainloop {
     int const next_c = (c + 1) % kClusters;
     return sch.issued_end[kSteady][c] - 1 - last_needed(sch, next_s, next_c);
   }
+  /// Whether the wait at the end of L_c counts vector-memory loads at all (kStaged: only where
+  /// the next phase reads the Blockwise scales, L_(kClusters-1)).
+  FP8GEMM_HOST_DEVICE static constexpr bool counts_vm(int c) {
+    Schedule const sch = simulate();
+    return last_needed(sch, c + 1 < kClusters ? 4 : 5, (c + 1) % kClusters) >= 0;
+  }
   /// vmcnt at the end of the prologue (steps -2 and -1 issued): all of tile 0 landed.
   FP8GEMM_HOST_DEVICE static constexpr int prologue_vm_wait() {
     Schedule const sch = simulate();
     int last = -1;
-    for (int id = 0; id < kLoadsPerTile; ++id) last = sch.pos[2][id] > last ? sch.pos[2][id] : last;
+    for (int id = 0; id < kLoadsPerTile && !kStaged; ++id)
+      last = sch.pos[2][id] > last ? sch.pos[2][id] : last;
+    last = sch.scale_pos[2] > last ? sch.scale_pos[2] : last;
     // tile 2 of the simulation = tile 0; kLoadsInMPhase: L_0 of tile 0 is issued before it too
     return sch.issued_end[1][kClusters - 1] - 1 - last + (kLoadsInMPhase ? phase_loads(0) : 0);
   }
@@ -353,20 +452,17 @@ struct BufferLdsPingPongMainloop {
     // K tiles entirely inside K run the pipelined loop; a partial last one runs after it.
     int full = k_total / Policy::kBlockK - k_tile_begin;
     full = full < 0 ? 0 : (full > num_tiles ? num_tiles : full);
-    if constexpr (kUsePartial) {
-      Accumulators partial;
-      partial.clear();
-      run(args, m0, n0, k_tile_begin, num_tiles, full, lds, tc, wave, partial, acc);
-    } else {
-      run(args, m0, n0, k_tile_begin, num_tiles, full, lds, tc, wave, acc, acc);
-    }
+    run(args, m0, n0, k_tile_begin, num_tiles, full, lds, tc, wave, acc);
   }
 
  private:
-  /// The K loop with d the accumulators the MFMAs add to (acc, or partial when promoting).
+  /// The K loop. Promoting (kUsePartial), each output atom's MFMAs of a K tile start from a zero
+  /// accumulator (one on gfx950's 16x16x128 with BlockK 128, kMmasPerAtom on gfx942), so their
+  /// result is the tile's partial sum, promoted into d one MFMA later (mma_cluster_reading_next;
+  /// the tail at once, mma_atom): no second accumulator set.
   FP8GEMM_DEVICE static void run(Arguments const& args, int m0, int n0, int k_tile_begin,
                                  int num_tiles, int full, SharedStorage& lds, Coords const& tc,
-                                 int wave, Accumulators& d, Accumulators& acc) {
+                                 int wave, Accumulators& d) {
     if (full > 0) {
       Operands const ops = Operands::make(args, m0, n0, k_tile_begin, full, wave, tc.lane);
       ReadBase const rb = read_base(tc.lane, tc.wave_m, tc.wave_n);
@@ -374,21 +470,56 @@ struct BufferLdsPingPongMainloop {
       // Prologue: the loads of tiles -2 and -1's phases (tile 0 and most of tile 1), all of
       // tile 0 landed, B part 0 of tile 0 read.
       for (int s = -2; s < 0; ++s) issue_step_loads(ops, lds, s, f);
-      if constexpr (kLoadsInMPhase) issue_phase_loads<0>(ops, lds, 0, f);  // M_(-1)'s share
+      if constexpr (kLoadsInMPhase)
+        issue_phase_loads<0, /*kPrologue=*/true>(ops, lds, 0, f);  // M_(-1)'s share
       if constexpr (kStaged) {
         arch::wait_lgkmcnt<0>();  // waits for: this thread's writes of tile 0
+        if constexpr (kScaleLoads > 0)
+          arch::wait_vmcnt<prologue_vm_wait() + kWaitSlack>();  // and its Blockwise scales
       } else {
         arch::wait_vmcnt<prologue_vm_wait() + kWaitSlack>();
       }
       arch::barrier_without_fence();  // waits for: tile 0 in LDS from every wave
+      if constexpr (kFoldScales) read_vote_scales(f.scales, lds, ops, tc, 0);  // tile 0's vote
       read_b_cluster<0>(f.b[0], read_address(lds, rb, 0));
       if constexpr (kPingPong) {
         // The second wave of each SIMD starts one barrier late (see the struct comment).
         if (wave >= kWaves / 2) arch::barrier_without_fence();  // waits for: the other half
       }
-      for (int s = 0; s < full; ++s) {
-        step(args, ops, lds, s, m0, n0, tc, rb, f, d);
-        if constexpr (kUsePartial) promote(f.scales, d, acc);
+      if constexpr (kFoldScales) {
+        // The folded K loop runs while the wave's vote of the next tile holds (every product
+        // s_a · s_b of its rows normal, decided between tiles); from the first tile where it does
+        // not, the rest of the range runs in a second loop that applies the same vote tile by
+        // tile without a branch (kSelected: two operations per element).
+        // NOTE: a branch between the two promotions inside one loop would put the fallback's
+        // longer body on every trip; a loop left in the middle of a tile made the register
+        // allocator copy the accumulators between the register files on every trip.
+        // waits for: the vote's scale reads (the next cluster's kReadsBCluster B reads, issued
+        // after them, may stay in flight)
+        arch::wait_lgkmcnt<kReadsBCluster>();
+        int s = 0;
+        // fold: the next tile exists and the wave's vote on it holds (one branch per trip)
+        bool fold = vote(f.scales, s < full);
+        while (fold) {
+          load_phase<0>(ops, lds, s, tc, rb, f);
+          fold_products(f.scales);
+          multiply_phases<0, Promote::kFolded>(args, ops, lds, s, m0, n0, tc, rb, f, d);
+          arch::wait_lgkmcnt<kReadsBCluster>();  // waits for: the next tile's vote reads (M_last)
+          fold = vote(f.scales, ++s < full);
+        }
+        for (; s < full; ++s) {
+          load_phase<0>(ops, lds, s, tc, rb, f);
+          fold_products(f.scales);
+          select_scales(f.scales, fold);
+          multiply_phases<0, Promote::kSelected>(args, ops, lds, s, m0, n0, tc, rb, f, d);
+          arch::wait_lgkmcnt<kReadsBCluster>();  // waits for: the next tile's vote reads (M_last)
+          fold = vote(f.scales);
+        }
+      } else {
+        for (int s = 0; s < full; ++s) {
+          load_phase<0>(ops, lds, s, tc, rb, f);
+          multiply_phases<0, Promote::kTwice>(args, ops, lds, s, m0, n0, tc, rb, f, d);
+        }
       }
       // NOTE: the last cluster's reads of the next tile (never multiplied) are still in flight,
       // and the compiler does not know it (lds_read16_counted): their registers must not be
@@ -400,7 +531,7 @@ struct BufferLdsPingPongMainloop {
       arch::wait_vmcnt<0>();  // the loads of tiles past the end (reloads) have landed
       arch::sync_block();     // waits for: every wave done with LDS before the tail reuses it
     }
-    if (full < num_tiles) tail_tile(args, m0, n0, k_tile_begin, full, lds, tc, wave, d, acc);
+    if (full < num_tiles) tail_tile(args, m0, n0, k_tile_begin, full, lds, tc, wave, d);
   }
 
   /// Per thread: where its loads go in LDS and come from in global memory.
@@ -420,6 +551,12 @@ struct BufferLdsPingPongMainloop {
     std::uint32_t mx_b[kHardwareMx ? kAtomsN : 1];
     arch::BufferRange mx_a_range;  // MX-32: the E8M0 bytes of A, [extent][cols]
     arch::BufferRange mx_b_range;
+    // Blockwise: the A scales ([row blocks][cols] fp32) and the byte offset of the K-block-0 scale
+    // of row 64h + lane of the wave tile per scale load h (rows past M: the last row's).
+    arch::BufferRange sc_a_range;
+    std::uint32_t sc_a_voff[kScaleLoadsA > 0 ? kScaleLoadsA : 1];
+    arch::BufferRange sc_b_range;  // the same for B's columns
+    std::uint32_t sc_b_voff[kScaleLoadsB > 0 ? kScaleLoadsB : 1];
 
     FP8GEMM_DEVICE static Operands make(Arguments const& args, int m0, int n0, int k_tile_begin,
                                         int full, int wave, int lane) {
@@ -476,7 +613,37 @@ struct BufferLdsPingPongMainloop {
           o.mx_b[j] = static_cast<std::uint32_t>(row * args.scale_b.cols + lane / Atom::kN);
         }
       }
+      if constexpr (kKBlockedScales) {
+        // Operand rows [first, first + count) of a wave tile, one per lane and load.
+        // The range starts at the wave tile's first row block and ends at its last (offsets
+        // stay 32-bit whatever the size of the scale array).
+        auto scale_loads = [lane](ScaleView<Granularity> const& v, int rows_per_block, int first,
+                                  arch::BufferRange& range, auto& voff) {
+          constexpr int kLoads = static_cast<int>(sizeof(voff) / sizeof(voff[0]));
+          auto clamp = [&v](int row) { return row < v.extent ? row : v.extent - 1; };
+          int const block0 = clamp(first) / rows_per_block;
+          int const blocks = clamp(first + kLoads * kWaveSize - 1) / rows_per_block - block0 + 1;
+          range = {reinterpret_cast<std::uint8_t const*>(v.data + block0 * v.cols),
+                   static_cast<std::uint32_t>(blocks * v.cols * 4)};
+          FP8GEMM_UNROLL
+          for (int h = 0; h < kLoads; ++h) {
+            int const block = clamp(first + h * kWaveSize + lane) / rows_per_block;
+            voff[h] = static_cast<std::uint32_t>((block - block0) * v.cols * 4);
+          }
+        };
+        int const wm = wave / Policy::kWavesN, wn = wave % Policy::kWavesN;
+        scale_loads(args.scale_a, Granularity::kABlockM, m0 + wm * Policy::kWaveTileM, o.sc_a_range,
+                    o.sc_a_voff);
+        scale_loads(args.scale_b, Granularity::kBBlockN, n0 + wn * Policy::kWaveTileN, o.sc_b_range,
+                    o.sc_b_voff);
+      }
       return o;
+    }
+    /// Blockwise: soffset of the A scales of K tile t (clamped as mx_offset).
+    FP8GEMM_DEVICE std::uint32_t scale_offset(int t) const {
+      int const clamped = t < 0 ? 0 : (t < full ? t : full - 1);
+      return static_cast<std::uint32_t>(
+          4 * ((k_tile_begin + clamped) * Policy::kBlockK / Granularity::kBlockK));
     }
     /// soffset of K tile t: its k from tile 0. Tiles past the last full one (loaded to keep the
     /// schedule's counts, never read) reload it, so no load reads past K.
@@ -508,8 +675,11 @@ struct BufferLdsPingPongMainloop {
 
   /// K-blocked scales of one K tile per accumulator row (A) / column (B) register.
   struct BlockScales {
-    float a[kKBlockedScales ? kAtomsM : 1][Atom::kCRegs];
-    float b[kKBlockedScales ? kAtomsN : 1][Atom::kCRegs];
+    float a[kKBlockedScales ? kAtomsM : 1][Atom::kCRegs];  // s_a (kSelected: m1)
+    float b[kKBlockedScales ? kAtomsN : 1][Atom::kCRegs];  // s_b
+    float ab[kFoldScales ? kAtomsM : 1][Atom::kCRegs];     // s_a · s_b (kSelected: m2)
+    float vote_a[kFoldScales ? kScaleLoadsA : 1];  // next tile: s_a of rows 64h + lane (vote)
+    float vote_b;                                  // next tile: the wave tile's s_b (vote)
   };
 
   /// This thread's fragments: A (all atoms of the wave tile, one K tile) and two B clusters.
@@ -523,18 +693,24 @@ struct BufferLdsPingPongMainloop {
     std::uint32_t sa[2][kAtomsM];
     std::uint32_t sb[kAtomsN];
     BlockScales scales;  // K-blocked scales of the tile in flight
+    // promoting: the last kPartialSets atoms' results (one K tile each)
+    float partial[kPartialSets][Atom::kCRegs];
     // kStaged: load n of phase c of the last tile issued, 16 bytes, until its ds_write a tile later
     arch::Vec<16> staged[kStaged ? kClusters : 1][kStaged ? kLoadsA + kLoadsBPart : 1];
   };
 
-  /// Loads L phase c issues: c = 0 a B part; c >= 1 the A loads of phase c, then a B part.
+  /// Loads L phase c issues: c = 0 a B part, then (Blockwise) the next tile's kScaleLoads scale
+  /// loads; c >= 1 the A loads of phase c, then a B part.
   FP8GEMM_HOST_DEVICE static constexpr int a_loads_in_phase(int c) {
     int n = 0;
     for (int j = 0; j < kLoadsA; ++j) n += c > 0 && a_phase(j) == c;
     return n;
   }
-  FP8GEMM_HOST_DEVICE static constexpr int phase_loads(int c) {
+  FP8GEMM_HOST_DEVICE static constexpr int phase_tile_loads(int c) {
     return a_loads_in_phase(c) + kLoadsBPart;
+  }
+  FP8GEMM_HOST_DEVICE static constexpr int phase_loads(int c) {
+    return phase_tile_loads(c) + (c == 0 ? kScaleLoads : 0);
   }
   /// The A load (j) of phase c's n-th load, n < a_loads_in_phase(c).
   FP8GEMM_HOST_DEVICE static constexpr int nth_a_load(int c, int n) {
@@ -570,47 +746,88 @@ struct BufferLdsPingPongMainloop {
   }
   /// Load n of L phase c of tile s: direct-to-LDS; through registers into f.staged (the prologue:
   /// tile 0 straight into LDS).
-  template <int c, int n>
+  /// kPrologue (kStaged): the staged loads keep the schedule's order (a scheduling fence after
+  /// each): kStagedWriteVmcnt counts the loads issued after each one from its issue on, and the
+  /// loop's first ds_writes take the compiler's count from the prologue's order (issued A, A, B,
+  /// B instead of A, B, A, B, one write came out vmcnt(kStagedWriteVmcnt - 1)).
+  template <int c, int n, bool kPrologue = false>
   FP8GEMM_DEVICE static void issue_phase_load(Operands const& ops, SharedStorage& lds, int s,
                                               Fragments& f) {
-    phase_load<c, n>(ops, lds, s,
-                     [&](arch::BufferRange const& r, std::uint8_t* dst, std::uint32_t voffset,
-                         std::uint32_t soffset, int t) {
-                       if constexpr (kStaged) {
-                         if (t == 0) {
-                           load_now(r, dst, voffset, soffset, ops.lane);
+    if constexpr (n >= phase_tile_loads(c)) {
+      issue_scale_load<n - phase_tile_loads(c)>(ops, lds, s);  // Blockwise, last in L_0
+      return;
+    } else {
+      phase_load<c, n>(ops, lds, s,
+                       [&](arch::BufferRange const& r, std::uint8_t* dst, std::uint32_t voffset,
+                           std::uint32_t soffset, int t) {
+                         if constexpr (kStaged) {
+                           if (t == 0) {
+                             load_now(r, dst, voffset, soffset, ops.lane);
+                           } else {
+                             f.staged[c][n] = arch::buffer_load16_counted(r, voffset, soffset);
+                             if constexpr (kPrologue) arch::schedule_fence();
+                           }
                          } else {
-                           f.staged[c][n] = arch::buffer_load16(r, voffset, soffset);
+                           arch::buffer_load_lds<kLoadBytes>(r, dst, voffset, soffset);
                          }
-                       } else {
-                         arch::buffer_load_lds<kLoadBytes>(r, dst, voffset, soffset);
-                       }
-                     });
+                       });
+    }
+  }
+  /// Blockwise: scale load h of L_0 of tile s, the scales of tile t = s + 1 into stage t % 2 of
+  /// the wave's lds.scales (read in L_0 of tile t): A rows 64h + lane of the wave tile (h <
+  /// kScaleLoadsA), then its B columns. Direct-to-LDS dwords, also where the tiles go through
+  /// registers.
+  template <int h>
+  FP8GEMM_DEVICE static void issue_scale_load(Operands const& ops, SharedStorage& lds, int s) {
+    if constexpr (kKBlockedScales) {
+      // kStaged: the compiler would move it above the tile load before it, off the schedule that
+      // kStagedWriteVmcnt counts
+      if constexpr (kStaged) arch::schedule_fence();
+      int const t = s + 1;
+      float* const dst = lds.scales + scale_slot(t & 1, ops.wave);
+      if constexpr (h < kScaleLoadsA) {
+        arch::buffer_load_lds4(ops.sc_a_range, reinterpret_cast<std::uint8_t*>(dst + h * kWaveSize),
+                               ops.sc_a_voff[h], ops.scale_offset(t));
+      } else {
+        constexpr int hb = h - kScaleLoadsA;
+        arch::buffer_load_lds4(ops.sc_b_range,
+                               reinterpret_cast<std::uint8_t*>(dst + kScaleRowsA + hb * kWaveSize),
+                               ops.sc_b_voff[hb], ops.scale_offset(t));
+      }
+    } else {
+      (void)ops, (void)lds, (void)s;
+    }
   }
   /// kStaged: writes f.staged[c][n] (load n of phase c of tile s - 1: K tile t - 1) to its place
   /// in LDS, before the same load of tile s reuses the registers.
   template <int c, int n>
   FP8GEMM_DEVICE static void write_staged(Operands const& ops, SharedStorage& lds, int s,
                                           Fragments const& f) {
-    phase_load<c, n>(
-        ops, lds, s - 1,
-        [&](arch::BufferRange const&, std::uint8_t* dst, std::uint32_t, std::uint32_t, int) {
-          // waits for: this load of the previous tile (kStagedWriteVmcnt)
-          arch::wait_vmcnt_visible<kStagedWriteVmcnt>();
-          arch::lds_store<16>(dst, 16 * ops.lane, f.staged[c][n]);
-        });
+    if constexpr (n < phase_tile_loads(c))  // the Blockwise scale loads go straight to LDS
+      phase_load<c, n>(
+          ops, lds, s - 1,
+          [&](arch::BufferRange const&, std::uint8_t* dst, std::uint32_t, std::uint32_t, int) {
+            // waits for: this load of the previous tile (kStagedWriteVmcnt)
+            arch::wait_vmcnt_visible<kStagedWriteVmcnt>();
+            if constexpr (kScaleLoads > 0) {  // not behind the compiler's vmcnt(0) for the scales
+              arch::lds_write16_counted(dst, 16 * ops.lane, f.staged[c][n]);
+            } else {
+              arch::lds_store<16>(dst, 16 * ops.lane, f.staged[c][n]);
+            }
+          });
   }
-  template <int c, int n = 0>
+  template <int c, bool kPrologue, int n = 0>
   FP8GEMM_DEVICE static void issue_phase_loads_from(Operands const& ops, SharedStorage& lds, int s,
                                                     Fragments& f) {
-    issue_phase_load<c, n>(ops, lds, s, f);
-    if constexpr (n + 1 < phase_loads(c)) issue_phase_loads_from<c, n + 1>(ops, lds, s, f);
+    issue_phase_load<c, n, kPrologue>(ops, lds, s, f);
+    if constexpr (n + 1 < phase_loads(c))
+      issue_phase_loads_from<c, kPrologue, n + 1>(ops, lds, s, f);
   }
   /// The loads of L phase c of tile s (none for tiles before 0: the prologue).
-  template <int c>
+  template <int c, bool kPrologue = false>
   FP8GEMM_DEVICE static void issue_phase_loads(Operands const& ops, SharedStorage& lds, int s,
                                                Fragments& f) {
-    if ((c == 0 ? s + 1 : s + 2) >= 0) issue_phase_loads_from<c>(ops, lds, s, f);
+    if ((c == 0 ? s + 1 : s + 2) >= 0) issue_phase_loads_from<c, kPrologue>(ops, lds, s, f);
   }
   /// The prologue: L phases of tile s without waits, the same loads as in the loop (so every count
   /// of the schedule holds from tile 0 on; kLoadsInMPhase: L_0's tile loads of tile 0 follow).
@@ -618,11 +835,11 @@ struct BufferLdsPingPongMainloop {
   FP8GEMM_DEVICE static void issue_step_loads(Operands const& ops, SharedStorage& lds, int s,
                                               Fragments& f) {
     if constexpr (kLoadsInMPhase) {  // the loop's order: a phase's tile loads, then its bytes
-      issue_phase_loads<c>(ops, lds, s, f);
+      issue_phase_loads<c, /*kPrologue=*/true>(ops, lds, s, f);
       issue_phase_scale_loads<c, /*kPrologue=*/true>(f, ops, s);
     } else {
       issue_phase_scale_loads<c, /*kPrologue=*/true>(f, ops, s);
-      issue_phase_loads<c>(ops, lds, s, f);
+      issue_phase_loads<c, /*kPrologue=*/true>(ops, lds, s, f);
     }
     if constexpr (c + 1 < kClusters) issue_step_loads<c + 1>(ops, lds, s, f);
   }
@@ -774,40 +991,55 @@ struct BufferLdsPingPongMainloop {
     if constexpr (q + 1 < kClusterAtomsN) read_b_cluster<kCluster, q + 1>(fb, ra);
   }
 
-  /// One K tile, in LDS stage s % 2: kClusters (L, M) phase pairs.
-  template <int c = 0>
-  FP8GEMM_DEVICE static void step(Arguments const& args, Operands const& ops, SharedStorage& lds,
-                                  int s, int m0, int n0, Coords const& tc, ReadBase const& rb,
-                                  Fragments& f, Accumulators& d) {
-    // ---- L_c: loads (c = 0: and the A fragments), counted waits ----
-    issue_phase_scale_loads<c>(f, ops, s);    // MX-32: E8M0 bytes first (scale_loads(c))
-    if constexpr (c == 0 && kKBlockedScales)  // used by promote after the tile's last cluster
-      load_block_scales(f.scales, args, tc, m0, n0, (ops.k_tile_begin + s) * Policy::kBlockK);
+  /// One K tile, in LDS stage s % 2: kClusters (L, M) phase pairs, L_0 first (load_phase<0>,
+  /// then multiply_phases<0>: M_0, L_1, M_1, ...); the folded loop votes between L_0 and M_0.
+  /// L_c: loads (c = 0: and the A fragments and the tile's Blockwise scales), counted waits.
+  template <int c>
+  FP8GEMM_DEVICE static void load_phase(Operands const& ops, SharedStorage& lds, int s,
+                                        Coords const& tc, ReadBase const& rb, Fragments& f) {
+    issue_phase_scale_loads<c>(f, ops, s);  // MX-32: E8M0 bytes first (scale_loads(c))
     if constexpr (!kLoadsInMPhase) issue_phase_loads<c>(ops, lds, s, f);
-    if constexpr (c == 0) read_a(f.a, read_address(lds, rb, s & 1));
+    if constexpr (c == 0) {
+      read_a(f.a, read_address(lds, rb, s & 1));
+      read_block_scales(f.scales, lds, ops, tc, s);  // Blockwise: this tile's
+    }
     // waits for: this cluster's B fragments (read during M_(c-1)) and A (lgkmcnt 0); this wave's
     // loads of what L_(c+1) and M_(c+1) read (vmcnt: the schedule's count; through registers the
     // ds_writes of M_(c-1), lgkmcnt 0, and the compiler waits for their registers)
-    if constexpr (kStaged) {
-      arch::wait_lgkmcnt<0>();
-    } else {
+    // (kStaged, Blockwise: before L_0 the vmcnt of the next tile's scales, counts_vm)
+    if constexpr (counts_vm(c)) {
       arch::wait_vmcnt_lgkmcnt<kVmWait<c> + kWaitSlack, 0>();
+    } else {
+      arch::wait_lgkmcnt<0>();
     }
     arch::barrier_without_fence();  // waits for: every wave's loads and reads above
-    // ---- M_c: one cluster of MFMAs, the next cluster's B fragments read between them ----
+  }
+  /// M_c: one cluster of MFMAs, the next cluster's B fragments read between them; then L_(c+1),
+  /// M_(c+1), ... to the end of the tile. kMode: how the partial sums are promoted.
+  template <int c, Promote kMode>
+  FP8GEMM_DEVICE static void multiply_phases(Arguments const& args, Operands const& ops,
+                                             SharedStorage& lds, int s, int m0, int n0,
+                                             Coords const& tc, ReadBase const& rb, Fragments& f,
+                                             Accumulators& d) {
     // kLoadsInMPhase (one wave per SIMD, loads between the MFMAs): no L phase of another wave to
     // take turns with, so neither priority nor a closing barrier (the loads need only L_c's).
     if constexpr (!kLoadsInMPhase) arch::set_priority<1>();
-    // The last cluster reads the next tile's first cluster, from the other stage.
+    // The last cluster reads the next tile's first cluster, from the other stage; first the next
+    // tile's vote scales (Blockwise, folded: in LDS since L_(kClusters-1)'s wait and barrier).
+    if constexpr (kFoldScales && c + 1 == kClusters)
+      read_vote_scales(f.scales, lds, ops, tc, s + 1);
     ReadAddress const next = read_address(lds, rb, (c + 1 < kClusters ? s : s + 1) & 1);
-    mma_cluster_reading_next<c>(args, ops, lds, tc, m0, n0, s, f, next, d);
+    mma_cluster_reading_next<c, kMode>(args, ops, lds, tc, m0, n0, s, f, next, d);
     if constexpr (kLoadsInMPhase) {
       arch::schedule_fence();  // the cluster's MFMAs stay in M_c
     } else {
       arch::set_priority<0>();
       arch::barrier_without_fence();  // waits for: the other wave of the SIMD's L phase
     }
-    if constexpr (c + 1 < kClusters) step<c + 1>(args, ops, lds, s, m0, n0, tc, rb, f, d);
+    if constexpr (c + 1 < kClusters) {
+      load_phase<c + 1>(ops, lds, s, tc, rb, f);
+      multiply_phases<c + 1, kMode>(args, ops, lds, s, m0, n0, tc, rb, f, d);
+    }
   }
 
   /// MX-32 in hardware: this lane's E8M0 bytes of K tile kt, for row (column) lane % kM of each
@@ -877,23 +1109,47 @@ struct BufferLdsPingPongMainloop {
   }
 
   /// Cluster c's MFMAs (MFMA k: part m = k / (2 kAtomsM) of the atoms, B atom (k / kAtomsM) % 2,
-  /// A atom k % kAtomsM: an accumulator's MFMAs are 2 kAtomsM apart); after MFMA k <
+  /// A atom k % kAtomsM: an accumulator's MFMAs are 2 kAtomsM apart; promoting, atom-major from a
+  /// zero accumulator, see below); after MFMA k <
   /// kReadsBCluster, the k-th 16-byte read of the next cluster's B fragments (atom
   /// k / kReadsPerFragment, chunk k % kReadsPerFragment), so the reads issue while the matrix pipe
   /// is busy.
-  template <int c, int k = 0>
+  template <int c, Promote kMode, int k = 0>
   FP8GEMM_DEVICE static void mma_cluster_reading_next(Arguments const& args, Operands const& ops,
                                                       SharedStorage& lds, Coords const& tc, int m0,
                                                       int n0, int s, Fragments& f,
                                                       ReadAddress const& next, Accumulators& d) {
     constexpr int kPerPart = kClusterAtomsN * kAtomsM;
     constexpr int kMfmas = kPerPart * kMmasPerAtom;
-    constexpr int m = k / kPerPart, q = (k % kPerPart) / kAtomsM, i = k % kAtomsM;
-    constexpr int j = c * kClusterAtomsN + q;
-    if constexpr (kHardwareMx) {
-      Atom::mma_scaled_byte0(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[mx_half(c)][i], f.sb[j]);
+    if constexpr (kUsePartial) {
+      // Atom-major: atom a = (q, i) takes MFMAs kMmasPerAtom a .. + kMmasPerAtom - 1 (part m), the
+      // first from a zero accumulator.
+      // NOTE: promoted kPromoteLag atoms late (after the first MFMA of atom g + kPromoteLag of the
+      // tile, g counted over its clusters: the last atoms of a cluster in the first steps of the
+      // next), so the matrix pipe has the next MFMAs while the vector ALU scales an earlier result
+      // (read at once, it waits for the MFMA's whole latency: s_nop); the tile's last kPromoteLag
+      // atoms after its last MFMA.
+      constexpr int a = k / kMmasPerAtom, m = k % kMmasPerAtom;
+      constexpr int q = a / kAtomsM, i = a % kAtomsM;
+      constexpr int g = c * kClusterAtomsN * kAtomsM + a;  // atom of the tile
+      if constexpr (m == 0) {
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Atom::kCRegs; ++r) f.partial[g % kPartialSets][r] = 0.0f;
+      }
+      mma_part<m>(f.partial[g % kPartialSets], f.a[i], f.b[c % 2][q]);
+      if constexpr (m == 0 && g >= kPromoteLag) promote_lagged<g - kPromoteLag, kMode>(f, d);
+      if constexpr (k + 1 == kMfmas && c + 1 == kClusters)
+        promote_tile_end<g + 1 - kPromoteLag, kMode>(f, d);
     } else {
-      mma_part<m>(d.v[i][j], f.a[i], f.b[c % 2][q]);
+      // MFMA k: part m = k / kPerPart of the atoms, B atom (k % kPerPart) / kAtomsM, A atom
+      // k % kAtomsM: an accumulator's MFMAs are kPerPart apart.
+      constexpr int m = k / kPerPart, q = (k % kPerPart) / kAtomsM, i = k % kAtomsM;
+      constexpr int j = c * kClusterAtomsN + q;
+      if constexpr (kHardwareMx) {
+        Atom::mma_scaled_byte0(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[mx_half(c)][i], f.sb[j]);
+      } else {
+        mma_part<m>(d.v[i][j], f.a[i], f.b[c % 2][q]);
+      }
     }
     if constexpr (k < kReadsBCluster) {
       constexpr int kNext = (c + 1) % kClusters, kAtom = k / kReadsPerFragment;
@@ -912,28 +1168,152 @@ struct BufferLdsPingPongMainloop {
         issue_phase_load<kNextPhase, n>(ops, lds, s_next, f);
       }
     }
+    // NOTE: promoting, each MFMA's step stays where the schedule puts it (the scheduler would pull
+    // a promotion up behind the next MFMA, where it waits for the MFMA it reads: s_nop).
+    if constexpr (kUsePartial) arch::schedule_fence();
     if constexpr (k + 1 < kMfmas)
-      mma_cluster_reading_next<c, k + 1>(args, ops, lds, tc, m0, n0, s, f, next, d);
+      mma_cluster_reading_next<c, kMode, k + 1>(args, ops, lds, tc, m0, n0, s, f, next, d);
+  }
+
+  /// Promotes atom g of the tile (cluster g / (kClusterAtomsN kAtomsM); in it atom-major: B atom
+  /// (g % (kClusterAtomsN kAtomsM)) / kAtomsM of the cluster, A atom g % kAtomsM) from its
+  /// partial-sum set.
+  template <int g, Promote kMode>
+  FP8GEMM_DEVICE static void promote_lagged(Fragments& f, Accumulators& d) {
+    constexpr int kPerCluster = kClusterAtomsN * kAtomsM;
+    constexpr int c = g / kPerCluster, a = g % kPerCluster;
+    promote_atom<a % kAtomsM, c * kClusterAtomsN + a / kAtomsM, kMode>(f.partial[g % kPartialSets],
+                                                                       f.scales, d);
+  }
+  /// The tile's last kPromoteLag atoms, from g on (those before were promoted already).
+  template <int g, Promote kMode>
+  FP8GEMM_DEVICE static void promote_tile_end(Fragments& f, Accumulators& d) {
+    constexpr int kAtoms = kClusters * kClusterAtomsN * kAtomsM;
+    if constexpr (g < 0) {
+      promote_tile_end<g + 1, kMode>(f, d);
+    } else if constexpr (g < kAtoms) {
+      promote_lagged<g, kMode>(f, d);
+      promote_tile_end<g + 1, kMode>(f, d);
+    }
   }
 
   /// d[i][2c + q] += A atom i * B atom 2c + q of K tile s (MX-32: with its E8M0 bytes).
   template <int c>
   FP8GEMM_DEVICE static void mma_cluster(Arguments const& args, Coords const& tc, int m0, int n0,
                                          int s, Fragments const& f, Accumulators& d) {
-    FP8GEMM_UNROLL
-    for (int q = 0; q < kClusterAtomsN; ++q) {
-      int const j = c * kClusterAtomsN + q;
-      if constexpr (kHardwareMx) {
-        (void)s;
-        FP8GEMM_UNROLL
-        for (int i = 0; i < kAtomsM; ++i)
-          Atom::mma_scaled_byte0(d.v[i][j], f.a[i], f.b[c % 2][q], f.sa[mx_half(c)][i], f.sb[j]);
-      } else {
-        FP8GEMM_UNROLL
-        for (int i = 0; i < kAtomsM; ++i) mma_parts(d.v[i][j], f.a[i], f.b[c % 2][q]);
-      }
-    }
+    mma_cluster_atoms<c>(f, d);
     (void)args, (void)tc, (void)m0, (void)n0, (void)s;
+  }
+  template <int c, int k = 0>
+  FP8GEMM_DEVICE static void mma_cluster_atoms(Fragments const& f, Accumulators& d) {
+    constexpr int q = k / kAtomsM, i = k % kAtomsM, j = c * kClusterAtomsN + q;
+    mma_atom<i, j>(f.a[i], f.b[c % 2][q], f, d);  // the tail: kPromoteChosen
+    if constexpr (k + 1 < kClusterAtomsN * kAtomsM) mma_cluster_atoms<c, k + 1>(f, d);
+  }
+
+  /// Output atom (i, j) of one K tile (B atom j in the cluster's fragment fb):
+  ///   MX-32:     d += (A_i · 2^sa) (B_j · 2^sb) in the MFMA (E8M0 bytes of the tile);
+  ///   promoting: A_i B_j by the atom's MFMAs of the tile from a zero accumulator, into d by
+  ///              promote_atom<kPromoteChosen> (scaled twice, or by the tile's vote; without
+  ///              K-blocked scales d += A_i B_j);
+  ///   otherwise: d += A_i B_j.
+  template <int i, int j>
+  FP8GEMM_DEVICE static void mma_atom(FragTileA const& fa, FragTileB const& fb, Fragments const& f,
+                                      Accumulators& d) {
+    if constexpr (kHardwareMx) {
+      constexpr int c = j / kClusterAtomsN;
+      Atom::mma_scaled_byte0(d.v[i][j], fa, fb, f.sa[mx_half(c)][i], f.sb[j]);
+    } else if constexpr (kUsePartial) {
+      float partial[Atom::kCRegs];
+      mma_partial(fa, fb, partial);
+      promote_atom<i, j, kPromoteChosen>(partial, f.scales, d);
+    } else {
+      mma_parts(d.v[i][j], fa, fb);
+    }
+  }
+  /// partial = A_i B_j of one K tile: its kMmasPerAtom MFMAs from a zero accumulator.
+  FP8GEMM_DEVICE static void mma_partial(FragTileA const& fa, FragTileB const& fb,
+                                         float (&partial)[Atom::kCRegs]) {
+    FP8GEMM_UNROLL
+    for (int r = 0; r < Atom::kCRegs; ++r) partial[r] = 0.0f;
+    mma_parts(partial, fa, fb);
+  }
+  /// Output atom (i, j)'s partial sum of one K tile into d[i][j], per kMode (Promote; without
+  /// K-blocked scales d[i][j] += partial):
+  ///   kTwice:    d += (partial · s_a) · s_b                  (scale_twice)
+  ///   kFolded:   d = fma(partial, s_a · s_b, d)              (one operation per element)
+  ///   kSelected: d = fma(partial · m1, m2, d)                 (m1 = 1 exactly: kFolded's result)
+  template <int i, int j, Promote kMode>
+  FP8GEMM_DEVICE static void promote_atom(float const (&partial)[Atom::kCRegs],
+                                          BlockScales const& sc, Accumulators& d) {
+    // NOTE: in register pairs (v_pk_mul_f32, v_pk_fma_f32), the same per element.
+    using Pair = arch::FloatPair;
+    FP8GEMM_UNROLL
+    for (int r = 0; r < Atom::kCRegs; r += 2) {
+      Pair const p = {partial[r], partial[r + 1]};
+      Pair acc = {d.v[i][j][r], d.v[i][j][r + 1]};
+      if constexpr (!kKBlockedScales) {
+        acc += p;
+      } else if constexpr (kMode == Promote::kTwice) {
+        Pair const sa = {sc.a[i][r], sc.a[i][r + 1]}, sb = {sc.b[j][r], sc.b[j][r + 1]};
+        acc += (p * sa) * sb;  // scale_twice per element
+      } else if constexpr (kMode == Promote::kFolded) {
+        Pair const ab = {sc.ab[i][r], sc.ab[i][r + 1]};
+        acc = arch::fma_pair(p, ab, acc);
+      } else {
+        Pair const m1 = {sc.a[i][r], sc.a[i][r + 1]}, m2 = {sc.ab[i][r], sc.ab[i][r + 1]};
+        acc = arch::fma_pair(p * m1, m2, acc);
+      }
+      d.v[i][j][r] = acc[0], d.v[i][j][r + 1] = acc[1];
+    }
+  }
+
+  /// Blockwise, one B scale per wave tile (kFoldScales): sc.ab = s_a · s_b per A row register,
+  /// once per K tile (s_b: the wave tile's one scale, read with the vote).
+  FP8GEMM_DEVICE static void fold_products(BlockScales& sc) {
+    if constexpr (kFoldScales) {
+      float const sb = sc.vote_b;
+      FP8GEMM_UNROLL
+      for (int i = 0; i < kAtomsM; ++i) {
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Atom::kCRegs; ++r) sc.ab[i][r] = sc.a[i][r] * sb;
+      }
+    } else {
+      (void)sc;
+    }
+  }
+  /// The wave's vote on a K tile (its scales in sc.vote_a, sc.vote_b): true when every product
+  /// s_a · s_b of the wave's rows is a normal FP32 number (not 0, subnormal, infinite or NaN), so
+  /// that d = fma(partial, s_a · s_b, d) never scales a representable partial sum by a product
+  /// outside FP32 (the fallback, (partial · s_a) · s_b, keeps it). Each lane tests the rows its
+  /// scale loads brought (every row of the wave once), not its kAtomsM x 4 register rows (each
+  /// row 16 times over the wave). Every lane of the wave calls it (arch::wave_all).
+  /// `more` (wave-uniform): false gives false (no tile to vote on), in the same ballot.
+  FP8GEMM_DEVICE static bool vote(BlockScales const& sc, bool more = true) {
+    bool normal = more;
+    if constexpr (kFoldScales) {
+      FP8GEMM_UNROLL
+      for (int h = 0; h < kScaleLoadsA; ++h)
+        normal = normal && __builtin_isnormal(sc.vote_a[h] * sc.vote_b);
+    }
+    return arch::wave_all(normal);
+  }
+  /// kSelected's multipliers for the tile (m1, m2) = fold ? (1, s_a · s_b) : (s_a, s_b), into
+  /// (sc.a, sc.ab); fold is wave-uniform (vote).
+  FP8GEMM_DEVICE static void select_scales(BlockScales& sc, bool fold) {
+    if constexpr (kFoldScales) {
+      float const sb = sc.vote_b;
+      FP8GEMM_UNROLL
+      for (int i = 0; i < kAtomsM; ++i) {
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Atom::kCRegs; ++r) {
+          sc.a[i][r] = fold ? 1.0f : sc.a[i][r];
+          sc.ab[i][r] = fold ? sc.ab[i][r] : sb;
+        }
+      }
+    } else {
+      (void)sc, (void)fold;
+    }
   }
 
   /// A partial last K tile (tile t = full of the range, global K tile kt): the same direct-to-LDS
@@ -943,7 +1323,7 @@ struct BufferLdsPingPongMainloop {
   /// and zero above, so nothing past K is read. Then its clusters back to back.
   FP8GEMM_DEVICE static void tail_tile(Arguments const& args, int m0, int n0, int k_tile_begin,
                                        int t, SharedStorage& lds, Coords const& tc, int wave,
-                                       Accumulators& d, Accumulators& acc) {
+                                       Accumulators& d) {
     constexpr std::uint32_t kOutOfRange = 0x80000000u;  // >= any num_records (< 2^31)
     int const kt = k_tile_begin + t;
     int const k0 = kt * Policy::kBlockK;
@@ -999,11 +1379,12 @@ struct BufferLdsPingPongMainloop {
     Fragments f;
     read_a(f.a, read_address(lds, rb, 0));
     if constexpr (kHardwareMx) load_scales_a(f.sa, args, tc, m0, kt);
-    tail_clusters(args, lds, m0, n0, kt, tc, rb, f, d);
-    if constexpr (kUsePartial) {
-      load_block_scales(f.scales, args, tc, m0, n0, k0);
-      promote(f.scales, d, acc);
+    load_block_scales(f.scales, args, tc, m0, n0, k0);  // K-blocked: promoted after each MFMA
+    if constexpr (kFoldScales) {
+      fold_products(f.scales);
+      select_scales(f.scales, vote(f.scales));
     }
+    tail_clusters(args, lds, m0, n0, kt, tc, rb, f, d);
   }
 
   template <int c = 0>
@@ -1017,10 +1398,89 @@ struct BufferLdsPingPongMainloop {
     if constexpr (c + 1 < kClusters) tail_clusters<c + 1>(args, lds, m0, n0, kt, tc, rb, f, d);
   }
 
+  /// Blockwise: first float of the wave's scales in stage `stage` of lds.scales.
+  FP8GEMM_HOST_DEVICE static constexpr int scale_slot(int stage, int wave) {
+    return (stage * kWaves + wave) * kScaleFloats;
+  }
+  /// Blockwise: the scales of K tile s from LDS (loaded one tile ahead; the wait before L_0
+  /// counts them): A rows 16i + 4 (lane / 16) + r of atom i, 4 consecutive floats, one
+  /// ds_read_b128 per atom; B column 16j + lane % 16 of atom j, the same for its 4 registers, one
+  /// ds_read_b32 per atom (when a scale block spans the wave tile: one ds_read_b128 of columns
+  /// 0 .. 3, all the same).
+  FP8GEMM_DEVICE static void read_block_scales(BlockScales& sc, SharedStorage& lds,
+                                               Operands const& ops, Coords const& tc, int s) {
+    if constexpr (kKBlockedScales) {
+      static_assert(Atom::kCRegs == 4 && Atom::kM == 16 && Atom::kN == 16,
+                    "one ds_read_b128 of 4 rows per atom");
+      arch::LdsAddress const base =
+          arch::lds_address(reinterpret_cast<std::uint8_t const*>(lds.scales)) +
+          4 * scale_slot(s & 1, ops.wave);
+      read_scales_a(sc, base + 4 * (4 * (tc.lane / 16)));
+      // folded: the B scale came with the vote (sc.vote_b, read one tile ahead)
+      if constexpr (!kFoldScales) read_scales_b(sc, base, base + 4 * (tc.lane % 16));
+    } else {
+      (void)sc, (void)lds, (void)ops, (void)tc, (void)s;
+    }
+  }
+  template <int i = 0>
+  FP8GEMM_DEVICE static void read_scales_a(BlockScales& sc, arch::LdsAddress address) {
+    arch::Vec<16> v;
+    arch::lds_read16_counted<4 * i * Atom::kM>(v, address);
+    FP8GEMM_UNROLL
+    for (int r = 0; r < Atom::kCRegs; ++r) sc.a[i][r] = __builtin_bit_cast(float, v.w[r]);
+    if constexpr (i + 1 < kAtomsM) read_scales_a<i + 1>(sc, address);
+  }
+  template <int j = 0>
+  FP8GEMM_DEVICE static void read_scales_b(BlockScales& sc, arch::LdsAddress base,
+                                           arch::LdsAddress address) {
+    float b;
+    if constexpr (kOneScaleB) {
+      arch::Vec<16> v;
+      arch::lds_read16_counted<4 * kScaleRowsA>(v, base);
+      b = __builtin_bit_cast(float, v.w[0]);
+    } else {
+      arch::Vec<4> v;
+      arch::lds_read4_counted<4 * (kScaleRowsA + j * Atom::kN)>(v, address);
+      b = __builtin_bit_cast(float, v.w[0]);
+    }
+    FP8GEMM_UNROLL
+    for (int jj = kOneScaleB ? 0 : j; jj < (kOneScaleB ? kAtomsN : j + 1); ++jj) {
+      FP8GEMM_UNROLL
+      for (int r = 0; r < Atom::kCRegs; ++r) sc.b[jj][r] = b;
+    }
+    if constexpr (!kOneScaleB && j + 1 < kAtomsN) read_scales_b<j + 1>(sc, base, address);
+  }
+
+  /// Blockwise, folded: the vote's scales of K tile t from LDS (stage t % 2): s_a of rows
+  /// 64h + lane of the wave tile (the rows this lane's scale loads brought: every row of the wave
+  /// once) and the wave tile's B scale, 4 bytes each (kVoteReadBytes). Waited for by a counted
+  /// lgkmcnt before vote.
+  FP8GEMM_DEVICE static void read_vote_scales(BlockScales& sc, SharedStorage& lds,
+                                              Operands const& ops, Coords const& tc, int t) {
+    if constexpr (kFoldScales) {
+      arch::LdsAddress const base =
+          arch::lds_address(reinterpret_cast<std::uint8_t const*>(lds.scales)) +
+          4 * scale_slot(t & 1, ops.wave);
+      read_vote_scales_a(sc, base + 4 * tc.lane);
+      arch::Vec<4> v;
+      arch::lds_read4_counted<4 * kScaleRowsA>(v, base);
+      sc.vote_b = __builtin_bit_cast(float, v.w[0]);
+    } else {
+      (void)sc, (void)lds, (void)ops, (void)tc, (void)t;
+    }
+  }
+  template <int h = 0>
+  FP8GEMM_DEVICE static void read_vote_scales_a(BlockScales& sc, arch::LdsAddress address) {
+    arch::Vec<4> v;
+    arch::lds_read4_counted<4 * h * kWaveSize>(v, address);
+    sc.vote_a[h] = __builtin_bit_cast(float, v.w[0]);
+    if constexpr (h + 1 < kScaleLoadsA) read_vote_scales_a<h + 1>(sc, address);
+  }
+
   /// The K-blocked scales of one K tile (scale block of k = chunk_k), per accumulator row / column
-  /// register. NOTE: loaded at the tile's first L phase, so the tile's own loads and MFMAs hide
-  /// their latency before promote uses them; branch free, with rows past M / N taking the last
-  /// row's scale: their partial sums are zero (zero-filled A / B) and their outputs never stored.
+  /// register, straight from global memory: the partial last K tile's (tail_tile; the loop's come
+  /// through LDS, read_block_scales). Rows past M / N take the last row's scale: their partial
+  /// sums are zero (zero-filled A / B) and their outputs never stored.
   FP8GEMM_DEVICE static void load_block_scales(BlockScales& sc, Arguments const& args,
                                                Coords const& tc, int m0, int n0, int chunk_k) {
     if constexpr (kKBlockedScales) {
@@ -1042,29 +1502,17 @@ struct BufferLdsPingPongMainloop {
           sc.b[j][r] = args.scale_b.block(row, chunk_k, Granularity::kBBlockN);
         }
       }
+      if constexpr (kFoldScales) {  // the vote's rows (read_vote_scales)
+        FP8GEMM_UNROLL
+        for (int h = 0; h < kScaleLoadsA; ++h) {
+          int const m = m0 + tc.wave_m * Policy::kWaveTileM + h * kWaveSize + tc.lane;
+          int const row = m < args.scale_a.extent ? m : args.scale_a.extent - 1;
+          sc.vote_a[h] = args.scale_a.block(row, chunk_k, Granularity::kABlockM);
+        }
+        sc.vote_b = sc.b[0][0];
+      }
     } else {
       (void)sc, (void)args, (void)tc, (void)m0, (void)n0, (void)chunk_k;
-    }
-  }
-
-  /// acc += (partial * s_a(m, kb)) * s_b(n, kb) with the tile's scales (without K-blocked scales:
-  /// acc += partial); partial = 0. (LdsMultistageMainloop::promote, once per K tile here.)
-  FP8GEMM_DEVICE static void promote(BlockScales const& sc, Accumulators& partial,
-                                     Accumulators& acc) {
-    FP8GEMM_UNROLL
-    for (int i = 0; i < kAtomsM; ++i) {
-      FP8GEMM_UNROLL
-      for (int j = 0; j < kAtomsN; ++j) {
-        FP8GEMM_UNROLL
-        for (int r = 0; r < Atom::kCRegs; ++r) {
-          if constexpr (kKBlockedScales) {
-            acc.v[i][j][r] += scale_twice(partial.v[i][j][r], sc.a[i][r], sc.b[j][r]);
-          } else {
-            acc.v[i][j][r] += partial.v[i][j][r];
-          }
-          partial.v[i][j][r] = 0.0f;
-        }
-      }
     }
   }
 };

@@ -60,20 +60,25 @@ using Sm90WgmmaMediumM = WgmmaTilePolicy<128, 64, 2, 9, EA, EB>;
 /// gfx950 (CDNA4): 256 x 256 x 128 block tile on the full-rate 16x16x128 MFMA, 8 waves (4 x 2) of
 /// 64 x 128, two LDS stages. mk_nk_mn runs the direct-to-LDS ping-pong mainloop on XOR-swizzled
 /// 128-byte rows: 2 x (256 + 256) x 128 B = 128 KiB of the 160 KiB; mk_kn_mn the register-staged
-/// one on rows padded to 144 B: 144 KiB. Also the MX-32 default: its E8M0 bytes (12 per lane and
-/// K tile, buffer byte loads one tile ahead) fit beside the accumulators at two waves per SIMD
-/// (232 VGPRs, no spill), where Cdna4KBlocked's one wave per SIMD has no second wave to run MFMAs
-/// during the load phases (issue 11's K-loop share: 0.696 here against 0.604 on Cdna4KBlocked).
+/// one on rows padded to 144 B: 144 KiB. Also the MX-32 default: its E8M0 bytes (16 per lane and
+/// K tile: buffer byte loads, B's a tile and A's half a tile ahead) fit beside the accumulators at
+/// two waves per SIMD (232 VGPRs, no spill), where Cdna4KBlocked's one wave per SIMD has no second
+/// wave to run MFMAs during the load phases (issue 11's K-loop share: 0.725 here; 0.604 on
+/// Cdna4KBlocked with the earlier byte loads).
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Cdna4Default = TilePolicy<256, 256, 128, 4, 2, arch::Cdna4Mma16x16x128<EA, EB>, 2>;
 
-/// gfx950 with promoted K-blocked scales (Blockwise: the promotion needs a second accumulator
-/// set): 256 x 128 x 128, 4 waves (2 x 2) of 128 x 64 at one wave per SIMD (512 registers per
-/// lane), two LDS stages =
-/// 2 x (256 + 128) x 128 B = 96 KiB on the direct-to-LDS mainloop (mk_nk_mn), 144-byte padded
-/// rows = 108 KiB otherwise.
+/// gfx950 with promoted K-blocked scales (Blockwise: each wave holds a K tile's scales of its
+/// rows and columns beside the accumulators; on mk_kn_mn the promotion also needs a second
+/// accumulator set): 256 x 128 x 128, 4 waves (4 x 1) of 64 x 128 at one wave per SIMD (512
+/// registers per lane), two LDS stages = 2 x (256 + 128) x 128 B = 96 KiB + 6 KiB of scales on
+/// the direct-to-LDS mainloop (mk_nk_mn: the folded promotion's accumulators, products
+/// s_a · s_b (16: 64 rows) and fragments fit the 256 VGPRs (246), where 2 x 2 waves of 128 x 64
+/// (32 products) moved accumulators to and from AGPRs every trip (256 + 38): issue 11's share of
+/// the folded loop 0.518 against 0.424 when measured; 8 waves of 64 x 64 pay a wave's load-phase
+/// overhead on half the MFMAs), 144-byte padded rows = 108 KiB otherwise.
 template <class EA = e4m3fn, class EB = e4m3fn>
-using Cdna4KBlocked = TilePolicy<256, 128, 128, 2, 2, arch::Cdna4Mma16x16x128<EA, EB>, 2>;
+using Cdna4KBlocked = TilePolicy<256, 128, 128, 4, 1, arch::Cdna4Mma16x16x128<EA, EB>, 2>;
 
 /// gfx942 (CDNA3): 128 x 256 x 64 block tile on the 16x16x32 MFMA (FNUZ), 4 waves (2 x 2) of
 /// 64 x 128, two LDS stages. mk_nk_mn (scales per tensor, channel or K tile) runs the buffer-load

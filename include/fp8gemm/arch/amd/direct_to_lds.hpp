@@ -2,11 +2,13 @@
 /// CDNA direct-to-LDS loads and the scheduling controls a ping-pong main loop needs (arch layer):
 /// buffer_load_dwordx4 ... lds through a raw buffer resource whose range zero-fills everything
 /// past it, counted waits (s_waitcnt vmcnt / lgkmcnt), a workgroup barrier without memory fences,
-/// wave priority (s_setprio) and a scheduling fence (sched_barrier). On the host emulator the
-/// loads are queued per thread and land at the wait that covers them; priorities and scheduling
-/// fences do nothing there.
+/// wave priority (s_setprio) and a scheduling fence (sched_barrier); for the Blockwise promotion a
+/// wave vote and a fused multiply-add on float pairs. On the host emulator the loads are queued per
+/// thread and land at the wait that covers them; priorities and scheduling fences do nothing there,
+/// and the vote is a wave collective.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -45,6 +47,48 @@ FP8GEMM_DEVICE int wave_index_uniform(int wave_size) {
   return __builtin_amdgcn_readfirstlane(static_cast<int>(threadIdx.x) / wave_size);
 #else
   return thread_idx() / wave_size;
+#endif
+}
+
+/// True when `pred` holds on every active lane of the calling wave (its ballot equals EXEC: a
+/// scalar result), so a choice made from it is wave-uniform. Every
+/// lane of the wave must call it (on the emulator it is a wave collective).
+FP8GEMM_DEVICE bool wave_all(bool pred) {
+#if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
+  std::uint64_t holding = __builtin_amdgcn_ballot_w64(pred);
+  // NOTE: an opaque copy, so the test stays a scalar compare of the ballot with EXEC (s_cmp, a
+  // branch on scc): clang otherwise turns it into a branch on the lane mask itself (vccz).
+  asm volatile("" : "+s"(holding));
+  return holding == __builtin_amdgcn_read_exec();
+#elif defined(FP8GEMM_EMULATOR)
+  struct Vote {
+    bool pred;
+    bool all;
+  } vote{pred, false};
+  emu::wave_collective(&vote, [](void** slots) {
+    int const lanes = emu::wave_lanes();
+    bool all = true;
+    for (int l = 0; l < lanes; ++l) all = all && static_cast<Vote*>(slots[l])->pred;
+    for (int l = 0; l < lanes; ++l) static_cast<Vote*>(slots[l])->all = all;
+  });
+  return vote.all;
+#else
+  return pred;
+#endif
+}
+
+/// Two floats in one 64-bit register pair (v_pk_* operands).
+using FloatPair = float __attribute__((vector_size(8)));
+/// a · b + c per element with one rounding (v_pk_fma_f32 on CDNA; std::fma per element on the
+/// host), never a rounded product then an add, whatever the compiler's contraction setting.
+FP8GEMM_DEVICE FloatPair fma_pair(FloatPair a, FloatPair b, FloatPair c) {
+#if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
+  return __builtin_elementwise_fma(a, b, c);
+#else
+  FloatPair r;
+  r[0] = std::fma(a[0], b[0], c[0]);
+  r[1] = std::fma(a[1], b[1], c[1]);
+  return r;
 #endif
 }
 
@@ -126,6 +170,23 @@ FP8GEMM_DEVICE Vec<16> buffer_load16(BufferRange const& r, std::uint32_t voffset
   return v;
 }
 
+/// buffer_load16 taking its place in the emulator's vmcnt queue (as buffer_load_u8), so that a
+/// counted wait behind it lands the direct-to-LDS loads issued before it, as on the GPU.
+FP8GEMM_DEVICE Vec<16> buffer_load16_counted(BufferRange const& r, std::uint32_t voffset,
+                                             std::uint32_t soffset) {
+#if defined(FP8GEMM_EMULATOR) && !defined(FP8GEMM_DEVICE_PASS)
+  emu::vmem_load_register();
+#endif
+  return buffer_load16(r, voffset, soffset);
+}
+
+/// One lane's 4 bytes at r.base + soffset + voffset into lds_wave + 4 * lane (buffer_load_dword
+/// ... lds, gfx942 and gfx950): buffer_load_lds<4>, zero when voffset + 4 > r.num_records.
+FP8GEMM_DEVICE void buffer_load_lds4(BufferRange const& r, std::uint8_t* lds_wave,
+                                     std::uint32_t voffset, std::uint32_t soffset) {
+  buffer_load_lds<4>(r, lds_wave, voffset, soffset);
+}
+
 /// One lane's byte at r.base + soffset + voffset into a register (buffer_load_ubyte), zero when
 /// voffset >= r.num_records (soffset uniform, outside the range check). It counts in vmcnt like the
 /// direct-to-LDS loads; the compiler waits for its value before the first use.
@@ -175,9 +236,40 @@ FP8GEMM_DEVICE void lds_read16_counted(Vec<16>& dst, LdsAddress address) {
   asm volatile("ds_read_b128 %0, %1 offset:%2" : "=v"(v) : "v"(address), "i"(kImm));
   dst.w[0] = v[0], dst.w[1] = v[1], dst.w[2] = v[2], dst.w[3] = v[3];
 #elif defined(FP8GEMM_DEVICE_PASS)
-  (void)dst, (void)address;  // not reached: other targets never run this mainloop
+  (void)dst, (void)address;          // not reached: other targets never run this mainloop
 #else
   lds_load<16>(dst, reinterpret_cast<std::uint8_t const*>(address), kImm);
+#endif
+}
+
+/// The same for 4 bytes (ds_read_b32).
+template <int kImm>
+FP8GEMM_DEVICE void lds_read4_counted(Vec<4>& dst, LdsAddress address) {
+  static_assert(kImm >= 0 && kImm < 65536, "ds_read offset is a 16-bit immediate");
+#if defined(FP8GEMM_ARCH_GFX950) || defined(FP8GEMM_ARCH_GFX942)
+  unsigned v;
+  asm volatile("ds_read_b32 %0, %1 offset:%2" : "=v"(v) : "v"(address), "i"(kImm));
+  dst.w[0] = v;
+#elif defined(FP8GEMM_DEVICE_PASS)
+  (void)dst, (void)address;          // not reached: other targets never run this mainloop
+#else
+  lds_load<4>(dst, reinterpret_cast<std::uint8_t const*>(address), kImm);
+#endif
+}
+
+/// ds_write_b128 of v to lds + offset that the compiler does not see as an LDS access: the caller
+/// waits for it with wait_lgkmcnt. NOTE: clang cannot tell a ds_write from the in-flight
+/// direct-to-LDS loads either and puts an s_waitcnt vmcnt(0) in front of the first one after them
+/// (as lds_read16_counted); the schedule's counted waits order them instead.
+FP8GEMM_DEVICE void lds_write16_counted(std::uint8_t* lds, std::uint32_t offset, Vec<16> const& v) {
+#if defined(FP8GEMM_ARCH_GFX950) || defined(FP8GEMM_ARCH_GFX942)
+  using U4 = unsigned __attribute__((ext_vector_type(4)));
+  U4 const d = {v.w[0], v.w[1], v.w[2], v.w[3]};
+  asm volatile("ds_write_b128 %0, %1" ::"v"(lds_address(lds + offset)), "v"(d) : "memory");
+#elif defined(FP8GEMM_DEVICE_PASS)
+  (void)lds, (void)offset, (void)v;  // not reached: other targets never run this mainloop
+#else
+  lds_store<16>(lds, offset, v);
 #endif
 }
 
