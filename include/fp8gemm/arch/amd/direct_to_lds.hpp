@@ -77,8 +77,24 @@ FP8GEMM_DEVICE bool wave_all(bool pred) {
 #endif
 }
 
-/// Two floats in one 64-bit register pair (v_pk_* operands).
+/// Two floats in one 64-bit register pair (v_pk_* operands). nvcc (which compiles these headers
+/// without ever running them on NVIDIA) has no vector types in device code: an equivalent struct.
+#if !defined(__CUDACC__) || defined(__HIP_PLATFORM_AMD__)
 using FloatPair = float __attribute__((vector_size(8)));
+#else
+struct FloatPair {
+  float v[2];
+  FP8GEMM_HOST_DEVICE float& operator[](int i) { return v[i]; }
+  FP8GEMM_HOST_DEVICE float operator[](int i) const { return v[i]; }
+  FP8GEMM_HOST_DEVICE friend FloatPair operator+(FloatPair a, FloatPair b) {
+    return {{a.v[0] + b.v[0], a.v[1] + b.v[1]}};
+  }
+  FP8GEMM_HOST_DEVICE friend FloatPair operator*(FloatPair a, FloatPair b) {
+    return {{a.v[0] * b.v[0], a.v[1] * b.v[1]}};
+  }
+  FP8GEMM_HOST_DEVICE FloatPair& operator+=(FloatPair b) { return *this = *this + b; }
+};
+#endif
 /// a · b + c per element with one rounding (v_pk_fma_f32 on CDNA; std::fma per element on the
 /// host), never a rounded product then an add, whatever the compiler's contraction setting.
 FP8GEMM_DEVICE FloatPair fma_pair(FloatPair a, FloatPair b, FloatPair c) {
