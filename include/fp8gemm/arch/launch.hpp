@@ -226,6 +226,49 @@ template <class Kernel>
 struct kernel_cluster_size<Kernel, std::void_t<decltype(Kernel::kClusterSize)>>
     : std::integral_constant<int, Kernel::kClusterSize> {};
 
+#if defined(FP8GEMM_BACKEND_CUDA)
+/// The launch configuration of a cluster launch: grid, block, Kernel::kSharedBytes of dynamic
+/// shared memory, and the cluster-dimension attribute {kernel_cluster_size, 1, 1}.
+template <class Kernel>
+struct ClusterLaunch {
+  cudaLaunchAttribute attribute[1] = {};
+  cudaLaunchConfig_t config = {};
+  ClusterLaunch(int grid_x, int grid_y, cudaStream_t stream) {
+    config.gridDim = dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y), 1);
+    config.blockDim = dim3(Kernel::kThreads, 1, 1);
+    config.dynamicSmemBytes = static_cast<std::size_t>(Kernel::kSharedBytes);
+    config.stream = stream;
+    attribute[0].id = cudaLaunchAttributeClusterDimension;
+    attribute[0].val.clusterDim.x = kernel_cluster_size<Kernel>::value;
+    attribute[0].val.clusterDim.y = 1;
+    attribute[0].val.clusterDim.z = 1;
+    config.attrs = attribute;
+    config.numAttrs = 1;
+  }
+  ClusterLaunch(ClusterLaunch const&) = delete;  // config.attrs points into this object
+  ClusterLaunch& operator=(ClusterLaunch const&) = delete;
+};
+#endif
+
+/// How many clusters of Kernel (kernel_cluster_size CTAs, its shared memory each) the current
+/// device holds at once (cudaOccupancyMaxActiveClusters): a persistent grid of more clusters
+/// would run the extra ones after the others, a whole second wave. Builds without the CUDA
+/// runtime: 1.
+template <class Kernel>
+Status max_active_clusters(int* out) {
+  *out = 1;
+#if defined(FP8GEMM_BACKEND_CUDA)
+  std::size_t const lds = static_cast<std::size_t>(Kernel::kSharedBytes);
+  if (lds > kDefaultDynamicLds)
+    FP8GEMM_GPU_RETURN_IF_ERROR(cudaFuncSetAttribute(
+        kernel_entry<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(lds)));
+  ClusterLaunch<Kernel> const cl(kernel_cluster_size<Kernel>::value, 1, nullptr);
+  FP8GEMM_GPU_RETURN_IF_ERROR(
+      cudaOccupancyMaxActiveClusters(out, kernel_entry<Kernel>, &cl.config));
+#endif
+  return Status::success();
+}
+
 template <class Kernel>
 Status launch(int grid_x, int grid_y, typename Kernel::Params const& params, gpuStream_t stream) {
   std::size_t const lds = static_cast<std::size_t>(Kernel::kSharedBytes);
@@ -242,19 +285,8 @@ Status launch(int grid_x, int grid_y, typename Kernel::Params const& params, gpu
                            "cluster launch: grid.x (" + std::to_string(grid_x) +
                                ") must be a multiple of the cluster size " +
                                std::to_string(kCluster));
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y), 1);
-    config.blockDim = dim3(Kernel::kThreads, 1, 1);
-    config.dynamicSmemBytes = lds;
-    config.stream = stream;
-    cudaLaunchAttribute attribute[1] = {};
-    attribute[0].id = cudaLaunchAttributeClusterDimension;
-    attribute[0].val.clusterDim.x = kCluster;
-    attribute[0].val.clusterDim.y = 1;
-    attribute[0].val.clusterDim.z = 1;
-    config.attrs = attribute;
-    config.numAttrs = 1;
-    FP8GEMM_GPU_RETURN_IF_ERROR(cudaLaunchKernelEx(&config, kernel_entry<Kernel>, params));
+    ClusterLaunch<Kernel> const cl(grid_x, grid_y, stream);
+    FP8GEMM_GPU_RETURN_IF_ERROR(cudaLaunchKernelEx(&cl.config, kernel_entry<Kernel>, params));
     return gpu_status(cudaGetLastError(), "cluster kernel launch");
   } else {
     kernel_entry<Kernel><<<dim3(grid_x, grid_y), Kernel::kThreads, lds, stream>>>(params);

@@ -12,7 +12,9 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
+#include "fp8gemm/arch/launch.hpp"
 #include "fp8gemm/arch/nvidia/sm90_sync.hpp"
 #include "fp8gemm/arch/thread.hpp"
 #include "fp8gemm/kernel/tile_scheduler.hpp"
@@ -68,6 +70,20 @@ struct WarpSpecializedGemmKernel {
     FP8GEMM_RETURN_IF_ERROR(Mainloop::to_params(args.mainloop, p.mainloop));
     p.epilogue = Epilogue::to_params(args.epilogue);
     FP8GEMM_RETURN_IF_ERROR(TileScheduler::initialize(args.scheduler, p.scheduler));
+    if constexpr (kClusterSize > 1) {
+      // persistent clusters: no more than the device holds at once (a GPC with an odd number of
+      // free SMs leaves one out)
+      int clusters = 0;
+      FP8GEMM_RETURN_IF_ERROR(arch::max_active_clusters<WarpSpecializedGemmKernel>(&clusters));
+      if (clusters < 1)
+        return Status::error(StatusCode::kErrorUnsupported,
+                             "the device cannot hold one cluster of " +
+                                 std::to_string(kClusterSize) + " CTAs of " +
+                                 std::to_string(kSharedBytes) +
+                                 " bytes of shared memory each (TMA multicast policy): use the "
+                                 "unclustered policy");
+      TileScheduler::limit_clusters(p.scheduler, clusters);
+    }
     p.workspace = workspace;
     return Status::success();
   }

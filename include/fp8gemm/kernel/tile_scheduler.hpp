@@ -199,6 +199,12 @@ struct PersistentTileScheduler {
     return Status::success();
   }
 
+  /// At most `clusters` clusters resident at once (arch::max_active_clusters): the grid shrinks
+  /// to that many, the items unchanged (each cluster then takes more).
+  static void limit_clusters(Params& p, int clusters) {
+    if (p.grid > clusters * kClusterSize) p.grid = clusters * kClusterSize;
+  }
+
   /// CTAs for `n_items` items on `sms` SMs: one per item up to the SM count; with clusters
   /// kClusterSize per item up to the SMs rounded down to whole clusters (at least one cluster).
   FP8GEMM_HOST_DEVICE static int grid_for(int n_items, int sms) {

@@ -130,6 +130,12 @@ TEST(TileSchedulerPairs, GridIsWholeClusters) {
   ASSERT_TRUE(S::initialize(args, p).ok());
   EXPECT_EQ(S::items(p), 16 * 33);
   EXPECT_EQ(S::grid_x(p) % 2, 0);
+  // fewer clusters resident than SMs / 2 (a GPC with an odd number of free SMs): the grid shrinks
+  p.grid = 132;
+  S::limit_clusters(p, 64);
+  EXPECT_EQ(S::grid_x(p), 128);
+  S::limit_clusters(p, 100);
+  EXPECT_EQ(S::grid_x(p), 128);
 }
 
 // Split-K with pairs: both ranks' tiles take the same split; every split of both tiles appears.
