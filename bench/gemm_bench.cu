@@ -378,11 +378,11 @@ int register_all() {
       bench_fp8gemm<Sm90WgmmaDefault<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(st, s.m,
                                                                                          s.n, s.k);
     });
-    add("fp8gemm/sm90_wgmma_default_blockwise_multicast_a/" + shape_name(s),
-        [s](benchmark::State& st) {
-          bench_fp8gemm<Sm90WgmmaDefaultMulticastA<>, AtomDefaultAccumulation,
-                        Blockwise<1, 128, 128>>(st, s.m, s.n, s.k);
-        });
+    add("fp8gemm/sm90_wgmma_default_blockwise_multicast_a/" + shape_name(s), [s](benchmark::State&
+                                                                                     st) {
+      bench_fp8gemm<Sm90WgmmaDefaultMulticastA<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(
+          st, s.m, s.n, s.k);
+    });
     add_cublaslt("cublaslt_blockwise", s, LtMode::kBlockwise);
   }
   return 0;

@@ -8,9 +8,9 @@
 
 using namespace fp8gemm;
 
-using Config = GemmConfig<WgmmaTilePolicy<64, 256, 2, 5, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong,
-                                          WgmmaMulticast::kA>,
-                          PerTensor, LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
+using Config = GemmConfig<
+    WgmmaTilePolicy<64, 256, 2, 5, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong, WgmmaMulticast::kA>,
+    PerTensor, LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
 
 // What a user writes: instantiating run() instantiates the policy, the mainloop and the kernel.
 Status run(Gemm<Config>::Arguments const& args) {

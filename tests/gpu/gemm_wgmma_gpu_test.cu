@@ -361,7 +361,8 @@ TEST(WgmmaMulticastBitwise, SameOutputsAsUnclustered) {
                            FastAccumulation>;
   using FastB = GemmConfig<Sm90WgmmaFastMulticastB<>, PerTensor, LayoutB::kNK, Epilogue<float>,
                            FastAccumulation>;
-  for (GemmCase c : {GemmCase{1100, 1300, 1000}, GemmCase{2304, 2100, 650}, GemmCase{70, 90, 200}}) {
+  for (GemmCase c :
+       {GemmCase{1100, 1300, 1000}, GemmCase{2304, 2100, 650}, GemmCase{70, 90, 200}}) {
     c.seed = std::random_device{}();
     GemmProblem<Promoted> const p(c);
     std::vector<float> base, fast_base, got;
@@ -392,9 +393,10 @@ TEST(WgmmaMulticastBitwise, SameOutputsAsUnclustered) {
 TEST(WgmmaMulticastSplitK, DeterministicAndMatchesUnsplit) {
   using BlockA = GemmConfig<Sm90WgmmaDefaultMulticastA<>, Blockwise<1, 128, 128>, LayoutB::kNK,
                             Epilogue<float, Identity>>;
-  using SmallB = GemmConfig<WgmmaTilePolicy<64, 64, 1, 13, e4m3fn, e4m3fn,
-                                            WgmmaSchedule::kCooperative, ::fp8gemm::WgmmaMulticast::kB>,
-                            PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  using SmallB =
+      GemmConfig<WgmmaTilePolicy<64, 64, 1, 13, e4m3fn, e4m3fn, WgmmaSchedule::kCooperative,
+                                 ::fp8gemm::WgmmaMulticast::kB>,
+                 PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>;
   using FastA = GemmConfig<Sm90WgmmaFastMulticastA<>, PerChannel, LayoutB::kNK,
                            Epilogue<e4m3fn, GeluTanh>, FastAccumulation>;
   std::uint64_t seed = std::random_device{}();

@@ -28,10 +28,12 @@ using PingPongPromoted =
 using PingPongFast =
     GemmConfig<WgmmaTilePolicy<64, 256, 2, 5, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>, PerTensor,
                LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
-using MulticastA = GemmConfig<Sm90WgmmaDefaultMulticastA<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
-using MulticastB = GemmConfig<Sm90WgmmaDefaultMulticastB<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
-using MulticastABlockwise = GemmConfig<Sm90WgmmaDefaultMulticastA<>, Blockwise<1, 128, 128>,
-                                       LayoutB::kNK, Epilogue<bf16>>;
+using MulticastA =
+    GemmConfig<Sm90WgmmaDefaultMulticastA<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+using MulticastB =
+    GemmConfig<Sm90WgmmaDefaultMulticastB<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+using MulticastABlockwise =
+    GemmConfig<Sm90WgmmaDefaultMulticastA<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
 using FastMulticastA = GemmConfig<Sm90WgmmaFastMulticastA<>, PerTensor, LayoutB::kNK,
                                   Epilogue<bf16>, FastAccumulation>;
 using FastMulticastB = GemmConfig<Sm90WgmmaFastMulticastB<>, PerTensor, LayoutB::kNK,

@@ -328,10 +328,10 @@ struct TmaWgmmaMainloop {
         // waits for: the consumers of both CTAs freed the stage (this producer writes both)
         arch::Mbarrier::wait(&s.empty[pos.stage], pos.phase ^ 1);
         arch::Mbarrier::arrive_expect_tx(&s.full[pos.stage], p.stage_tx_bytes);
-        copy(&s.a[pos.stage][plan.a.smem_row * kBlockK], &p.map_a, &s.full[pos.stage],
-             kb * kBlockK, a_row, plan.a.multicast);
-        copy(&s.b[pos.stage][plan.b.smem_row * kBlockK], &p.map_b, &s.full[pos.stage],
-             kb * kBlockK, b_row, plan.b.multicast);
+        copy(&s.a[pos.stage][plan.a.smem_row * kBlockK], &p.map_a, &s.full[pos.stage], kb * kBlockK,
+             a_row, plan.a.multicast);
+        copy(&s.b[pos.stage][plan.b.smem_row * kBlockK], &p.map_b, &s.full[pos.stage], kb * kBlockK,
+             b_row, plan.b.multicast);
         pos.advance<kStages>();
       }
     }

@@ -33,8 +33,8 @@ void check_pairs(bool pair_along_n) {
             p.grid = 2 * clusters;
             p.split_k = split_k, p.k_tiles = k_tiles;
             p.k_tiles_per_split = (k_tiles + split_k - 1) / split_k;
-            int const pairs = pair_along_n ? tiles_m * ((tiles_n + 1) / 2)
-                                           : ((tiles_m + 1) / 2) * tiles_n;
+            int const pairs =
+                pair_along_n ? tiles_m * ((tiles_n + 1) / 2) : ((tiles_m + 1) / 2) * tiles_n;
             ASSERT_EQ(S::items(p), pairs * split_k);
             std::vector<int> stored(static_cast<std::size_t>(tiles_m) * tiles_n * k_tiles, 0);
             int most = 0, fewest = 1 << 30;
