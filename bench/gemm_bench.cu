@@ -332,6 +332,19 @@ int register_all() {
         bench_fp8gemm<WgmmaTilePolicy<64, 256, 2, 5, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
                       FastAccumulation>(st, s.m, s.n, s.k);
       });
+      // 2-CTA clusters sharing A's tile (pairs along N) or B's (pairs along M) by TMA multicast
+      add("fp8gemm/sm90_wgmma_default_multicast_a/" + shape, [s](benchmark::State& st) {
+        bench_fp8gemm<Sm90WgmmaDefaultMulticastA<>>(st, s.m, s.n, s.k);
+      });
+      add("fp8gemm/sm90_wgmma_default_multicast_b/" + shape, [s](benchmark::State& st) {
+        bench_fp8gemm<Sm90WgmmaDefaultMulticastB<>>(st, s.m, s.n, s.k);
+      });
+      add("fp8gemm/sm90_wgmma_fast_accum_multicast_a/" + shape, [s](benchmark::State& st) {
+        bench_fp8gemm<Sm90WgmmaFastMulticastA<>, FastAccumulation>(st, s.m, s.n, s.k);
+      });
+      add("fp8gemm/sm90_wgmma_fast_accum_multicast_b/" + shape, [s](benchmark::State& st) {
+        bench_fp8gemm<Sm90WgmmaFastMulticastB<>, FastAccumulation>(st, s.m, s.n, s.k);
+      });
     }
     // The portable mma.sync path.
     add("fp8gemm/sm90_default/" + shape,
@@ -364,6 +377,11 @@ int register_all() {
     add("fp8gemm/sm90_wgmma_default_blockwise/" + shape_name(s), [s](benchmark::State& st) {
       bench_fp8gemm<Sm90WgmmaDefault<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(st, s.m,
                                                                                          s.n, s.k);
+    });
+    add("fp8gemm/sm90_wgmma_default_blockwise_multicast_a/" + shape_name(s), [s](benchmark::State&
+                                                                                     st) {
+      bench_fp8gemm<Sm90WgmmaDefaultMulticastA<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(
+          st, s.m, s.n, s.k);
     });
     add_cublaslt("cublaslt_blockwise", s, LtMode::kBlockwise);
   }

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The Hopper TMA + WGMMA kernel behind Gemm (H200, label gpu): every format pair, granularity,
 // output type and epilogue against FP64 with the derived bound; promotion vs fast accumulation
-// at K = 16384, bit for bit against the measured accumulation model; its refusals.
+// at K = 16384, bit for bit against the measured accumulation model; its refusals; the 2-CTA
+// multicast policies (suite WgmmaMulticast*, at the end).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <iostream>
 #include <random>
 #include <string>
@@ -283,6 +285,131 @@ TEST(WgmmaRefusals, SaySoInWords) {
   x = args;
   x.lda = 128;
   expect_refusal(x, "lda");
+}
+
+// ---- 2-CTA clusters with TMA multicast ----------------------------------------------------------
+// gtest filter: WgmmaMulticast* (the fixture's name hides the enum: ::fp8gemm::WgmmaMulticast)
+
+using MulticastConfigs = ::testing::Types<
+    // the default 128 x 128 promoted tile, sharing A (pairs along N) or B (pairs along M)
+    GemmConfig<Sm90WgmmaDefaultMulticastA<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>,
+    GemmConfig<Sm90WgmmaDefaultMulticastB<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>,
+    // the fast 128 x 256 tile
+    GemmConfig<Sm90WgmmaFastMulticastA<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>,
+               FastAccumulation>,
+    GemmConfig<Sm90WgmmaFastMulticastB<e5m2, e4m3fn>, PerChannel, LayoutB::kNK,
+               Epilogue<float, GeluErf>, FastAccumulation>,
+    // blockwise with A shared (scales read per CTA, tiles shared), and with B shared
+    GemmConfig<Sm90WgmmaDefaultMulticastA<>, Blockwise<1, 128, 128>, LayoutB::kNK,
+               Epilogue<bf16, Identity>>,
+    GemmConfig<Sm90WgmmaDefaultMulticastB<e4m3fn, e5m2>, Blockwise<128, 128, 128>, LayoutB::kNK,
+               Epilogue<float, GeluTanh>>,
+    // per-channel, e5m2 x e4m3fn, fp16 out with GELU
+    GemmConfig<Sm90WgmmaDefaultMulticastA<e5m2, e4m3fn>, PerChannel, LayoutB::kNK,
+               Epilogue<fp16, GeluTanh>>,
+    // one consumer, 64 x 64 tiles (32-row halves), 13 stages
+    GemmConfig<WgmmaTilePolicy<64, 64, 1, 13, e4m3fn, e4m3fn, WgmmaSchedule::kCooperative,
+                               ::fp8gemm::WgmmaMulticast::kA>,
+               PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>,
+    GemmConfig<WgmmaTilePolicy<64, 64, 1, 13, e4m3fn, e4m3fn, WgmmaSchedule::kCooperative,
+                               ::fp8gemm::WgmmaMulticast::kB>,
+               PerTensor, LayoutB::kNK, Epilogue<e4m3fn, Identity>>>;
+
+template <class Config>
+class WgmmaMulticast : public ::testing::Test {};
+TYPED_TEST_SUITE(WgmmaMulticast, MulticastConfigs, ConfigName);
+
+/// Edges in M, N and K; odd tile counts along the paired dimension (a pair's second tile past
+/// the matrix: loaded, multiplied, not stored); M below half a tile (A's second half wholly past
+/// M); more tile pairs than the H200's 66 clusters (clusters loop, carrying both rings' stage and
+/// phase); fresh data per config.
+TYPED_TEST(WgmmaMulticast, MatchesFp64) {
+  std::uint64_t seed = 5000 + std::hash<std::string>{}(Gemm<TypeParam>::name()) % 1000;
+  for (GemmCase c :
+       {GemmCase{1, 256, 512}, GemmCase{1, 1, 1}, GemmCase{40, 300, 256}, GemmCase{17, 33, 65},
+        GemmCase{127, 131, 300},
+        // 5 tile rows and 5 (BlockN 128) or 3 (256) tile columns: odd along both dimensions
+        GemmCase{640, 640, 384, 0, Distribution::kRowRanges},
+        GemmCase{257, 509, 1000, 0, Distribution::kOutliers},
+        GemmCase{600, 1100, 2048, 0, Distribution::kUniform, false}, GemmCase{520, 300, 4100},
+        // 18 x 17 tiles of 128 x 128 (162 / 153 pairs), 18 x 9 of 128 x 256: > 66 clusters
+        GemmCase{2304, 2100, 650}, GemmCase{2200, 2304, 1300}}) {
+    c.seed = seed++;
+    c.ldc_pad = c.seed % 2 ? 3 : (c.n % 2 ? 1 : 8);
+    GemmProblem<TypeParam> const p(c);
+    std::string report;
+    EXPECT_TRUE(run_on_gpu(p, &report)) << describe(c) << " ldc " << p.ldc;
+    std::cout << "  " << report << "\n";
+  }
+}
+
+TYPED_TEST(WgmmaMulticast, NanInAPropagatesToItsRowOnly) {
+  GemmCase c{300, 450, 333, 77};
+  c.nan_at = 141 * 333 + 200;  // row 141: the second A half of tile row 1
+  GemmProblem<TypeParam> const p(c);
+  EXPECT_TRUE(run_on_gpu(p));
+}
+
+/// Same bytes, same per-tile arithmetic: the clustered kernels give the unclustered default's
+/// outputs bit for bit (promoted: 128 x 128; fast: 128 x 256), odd tile counts included.
+TEST(WgmmaMulticastBitwise, SameOutputsAsUnclustered) {
+  using PromotedA =
+      GemmConfig<Sm90WgmmaDefaultMulticastA<>, PerTensor, LayoutB::kNK, Epilogue<float>>;
+  using PromotedB =
+      GemmConfig<Sm90WgmmaDefaultMulticastB<>, PerTensor, LayoutB::kNK, Epilogue<float>>;
+  using FastA = GemmConfig<Sm90WgmmaFastMulticastA<>, PerTensor, LayoutB::kNK, Epilogue<float>,
+                           FastAccumulation>;
+  using FastB = GemmConfig<Sm90WgmmaFastMulticastB<>, PerTensor, LayoutB::kNK, Epilogue<float>,
+                           FastAccumulation>;
+  for (GemmCase c :
+       {GemmCase{1100, 1300, 1000}, GemmCase{2304, 2100, 650}, GemmCase{70, 90, 200}}) {
+    c.seed = std::random_device{}();
+    GemmProblem<Promoted> const p(c);
+    std::vector<float> base, fast_base, got;
+    ASSERT_TRUE(run_same_bytes<Promoted>(p, base));
+    ASSERT_TRUE(run_same_bytes<Fast>(p, fast_base));
+    auto differ = [&](std::vector<float> const& want) {
+      std::size_t d = 0;
+      for (int m = 0; m < c.m; ++m)
+        for (int n = 0; n < c.n; ++n) {
+          std::size_t const i = static_cast<std::size_t>(m * p.ldc + n);
+          d += std::memcmp(&got[i], &want[i], sizeof(float)) != 0;
+        }
+      return d;
+    };
+    ASSERT_TRUE(run_same_bytes<PromotedA>(p, got));
+    EXPECT_EQ(differ(base), 0u) << "mcA " << describe(c);
+    ASSERT_TRUE(run_same_bytes<PromotedB>(p, got));
+    EXPECT_EQ(differ(base), 0u) << "mcB " << describe(c);
+    ASSERT_TRUE(run_same_bytes<FastA>(p, got));
+    EXPECT_EQ(differ(fast_base), 0u) << "fast mcA " << describe(c);
+    ASSERT_TRUE(run_same_bytes<FastB>(p, got));
+    EXPECT_EQ(differ(fast_base), 0u) << "fast mcB " << describe(c);
+  }
+}
+
+/// Split-K with pairs: both CTAs of a cluster take the same split of their two tiles. 3/3/3/2 K
+/// tiles with K-blocked scales, 8/8/8, and 2/2/1/0 (an empty split: both CTAs skip it).
+TEST(WgmmaMulticastSplitK, DeterministicAndMatchesUnsplit) {
+  using BlockA = GemmConfig<Sm90WgmmaDefaultMulticastA<>, Blockwise<1, 128, 128>, LayoutB::kNK,
+                            Epilogue<float, Identity>>;
+  using SmallB =
+      GemmConfig<WgmmaTilePolicy<64, 64, 1, 13, e4m3fn, e4m3fn, WgmmaSchedule::kCooperative,
+                                 ::fp8gemm::WgmmaMulticast::kB>,
+                 PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  using FastA = GemmConfig<Sm90WgmmaFastMulticastA<>, PerChannel, LayoutB::kNK,
+                           Epilogue<e4m3fn, GeluTanh>, FastAccumulation>;
+  std::uint64_t seed = std::random_device{}();
+  std::cout << "  seed " << seed << "\n";
+  GemmCase a{300, 700, 1300, seed++};
+  a.split_k = 4;
+  EXPECT_TRUE(split_k_consistent<BlockA>(a, run_on_gpu<BlockA>));
+  GemmCase b{16, 1000, 3000, seed++};
+  b.split_k = 3;
+  EXPECT_TRUE(split_k_consistent<SmallB>(b, run_on_gpu<SmallB>));
+  GemmCase c{70, 600, 600, seed++};
+  c.split_k = 4;
+  EXPECT_TRUE(split_k_consistent<FastA>(c, run_on_gpu<FastA>));
 }
 
 }  // namespace

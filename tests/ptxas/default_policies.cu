@@ -2,7 +2,8 @@
 // The Hopper WGMMA default policies' kernels, compiled with -Xptxas -v by ptxas_check.cmake (label
 // ptxas, no GPU): ptxas must report no spills and no wgmma serialization (C75xx) for any of them.
 // Besides the named defaults: the paths whose register arrays could fall to local memory (two
-// partial-sum sets over two row blocks, two B scale groups per tile, both ping-pong tiles).
+// partial-sum sets over two row blocks, two B scale groups per tile, both ping-pong tiles), and
+// the 2-CTA multicast variants of the defaults (remote arrivals, multicast copies, paired tiles).
 #include "fp8gemm/fp8gemm.hpp"
 
 namespace fp8gemm {
@@ -27,6 +28,27 @@ using PingPongPromoted =
 using PingPongFast =
     GemmConfig<WgmmaTilePolicy<64, 256, 2, 5, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>, PerTensor,
                LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
+using MulticastA =
+    GemmConfig<Sm90WgmmaDefaultMulticastA<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+using MulticastB =
+    GemmConfig<Sm90WgmmaDefaultMulticastB<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+using MulticastABlockwise =
+    GemmConfig<Sm90WgmmaDefaultMulticastA<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
+using FastMulticastA = GemmConfig<Sm90WgmmaFastMulticastA<>, PerTensor, LayoutB::kNK,
+                                  Epilogue<bf16>, FastAccumulation>;
+using FastMulticastB = GemmConfig<Sm90WgmmaFastMulticastB<>, PerTensor, LayoutB::kNK,
+                                  Epilogue<bf16>, FastAccumulation>;
+
+Status run_multicast(Gemm<MulticastA>::Arguments const& a, Gemm<MulticastB>::Arguments const& b,
+                     Gemm<MulticastABlockwise>::Arguments const& c,
+                     Gemm<FastMulticastA>::Arguments const& d,
+                     Gemm<FastMulticastB>::Arguments const& e) {
+  FP8GEMM_RETURN_IF_ERROR(Gemm<MulticastA>::run(a));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<MulticastB>::run(b));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<MulticastABlockwise>::run(c));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<FastMulticastA>::run(d));
+  return Gemm<FastMulticastB>::run(e);
+}
 
 Status run_all(Gemm<PromotedBf16>::Arguments const& a, Gemm<PromotedGelu>::Arguments const& b,
                Gemm<BlockwiseFp8>::Arguments const& c, Gemm<FastBf16>::Arguments const& d,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/// Launching a kernel body (arch layer): a __global__ entry on a GPU, the host emulator otherwise.
+/// Launching a kernel body (arch layer): a __global__ entry on a GPU (thread-block clusters where
+/// the kernel asks for them), the host emulator otherwise.
 /// Also the run-time target check: does the device in use execute this Arch's atoms?
 #pragma once
 
@@ -218,16 +219,83 @@ inline constexpr std::size_t kDefaultDynamicLds = 48 * 1024;
 inline constexpr std::size_t kDefaultDynamicLds = 64 * 1024;
 #endif
 
+/// Kernel::kClusterSize where the kernel declares one (CTAs per cluster along x), else 1.
+template <class Kernel, class = void>
+struct kernel_cluster_size : std::integral_constant<int, 1> {};
+template <class Kernel>
+struct kernel_cluster_size<Kernel, std::void_t<decltype(Kernel::kClusterSize)>>
+    : std::integral_constant<int, Kernel::kClusterSize> {};
+
+#if defined(FP8GEMM_BACKEND_CUDA)
+/// The launch configuration of a cluster launch: grid, block, Kernel::kSharedBytes of dynamic
+/// shared memory, and the cluster-dimension attribute {kernel_cluster_size, 1, 1}.
+template <class Kernel>
+struct ClusterLaunch {
+  cudaLaunchAttribute attribute[1] = {};
+  cudaLaunchConfig_t config = {};
+  ClusterLaunch(int grid_x, int grid_y, cudaStream_t stream) {
+    config.gridDim = dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y), 1);
+    config.blockDim = dim3(Kernel::kThreads, 1, 1);
+    config.dynamicSmemBytes = static_cast<std::size_t>(Kernel::kSharedBytes);
+    config.stream = stream;
+    attribute[0].id = cudaLaunchAttributeClusterDimension;
+    attribute[0].val.clusterDim.x = kernel_cluster_size<Kernel>::value;
+    attribute[0].val.clusterDim.y = 1;
+    attribute[0].val.clusterDim.z = 1;
+    config.attrs = attribute;
+    config.numAttrs = 1;
+  }
+  ClusterLaunch(ClusterLaunch const&) = delete;  // config.attrs points into this object
+  ClusterLaunch& operator=(ClusterLaunch const&) = delete;
+};
+#endif
+
+/// How many clusters of Kernel (kernel_cluster_size CTAs, its shared memory each) the current
+/// device holds at once (cudaOccupancyMaxActiveClusters): a persistent grid of more clusters
+/// would run the extra ones after the others, a whole second wave. Builds without the CUDA
+/// runtime: 1.
+template <class Kernel>
+Status max_active_clusters(int* out) {
+  *out = 1;
+#if defined(FP8GEMM_BACKEND_CUDA)
+  std::size_t const lds = static_cast<std::size_t>(Kernel::kSharedBytes);
+  if (lds > kDefaultDynamicLds)
+    FP8GEMM_GPU_RETURN_IF_ERROR(cudaFuncSetAttribute(
+        kernel_entry<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(lds)));
+  ClusterLaunch<Kernel> const cl(kernel_cluster_size<Kernel>::value, 1, nullptr);
+  FP8GEMM_GPU_RETURN_IF_ERROR(
+      cudaOccupancyMaxActiveClusters(out, kernel_entry<Kernel>, &cl.config));
+#endif
+  return Status::success();
+}
+
 template <class Kernel>
 Status launch(int grid_x, int grid_y, typename Kernel::Params const& params, gpuStream_t stream) {
   std::size_t const lds = static_cast<std::size_t>(Kernel::kSharedBytes);
+  constexpr int kCluster = kernel_cluster_size<Kernel>::value;
 #if defined(FP8GEMM_BACKEND_CUDA)
   if (lds > kDefaultDynamicLds)
     FP8GEMM_GPU_RETURN_IF_ERROR(cudaFuncSetAttribute(
         kernel_entry<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(lds)));
-  kernel_entry<Kernel><<<dim3(grid_x, grid_y), Kernel::kThreads, lds, stream>>>(params);
-  return gpu_status(cudaGetLastError(), "kernel launch");
+  if constexpr (kCluster > 1) {
+    // Clusters of kCluster CTAs along x (cudaLaunchKernelEx + the cluster-dimension attribute);
+    // the grid must be a whole number of clusters.
+    if (grid_x % kCluster != 0)
+      return Status::error(StatusCode::kErrorInvalidArgument,
+                           "cluster launch: grid.x (" + std::to_string(grid_x) +
+                               ") must be a multiple of the cluster size " +
+                               std::to_string(kCluster));
+    ClusterLaunch<Kernel> const cl(grid_x, grid_y, stream);
+    FP8GEMM_GPU_RETURN_IF_ERROR(cudaLaunchKernelEx(&cl.config, kernel_entry<Kernel>, params));
+    return gpu_status(cudaGetLastError(), "cluster kernel launch");
+  } else {
+    kernel_entry<Kernel><<<dim3(grid_x, grid_y), Kernel::kThreads, lds, stream>>>(params);
+    return gpu_status(cudaGetLastError(), "kernel launch");
+  }
 #elif defined(FP8GEMM_BACKEND_HIP)
+  if constexpr (kCluster > 1)
+    return Status::error(StatusCode::kErrorUnsupported,
+                         "thread-block clusters (TMA multicast policies) need a CUDA build");
   if (lds > kDefaultDynamicLds)
     FP8GEMM_GPU_RETURN_IF_ERROR(
         hipFuncSetAttribute(reinterpret_cast<void const*>(&kernel_entry<Kernel>),
@@ -236,6 +304,10 @@ Status launch(int grid_x, int grid_y, typename Kernel::Params const& params, gpu
   return gpu_status(hipGetLastError(), "kernel launch");
 #elif defined(FP8GEMM_EMULATOR)
   (void)stream;
+  if constexpr (kCluster > 1)
+    return Status::error(StatusCode::kErrorUnsupported,
+                         "thread-block clusters (TMA multicast policies) need a CUDA build: the "
+                         "host emulator has no clusters");
   emu::LaunchConfig cfg;
   cfg.grid = emu::Dim3{grid_x, grid_y, 1};
   cfg.block_threads = Kernel::kThreads;
@@ -249,7 +321,7 @@ Status launch(int grid_x, int grid_y, typename Kernel::Params const& params, gpu
   }
   return Status::success();
 #else
-  (void)grid_x, (void)grid_y, (void)params, (void)stream, (void)lds;
+  (void)grid_x, (void)grid_y, (void)params, (void)stream, (void)lds, (void)kCluster;
   return check_target<typename Kernel::Arch>();  // refuses: no GPU runtime, no emulator
 #endif
 }

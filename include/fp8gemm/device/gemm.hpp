@@ -57,10 +57,11 @@ class Gemm {
            "_" + Config::Epilogue::Act::kName + schedule_suffix();
   }
 
-  /// "_pingpong" for the WGMMA kernel's ping-pong schedule, else nothing.
+  /// "_pingpong" for the WGMMA kernel's ping-pong schedule, "_mcA" / "_mcB" for its 2-CTA
+  /// clusters sharing A / B (TMA multicast), else nothing.
   static std::string schedule_suffix() {
     if constexpr (IsWgmmaPolicy<Policy>::value)
-      return Policy::kScheduleSuffix;
+      return std::string(Policy::kScheduleSuffix) + Policy::kMulticastSuffix;
     else
       return "";
   }

@@ -6,10 +6,15 @@
 /// consumers on every tile. Ping-pong: they alternate tiles, so one's epilogue runs while the
 /// other multiplies; two named hand-off barriers let a consumer start on its tile only after the
 /// other has waited on every stage of the tile before (the ring's parity waits need that).
+/// Multicast policies run as 2-CTA clusters: the two CTAs walk the scheduler's tile pairs
+/// together, their producers filling both rings (each its half of the shared operand), their
+/// consumers freeing both.
 #pragma once
 
 #include <cstdint>
+#include <string>
 
+#include "fp8gemm/arch/launch.hpp"
 #include "fp8gemm/arch/nvidia/sm90_sync.hpp"
 #include "fp8gemm/arch/thread.hpp"
 #include "fp8gemm/kernel/tile_scheduler.hpp"
@@ -32,6 +37,11 @@ struct WarpSpecializedGemmKernel {
   static constexpr int kThreads = Mainloop::kThreads;  // producer + consumer warpgroups
   static constexpr int kWaveSize = Arch::kWaveSize;
   static constexpr int kMinBlocksPerSm = Mainloop::kMinBlocksPerSm;
+  /// CTAs per cluster along grid x (arch::launch launches clusters when > 1).
+  static constexpr int kClusterSize = Policy::kClusterSize;
+  static_assert(TileScheduler::kClusterSize == kClusterSize,
+                "WarpSpecializedGemmKernel: the tile scheduler must pair tiles for the policy's "
+                "clusters");
   // dynamic shared memory is only 16-byte aligned: room to align the ring to 1024 bytes
   static constexpr int kSharedBytes =
       static_cast<int>(sizeof(SharedStorage)) + Arch::kSmemAlignment;
@@ -60,6 +70,20 @@ struct WarpSpecializedGemmKernel {
     FP8GEMM_RETURN_IF_ERROR(Mainloop::to_params(args.mainloop, p.mainloop));
     p.epilogue = Epilogue::to_params(args.epilogue);
     FP8GEMM_RETURN_IF_ERROR(TileScheduler::initialize(args.scheduler, p.scheduler));
+    if constexpr (kClusterSize > 1) {
+      // persistent clusters: no more than the device holds at once (a GPC with an odd number of
+      // free SMs leaves one out)
+      int clusters = 0;
+      FP8GEMM_RETURN_IF_ERROR(arch::max_active_clusters<WarpSpecializedGemmKernel>(&clusters));
+      if (clusters < 1)
+        return Status::error(StatusCode::kErrorUnsupported,
+                             "the device cannot hold one cluster of " +
+                                 std::to_string(kClusterSize) + " CTAs of " +
+                                 std::to_string(kSharedBytes) +
+                                 " bytes of shared memory each (TMA multicast policy): use the "
+                                 "unclustered policy");
+      TileScheduler::limit_clusters(p.scheduler, clusters);
+    }
     p.workspace = workspace;
     return Status::success();
   }
@@ -73,18 +97,27 @@ struct WarpSpecializedGemmKernel {
     int const tid = arch::thread_idx();
     int const warpgroup = tid / Arch::kWarpgroupThreads;
     if (tid == 0) Mainloop::init(s, p.mainloop);
-    arch::sync_block();  // waits for: the ring's barriers initialized
+    // Cluster: both CTAs' barriers must be initialized before either CTA multicasts into the
+    // other or arrives on its barriers.
+    if constexpr (kClusterSize > 1)
+      arch::cluster_sync();  // waits for: the barriers of every CTA of the cluster initialized
+    else
+      arch::sync_block();  // waits for: the ring's barriers initialized
 
+    // Items are tiles (tile pairs with a cluster, one tile of the pair per rank); cluster c of
+    // the grid's clusters takes items c, c + clusters, ...
+    int const rank = kClusterSize > 1 ? arch::cluster_ctarank() : 0;
     int const items = TileScheduler::items(p.scheduler);
-    int const stride = arch::grid_dim_x();
+    int const first = arch::block_idx_x() / kClusterSize;
+    int const stride = arch::grid_dim_x() / kClusterSize;
     typename Mainloop::Position pos;  // this thread's place in the ring, across tiles
     if (warpgroup == 0) {             // producer
       if constexpr (Policy::kConsumers > 1) arch::setmaxnreg_dec<Policy::kProducerRegisters>();
       if (tid < Arch::kWaveSize && arch::elect_one_sync()) {  // one thread of warp 0
-        for (int w = arch::block_idx_x(); w < items; w += stride) {
-          auto const t = TileScheduler::work(p.scheduler, w);
+        for (int w = first; w < items; w += stride) {
+          auto const t = TileScheduler::work(p.scheduler, w, rank);
           Mainloop::load(p.mainloop, s, pos, t.m * Policy::kBlockM, t.n * Policy::kBlockN,
-                         t.k_tile_begin, t.k_tile_end);
+                         t.k_tile_begin, t.k_tile_end, rank);
         }
       }
     } else {  // consumers
@@ -92,8 +125,8 @@ struct WarpSpecializedGemmKernel {
       if constexpr (Policy::kConsumers > 1) arch::setmaxnreg_inc<Policy::kConsumerRegisters>();
       auto const coords = Mainloop::Coords::current();
       int mine = 0;  // the CTA's items in order; ping-pong: consumer c takes c, c + 2, ...
-      for (int w = arch::block_idx_x(); w < items; w += stride, ++mine) {
-        auto const t = TileScheduler::work(p.scheduler, w);
+      for (int w = first; w < items; w += stride, ++mine) {
+        auto const t = TileScheduler::work(p.scheduler, w, rank);
         if (Policy::kPingPong && mine % 2 != coords.consumer) {
           // the other consumer's tile: its k-blocks pass through the ring untouched by this one
           pos.template advance_by<Policy::kStages>(t.k_tile_end - t.k_tile_begin);
@@ -113,12 +146,19 @@ struct WarpSpecializedGemmKernel {
         // the next item is the other consumer's: it may start (one arrival per item, matched)
         if (Policy::kPingPong && w + stride < items)
           arch::named_barrier_arrive(handoff_barrier(1 - coords.consumer), 256);
+        // a pair's tile past the matrix (odd tile count) multiplied its partner's tile, to
+        // consume the shared stages: nothing to store
+        if (!t.store) continue;
         if (p.scheduler.split_k == 1)
           Epilogue::store(p.epilogue, m0, n0, acc, coords);
         else
           store_partial(p, m0, n0, t.split, acc, coords);
       }
     }
+    // Cluster: no CTA may exit while its peer can still multicast into its shared memory or
+    // arrive on its barriers (the last stages' releases); every thread of both CTAs meets here.
+    if constexpr (kClusterSize > 1)
+      arch::cluster_sync();  // waits for: both CTAs' producers and consumers are done
   }
 
   /// Ping-pong hand-off barriers (hardware ids 1 and 2; 0 is the block barrier): consumer c waits

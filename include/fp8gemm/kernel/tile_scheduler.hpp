@@ -123,9 +123,23 @@ struct GroupedTileScheduler {
 /// (L2 reuse), a tile's K splits side by side. split_k > 1 (decode: fewer tiles than SMs) writes
 /// FP32 partial sums to the workspace, reduced by a second kernel (device/gemm.hpp). Its contract:
 /// Arguments, can_implement, initialize (queries the SM count), Params, grid_x/grid_y, items, work.
+///
+/// 2-CTA clusters (Policy::kMulticast kA / kB): an item is a tile *pair* (and a K split): kA pairs
+/// tiles (m, 2j) and (m, 2j + 1) of one tile row, kB tiles (2i, n) and (2i + 1, n) of one tile
+/// column; cluster rank r computes the pair's tile r. The pairs are walked in grouped order over
+/// the pair grid (tiles_m x ceil(tiles_n / 2) for kA, ceil(tiles_m / 2) x tiles_n for kB; kB
+/// groups group_m / 2 pair rows, at least 1, i.e. about group_m tile rows); cluster c takes items
+/// c, c + clusters, ...; both tiles of a pair have the same K split, so both CTAs walk the same
+/// k-blocks through their rings. An odd tile count along the paired dimension leaves the last
+/// pairs' rank-1 tile past the matrix: that CTA still loads and multiplies (its partner's tile,
+/// so every copy stays inside the matrix) and stores nothing (WorkTile::store = false).
+/// grid = 2 x min(SMs / 2, items).
 template <class Policy>
 struct PersistentTileScheduler {
   using Arch = typename Policy::Arch;
+  static constexpr int kClusterSize = Policy::kClusterSize;
+  static constexpr bool kPairAlongN = Policy::kMulticastA;  // kA: a pair shares m, n differs
+  static constexpr bool kPairAlongM = Policy::kMulticastB;  // kB: a pair shares n, m differs
 
   struct Arguments {
     int m = 0, n = 0, k = 0;
@@ -135,16 +149,18 @@ struct PersistentTileScheduler {
   struct Params {
     int tiles_m = 1, tiles_n = 1;
     int group_m = 8;
-    int grid = 1;  // CTAs launched: min(SMs, items)
+    int grid = 1;  // CTAs launched: min(SMs, items); clusters: 2 x min(SMs / 2, items)
     int split_k = 1;
     int k_tiles = 1;            // ceil(K / BlockK)
     int k_tiles_per_split = 1;  // ceil(k_tiles / split_k)
   };
   /// One work item: its output tile, K-tile range [k_tile_begin, k_tile_end) (empty, begin = end
   /// = k_tiles, for a split past the end of K when k_tiles is not a multiple of
-  /// k_tiles_per_split) and split index.
+  /// k_tiles_per_split) and split index. store = false: a cluster pair's tile past the matrix,
+  /// (m, n) then name its partner's tile (loaded and multiplied, never stored).
   struct WorkTile {
     int m, n, k_tile_begin, k_tile_end, split;
+    bool store = true;
   };
 
   static Status can_implement(Arguments const& args) {
@@ -158,7 +174,7 @@ struct PersistentTileScheduler {
     if (args.group_m < 1) return fail(StatusCode::kErrorInvalidArgument, "group_m must be >= 1");
     std::int64_t const items = ((args.m + std::int64_t(Policy::kBlockM) - 1) / Policy::kBlockM) *
                                ((args.n + std::int64_t(Policy::kBlockN) - 1) / Policy::kBlockN) *
-                               args.split_k;
+                               args.split_k;  // an upper bound of the pair count with clusters
     // work items are int, and a CTA's next one is item + grid (grid <= 2^16)
     constexpr std::int64_t kMaxItems = INT32_MAX - 65536;
     if (items > kMaxItems)
@@ -179,27 +195,59 @@ struct PersistentTileScheduler {
     p.k_tiles_per_split = (p.k_tiles + args.split_k - 1) / args.split_k;
     int sms = 1;
     FP8GEMM_RETURN_IF_ERROR(arch::multiprocessor_count(&sms));
-    std::int64_t const n_items = std::int64_t(p.tiles_m) * p.tiles_n * p.split_k;
-    p.grid = static_cast<int>(n_items < sms ? n_items : sms);
+    p.grid = grid_for(items(p), sms);
     return Status::success();
+  }
+
+  /// At most `clusters` clusters resident at once (arch::max_active_clusters): the grid shrinks
+  /// to that many, the items unchanged (each cluster then takes more).
+  static void limit_clusters(Params& p, int clusters) {
+    if (p.grid > clusters * kClusterSize) p.grid = clusters * kClusterSize;
+  }
+
+  /// CTAs for `n_items` items on `sms` SMs: one per item up to the SM count; with clusters
+  /// kClusterSize per item up to the SMs rounded down to whole clusters (at least one cluster).
+  FP8GEMM_HOST_DEVICE static int grid_for(int n_items, int sms) {
+    int const clusters = sms / kClusterSize > 0 ? sms / kClusterSize : 1;
+    return kClusterSize * (n_items < clusters ? n_items : clusters);
   }
 
   static int grid_x(Params const& p) { return p.grid; }
   static int grid_y(Params const&) { return 1; }
 
+  /// Work items: tiles x splits; with clusters tile pairs x splits.
   FP8GEMM_HOST_DEVICE static int items(Params const& p) {
-    return p.tiles_m * p.tiles_n * p.split_k;
+    return pairs_m(p) * pairs_n(p) * p.split_k;
   }
-  /// Work item `linear`: tile linear / split_k (grouped order), split linear % split_k.
-  FP8GEMM_HOST_DEVICE static WorkTile work(Params const& p, int linear) {
+  /// The grid of work units along M and N: tiles, or pairs along the paired dimension.
+  FP8GEMM_HOST_DEVICE static int pairs_m(Params const& p) {
+    return kPairAlongM ? (p.tiles_m + 1) / 2 : p.tiles_m;
+  }
+  FP8GEMM_HOST_DEVICE static int pairs_n(Params const& p) {
+    return kPairAlongN ? (p.tiles_n + 1) / 2 : p.tiles_n;
+  }
+
+  /// Work item `linear` for cluster rank `rank` (0 without clusters): unit linear / split_k in
+  /// grouped order (a tile, or a pair whose tile `rank` this is), split linear % split_k.
+  FP8GEMM_HOST_DEVICE static WorkTile work(Params const& p, int linear, int rank = 0) {
     int const split = linear % p.split_k;
-    TileCoord const t = grouped_tile(linear / p.split_k, p.tiles_m, p.tiles_n, p.group_m);
+    int const group = kPairAlongM ? (p.group_m / 2 > 0 ? p.group_m / 2 : 1) : p.group_m;
+    TileCoord t = grouped_tile(linear / p.split_k, pairs_m(p), pairs_n(p), group);
+    bool store = true;
+    if constexpr (kPairAlongN) {
+      t.n = 2 * t.n + rank;
+      // past the matrix (odd tiles_n): the partner's tile (rank 0's), never stored
+      if (t.n >= p.tiles_n) t.n -= rank, store = false;
+    } else if constexpr (kPairAlongM) {
+      t.m = 2 * t.m + rank;
+      if (t.m >= p.tiles_m) t.m -= rank, store = false;
+    }
     // a split past K's end is empty: [k_tiles, k_tiles), never a reversed range
     int const begin =
         split * p.k_tiles_per_split < p.k_tiles ? split * p.k_tiles_per_split : p.k_tiles;
     int const end =
         begin + p.k_tiles_per_split < p.k_tiles ? begin + p.k_tiles_per_split : p.k_tiles;
-    return {t.m, t.n, begin, end, split};
+    return {t.m, t.n, begin, end, split, store};
   }
 };
 

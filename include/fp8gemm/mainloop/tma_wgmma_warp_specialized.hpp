@@ -68,6 +68,17 @@ struct TmaWgmmaMainloop {
   static constexpr bool kKBlocked = IsBlockwise<Granularity>::value;  // (Mx32 is refused below)
   static constexpr bool kPromote = PromoteK > 0 || kKBlocked;
   using Position = RingPosition;  // the kernel keeps one per role, across tiles
+  /// 2-CTA clusters (Policy::kMulticast): the shared operand's tile comes in two halves, one per
+  /// cluster rank, each multicast into both CTAs.
+  static constexpr bool kMulticastA = Policy::kMulticastA;
+  static constexpr bool kMulticastB = Policy::kMulticastB;
+  static constexpr int kClusterSize = Policy::kClusterSize;
+  static constexpr std::uint16_t kClusterMask = (1u << kClusterSize) - 1;  // both CTAs: 0b11
+  // NOTE: a half of a 64-row multiple is whole 8-row swizzle atoms, so each half starts 1024-byte
+  // aligned in the stage and lands in the 128-byte swizzle pattern of the whole tile.
+  static_assert((Policy::kBlockM / kClusterSize) % 8 == 0 &&
+                    (Policy::kBlockN / kClusterSize) % 8 == 0,
+                "TmaWgmmaMainloop: a multicast half must be whole 8-row swizzle atoms");
 
   static_assert(!std::is_same_v<Granularity, Mx32>,
                 "MX-32 scales are not offered by the WGMMA kernel (one scale per 32 K would be a "
@@ -120,7 +131,7 @@ struct TmaWgmmaMainloop {
     ScaleView<Granularity> scale_a;
     ScaleView<Granularity> scale_b;
     int m = 0, n = 0, k = 0;
-    std::uint32_t stage_tx_bytes = 0;  // bytes one stage's two copies land: A's box + B's
+    std::uint32_t stage_tx_bytes = 0;  // stage_plan(m, rank).tx_bytes: every byte landing per stage
   };
 
   /// Rows of A one copy brings: the tile's BlockM, or, when all of M fits below that, M rounded
@@ -130,6 +141,39 @@ struct TmaWgmmaMainloop {
   /// 1 KiB of A per stage instead of 8 KiB of zero fill.
   FP8GEMM_HOST_DEVICE static int a_box_rows(int m) {
     return m < Policy::kBlockM ? (m + 7) / 8 * 8 : Policy::kBlockM;
+  }
+
+  /// One TMA copy per operand and stage: `rows` rows of 128 B (the tensor map's box) into the
+  /// stage's operand tile from row `smem_row` on, read from global row (tile origin + smem_row);
+  /// `multicast`: it lands in both CTAs of the cluster (same offset), else in this CTA only.
+  struct StageCopy {
+    int rows = 0;
+    int smem_row = 0;
+    bool multicast = false;
+  };
+  /// What cluster rank `rank`'s producer copies into one stage, and the bytes its full barrier
+  /// expects: every byte landing in this CTA's stage, whoever copied it. The tensor maps' boxes
+  /// (a.rows, b.rows, the same for both ranks) and Params::stage_tx_bytes both come from here.
+  struct StagePlan {
+    StageCopy a, b;
+    std::uint32_t tx_bytes = 0;
+  };
+  /// No cluster: A's a_box_rows(m) rows and B's BlockN rows, expect_tx = their bytes.
+  /// kA (kB likewise for B): rank r copies A rows [r BlockM/2, (r+1) BlockM/2) of the tile,
+  /// multicast; the stage then receives both halves (one from each rank) plus its own B tile:
+  ///   tx_bytes = (2 · BlockM/2 + BlockN) · 128 = (BlockM + BlockN) · 128
+  /// The shared operand's box is always the half tile (no small-M shrinking: both CTAs' halves
+  /// must be the same size); rows past M (N) arrive as zeros and feed only outputs never stored.
+  FP8GEMM_HOST_DEVICE static StagePlan stage_plan(int m, int rank) {
+    StagePlan plan;
+    int const a_rows = kMulticastA ? Policy::kBlockM / kClusterSize : a_box_rows(m);
+    int const b_rows = kMulticastB ? Policy::kBlockN / kClusterSize : Policy::kBlockN;
+    plan.a = {a_rows, kMulticastA ? rank * a_rows : 0, kMulticastA};
+    plan.b = {b_rows, kMulticastB ? rank * b_rows : 0, kMulticastB};
+    int const a_landing = kMulticastA ? kClusterSize * a_rows : a_rows;
+    int const b_landing = kMulticastB ? kClusterSize * b_rows : b_rows;
+    plan.tx_bytes = static_cast<std::uint32_t>((a_landing + b_landing) * kBlockK);
+    return plan;
   }
 
   /// Stage s: A tile [BlockM][128 B] and B tile [BlockN][128 B], each 1024-byte aligned (the
@@ -206,42 +250,53 @@ struct TmaWgmmaMainloop {
       return Status::error(StatusCode::kErrorLeadingDimension,
                            "ldb (" + std::to_string(args.b.ld) + ") must be >= K (" +
                                std::to_string(args.b.cols) + ")");
-    Status const sa = arch::check_tma_tensor_2d(
-        operand_map(args.a.data, args.a.rows, args.a.cols, args.a.ld, a_box_rows(args.a.rows)));
+    Status const sa = arch::check_tma_tensor_2d(map_a(args));
     if (!sa.ok()) return Status::error(sa.code(), "A: " + sa.message());
-    Status const sb = arch::check_tma_tensor_2d(
-        operand_map(args.b.data, args.b.rows, args.b.cols, args.b.ld, Policy::kBlockN));
+    Status const sb = arch::check_tma_tensor_2d(map_b(args));
     if (!sb.ok()) return Status::error(sb.code(), "B: " + sb.message());
     return Status::success();
   }
 
+  /// The operands' tensor maps: boxes of stage_plan's copy rows (a half tile for the multicast
+  /// operand), so that every copy moves exactly the bytes its full barriers expect.
+  static arch::TmaTensor2d map_a(Arguments const& args) {
+    return operand_map(args.a.data, args.a.rows, args.a.cols, args.a.ld,
+                       stage_plan(args.a.rows, 0).a.rows);
+  }
+  static arch::TmaTensor2d map_b(Arguments const& args) {
+    return operand_map(args.b.data, args.b.rows, args.b.cols, args.b.ld,
+                       stage_plan(args.a.rows, 0).b.rows);
+  }
+
   /// Params from Arguments: encodes the two tensor maps (driver call).
   static Status to_params(Arguments const& args, Params& p) {
-    int const box_a = a_box_rows(args.a.rows);
-    FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(
-        operand_map(args.a.data, args.a.rows, args.a.cols, args.a.ld, box_a), &p.map_a));
-    FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(
-        operand_map(args.b.data, args.b.rows, args.b.cols, args.b.ld, Policy::kBlockN), &p.map_b));
+    FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(map_a(args), &p.map_a));
+    FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(map_b(args), &p.map_b));
     p.scale_a = args.scale_a;
     p.scale_b = args.scale_b;
     p.m = args.a.rows;
     p.n = args.b.rows;
     p.k = args.a.cols;
-    p.stage_tx_bytes = static_cast<std::uint32_t>((box_a + Policy::kBlockN) * kBlockK);
+    p.stage_tx_bytes = stage_plan(args.a.rows, 0).tx_bytes;  // the same for both ranks
     return Status::success();
   }
+
+  /// Arrivals that free a stage: one per consumer warp reading it, in every CTA of the cluster.
+  static constexpr int kEmptyArrivals =
+      kClusterSize * Policy::kConsumersPerTile * Arch::kWarpgroupThreads / Arch::kWaveSize;
 
   FP8GEMM_HOST_DEVICE static int k_blocks(Params const& p) { return (p.k + kBlockK - 1) / kBlockK; }
 
   /// One thread, before any other use: full[s] expects one arrival (the producer's, with the
   /// stage's transaction bytes), empty[s] one per warp of the consumers that read a stage (both
-  /// cooperative consumers; ping-pong: the tile's one).
+  /// cooperative consumers; ping-pong: the tile's one), of both CTAs with multicast (each CTA's
+  /// producer writes the stage in both). With a cluster the kernel then synchronizes it
+  /// (cluster_sync) before any copy or remote arrival.
   FP8GEMM_DEVICE static void init(SharedStorage& s, Params const& p) {
     FP8GEMM_UNROLL
     for (int i = 0; i < kStages; ++i) {
       arch::Mbarrier::init(&s.full[i], 1);
-      arch::Mbarrier::init(&s.empty[i],
-                           Policy::kConsumersPerTile * Arch::kWarpgroupThreads / Arch::kWaveSize);
+      arch::Mbarrier::init(&s.empty[i], kEmptyArrivals);
     }
     arch::fence_mbarrier_init();
     arch::tma_prefetch_descriptor(&p.map_a);
@@ -250,15 +305,35 @@ struct TmaWgmmaMainloop {
 
   /// Producer (one elected thread): K-blocks [kb_begin, kb_end) of the tile at (m0, n0) into the
   /// ring. Out-of-bounds rows and K inside a box arrive as zeros (TMA), and still count as
-  /// transaction bytes.
+  /// transaction bytes. Multicast: `rank` is the CTA's cluster rank; both CTAs of the cluster
+  /// call this with the same k-blocks (and the same m0 for kA, n0 for kB), each copying its half
+  /// of the shared tile into both CTAs (stage_plan).
   FP8GEMM_DEVICE static void load(Params const& p, SharedStorage& s, RingPosition& pos, int m0,
-                                  int n0, int kb_begin, int kb_end) {
-    for (int kb = kb_begin; kb < kb_end; ++kb) {
-      arch::Mbarrier::wait(&s.empty[pos.stage], pos.phase ^ 1);  // waits for: consumers freed it
-      arch::Mbarrier::arrive_expect_tx(&s.full[pos.stage], p.stage_tx_bytes);
-      arch::tma_load_2d(s.a[pos.stage], &p.map_a, &s.full[pos.stage], kb * kBlockK, m0);
-      arch::tma_load_2d(s.b[pos.stage], &p.map_b, &s.full[pos.stage], kb * kBlockK, n0);
-      pos.advance<kStages>();
+                                  int n0, int kb_begin, int kb_end, int rank = 0) {
+    if constexpr (kClusterSize == 1) {
+      for (int kb = kb_begin; kb < kb_end; ++kb) {
+        arch::Mbarrier::wait(&s.empty[pos.stage], pos.phase ^ 1);  // waits for: consumers freed it
+        arch::Mbarrier::arrive_expect_tx(&s.full[pos.stage], p.stage_tx_bytes);
+        arch::tma_load_2d(s.a[pos.stage], &p.map_a, &s.full[pos.stage], kb * kBlockK, m0);
+        arch::tma_load_2d(s.b[pos.stage], &p.map_b, &s.full[pos.stage], kb * kBlockK, n0);
+        pos.advance<kStages>();
+      }
+    } else {
+      StagePlan const plan = stage_plan(p.m, rank);
+      // A half past the matrix's last row starts at its last row instead: a box wholly outside
+      // the tensor is avoided; the rows it brings (or zeros) feed only outputs past M (N).
+      int const a_row = min_int(m0 + plan.a.smem_row, p.m - 1);
+      int const b_row = min_int(n0 + plan.b.smem_row, p.n - 1);
+      for (int kb = kb_begin; kb < kb_end; ++kb) {
+        // waits for: the consumers of both CTAs freed the stage (this producer writes both)
+        arch::Mbarrier::wait(&s.empty[pos.stage], pos.phase ^ 1);
+        arch::Mbarrier::arrive_expect_tx(&s.full[pos.stage], p.stage_tx_bytes);
+        copy(&s.a[pos.stage][plan.a.smem_row * kBlockK], &p.map_a, &s.full[pos.stage], kb * kBlockK,
+             a_row, plan.a.multicast);
+        copy(&s.b[pos.stage][plan.b.smem_row * kBlockK], &p.map_b, &s.full[pos.stage], kb * kBlockK,
+             b_row, plan.b.multicast);
+        pos.advance<kStages>();
+      }
     }
   }
 
@@ -387,10 +462,28 @@ struct TmaWgmmaMainloop {
         .bits;
   }
 
-  /// One arrival per consumer warp on empty[stage]: this warp no longer reads the stage.
+  /// One arrival per consumer warp on empty[stage]: this warp no longer reads the stage. With a
+  /// cluster, on empty[stage] of every CTA of it (lane r arrives on rank r's), since both
+  /// producers write this CTA's stage.
   FP8GEMM_DEVICE static void release(SharedStorage& s, int stage, int t) {
-    if (t % Arch::kWaveSize == 0) arch::Mbarrier::arrive(&s.empty[stage]);
+    if constexpr (kClusterSize == 1) {
+      if (t % Arch::kWaveSize == 0) arch::Mbarrier::arrive(&s.empty[stage]);
+    } else {
+      int const lane = t % Arch::kWaveSize;
+      if (lane < kClusterSize) arch::Mbarrier::arrive_cluster(&s.empty[stage], lane);
+    }
   }
+
+  /// One operand copy of a stage: multicast into every CTA of the cluster, or into this one.
+  FP8GEMM_DEVICE static void copy(std::uint8_t* dst, arch::TmaDescriptor const* map,
+                                  std::uint64_t* full, int k0, int row, bool multicast) {
+    if (multicast)
+      arch::tma_load_2d_multicast(dst, map, full, k0, row, kClusterMask);
+    else
+      arch::tma_load_2d(dst, map, full, k0, row);
+  }
+
+  FP8GEMM_HOST_DEVICE static int min_int(int a, int b) { return a < b ? a : b; }
 
   /// acc += partial
   FP8GEMM_DEVICE static void promote_unscaled(float (&acc)[Atom::kAccumulators],

@@ -39,6 +39,23 @@ using Sm90WgmmaDefault = WgmmaTilePolicy<128, 128, 2, 6, EA, EB>;
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaFast = WgmmaTilePolicy<128, 256, 2, 4, EA, EB>;
 
+/// Sm90WgmmaDefault and Sm90WgmmaFast as 2-CTA clusters sharing A's tile (MulticastA: the pair
+/// computes neighbouring tiles of one tile row) or B's (MulticastB: of one tile column), fetched
+/// once from L2 by TMA multicast, each CTA copying half of it. Same shared memory and registers
+/// as the policy they extend; not yet measured (the defaults stay unclustered until they are).
+template <class EA = e4m3fn, class EB = e4m3fn>
+using Sm90WgmmaDefaultMulticastA =
+    WgmmaTilePolicy<128, 128, 2, 6, EA, EB, WgmmaSchedule::kCooperative, WgmmaMulticast::kA>;
+template <class EA = e4m3fn, class EB = e4m3fn>
+using Sm90WgmmaDefaultMulticastB =
+    WgmmaTilePolicy<128, 128, 2, 6, EA, EB, WgmmaSchedule::kCooperative, WgmmaMulticast::kB>;
+template <class EA = e4m3fn, class EB = e4m3fn>
+using Sm90WgmmaFastMulticastA =
+    WgmmaTilePolicy<128, 256, 2, 4, EA, EB, WgmmaSchedule::kCooperative, WgmmaMulticast::kA>;
+template <class EA = e4m3fn, class EB = e4m3fn>
+using Sm90WgmmaFastMulticastB =
+    WgmmaTilePolicy<128, 256, 2, 4, EA, EB, WgmmaSchedule::kCooperative, WgmmaMulticast::kB>;
+
 /// Hopper peak path for small M (decode, M <= 64): 64 x 64 x 128 tiles, one consumer warpgroup,
 /// thirteen stages of (64 + 64) x 128 B = 208 KiB: N = 8192 gives 128 tiles, one per SM, each
 /// streaming its 64 rows of B with 104 KiB of them in flight. Decode is bound by the bytes in

@@ -27,6 +27,12 @@ namespace fp8gemm {
 /// back (setmaxnreg 40) and the consumers take 232 (128 x 40 + 256 x 232 = 64,512); the
 /// mainloop checks that its accumulators (plus a promotion copy) fit.
 ///
+/// Multicast (2-CTA clusters, the tile scheduler pairs tiles): kA, the two CTAs of a cluster
+/// compute neighbouring tiles of one tile row (same m0) and share A's tile; kB, neighbouring
+/// tiles of one tile column (same n0) sharing B's. Each CTA copies its half of the shared tile's
+/// rows (cluster rank r: rows r x half) into both CTAs' shared memory (TMA multicast, one L2 read
+/// for both), and its own tile of the other operand as usual.
+///
 /// Which combinations compile (besides the shape rules below). Each is a static_assert; its
 /// sentence is quoted and the case in [brackets] (tests/compile_fail/<case>.cpp) breaks it:
 ///   W1. B stored [K, N] (kernel/gemm_config.hpp): "FP8 wgmma reads B K-major only: store B as
@@ -49,15 +55,23 @@ namespace fp8gemm {
 ///   W7. Blockwise B scale block along N (mainloop): "Blockwise scales on the WGMMA kernel: B's
 ///       scale block along N must be a multiple of 8 that divides BlockN or is a multiple of it
 ///       (each group of 8 accumulator columns then has one B scale)" [wgmma_blockwise_n]
+///   W8. Multicast with the ping-pong schedule (here): "WgmmaTilePolicy: TMA multicast needs the
+///       cooperative schedule: a multicast stage is read by both CTAs' consumers of one tile
+///       pair, while ping-pong consumers read different tiles from alternate stages, so the two
+///       CTAs' rings would not hold the same k-blocks" [wgmma_multicast_pingpong]
 /// How two consumer warpgroups share the work: the same tile (cooperative) or alternate tiles.
 enum class WgmmaSchedule { kCooperative, kPingPong };
+
+/// Which operand's tile the two CTAs of a cluster share (TMA multicast), or none (no cluster).
+enum class WgmmaMulticast { kNone, kA, kB };
 
 /// Marks a WGMMA policy: WgmmaTilePolicy and anything derived from it (a derived struct may
 /// shadow a tuning member such as kL2Promotion; the shape members must stay as they are).
 struct WgmmaPolicyTag {};
 
 template <int BlockM, int BlockN, int Consumers, int Stages, class EA = e4m3fn, class EB = e4m3fn,
-          WgmmaSchedule Schedule = WgmmaSchedule::kCooperative>
+          WgmmaSchedule Schedule = WgmmaSchedule::kCooperative,
+          WgmmaMulticast Multicast = WgmmaMulticast::kNone>
 struct WgmmaTilePolicy : WgmmaPolicyTag {
   using Atom = arch::Sm90Wgmma64xNx32<BlockN, EA, EB>;
   using Arch = arch::Sm90a;
@@ -81,6 +95,12 @@ struct WgmmaTilePolicy : WgmmaPolicyTag {
   /// accumulators are kAtomsM x kAtomsN atoms of Atom::kCRegs registers.
   static constexpr int kWavesM = kConsumersPerTile, kWavesN = 1;
   static constexpr char const* kScheduleSuffix = kPingPong ? "_pingpong" : "";
+  /// The operand a cluster's two CTAs share, and the cluster size (CTAs along grid x).
+  static constexpr WgmmaMulticast kMulticast = Multicast;
+  static constexpr bool kMulticastA = Multicast == WgmmaMulticast::kA;
+  static constexpr bool kMulticastB = Multicast == WgmmaMulticast::kB;
+  static constexpr int kClusterSize = Multicast == WgmmaMulticast::kNone ? 1 : 2;
+  static constexpr char const* kMulticastSuffix = kMulticastA ? "_mcA" : kMulticastB ? "_mcB" : "";
   static constexpr int kAtomsM = kWavesPerConsumer, kAtomsN = 1;
 
   /// Bytes an L2 miss of the operands' TMA copies fetches from HBM (the tensor maps' L2
@@ -107,6 +127,11 @@ struct WgmmaTilePolicy : WgmmaPolicyTag {
   static_assert(Stages * kStageBytes + 2 * Stages * 8 + Arch::kSmemAlignment <= Arch::kLdsBytes,
                 "WgmmaTilePolicy: the stages do not fit the 227 KiB of shared memory a block may "
                 "use: shrink the tile or Stages");
+  static_assert(Multicast == WgmmaMulticast::kNone || !kPingPong,
+                "WgmmaTilePolicy: TMA multicast needs the cooperative schedule: a multicast stage "
+                "is read by both CTAs' consumers of one tile pair, while ping-pong consumers read "
+                "different tiles from alternate stages, so the two CTAs' rings would not hold the "
+                "same k-blocks");
 };
 
 /// True for WgmmaTilePolicy and structs derived from it (GemmConfig picks the TMA + WGMMA kernel).

@@ -85,6 +85,29 @@ __global__ void __launch_bounds__(256, 1)
         arch::Sm90SmemDescriptor::k_major_swizzle128(arch::smem_address(tile)).bits);
   }
 }
+
+/// The 2-CTA cluster pieces (TMA multicast, arrivals on the peer's barrier, cluster barriers).
+__global__ void __launch_bounds__(128, 1)
+    sm90_compile_cluster_kernel(FP8GEMM_TEST_GRID_CONSTANT arch::TmaDescriptor const map,
+                                float* out) {
+  __shared__ alignas(1024) std::uint8_t tile[2048];
+  __shared__ std::uint64_t bar;
+  int const rank = arch::cluster_ctarank();
+  if (threadIdx.x == 0) {
+    arch::Mbarrier::init(&bar, 2);
+    arch::fence_mbarrier_init();
+  }
+  arch::cluster_sync();
+  if (threadIdx.x == 0) {
+    arch::Mbarrier::arrive_expect_tx(&bar, 2048);
+    arch::tma_load_2d_multicast(tile + 1024 * rank, &map, &bar, 0, 8 * rank, 0x3);
+  }
+  if (threadIdx.x < 2) arch::Mbarrier::arrive_cluster(&bar, static_cast<int>(threadIdx.x));
+  arch::Mbarrier::wait(&bar, 0);
+  out[threadIdx.x] = static_cast<float>(tile[threadIdx.x]);
+  arch::cluster_arrive();
+  arch::cluster_wait();
+}
 #endif
 
 }  // namespace fp8gemm::test

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /// Hopper synchronization primitives (arch layer): shared-memory mbarriers (init, arrive,
-/// arrive.expect_tx, parity waits), proxy fences, named barriers, setmaxnreg and elect.sync.
+/// arrive.expect_tx, parity waits, arrivals on a cluster peer's barrier), proxy fences, named
+/// barriers, cluster barriers and the CTA's cluster rank, setmaxnreg and elect.sync.
 /// Inline PTX only in sm_90a device passes (FP8GEMM_ARCH_SM90A); other device passes trap, host
 /// and emulator builds compile these to nothing (no kernel that uses them runs there).
 #pragma once
@@ -54,6 +55,28 @@ struct Mbarrier {
     FP8GEMM_DEVICE_TRAP();
 #else
     (void)bar;
+#endif
+  }
+
+  /// One arrival on the mbarrier at `bar`'s offset in the shared memory of cluster CTA
+  /// `cta_rank` (this CTA's own rank included): mapa.shared::cluster.u32 turns the local address
+  /// into that CTA's, then mbarrier.arrive.release.cluster.shared::cluster.b64 (release at
+  /// cluster scope: this thread's earlier reads of shared memory happen before the arrival, for
+  /// the CTA that waits on it). The barrier must be initialized and the cluster synchronized
+  /// (cluster_sync) before the first such arrival.
+  FP8GEMM_DEVICE static void arrive_cluster(std::uint64_t* bar, int cta_rank) {
+#if defined(FP8GEMM_ARCH_SM90A)
+    asm volatile(
+        "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+        "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(
+            smem_address(bar)),
+        "r"(cta_rank)
+        : "memory");
+#elif defined(FP8GEMM_DEVICE_PASS)
+    (void)bar, (void)cta_rank;
+    FP8GEMM_DEVICE_TRAP();
+#else
+    (void)bar, (void)cta_rank;
 #endif
   }
 
@@ -124,6 +147,50 @@ FP8GEMM_DEVICE void fence_mbarrier_init() {
 #elif defined(FP8GEMM_DEVICE_PASS)
   FP8GEMM_DEVICE_TRAP();
 #endif
+}
+
+/// %cluster_ctarank: this CTA's rank in its cluster (0 without a cluster launch; with cluster
+/// dims {2, 1, 1}, blockIdx.x % 2). 0 outside sm_90a device passes.
+FP8GEMM_DEVICE int cluster_ctarank() {
+#if defined(FP8GEMM_ARCH_SM90A)
+  std::uint32_t rank = 0;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+  return static_cast<int>(rank);
+#elif defined(FP8GEMM_DEVICE_PASS)
+  FP8GEMM_DEVICE_TRAP();
+  return 0;
+#else
+  return 0;
+#endif
+}
+
+/// barrier.cluster.arrive.release: this thread's arrival at the cluster-wide barrier (every
+/// non-exited thread of every CTA of the cluster arrives once per phase); its earlier memory
+/// accesses (barrier initialization included) happen before the matching wait returns anywhere
+/// in the cluster. Not .aligned: the threads of a warp may arrive apart (the producer's elected
+/// thread comes later than its siblings).
+FP8GEMM_DEVICE void cluster_arrive() {
+#if defined(FP8GEMM_ARCH_SM90A)
+  asm volatile("barrier.cluster.arrive.release;\n" ::: "memory");
+#elif defined(FP8GEMM_DEVICE_PASS)
+  FP8GEMM_DEVICE_TRAP();
+#endif
+}
+
+/// barrier.cluster.wait.acquire: waits until every thread of the cluster arrived (cluster_arrive)
+/// in the current phase.
+FP8GEMM_DEVICE void cluster_wait() {
+#if defined(FP8GEMM_ARCH_SM90A)
+  asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory");
+#elif defined(FP8GEMM_DEVICE_PASS)
+  FP8GEMM_DEVICE_TRAP();
+#endif
+}
+
+/// The whole cluster meets: arrive (release), then wait (acquire). All threads of all its CTAs.
+FP8GEMM_DEVICE void cluster_sync() {
+  cluster_arrive();
+  cluster_wait();  // waits for: every thread of every CTA of the cluster arrived
 }
 
 /// fence.proxy.async.shared::cta: orders this thread's generic-proxy shared-memory accesses with

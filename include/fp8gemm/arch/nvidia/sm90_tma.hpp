@@ -277,6 +277,30 @@ FP8GEMM_DEVICE void tma_load_2d(void* smem_dst, TmaDescriptor const* map, std::u
 #endif
 }
 
+/// cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster:
+/// tma_load_2d's copy, landing at the same shared-memory offset (`smem_dst`'s) in every CTA of the
+/// cluster whose rank has its bit set in `cta_mask` (bit r: rank r; this CTA's own bit included
+/// when it wants the box too), each completing its bytes on the mbarrier at `bar`'s offset in
+/// that CTA. Every receiving CTA's barrier must expect those bytes (arrive_expect_tx) in the
+/// phase they land in; one L2 read feeds all of them.
+FP8GEMM_DEVICE void tma_load_2d_multicast(void* smem_dst, TmaDescriptor const* map,
+                                          std::uint64_t* bar, int c0, int c1,
+                                          std::uint16_t cta_mask) {
+#if defined(FP8GEMM_ARCH_SM90A)
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;\n" ::"r"(smem_address(smem_dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_address(bar)), "r"(c0), "r"(c1),
+      "h"(cta_mask)
+      : "memory");
+#elif defined(FP8GEMM_DEVICE_PASS)
+  (void)smem_dst, (void)map, (void)bar, (void)c0, (void)c1, (void)cta_mask;
+  FP8GEMM_DEVICE_TRAP();
+#else
+  (void)smem_dst, (void)map, (void)bar, (void)c0, (void)c1, (void)cta_mask;
+#endif
+}
+
 /// cp.async.bulk.tensor.2d.global.shared::cta.bulk_group: copies a box from shared memory
 /// `smem_src` (128-B aligned) to element (c0, c1) of the tensor; elements outside the tensor are
 /// not written. The writers of smem_src issue fence_proxy_async_shared() before the barrier that
