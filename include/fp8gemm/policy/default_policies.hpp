@@ -63,7 +63,7 @@ using Sm90WgmmaMediumM = WgmmaTilePolicy<128, 64, 2, 9, EA, EB>;
 /// 9 / 10 / 12 KiB, i.e. 200 / 176 / 144 KiB of B in flight per SM where Sm90WgmmaSmallM's
 /// 64-row A leaves 104 KiB (cuBLASLt's decode kernels swap the same way: 64x8 at M = 1, 64x16
 /// at M = 16). N = 8192 gives 128 tiles per BlockMCols rows of M. Pick the smallest BlockMCols
-/// >= M (each m-tile streams all of B again); 64 and 128 compile too (13 / 9 stages; 128 at
+/// >= M (each m-tile streams all of B again); 64 and 128 compile too (14 / 9 stages; 128 at
 /// M = 128 is one wave of 128 tiles, like Sm90WgmmaMediumM). Not measured yet. No Blockwise
 /// scales (W8). B must be [N, K].
 template <int BlockMCols, class EA = e4m3fn, class EB = e4m3fn>
