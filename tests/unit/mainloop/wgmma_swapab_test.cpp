@@ -52,7 +52,7 @@ constexpr int shared_bytes() {
   return K::kSharedBytes;
 }
 
-TEST(WgmmaSwapAB, StagesFillTheSharedMemoryBudget) {
+TEST(SwapABPolicy, StagesFillTheSharedMemoryBudget) {
   // (64 + BlockMCols) x 128 B per stage: 9, 10, 12, 16, 24 KiB
   EXPECT_EQ(Sm90WgmmaDecode<8>::kStages, 25);
   EXPECT_EQ(Sm90WgmmaDecode<16>::kStages, 22);
@@ -73,7 +73,7 @@ TEST(WgmmaSwapAB, StagesFillTheSharedMemoryBudget) {
             Sm90WgmmaSmallM<>::kStages * Sm90WgmmaSmallM<>::kStageBytesB);
 }
 
-TEST(WgmmaSwapAB, ABoxRowsAndStageBytes) {
+TEST(SwapABPolicy, ABoxRowsAndStageBytes) {
   using D8 = MainloopOf<Sm90WgmmaDecode<8>>;
   using D16 = MainloopOf<Sm90WgmmaDecode<16>>;
   using D32 = MainloopOf<Sm90WgmmaDecode<32>>;
@@ -118,7 +118,7 @@ void expect_transposed_map_covers_tile() {
                           << ", " << e % P::kBlockN << ")";
 }
 
-TEST(WgmmaSwapAB, TransposedMapCoversTheTileOnce) {
+TEST(SwapABPolicy, TransposedMapCoversTheTileOnce) {
   expect_transposed_map_covers_tile<8>();
   expect_transposed_map_covers_tile<16>();
   expect_transposed_map_covers_tile<32>();
@@ -128,7 +128,7 @@ TEST(WgmmaSwapAB, TransposedMapCoversTheTileOnce) {
 // Literal facts: thread 0 register 1 is D[0][1] = C[1][0] (next row of C, not next column);
 // thread 5 register 2 is D[8 + 1][2] = C[2][9]; thread 127 register 3 of the N = 8 atom is
 // D[63][7] = C[7][63].
-TEST(WgmmaSwapAB, TransposedMapKnownEntries) {
+TEST(SwapABPolicy, TransposedMapKnownEntries) {
   using C8 = MainloopOf<Sm90WgmmaDecode<8>>::Coords;
   C8 const t0{0, 0}, t5{0, 5}, t127{0, 127};
   EXPECT_EQ(t0.row(0, 1), 1);
@@ -215,7 +215,7 @@ void expect_epilogue_writes_c(int m_total, int n_total, int m0, int n0) {
   }
 }
 
-TEST(WgmmaSwapAB, EpilogueWritesCThroughTheTransposedMap) {
+TEST(SwapABPolicy, EpilogueWritesCThroughTheTransposedMap) {
   expect_epilogue_writes_c<8>(8, 64, 0, 0);      // interior tile, full
   expect_epilogue_writes_c<8>(13, 200, 8, 128);  // second m-tile, M and N tails
   expect_epilogue_writes_c<16>(5, 64, 0, 0);     // M = 5 < 16
