@@ -134,7 +134,8 @@ struct TmaWgmmaMainloop {
   /// up to the 8-row swizzle atom. The stage's rows past the box are not written (stale bytes of
   /// an earlier k-block, or never initialized): they feed only accumulator rows >= M, which no
   /// store reads (the epilogue and the split-K store check m < M). Decode (M = 1) then copies
-  /// 1 KiB of A per stage instead of 8 KiB of zero fill.
+  /// 1 KiB of A per stage instead of 8 KiB of zero fill. Swapped (kSwapAB) the same rows are
+  /// wgmma's N: the unwritten ones feed accumulator columns >= M, again C rows nothing stores.
   FP8GEMM_HOST_DEVICE static int a_box_rows(int m) {
     return m < Policy::kBlockM ? (m + 7) / 8 * 8 : Policy::kBlockM;
   }
