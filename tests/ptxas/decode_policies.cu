@@ -7,20 +7,17 @@
 
 namespace fp8gemm {
 using Decode8Promoted = GemmConfig<Sm90WgmmaDecode<8>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
-using Decode8Fast =
-    GemmConfig<Sm90WgmmaDecode<8, e4m3fn, e5m2>, PerChannel, LayoutB::kNK,
-               Epilogue<e4m3fn, GeluTanh>, FastAccumulation>;
-using Decode16Promoted =
-    GemmConfig<Sm90WgmmaDecode<16, e5m2, e4m3fn>, PerChannel, LayoutB::kNK,
-               Epilogue<bf16, GeluTanh>>;
+using Decode8Fast = GemmConfig<Sm90WgmmaDecode<8, e4m3fn, e5m2>, PerChannel, LayoutB::kNK,
+                               Epilogue<e4m3fn, GeluTanh>, FastAccumulation>;
+using Decode16Promoted = GemmConfig<Sm90WgmmaDecode<16, e5m2, e4m3fn>, PerChannel, LayoutB::kNK,
+                                    Epilogue<bf16, GeluTanh>>;
 using Decode16Fast =
     GemmConfig<Sm90WgmmaDecode<16>, PerTensor, LayoutB::kNK, Epilogue<float>, FastAccumulation>;
 using Decode32Promoted =
     GemmConfig<Sm90WgmmaDecode<32>, PerTensor, LayoutB::kNK, Epilogue<e4m3fn, GeluErf>>;
 using Decode32Fast =
     GemmConfig<Sm90WgmmaDecode<32>, PerChannel, LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
-using Decode128Promoted =
-    GemmConfig<Sm90WgmmaDecode<128>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+using Decode128Promoted = GemmConfig<Sm90WgmmaDecode<128>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
 
 Status run_all(Gemm<Decode8Promoted>::Arguments const& a, Gemm<Decode8Fast>::Arguments const& b,
                Gemm<Decode16Promoted>::Arguments const& c, Gemm<Decode16Fast>::Arguments const& d,

@@ -171,8 +171,8 @@ struct WgmmaSwapABPolicy : WgmmaPolicyTag {
   static constexpr int kStageBytes = kStageBytesA + kStageBytesB;
 
   static_assert(BlockNRows == 64 &&
-                    (BlockMCols == 8 || BlockMCols == 16 || BlockMCols == 32 ||
-                     BlockMCols == 64 || BlockMCols == 128) &&
+                    (BlockMCols == 8 || BlockMCols == 16 || BlockMCols == 32 || BlockMCols == 64 ||
+                     BlockMCols == 128) &&
                     Consumers == 1,
                 "WgmmaSwapABPolicy: BlockNRows must be 64 (one m64 wgmma of B rows per k-step), "
                 "BlockMCols 8, 16, 32, 64 or 128 (the wgmma N), one consumer");

@@ -181,8 +181,8 @@ TEST(Sm90Wgmma64xNx32, NarrowAccumulatorMapKnownEntries) {
   static_assert(W8::kAccumulators == 4 && W16::kAccumulators == 8 && W32::kAccumulators == 16,
                 "m64nNk32 f32 D: N / 2 registers per thread");
   // {thread, register, row, column}
-  int const n8[][4] = {{0, 0, 0, 0},   {0, 1, 0, 1},   {0, 2, 8, 0},   {0, 3, 8, 1},
-                       {1, 0, 0, 2},   {3, 1, 0, 7},   {4, 0, 1, 0},   {31, 3, 15, 7},
+  int const n8[][4] = {{0, 0, 0, 0},   {0, 1, 0, 1},    {0, 2, 8, 0},   {0, 3, 8, 1},
+                       {1, 0, 0, 2},   {3, 1, 0, 7},    {4, 0, 1, 0},   {31, 3, 15, 7},
                        {32, 0, 16, 0}, {127, 2, 63, 6}, {127, 3, 63, 7}};
   for (auto const& c : n8) {
     EXPECT_EQ(W8::acc_row(c[0], c[1]), c[2]) << "N 8 thread " << c[0] << " register " << c[1];

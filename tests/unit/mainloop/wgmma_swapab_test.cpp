@@ -114,8 +114,8 @@ void expect_transposed_map_covers_tile() {
     }
   }
   for (int e = 0; e < P::kBlockM * P::kBlockN; ++e)
-    ASSERT_EQ(hits[e], 1) << "BlockMCols " << BlockMCols << ": (m, n) = (" << e / P::kBlockN
-                          << ", " << e % P::kBlockN << ")";
+    ASSERT_EQ(hits[e], 1) << "BlockMCols " << BlockMCols << ": (m, n) = (" << e / P::kBlockN << ", "
+                          << e % P::kBlockN << ")";
 }
 
 TEST(SwapABPolicy, TransposedMapCoversTheTileOnce) {
@@ -156,12 +156,14 @@ void expect_epilogue_writes_c(int m_total, int n_total, int m0, int n0) {
   constexpr int kK = 32;  // one k-step is enough for the map
   std::mt19937 rng(static_cast<unsigned>(BlockMCols * 1000 + m_total));
   std::uniform_int_distribution<int> small(-4, 4);
-  std::vector<float> a(static_cast<std::size_t>(m_total) * kK), b(static_cast<std::size_t>(n_total) * kK);
+  std::vector<float> a(static_cast<std::size_t>(m_total) * kK),
+      b(static_cast<std::size_t>(n_total) * kK);
   for (auto& x : a) x = static_cast<float>(small(rng));
   for (auto& x : b) x = static_cast<float>(small(rng));
   std::vector<float> sa(static_cast<std::size_t>(m_total)), sb(static_cast<std::size_t>(n_total)),
       bias(static_cast<std::size_t>(n_total));
-  for (int m = 0; m < m_total; ++m) sa[static_cast<std::size_t>(m)] = 1.0f + 0.25f * static_cast<float>(m % 7);
+  for (int m = 0; m < m_total; ++m)
+    sa[static_cast<std::size_t>(m)] = 1.0f + 0.25f * static_cast<float>(m % 7);
   for (int n = 0; n < n_total; ++n) {
     sb[static_cast<std::size_t>(n)] = 0.5f + 0.125f * static_cast<float>(n % 5);
     bias[static_cast<std::size_t>(n)] = static_cast<float>(n % 3) - 1.0f;

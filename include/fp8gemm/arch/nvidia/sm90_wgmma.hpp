@@ -275,8 +275,8 @@ struct Sm90Wgmma64xNx32 {
       FP8GEMM_SM90_WGMMA_SS_PAIRS("8", FP8GEMM_SM90_WGMMA_D4_LIST, FP8GEMM_SM90_WGMMA_D4_OPERANDS,
                                   "4", "5", "6")
     } else if constexpr (N == 16) {
-      FP8GEMM_SM90_WGMMA_SS_PAIRS("16", FP8GEMM_SM90_WGMMA_D8_LIST,
-                                  FP8GEMM_SM90_WGMMA_D8_OPERANDS, "8", "9", "10")
+      FP8GEMM_SM90_WGMMA_SS_PAIRS("16", FP8GEMM_SM90_WGMMA_D8_LIST, FP8GEMM_SM90_WGMMA_D8_OPERANDS,
+                                  "8", "9", "10")
     } else if constexpr (N == 32) {
       FP8GEMM_SM90_WGMMA_SS_PAIRS("32", FP8GEMM_SM90_WGMMA_D16_LIST,
                                   FP8GEMM_SM90_WGMMA_D16_OPERANDS, "16", "17", "18")
