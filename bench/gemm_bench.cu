@@ -296,6 +296,22 @@ void add_cublaslt(std::string const& name, Shape s, LtMode mode) {
       [s, mode](benchmark::State& st) { bench_cublaslt(st, s.m, s.n, s.k, mode); });
 }
 
+/// Swapped-operand decode (C^T = B A^T, Sm90WgmmaDecode<BlockMCols>): the smallest BlockMCols
+/// >= M among 8, 16, 32 (one m-tile: B streamed once, 128 tiles at N = 8192); above 32, 128
+/// (M = 128 in one m-tile: 128 tiles, one wave, 9 stages; Decode<32> would take 4 m-tiles and
+/// stream B four times). Not measured yet.
+template <class Accumulation = AtomDefaultAccumulation>
+void bench_decode_swapab(benchmark::State& st, Shape s, int split_k) {
+  if (s.m <= 8)
+    bench_fp8gemm<Sm90WgmmaDecode<8>, Accumulation>(st, s.m, s.n, s.k, split_k);
+  else if (s.m <= 16)
+    bench_fp8gemm<Sm90WgmmaDecode<16>, Accumulation>(st, s.m, s.n, s.k, split_k);
+  else if (s.m <= 32)
+    bench_fp8gemm<Sm90WgmmaDecode<32>, Accumulation>(st, s.m, s.n, s.k, split_k);
+  else
+    bench_fp8gemm<Sm90WgmmaDecode<128>, Accumulation>(st, s.m, s.n, s.k, split_k);
+}
+
 int register_all() {
   // Per-tensor shapes (issue 10's bars), a small one, and decode (M = 1, 16, 128).
   Shape const shapes[] = {{4096, 4096, 4096}, {8192, 8192, 8192},  {4096, 8192, 8192},
@@ -316,6 +332,12 @@ int register_all() {
       // M = 128 in one tile row: 128 x 64, two cooperative consumers (cuBLASLt's decode tile there)
       add("fp8gemm/sm90_wgmma_medium_m/" + shape,
           [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaMediumM<>>(st, s.m, s.n, s.k); });
+      // swapped operands: 8 / 16 / 128 rows of A per stage next to 64 of B (the label names the
+      // policy picked)
+      add("fp8gemm/sm90_wgmma_decode_swapab/" + shape,
+          [s](benchmark::State& st) { bench_decode_swapab(st, s, 1); });
+      add("fp8gemm/sm90_wgmma_decode_swapab_fast_accum/" + shape,
+          [s](benchmark::State& st) { bench_decode_swapab<FastAccumulation>(st, s, 1); });
     }
     if (s.m >= 2048) {
       // tile variant of the promoted default: 128 x 128, one m64 block per consumer (two
@@ -362,6 +384,10 @@ int register_all() {
         [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaSmallM<>>(st, s.m, s.n, s.k); });
     add("fp8gemm/sm90_wgmma_small_m_split2/" + shape,
         [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaSmallM<>>(st, s.m, s.n, s.k, 2); });
+    add("fp8gemm/sm90_wgmma_decode_swapab/" + shape,
+        [s](benchmark::State& st) { bench_decode_swapab(st, s, 1); });
+    add("fp8gemm/sm90_wgmma_decode_swapab_split2/" + shape,
+        [s](benchmark::State& st) { bench_decode_swapab(st, s, 2); });
     add_cublaslt("cublaslt", s, LtMode::kPerTensor);
   }
   // Fused GELU-tanh against cuBLASLt + a separate GELU kernel.

@@ -36,4 +36,9 @@ template void instantiate_run<
     GemmConfig<Sm90WgmmaFast<e5m2, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<e4m3fn, GeluErf>,
                FastAccumulation>,
     GemmConfig<Sm90WgmmaSmallM<>, PerTensor, LayoutB::kNK, Epilogue<float>>,
-    GemmConfig<SmallMFetch256, PerTensor, LayoutB::kNK, Epilogue<bf16>>>();
+    GemmConfig<SmallMFetch256, PerTensor, LayoutB::kNK, Epilogue<bf16>>,
+    // the swapped-operand decode policies (C^T = B A^T)
+    GemmConfig<Sm90WgmmaDecode<8>, PerTensor, LayoutB::kNK, Epilogue<bf16>>,
+    GemmConfig<Sm90WgmmaDecode<16, e5m2, e4m3fn>, PerChannel, LayoutB::kNK,
+               Epilogue<e4m3fn, GeluTanh>, FastAccumulation>,
+    GemmConfig<Sm90WgmmaDecode<32>, PerChannel, LayoutB::kNK, Epilogue<float, GeluErf>>>();

@@ -2,7 +2,7 @@
 // The Hopper TMA + WGMMA kernel behind Gemm (H200, label gpu): every format pair, granularity,
 // output type and epilogue against FP64 with the derived bound; promotion vs fast accumulation
 // at K = 16384, bit for bit against the measured accumulation model; its refusals; the 2-CTA
-// multicast policies (suite WgmmaMulticast*, at the end).
+// multicast policies (suite WgmmaMulticast*) and the swapped decode policies (WgmmaSwapAB*).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -86,6 +86,86 @@ TYPED_TEST(WgmmaGemm, NanInAPropagatesToItsRowOnly) {
   c.nan_at = 41 * 333 + 200;
   GemmProblem<TypeParam> const p(c);
   EXPECT_TRUE(run_on_gpu(p));
+}
+
+// ---- swapped operands (C^T = B A^T: Sm90WgmmaDecode) ------------------------------------------
+
+// Each decode policy promoted and fast, per-tensor and per-channel, bf16 / fp32 / fp8 (+ amax)
+// outputs, GELU, the e4m3 / e5m2 mixes (the wgmma's operand types are swapped: its A is B's), and
+// Decode<128>, the bench's M = 128 pick (64 accumulators + two partial-sum sets).
+using SwapABConfigs = ::testing::Types<
+    GemmConfig<Sm90WgmmaDecode<8>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>,
+    GemmConfig<Sm90WgmmaDecode<8, e4m3fn, e5m2>, PerChannel, LayoutB::kNK,
+               Epilogue<e4m3fn, GeluTanh>, FastAccumulation>,
+    GemmConfig<Sm90WgmmaDecode<16>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluTanh>>,
+    GemmConfig<Sm90WgmmaDecode<16, e5m2, e4m3fn>, PerTensor, LayoutB::kNK,
+               Epilogue<float, Identity>, FastAccumulation>,
+    GemmConfig<Sm90WgmmaDecode<32, e5m2, e4m3fn>, PerTensor, LayoutB::kNK,
+               Epilogue<e4m3fn, GeluErf>>,
+    GemmConfig<Sm90WgmmaDecode<32>, PerChannel, LayoutB::kNK, Epilogue<float, GeluTanh>,
+               FastAccumulation>,
+    GemmConfig<Sm90WgmmaDecode<32, e4m3fn, e5m2>, PerChannel, LayoutB::kNK,
+               Epilogue<bf16, Identity>>,
+    GemmConfig<Sm90WgmmaDecode<128>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>>>;
+
+template <class Config>
+class WgmmaSwapAB : public ::testing::Test {};
+TYPED_TEST_SUITE(WgmmaSwapAB, SwapABConfigs, ConfigName);
+
+/// M in {1, 5, 8, 16, 17, 32, 33, 100} (below, at and past BlockMCols: A's box shorter than the
+/// wgmma N, M tails), N and K not multiples of 64 / 128, bias; K < 128; a long K that wraps the
+/// ring (33 k-blocks > every stage count); more tiles than SMs (CTAs carry the ring across
+/// tiles). ldc odd or even as in MatchesFp64 (pairs are never used here: transposed map).
+TYPED_TEST(WgmmaSwapAB, MatchesFp64) {
+  std::uint64_t seed = 7000 + std::hash<std::string>{}(Gemm<TypeParam>::name()) % 1000;
+  std::vector<GemmCase> cases;
+  for (int m : {1, 5, 8, 16, 17, 32, 33, 100}) cases.push_back(GemmCase{m, 1000, 1000});
+  cases.push_back(GemmCase{3, 200, 65});
+  cases.push_back(GemmCase{16, 700, 4200, 0, Distribution::kRowRanges});
+  cases.push_back(GemmCase{100, 9000, 300, 0, Distribution::kOutliers});
+  cases.push_back(GemmCase{9, 130, 129, 0, Distribution::kUniform, false});
+  for (GemmCase c : cases) {
+    c.seed = seed++;
+    c.ldc_pad = c.seed % 2 ? 3 : (c.n % 2 ? 1 : 8);
+    GemmProblem<TypeParam> const p(c);
+    std::string report;
+    EXPECT_TRUE(run_on_gpu(p, &report)) << describe(c) << " ldc " << p.ldc;
+    std::cout << "  " << report << "\n";
+  }
+}
+
+/// A NaN in row 5 of A reaches row 5 of C only: through the transposed map it is accumulator
+/// column 5 of every thread that holds it, and it must not leak into the other columns (rows).
+TYPED_TEST(WgmmaSwapAB, NanInAPropagatesToItsRowOnly) {
+  GemmCase c{17, 150, 333, 91};
+  c.nan_at = 5 * 333 + 200;
+  GemmProblem<TypeParam> const p(c);
+  EXPECT_TRUE(run_on_gpu(p));
+}
+
+/// Split-K 2 and 3 on the swapped policies (store_partial through the transposed map), each
+/// deterministic, within the bound of FP64 and of the unsplit run; fp8 output + amax through the
+/// reduction kernel; promoted and fast.
+TEST(WgmmaSwapABSplitK, DeterministicAndMatchesUnsplit) {
+  using D8 = GemmConfig<Sm90WgmmaDecode<8>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  using D16Fp8 =
+      GemmConfig<Sm90WgmmaDecode<16>, PerChannel, LayoutB::kNK, Epilogue<e4m3fn, GeluTanh>>;
+  using D32Fast = GemmConfig<Sm90WgmmaDecode<32, e5m2, e4m3fn>, PerChannel, LayoutB::kNK,
+                             Epilogue<float, Identity>, FastAccumulation>;
+  std::uint64_t seed = std::random_device{}();
+  std::cout << "  seed " << seed << "\n";
+  GemmCase a{1, 1000, 3000, seed++};
+  a.split_k = 2;
+  EXPECT_TRUE(split_k_consistent<D8>(a, run_on_gpu<D8>));
+  GemmCase b{17, 520, 1300, seed++};
+  b.split_k = 3;
+  EXPECT_TRUE(split_k_consistent<D16Fp8>(b, run_on_gpu<D16Fp8>));
+  GemmCase c{33, 300, 700, seed++};
+  c.split_k = 3;
+  EXPECT_TRUE(split_k_consistent<D32Fast>(c, run_on_gpu<D32Fast>));
+  GemmCase d{5, 4100, 8192, seed++};
+  d.split_k = 2;
+  EXPECT_TRUE(split_k_consistent<D8>(d, run_on_gpu<D8>));
 }
 
 // ---- promotion vs fast accumulation at K = 16384 ---------------------------------------------

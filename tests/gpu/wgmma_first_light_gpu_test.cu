@@ -373,6 +373,17 @@ void exact_all_k() {
   for (int k : {128, 512, 1152}) expect_exact_on_integers<N, EA, EB>(k, 100 + N + k);
 }
 
+// The narrow atoms of the swapped decode policies (Sm90WgmmaDecode: wgmma N = 8, 16, 32): an
+// 8-row B tile is one swizzle atom (its stride byte offset unused), 16 and 32 rows use it.
+TEST(WgmmaFirstLight, ExactOnIntegersNarrowN) {
+  exact_all_k<8, e4m3fn, e4m3fn>();
+  exact_all_k<8, e5m2, e4m3fn>();
+  exact_all_k<16, e4m3fn, e5m2>();
+  exact_all_k<16, e5m2, e5m2>();
+  exact_all_k<32, e4m3fn, e4m3fn>();
+  exact_all_k<32, e5m2, e4m3fn>();
+}
+
 TEST(WgmmaFirstLight, ExactOnIntegersE4m3E4m3) {
   exact_all_k<64, e4m3fn, e4m3fn>();
   exact_all_k<128, e4m3fn, e4m3fn>();

@@ -138,7 +138,8 @@ struct DirectStoreEpilogue {
       fold(y0);
       fold(y1);
     };
-    constexpr int kStep = has_pairs<Atom>::value ? 2 : 1;
+    // a transposed map (swapped operands) has neighbouring rows in registers 2q, 2q + 1: no pairs
+    constexpr int kStep = has_pairs<Atom>::value && !is_transposed<Coords>::value ? 2 : 1;
     if constexpr (kStep == 2) {
       // interior tile with aligned pairs: no bounds, no branches
       // (registers outermost: a column's bias and scale serve every row block i in a row, which
@@ -192,6 +193,11 @@ struct DirectStoreEpilogue {
   template <class A>
   struct has_pairs<A, std::void_t<decltype(A::kCAdjacentPairs)>>
       : std::bool_constant<A::kCAdjacentPairs> {};
+  template <class C, class = void>
+  struct is_transposed : std::false_type {};
+  template <class C>
+  struct is_transposed<C, std::void_t<decltype(C::kTransposed)>>
+      : std::bool_constant<C::kTransposed> {};
 };
 
 }  // namespace fp8gemm

@@ -67,6 +67,9 @@ struct TmaWgmmaMainloop {
   static constexpr int kKSteps = kBlockK / Atom::kK;  // 4 wgmma per m64 row block per k-block
   static constexpr bool kKBlocked = IsBlockwise<Granularity>::value;  // (Mx32 is refused below)
   static constexpr bool kPromote = PromoteK > 0 || kKBlocked;
+  /// C^T = B A^T (WgmmaSwapABPolicy): wgmma's A operand is the stage's B tile, its B operand the
+  /// A tile, and the accumulators hold C transposed (TransposedCoords).
+  static constexpr bool kSwapAB = WgmmaSwapsAB<Policy>::value;
   using Position = RingPosition;  // the kernel keeps one per role, across tiles
   /// 2-CTA clusters (Policy::kMulticast): the shared operand's tile comes in two halves, one per
   /// cluster rank, each multicast into both CTAs.
@@ -89,6 +92,10 @@ struct TmaWgmmaMainloop {
   static_assert(!kKBlocked || Granularity::kBlockK == kBlockK,
                 "Blockwise scales on the WGMMA kernel: the K block must be 128 "
                 "(Blockwise<bm, bn, 128>), the k-block at which it promotes");
+  static_assert(!kSwapAB || !kKBlocked,
+                "Blockwise scales are not offered by the swapped-operand policies "
+                "(WgmmaSwapABPolicy, Sm90WgmmaDecode): their accumulator rows are columns of C; "
+                "use Sm90WgmmaSmallM for Blockwise decode");
   static constexpr int kScaleBlockN = scale_block_n<Granularity>();
   static_assert(!kKBlocked || (kScaleBlockN % 8 == 0 && (Policy::kBlockN % kScaleBlockN == 0 ||
                                                          kScaleBlockN % Policy::kBlockN == 0)),
@@ -138,7 +145,8 @@ struct TmaWgmmaMainloop {
   /// up to the 8-row swizzle atom. The stage's rows past the box are not written (stale bytes of
   /// an earlier k-block, or never initialized): they feed only accumulator rows >= M, which no
   /// store reads (the epilogue and the split-K store check m < M). Decode (M = 1) then copies
-  /// 1 KiB of A per stage instead of 8 KiB of zero fill.
+  /// 1 KiB of A per stage instead of 8 KiB of zero fill. Swapped (kSwapAB) the same rows are
+  /// wgmma's N: the unwritten ones feed accumulator columns >= M, again C rows nothing stores.
   FP8GEMM_HOST_DEVICE static int a_box_rows(int m) {
     return m < Policy::kBlockM ? (m + 7) / 8 * 8 : Policy::kBlockM;
   }
@@ -199,10 +207,10 @@ struct TmaWgmmaMainloop {
   };
 
   /// Where accumulator register r of m64 row block i of this thread sits in the tile.
-  struct Coords {
+  struct StraightCoords {
     int consumer = 0;  // consumer warpgroup 0 or 1
     int t = 0;         // thread in the warpgroup
-    FP8GEMM_DEVICE static Coords current() {
+    FP8GEMM_DEVICE static StraightCoords current() {
       int const tid = arch::thread_idx();
       return {tid / Arch::kWarpgroupThreads - 1, tid % Arch::kWarpgroupThreads};
     }
@@ -215,6 +223,26 @@ struct TmaWgmmaMainloop {
     }
     FP8GEMM_HOST_DEVICE int col(int /*j*/, int r) const { return Atom::acc_col(t, r); }
   };
+
+  /// The swapped policies' map (kSwapAB): the wgmma computed C^T, so its accumulator row is C's
+  /// column and its column C's row: register r of thread t holds
+  ///   C[m0 + acc_col(t, r)][n0 + acc_row(t, r)]   (one consumer, one m64 block of N rows).
+  /// Registers 2q and 2q + 1 are then neighbouring rows of one column of C, not a pair of
+  /// neighbouring columns: kTransposed tells the epilogue not to store them as one access.
+  struct TransposedCoords {
+    static constexpr bool kTransposed = true;
+    int consumer = 0;  // always 0: one consumer warpgroup
+    int t = 0;         // thread in the warpgroup
+    FP8GEMM_DEVICE static TransposedCoords current() {
+      int const tid = arch::thread_idx();
+      return {tid / Arch::kWarpgroupThreads - 1, tid % Arch::kWarpgroupThreads};
+    }
+    /// The consumer's first wgmma row (of B's tile): it owns all of it.
+    FP8GEMM_HOST_DEVICE int first_row() const { return 0; }
+    FP8GEMM_HOST_DEVICE int row(int /*i*/, int r) const { return Atom::acc_col(t, r); }
+    FP8GEMM_HOST_DEVICE int col(int /*j*/, int r) const { return Atom::acc_row(t, r); }
+  };
+  using Coords = std::conditional_t<kSwapAB, TransposedCoords, StraightCoords>;
 
   static arch::TmaTensor2d operand_map(void const* base, int rows, int k, std::int64_t ld,
                                        int box_rows) {
@@ -450,14 +478,19 @@ struct TmaWgmmaMainloop {
     retire(B1{}, Pending0{});
   }
 
+  /// wgmma's A operand at k-step k: rows [row, row + 64) of the stage's A tile; swapped, of its
+  /// B tile ([BlockNRows][128 B]).
   FP8GEMM_DEVICE static std::uint64_t desc_a(SharedStorage& s, int stage, int row, int k) {
-    return arch::Sm90SmemDescriptor::k_major_swizzle128(
-               arch::smem_address(&s.a[stage][row * kBlockK]))
+    std::uint8_t const* tile = kSwapAB ? s.b[stage] : s.a[stage];
+    return arch::Sm90SmemDescriptor::k_major_swizzle128(arch::smem_address(&tile[row * kBlockK]))
         .advanced(k * Atom::kKStepBytes)
         .bits;
   }
+  /// wgmma's B operand at k-step k: the stage's B tile (its N rows); swapped, its A tile
+  /// ([BlockMCols][128 B]: the wgmma N = 8..128 rows of A, 8-row groups 1024 B apart).
   FP8GEMM_DEVICE static std::uint64_t desc_b(SharedStorage& s, int stage, int k) {
-    return arch::Sm90SmemDescriptor::k_major_swizzle128(arch::smem_address(&s.b[stage][0]))
+    std::uint8_t const* tile = kSwapAB ? s.a[stage] : s.b[stage];
+    return arch::Sm90SmemDescriptor::k_major_swizzle128(arch::smem_address(tile))
         .advanced(k * Atom::kKStepBytes)
         .bits;
   }

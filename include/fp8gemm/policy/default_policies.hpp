@@ -74,6 +74,19 @@ using Sm90WgmmaSmallM = WgmmaTilePolicy<64, 64, 1, 13, EA, EB>;
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaMediumM = WgmmaTilePolicy<128, 64, 2, 9, EA, EB>;
 
+/// Hopper decode with swapped operands (C^T = B A^T, WgmmaSwapABPolicy): 64 rows of B as the
+/// wgmma M and BlockMCols = 8, 16 or 32 rows of A as its N, one consumer warpgroup, as many
+/// stages of (BlockMCols + 64) x 128 B as fit 227 KiB (wgmma_max_stages): 25 / 22 / 18 stages of
+/// 9 / 10 / 12 KiB, i.e. 200 / 176 / 144 KiB of B in flight per SM where Sm90WgmmaSmallM's
+/// 64-row A leaves 104 KiB (cuBLASLt's decode kernels swap the same way: 64x8 at M = 1, 64x16
+/// at M = 16). N = 8192 gives 128 tiles per BlockMCols rows of M. Pick the smallest BlockMCols
+/// >= M (each m-tile streams all of B again); 64 and 128 compile too (14 / 9 stages; 128 at
+/// M = 128 is one wave of 128 tiles, like Sm90WgmmaMediumM). Not measured yet. No Blockwise
+/// scales (W9). B must be [N, K].
+template <int BlockMCols, class EA = e4m3fn, class EB = e4m3fn>
+using Sm90WgmmaDecode =
+    WgmmaSwapABPolicy<64, BlockMCols, 1, wgmma_max_stages<(64 + BlockMCols) * 128>(), EA, EB>;
+
 /// gfx950 (CDNA4): 256 x 256 x 128 block tile on the full-rate 16x16x128 MFMA, 8 waves (4 x 2) of
 /// 64 x 128, two LDS stages. mk_nk_mn runs the direct-to-LDS ping-pong mainloop on XOR-swizzled
 /// 128-byte rows: 2 x (256 + 256) x 128 B = 128 KiB of the 160 KiB; mk_kn_mn the register-staged

@@ -59,6 +59,12 @@ namespace fp8gemm {
 ///       cooperative schedule: a multicast stage is read by both CTAs' consumers of one tile
 ///       pair, while ping-pong consumers read different tiles from alternate stages, so the two
 ///       CTAs' rings would not hold the same k-blocks" [wgmma_multicast_pingpong]
+///   W9. Blockwise scales with the swapped operands (mainloop): "Blockwise scales are not offered
+///       by the swapped-operand policies (WgmmaSwapABPolicy, Sm90WgmmaDecode): their accumulator
+///       rows are columns of C; use Sm90WgmmaSmallM for Blockwise decode" [wgmma_swapab_blockwise]
+///   W10. WgmmaSwapABPolicy's shape (here): "WgmmaSwapABPolicy: BlockNRows must be 64 (one m64
+///       wgmma of B rows per k-step), BlockMCols 8, 16, 32, 64 or 128 (the wgmma N), one
+///       consumer" [wgmma_swapab_shape]
 /// How two consumer warpgroups share the work: the same tile (cooperative) or alternate tiles.
 enum class WgmmaSchedule { kCooperative, kPingPong };
 
@@ -133,6 +139,79 @@ struct WgmmaTilePolicy : WgmmaPolicyTag {
                 "different tiles from alternate stages, so the two CTAs' rings would not hold the "
                 "same k-blocks");
 };
+
+/// The most stages of StageBytes (1024-B multiples) that fit the 227 KiB a block may use, as the
+/// kernel lays them out: the stages, their two 8-byte mbarriers each (the SharedStorage struct
+/// rounds them up to its 1024-B alignment) and the 1024 B the kernel keeps to align the ring.
+template <int StageBytes>
+constexpr int wgmma_max_stages() {
+  static_assert(StageBytes > 0 && StageBytes % 1024 == 0,
+                "wgmma_max_stages: a stage is a whole number of 1024-B swizzle atoms");
+  constexpr int kAlign = arch::Sm90a::kSmemAlignment;
+  int stages = 0;
+  while (true) {
+    int const next = stages + 1;
+    int const barriers = (2 * next * 8 + kAlign - 1) / kAlign * kAlign;
+    if (next * StageBytes + barriers + kAlign > arch::Sm90a::kLdsBytes) return stages;
+    stages = next;
+  }
+}
+
+/// Swapped operands for small M (decode): C^T = B A^T. wgmma's A operand is a BlockNRows x 128 B
+/// tile of B (the wgmma M: 64 rows of N) and its B operand a BlockMCols x 128 B tile of A (the
+/// wgmma N: 8..128 rows of M); both are K-major with the 128-byte swizzle already, so only the
+/// descriptors trade places. A C tile is BlockMCols x BlockNRows (kBlockM x kBlockN, the tile
+/// scheduler's walk); accumulator register r of thread t holds C[m0 + acc_col(t, r)]
+/// [n0 + acc_row(t, r)] (TmaWgmmaMainloop::TransposedCoords). A stage holds BlockMCols rows of A
+/// next to 64 of B (1 KiB + 8 KiB at BlockMCols = 8), so many more stages of B are in flight than
+/// WgmmaTilePolicy's 64-row A allows. One consumer warpgroup. The wgmma's operand types swap too:
+/// Atom = Sm90Wgmma64xNx32<BlockMCols, EB, EA>. Blockwise scales are refused (W9).
+template <int BlockNRows, int BlockMCols, int Consumers, int Stages, class EA = e4m3fn,
+          class EB = e4m3fn>
+struct WgmmaSwapABPolicy : WgmmaPolicyTag {
+  using Atom = arch::Sm90Wgmma64xNx32<BlockMCols, EB, EA>;  // wgmma A = B tile, wgmma B = A tile
+  using Arch = arch::Sm90a;
+  using ElementA = EA;  // of the GEMM (A [M, K]), not of the wgmma
+  using ElementB = EB;
+  static constexpr bool kSwapAB = true;
+
+  static constexpr int kBlockM = BlockMCols, kBlockN = BlockNRows;  // the C tile: M x N
+  static constexpr int kBlockK = 128;
+  static constexpr int kStages = Stages, kConsumers = Consumers;
+  static constexpr bool kPingPong = false;
+  static constexpr int kConsumersPerTile = 1;
+  static constexpr int kConsumerRows = BlockNRows;  // wgmma M rows (of N) the consumer owns
+  static constexpr int kWavesPerConsumer = 1;
+  static constexpr int kThreads = Arch::kWarpgroupThreads * (1 + Consumers);
+  static constexpr int kAccumulators = Atom::kAccumulators;
+  static constexpr int kProducerRegisters = 40;
+  static constexpr int kConsumerRegisters = 232;
+  static constexpr int kWavesM = 1, kWavesN = 1;
+  static constexpr char const* kScheduleSuffix = "_swapab";
+  static constexpr int kAtomsM = 1, kAtomsN = 1;
+  static constexpr arch::TmaL2Promotion kL2Promotion = arch::TmaL2Promotion::k128B;
+
+  static constexpr int kStageBytesA = BlockMCols * kBlockK;  // [BlockMCols][128 B] of A
+  static constexpr int kStageBytesB = BlockNRows * kBlockK;  // [BlockNRows][128 B] of B
+  static constexpr int kStageBytes = kStageBytesA + kStageBytesB;
+
+  static_assert(BlockNRows == 64 &&
+                    (BlockMCols == 8 || BlockMCols == 16 || BlockMCols == 32 || BlockMCols == 64 ||
+                     BlockMCols == 128) &&
+                    Consumers == 1,
+                "WgmmaSwapABPolicy: BlockNRows must be 64 (one m64 wgmma of B rows per k-step), "
+                "BlockMCols 8, 16, 32, 64 or 128 (the wgmma N), one consumer");
+  static_assert(Stages >= 2, "WgmmaSwapABPolicy: at least two stages");
+  static_assert(Stages <= wgmma_max_stages<kStageBytes>(),
+                "WgmmaSwapABPolicy: the stages do not fit the 227 KiB of shared memory a block "
+                "may use: shrink BlockMCols or Stages");
+};
+
+/// kSwapAB of a WGMMA policy: false for WgmmaTilePolicy (which has no such member).
+template <class P, class = void>
+struct WgmmaSwapsAB : std::false_type {};
+template <class P>
+struct WgmmaSwapsAB<P, std::void_t<decltype(P::kSwapAB)>> : std::bool_constant<P::kSwapAB> {};
 
 /// True for WgmmaTilePolicy and structs derived from it (GemmConfig picks the TMA + WGMMA kernel).
 template <class P>

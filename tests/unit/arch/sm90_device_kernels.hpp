@@ -41,6 +41,7 @@ __global__ void __launch_bounds__(128, 1)
       reinterpret_cast<void const*>(&sm90_compile_wgmma_kernel<N, e5m2, e5m2>)
 /// Takes every instantiation's address, so that each is compiled.
 inline void const* const kSm90CompileWgmmaKernels[] = {
+    FP8GEMM_TEST_SM90_PAIRS(8),  FP8GEMM_TEST_SM90_PAIRS(16),  FP8GEMM_TEST_SM90_PAIRS(32),
     FP8GEMM_TEST_SM90_PAIRS(64), FP8GEMM_TEST_SM90_PAIRS(128), FP8GEMM_TEST_SM90_PAIRS(256)};
 #undef FP8GEMM_TEST_SM90_PAIRS
 #endif

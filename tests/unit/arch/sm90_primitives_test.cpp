@@ -147,6 +147,9 @@ void expect_accumulator_bijection() {
 }
 
 TEST(Sm90Wgmma64xNx32, AccumulatorMapIsABijectionOnto64xN) {
+  expect_accumulator_bijection<8>();
+  expect_accumulator_bijection<16>();
+  expect_accumulator_bijection<32>();
   expect_accumulator_bijection<64>();
   expect_accumulator_bijection<128>();
   expect_accumulator_bijection<256>();
@@ -164,6 +167,59 @@ TEST(Sm90Wgmma64xNx32, AccumulatorMapKnownEntries) {
     EXPECT_EQ(W::acc_row(c[0], c[1]), c[2]) << "thread " << c[0] << " register " << c[1];
     EXPECT_EQ(W::acc_col(c[0], c[1]), c[3]) << "thread " << c[0] << " register " << c[1];
   }
+}
+
+// The narrow atoms of the swapped decode policies (wgmma N = M of C: 8, 16, 32). PTX ISA, figure
+// "WGMMA .m64nNk32 register fragment layout for accumulator matrix D": thread T0 holds d0, d1 at
+// row 0, columns 0 and 1, and d2, d3 at row 8; T1 starts at column 2, T4 at row 1, warp 1 (T32)
+// at row 16; the next 8 columns are d4..d7. Its last entry for N = 8 is T127 {d2, d3} at row 63,
+// columns 6 and 7.
+TEST(Sm90Wgmma64xNx32, NarrowAccumulatorMapKnownEntries) {
+  using W8 = Sm90Wgmma64xNx32<8, e5m2, e4m3fn>;
+  using W16 = Sm90Wgmma64xNx32<16, e4m3fn, e4m3fn>;
+  using W32 = Sm90Wgmma64xNx32<32, e4m3fn, e5m2>;
+  static_assert(W8::kAccumulators == 4 && W16::kAccumulators == 8 && W32::kAccumulators == 16,
+                "m64nNk32 f32 D: N / 2 registers per thread");
+  // {thread, register, row, column}
+  int const n8[][4] = {{0, 0, 0, 0},   {0, 1, 0, 1},    {0, 2, 8, 0},   {0, 3, 8, 1},
+                       {1, 0, 0, 2},   {3, 1, 0, 7},    {4, 0, 1, 0},   {31, 3, 15, 7},
+                       {32, 0, 16, 0}, {127, 2, 63, 6}, {127, 3, 63, 7}};
+  for (auto const& c : n8) {
+    EXPECT_EQ(W8::acc_row(c[0], c[1]), c[2]) << "N 8 thread " << c[0] << " register " << c[1];
+    EXPECT_EQ(W8::acc_col(c[0], c[1]), c[3]) << "N 8 thread " << c[0] << " register " << c[1];
+  }
+  int const n16[][4] = {{0, 4, 0, 8}, {0, 7, 8, 9}, {5, 5, 1, 11}, {127, 7, 63, 15}};
+  for (auto const& c : n16) {
+    EXPECT_EQ(W16::acc_row(c[0], c[1]), c[2]) << "N 16 thread " << c[0] << " register " << c[1];
+    EXPECT_EQ(W16::acc_col(c[0], c[1]), c[3]) << "N 16 thread " << c[0] << " register " << c[1];
+  }
+  int const n32[][4] = {{6, 13, 1, 29}, {64, 12, 32, 24}, {127, 15, 63, 31}};
+  for (auto const& c : n32) {
+    EXPECT_EQ(W32::acc_row(c[0], c[1]), c[2]) << "N 32 thread " << c[0] << " register " << c[1];
+    EXPECT_EQ(W32::acc_col(c[0], c[1]), c[3]) << "N 32 thread " << c[0] << " register " << c[1];
+  }
+}
+
+// An 8-, 16- or 32-row K-major operand (the swapped kernel's A tile as wgmma's B): the same
+// descriptor as a 64-row one. The stride byte offset (1024 B between 8-row groups) is not read at
+// N = 8 (one group) but locates rows 8..15 and 16..31 at N = 16 / 32, so it must be 1024 there;
+// the k-step advance stays +32 B inside the 128-B row.
+TEST(Sm90SmemDescriptor, NarrowOperandTiles) {
+  for (std::uint32_t const rows : {8u, 16u, 32u}) {
+    std::uint32_t const start = 0x8000 + rows * 128;  // 1024-B aligned for every rows here
+    ASSERT_EQ(start % 1024, 0u);
+    Sm90SmemDescriptor const d = Sm90SmemDescriptor::k_major_swizzle128(start);
+    EXPECT_EQ(d.start_address(), start) << rows;
+    EXPECT_EQ(d.stride_byte_offset(), 1024u) << rows;
+    EXPECT_EQ(d.leading_byte_offset(), 16u) << rows;
+    EXPECT_EQ(d.base_offset(), 0u) << rows;
+    EXPECT_EQ(d.layout(), Sm90SmemLayout::kSwizzle128B) << rows;
+    // row g·8 of the tile starts g · SBO after the start: within the rows TMA wrote
+    EXPECT_LE((rows / 8 - 1) * d.stride_byte_offset() + 128, rows * 128) << rows;
+    EXPECT_EQ(d.advanced(3 * 32).start_address(), start + 96) << rows;
+  }
+  // literal: a 16-row tile at 0x8800: start >> 4 = 0x880, SBO 1024 >> 4 = 0x40, LBO 1, layout 1
+  EXPECT_EQ(Sm90SmemDescriptor::k_major_swizzle128(0x8800).bits, 0x4000004000010880ull);
 }
 
 // ---- accumulation model (tests/common) against the H200 table ---------------------------------

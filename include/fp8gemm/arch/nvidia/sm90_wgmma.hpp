@@ -135,6 +135,12 @@ FP8GEMM_DEVICE void wgmma_pin_accumulators(float (&d)[Regs]) {
 // Operand lists of the accumulator registers (generated; one "%i" and one "+f"(d[i]) per
 // register). Function-like so that a macro argument naming them is not expanded early.
 // clang-format off
+#define FP8GEMM_SM90_WGMMA_D4_LIST \
+  "{%0, %1, %2, %3}"
+#define FP8GEMM_SM90_WGMMA_D8_LIST \
+  "{%0, %1, %2, %3, %4, %5, %6, %7}"
+#define FP8GEMM_SM90_WGMMA_D16_LIST \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}"
 #define FP8GEMM_SM90_WGMMA_D32_LIST \
   "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}"
@@ -152,6 +158,12 @@ FP8GEMM_DEVICE void wgmma_pin_accumulators(float (&d)[Regs]) {
   "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
   "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
   "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}"
+#define FP8GEMM_SM90_WGMMA_D4_OPERANDS() \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+#define FP8GEMM_SM90_WGMMA_D8_OPERANDS() \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+#define FP8GEMM_SM90_WGMMA_D16_OPERANDS() \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
 #define FP8GEMM_SM90_WGMMA_D32_OPERANDS() \
   "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
@@ -220,9 +232,9 @@ struct Sm90Wgmma64xNx32 {
                  std::is_same_v<EA, e5m2>)&&(std::is_same_v<EB, e4m3fn> ||
                                              std::is_same_v<EB, e5m2>),
                 "FP8 wgmma takes OCP e4m3fn or e5m2 operands");
-  static_assert(N == 64 || N == 128 || N == 256,
-                "Sm90Wgmma64xNx32 is instantiated for N = 64, 128, 256 (add the operand list for "
-                "other multiples of 8 up to 256)");
+  static_assert(N == 8 || N == 16 || N == 32 || N == 64 || N == 128 || N == 256,
+                "Sm90Wgmma64xNx32 is instantiated for N = 8, 16, 32, 64, 128, 256 (add the operand "
+                "list for other multiples of 8 up to 256)");
   using Arch = Sm90a;
   using ElementA = EA;
   using ElementB = EB;
@@ -259,7 +271,16 @@ struct Sm90Wgmma64xNx32 {
     constexpr bool kAIsE4m3 = std::is_same_v<EA, e4m3fn>;
     constexpr bool kBIsE4m3 = std::is_same_v<EB, e4m3fn>;
     std::uint32_t const scale_d = accumulate ? 1u : 0u;
-    if constexpr (N == 64) {
+    if constexpr (N == 8) {
+      FP8GEMM_SM90_WGMMA_SS_PAIRS("8", FP8GEMM_SM90_WGMMA_D4_LIST, FP8GEMM_SM90_WGMMA_D4_OPERANDS,
+                                  "4", "5", "6")
+    } else if constexpr (N == 16) {
+      FP8GEMM_SM90_WGMMA_SS_PAIRS("16", FP8GEMM_SM90_WGMMA_D8_LIST, FP8GEMM_SM90_WGMMA_D8_OPERANDS,
+                                  "8", "9", "10")
+    } else if constexpr (N == 32) {
+      FP8GEMM_SM90_WGMMA_SS_PAIRS("32", FP8GEMM_SM90_WGMMA_D16_LIST,
+                                  FP8GEMM_SM90_WGMMA_D16_OPERANDS, "16", "17", "18")
+    } else if constexpr (N == 64) {
       FP8GEMM_SM90_WGMMA_SS_PAIRS("64", FP8GEMM_SM90_WGMMA_D32_LIST,
                                   FP8GEMM_SM90_WGMMA_D32_OPERANDS, "32", "33", "34")
     } else if constexpr (N == 128) {
@@ -280,9 +301,15 @@ struct Sm90Wgmma64xNx32 {
 
 #undef FP8GEMM_SM90_WGMMA_SS_PAIRS
 #undef FP8GEMM_SM90_WGMMA_SS
+#undef FP8GEMM_SM90_WGMMA_D4_LIST
+#undef FP8GEMM_SM90_WGMMA_D8_LIST
+#undef FP8GEMM_SM90_WGMMA_D16_LIST
 #undef FP8GEMM_SM90_WGMMA_D32_LIST
 #undef FP8GEMM_SM90_WGMMA_D64_LIST
 #undef FP8GEMM_SM90_WGMMA_D128_LIST
+#undef FP8GEMM_SM90_WGMMA_D4_OPERANDS
+#undef FP8GEMM_SM90_WGMMA_D8_OPERANDS
+#undef FP8GEMM_SM90_WGMMA_D16_OPERANDS
 #undef FP8GEMM_SM90_WGMMA_D32_OPERANDS
 #undef FP8GEMM_SM90_WGMMA_D64_OPERANDS
 #undef FP8GEMM_SM90_WGMMA_D128_OPERANDS

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+// Compile-fail case (Hopper WGMMA, swapped operands): 128 rows of B per tile (two m64 wgmmas).
+// expect-error: WgmmaSwapABPolicy: BlockNRows must be 64 (one m64 wgmma of B rows per k-step),
+// expect-error: BlockMCols 8, 16, 32, 64 or 128 (the wgmma N), one consumer
+#include "fp8gemm/fp8gemm.hpp"
+
+using namespace fp8gemm;
+
+using Config =
+    GemmConfig<WgmmaSwapABPolicy<128, 16, 1, 8>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+
+// What a user writes: instantiating run() instantiates the policy, the mainloop and the kernel.
+Status run(Gemm<Config>::Arguments const& args) {
+  return Gemm<Config>::run(args);
+}

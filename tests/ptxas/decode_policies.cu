@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// The swapped-operand decode policies' kernels (Sm90WgmmaDecode, C^T = B A^T), compiled with
+// -Xptxas -v by ptxas_check.cmake (label ptxas, no GPU): no spills, no wgmma serialization
+// (C75xx), promoted (two pipelined partial-sum sets) and fast, for BlockMCols 8, 16, 32 and the
+// 128 that the M = 128 bench entry uses (64 accumulators + 2 x 64 partial sums).
+#include "fp8gemm/fp8gemm.hpp"
+
+namespace fp8gemm {
+using Decode8Promoted = GemmConfig<Sm90WgmmaDecode<8>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+using Decode8Fast = GemmConfig<Sm90WgmmaDecode<8, e4m3fn, e5m2>, PerChannel, LayoutB::kNK,
+                               Epilogue<e4m3fn, GeluTanh>, FastAccumulation>;
+using Decode16Promoted = GemmConfig<Sm90WgmmaDecode<16, e5m2, e4m3fn>, PerChannel, LayoutB::kNK,
+                                    Epilogue<bf16, GeluTanh>>;
+using Decode16Fast =
+    GemmConfig<Sm90WgmmaDecode<16>, PerTensor, LayoutB::kNK, Epilogue<float>, FastAccumulation>;
+using Decode32Promoted =
+    GemmConfig<Sm90WgmmaDecode<32>, PerTensor, LayoutB::kNK, Epilogue<e4m3fn, GeluErf>>;
+using Decode32Fast =
+    GemmConfig<Sm90WgmmaDecode<32>, PerChannel, LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
+using Decode128Promoted = GemmConfig<Sm90WgmmaDecode<128>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+
+Status run_all(Gemm<Decode8Promoted>::Arguments const& a, Gemm<Decode8Fast>::Arguments const& b,
+               Gemm<Decode16Promoted>::Arguments const& c, Gemm<Decode16Fast>::Arguments const& d,
+               Gemm<Decode32Promoted>::Arguments const& e, Gemm<Decode32Fast>::Arguments const& f,
+               Gemm<Decode128Promoted>::Arguments const& g) {
+  FP8GEMM_RETURN_IF_ERROR(Gemm<Decode8Promoted>::run(a));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<Decode8Fast>::run(b));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<Decode16Promoted>::run(c));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<Decode16Fast>::run(d));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<Decode32Promoted>::run(e));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<Decode32Fast>::run(f));
+  return Gemm<Decode128Promoted>::run(g);
+}
+}  // namespace fp8gemm
