@@ -142,8 +142,7 @@ struct TmaStoreEpilogue {
     if (c.t == 0) {
       FP8GEMM_UNROLL
       for (int b = 0; b < kBoxes; ++b)
-        arch::tma_store_2d(&p.map_c, tile + b * kBoxBytes, n0 + b * kBoxCols,
-                           m0 + c.first_row());
+        arch::tma_store_2d(&p.map_c, tile + b * kBoxBytes, n0 + b * kBoxCols, m0 + c.first_row());
       arch::tma_store_commit_group();
     }
     if (p.params.amax != nullptr) arch::atomic_max_nonnegative(p.params.amax, amax);

@@ -82,7 +82,8 @@ struct IsTmaStore<TmaStoreEpilogue<P, G, E>> : std::true_type {};
 
 // Which configurations store through TMA: the default tile with 2-byte and fp8 C (192 KiB ring +
 // 32 / 16 KiB staging); SmallM (208 + 8 KiB). From registers: fp32 C on the default (64 KiB of
-// staging would not fit next to the ring), Fast's 128 x 256 (192 + 64 KiB), ping-pong, 256-row tiles.
+// staging would not fit next to the ring), Fast's 128 x 256 (192 + 64 KiB), ping-pong, 256-row
+// tiles.
 static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<bf16, Identity>>>::value);
 static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<fp16, GeluTanh>>>::value);
 static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<e4m3fn, Identity>>>::value);
@@ -90,10 +91,11 @@ static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaSmallM<>, Epilogue<bf16, Identity>>
 static_assert(!IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<float, Identity>>>::value);
 static_assert(
     !IsTmaStore<EpilogueOf<Sm90WgmmaFast<>, Epilogue<bf16, Identity>, FastAccumulation>>::value);
-static_assert(!IsTmaStore<EpilogueOf<
-                  WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
-                  Epilogue<bf16, Identity>>>::value);
-static_assert(!IsTmaStore<EpilogueOf<WgmmaTilePolicy<256, 128, 2, 4>, Epilogue<bf16, Identity>>>::value);
+static_assert(!IsTmaStore<
+              EpilogueOf<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
+                         Epilogue<bf16, Identity>>>::value);
+static_assert(
+    !IsTmaStore<EpilogueOf<WgmmaTilePolicy<256, 128, 2, 4>, Epilogue<bf16, Identity>>>::value);
 
 }  // namespace
 }  // namespace fp8gemm
