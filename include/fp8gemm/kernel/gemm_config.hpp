@@ -52,10 +52,11 @@ struct PortableKernelPieces {
 /// The WGMMA kernel's epilogue: TmaStoreEpilogue (C staged in shared memory, stored by TMA while
 /// the consumers go on) for cooperative tiles of one m64 row block per consumer whose ring and
 /// staging tiles fit the 227 KiB together (bf16 / fp16 / fp8 C on Sm90WgmmaDefault: 192 + 32
-/// KiB); else DirectStoreEpilogue (stores from registers): ping-pong, 256-row tiles, fp32 C next
-/// to a full ring.
+/// KiB) and whose rows of C are whole 128-byte boxes; else DirectStoreEpilogue (stores from
+/// registers): ping-pong, 256-row tiles, fp32 C next to a full ring, fp8 C 64 columns wide.
 template <class P, class G, class E, int PromoteK,
-          bool Candidate = !P::kPingPong && P::kAtomsM == 1>
+          bool Candidate = !P::kPingPong && P::kAtomsM == 1 &&
+                           P::kBlockN * sizeof(typename E::Element) % 128 == 0>
 struct WgmmaEpilogueChoice {
   using type = DirectStoreEpilogue<P, G, E>;
 };
