@@ -12,6 +12,8 @@
 #include <iostream>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "common/sm90_accumulation_model.hpp"
@@ -71,9 +73,12 @@ TYPED_TEST(WgmmaGemm, MatchesFp64) {
         // policy's stage count
         GemmCase{2304, 2100, 650}}) {
     c.seed = seed++;
-    // odd cases: ldc = N + 3 (one element per store); even: an even ldc (pair stores, and the
-    // single-element path where N is odd, at the right edge)
-    c.ldc_pad = c.seed % 2 ? 3 : (c.n % 2 ? 1 : 8);
+    // seed % 3 == 0: ldc = N + 3 (one element per store); 1: an even ldc (pair stores, and the
+    // single-element path where N is odd, at the right edge); 2: ldc a multiple of 16 elements,
+    // so C's rows are 16-byte aligned for every C type: the TMA-store epilogue where the config
+    // has it (TmaStoreEpilogue: the tensor map needs that; the other two take its fallback)
+    int const pads[3] = {3, c.n % 2 ? 1 : 8, (16 - c.n % 16) % 16 + 16};
+    c.ldc_pad = pads[c.seed % 3];
     GemmProblem<TypeParam> const p(c);
     std::string report;
     EXPECT_TRUE(run_on_gpu(p, &report)) << describe(c) << " ldc " << p.ldc;
@@ -304,6 +309,38 @@ TEST(WgmmaSplitK, DeterministicAndMatchesUnsplit) {
   GemmCase d{1100, 1000, 600, seed++};
   d.split_k = 4;
   EXPECT_TRUE(split_k_consistent<PingPong>(d, run_on_gpu<PingPong>));
+}
+
+// ---- which epilogue path a launch takes ---------------------------------------------------------
+
+/// The default tile with bf16 C stores through TMA exactly where C's rows are 16-byte aligned
+/// (ldc a multiple of 8 bf16); otherwise the same launch falls back to the stores from registers
+/// (the MatchesFp64 cases above run both paths against FP64).
+TEST(WgmmaTmaStore, TakenWhereCsRowsAre16ByteAligned) {
+  using Config = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+  using Kernel = Config::Kernel;
+  static_assert(std::is_same_v<Config::CollectiveEpilogue,
+                               TmaStoreEpilogue<Sm90WgmmaDefault<>, PerTensor, Epilogue<bf16>>>);
+  DeviceBuffer a, b, sa, sb, cbuf;
+  ASSERT_EQ(a.allocate(1 << 16), cudaSuccess);
+  ASSERT_EQ(b.allocate(1 << 16), cudaSuccess);
+  ASSERT_EQ(sa.allocate(4), cudaSuccess);
+  ASSERT_EQ(sb.allocate(4), cudaSuccess);
+  ASSERT_EQ(cbuf.allocate(1 << 18), cudaSuccess);
+  Gemm<Config>::Arguments args;
+  args.m = 200, args.n = 250, args.k = 256;
+  args.a = a.as<e4m3fn>(), args.lda = 256, args.b = b.as<e4m3fn>(), args.ldb = 256;
+  args.scale_a = sa.as<float>(), args.scale_a_count = 1;
+  args.scale_b = sb.as<float>(), args.scale_b_count = 1;
+  args.epilogue.c = cbuf.as<bf16>();
+  for (auto [ldc, tma] : {std::pair{256, true}, {264, true}, {251, false}, {258, false}}) {
+    args.epilogue.ldc = ldc;
+    ASSERT_TRUE(Gemm<Config>::can_implement(args).ok());
+    Kernel::Params p;
+    Status const st = Kernel::initialize(Gemm<Config>::kernel_arguments(args), nullptr, p);
+    ASSERT_TRUE(st.ok()) << st.to_string();
+    EXPECT_EQ(p.epilogue.tma_store, tma) << "ldc " << ldc;
+  }
 }
 
 // ---- the [K, N] -> [N, K] helper the kKN refusal names ---------------------------------------

@@ -40,6 +40,22 @@ struct DirectStoreEpilogue {
     args.pair_stores = args.params.c != nullptr && EpilogueOp::pair_stores_aligned(args.params);
     return args;
   }
+  /// The warp-specialized kernel's form of the contract (TmaStoreEpilogue's, which needs a
+  /// tensor map and shared memory): Params = the arguments to_params made, no shared memory, and
+  /// nothing to finish before the CTA exits.
+  using Params = Arguments;
+  struct SharedStorage {};
+  static Status initialize(Arguments const& args, Params& p) {
+    p = to_params(args);
+    return Status::success();
+  }
+  template <class Accumulators, class Coords>
+  FP8GEMM_DEVICE static void store(Params const& p, SharedStorage&, int m0, int n0,
+                                   Accumulators const& acc, Coords const& tc) {
+    store(p, m0, n0, acc, tc);
+  }
+  template <class Coords>
+  FP8GEMM_DEVICE static void finish(Params const&, Coords const&) {}
 
   static Status can_implement(Arguments const& args) {
     auto fail = [](StatusCode code, std::string const& what) { return Status::error(code, what); };

@@ -49,12 +49,16 @@ struct Epilogue {
     ElementC v[2];
   };
   FP8GEMM_DEVICE static void store_pair(Params const& p, int m, int n, float y0, float y1) {
-    ElementC* const dst = p.c + m * p.ldc + n;
+    write_pair(p.c + m * p.ldc + n, p, y0, y1);
+  }
+  /// y0 and y1 converted, as one Pair access at `dst` (aligned to a Pair): global memory
+  /// (store_pair) or a shared-memory staging tile (TmaStoreEpilogue).
+  FP8GEMM_DEVICE static void write_pair(void* dst, Params const& p, float y0, float y1) {
     if constexpr (std::is_same_v<ElementC, bf16> || std::is_same_v<ElementC, fp16>) {
-      *reinterpret_cast<std::uint32_t*>(dst) = arch::pack_half2<ElementC>(y0, y1);
+      *static_cast<std::uint32_t*>(dst) = arch::pack_half2<ElementC>(y0, y1);
     } else {
-      *reinterpret_cast<Pair*>(dst) = Pair{{convert_output<ElementC>(y0, p.output_scale),
-                                            convert_output<ElementC>(y1, p.output_scale)}};
+      *static_cast<Pair*>(dst) = Pair{{convert_output<ElementC>(y0, p.output_scale),
+                                       convert_output<ElementC>(y1, p.output_scale)}};
     }
   }
   /// Every even column of C starts an aligned pair: ldc even and C aligned to a pair.

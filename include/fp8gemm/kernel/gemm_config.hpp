@@ -6,6 +6,7 @@
 
 #include "fp8gemm/config.hpp"
 #include "fp8gemm/epilogue/direct_store_epilogue.hpp"
+#include "fp8gemm/epilogue/tma_store_epilogue.hpp"
 #include "fp8gemm/kernel/gemm_kernel.hpp"
 #include "fp8gemm/kernel/gemm_kernel_warp_specialized.hpp"
 #include "fp8gemm/kernel/tile_scheduler.hpp"
@@ -48,6 +49,29 @@ struct PortableKernelPieces {
   using TileScheduler = GroupedTileScheduler<P>;
   using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
 };
+/// The WGMMA kernel's epilogue: TmaStoreEpilogue (C staged in shared memory, stored by TMA while
+/// the consumers go on) for cooperative tiles of one m64 row block per consumer whose ring and
+/// staging tiles fit the 227 KiB together (bf16 / fp16 / fp8 C on Sm90WgmmaDefault: 192 + 32
+/// KiB) and whose rows of C are whole 128-byte boxes; else DirectStoreEpilogue (stores from
+/// registers): ping-pong, swapped operands (a transposed accumulator map), 256-row tiles, fp32 C
+/// next to a full ring, fp8 C 64 columns wide.
+template <class P, class G, class E, int PromoteK,
+          bool Candidate = !P::kPingPong && !WgmmaSwapsAB<P>::value && P::kAtomsM == 1 &&
+                           P::kBlockN * sizeof(typename E::Element) % 128 == 0>
+struct WgmmaEpilogueChoice {
+  using type = DirectStoreEpilogue<P, G, E>;
+};
+template <class P, class G, class E, int PromoteK>
+struct WgmmaEpilogueChoice<P, G, E, PromoteK, true> {
+  using Tma = TmaStoreEpilogue<P, G, E>;
+  struct Both {
+    typename TmaWgmmaMainloop<P, G, PromoteK>::SharedStorage mainloop;
+    typename Tma::SharedStorage epilogue;
+  };
+  static constexpr bool kFits = sizeof(Both) + P::Arch::kSmemAlignment <= P::Arch::kLdsBytes;
+  using type = std::conditional_t<kFits, Tma, DirectStoreEpilogue<P, G, E>>;
+};
+
 template <class P, class G, LayoutB LB, class E, int PromoteK>
 struct WgmmaKernelPieces {
   static_assert(LB == LayoutB::kNK,
@@ -55,7 +79,7 @@ struct WgmmaKernelPieces {
                 "transpose_kn_to_nk_gpu / _host in quant/transpose.hpp converts a [K, N] weight "
                 "once), or use the portable policy Sm90Default, which reads [K, N]");
   using Mainloop = TmaWgmmaMainloop<P, G, PromoteK>;
-  using CollectiveEpilogue = DirectStoreEpilogue<P, G, E>;
+  using CollectiveEpilogue = typename WgmmaEpilogueChoice<P, G, E, PromoteK>::type;
   using TileScheduler = PersistentTileScheduler<P>;
   using Kernel = WarpSpecializedGemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
 };

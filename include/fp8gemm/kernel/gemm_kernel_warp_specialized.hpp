@@ -33,7 +33,11 @@ struct WarpSpecializedGemmKernel {
   using Policy = typename Mainloop::Policy;
   using Arch = typename Mainloop::Arch;
   using Accumulators = typename Mainloop::Accumulators;
-  using SharedStorage = typename Mainloop::SharedStorage;
+  /// The mainloop's ring, then the epilogue's staging tiles (TmaStoreEpilogue; empty otherwise).
+  struct SharedStorage {
+    typename Mainloop::SharedStorage mainloop;
+    typename Epilogue::SharedStorage epilogue;
+  };
   static constexpr int kThreads = Mainloop::kThreads;  // producer + consumer warpgroups
   static constexpr int kWaveSize = Arch::kWaveSize;
   static constexpr int kMinBlocksPerSm = Mainloop::kMinBlocksPerSm;
@@ -45,6 +49,9 @@ struct WarpSpecializedGemmKernel {
   // dynamic shared memory is only 16-byte aligned: room to align the ring to 1024 bytes
   static constexpr int kSharedBytes =
       static_cast<int>(sizeof(SharedStorage)) + Arch::kSmemAlignment;
+  static_assert(kSharedBytes <= Arch::kLdsBytes,
+                "WarpSpecializedGemmKernel: the ring and the epilogue's staging tiles do not fit "
+                "the 227 KiB of shared memory a block may use: fewer stages");
 
   struct Arguments {
     typename Mainloop::Arguments mainloop;
@@ -53,7 +60,7 @@ struct WarpSpecializedGemmKernel {
   };
   struct Params {
     typename Mainloop::Params mainloop;
-    typename Epilogue::Arguments epilogue;
+    typename Epilogue::Params epilogue;
     typename TileScheduler::Params scheduler;
     float* workspace = nullptr;  // split_k > 1: [split][M][N] FP32 partial sums
   };
@@ -68,7 +75,7 @@ struct WarpSpecializedGemmKernel {
   /// Params from checked Arguments: tensor maps (driver) and the grid (SM count).
   static Status initialize(Arguments const& args, float* workspace, Params& p) {
     FP8GEMM_RETURN_IF_ERROR(Mainloop::to_params(args.mainloop, p.mainloop));
-    p.epilogue = Epilogue::to_params(args.epilogue);
+    FP8GEMM_RETURN_IF_ERROR(Epilogue::initialize(args.epilogue, p.epilogue));
     FP8GEMM_RETURN_IF_ERROR(TileScheduler::initialize(args.scheduler, p.scheduler));
     if constexpr (kClusterSize > 1) {
       // persistent clusters: no more than the device holds at once (a GPC with an odd number of
@@ -92,8 +99,9 @@ struct WarpSpecializedGemmKernel {
     // the ring at the first 1024-byte boundary of dynamic shared memory (kSharedBytes has room)
     auto const raw = reinterpret_cast<std::uintptr_t>(shared);
     std::uint32_t const misalign = arch::smem_address(shared) % Arch::kSmemAlignment;
-    auto& s = *reinterpret_cast<SharedStorage*>(raw + (Arch::kSmemAlignment - misalign) %
-                                                          Arch::kSmemAlignment);
+    auto& shared_all = *reinterpret_cast<SharedStorage*>(raw + (Arch::kSmemAlignment - misalign) %
+                                                                   Arch::kSmemAlignment);
+    auto& s = shared_all.mainloop;
     int const tid = arch::thread_idx();
     int const warpgroup = tid / Arch::kWarpgroupThreads;
     if (tid == 0) Mainloop::init(s, p.mainloop);
@@ -150,10 +158,11 @@ struct WarpSpecializedGemmKernel {
         // consume the shared stages: nothing to store
         if (!t.store) continue;
         if (p.scheduler.split_k == 1)
-          Epilogue::store(p.epilogue, m0, n0, acc, coords);
+          Epilogue::store(p.epilogue, shared_all.epilogue, m0, n0, acc, coords);
         else
           store_partial(p, m0, n0, t.split, acc, coords);
       }
+      Epilogue::finish(p.epilogue, coords);  // its copies out of shared memory, before exit
     }
     // Cluster: no CTA may exit while its peer can still multicast into its shared memory or
     // arrive on its barriers (the last stages' releases); every thread of both CTAs meets here.

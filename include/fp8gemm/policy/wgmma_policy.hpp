@@ -189,6 +189,11 @@ struct WgmmaSwapABPolicy : WgmmaPolicyTag {
   static constexpr int kWavesM = 1, kWavesN = 1;
   static constexpr char const* kScheduleSuffix = "_swapab";
   static constexpr int kAtomsM = 1, kAtomsN = 1;
+  /// No clusters (WgmmaTilePolicy's multicast members, for the kernel's shared code).
+  static constexpr WgmmaMulticast kMulticast = WgmmaMulticast::kNone;
+  static constexpr bool kMulticastA = false, kMulticastB = false;
+  static constexpr int kClusterSize = 1;
+  static constexpr char const* kMulticastSuffix = "";
   static constexpr arch::TmaL2Promotion kL2Promotion = arch::TmaL2Promotion::k128B;
 
   static constexpr int kStageBytesA = BlockMCols * kBlockK;  // [BlockMCols][128 B] of A

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "fp8gemm/arch/thread.hpp"
 #include "fp8gemm/config.hpp"
 
 namespace fp8gemm::arch {
@@ -138,6 +139,20 @@ struct Mbarrier {
 #endif
   }
 };
+
+/// threadIdx.x, read by a volatile asm where it is called: what is computed from it stays where
+/// it is written (a plain read lets the compiler hoist per-thread constants, such as a tile
+/// epilogue's addresses, out of the persistent loop, where they stay live across the main loop
+/// and push its registers into spills). Outside sm_90a device passes: thread_idx().
+FP8GEMM_DEVICE int thread_idx_in_place() {
+#if defined(FP8GEMM_ARCH_SM90A)
+  std::uint32_t t;
+  asm volatile("mov.u32 %0, %%tid.x;\n" : "=r"(t));
+  return static_cast<int>(t);
+#else
+  return thread_idx();
+#endif
+}
 
 /// fence.mbarrier_init.release.cluster: makes mbarrier.init visible to the async proxy (TMA
 /// completions) and, with a following block/cluster barrier, to the other threads.

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+/// The Hopper epilogue that stores through shared memory with TMA (epilogue layer): each consumer
+/// warpgroup converts its rows of the tile into a 128-byte-swizzled staging tile (TMA's box
+/// layout) and one of its threads stores the boxes with cp.async.bulk.tensor, which writes whole
+/// 128-byte rows and clips rows and columns past M and N. The consumer then goes on to its next
+/// tile while the copy drains; it waits for the copy's reads of the staging tile only when it
+/// fills the tile again. Same values as DirectStoreEpilogue (whose dequant, arguments and checks it
+/// reuses), which it falls back to, decided once per launch, where C's alignment does not allow a
+/// tensor map. Its contract: Arguments, Params, SharedStorage, can_implement, initialize, store,
+/// finish (before the CTA exits).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "fp8gemm/arch/nvidia/sm90_sync.hpp"
+#include "fp8gemm/arch/nvidia/sm90_tma.hpp"
+#include "fp8gemm/arch/thread.hpp"
+#include "fp8gemm/epilogue/direct_store_epilogue.hpp"
+#include "fp8gemm/status.hpp"
+#include "fp8gemm/tile/smem_swizzle.hpp"
+
+namespace fp8gemm {
+
+/// Policy: a cooperative WgmmaTilePolicy (each consumer owns Policy::kConsumerRows rows of the
+/// tile, all BlockN columns).
+template <class Policy, class GranularityT, class EpilogueOp>
+struct TmaStoreEpilogue {
+  using Direct = DirectStoreEpilogue<Policy, GranularityT, EpilogueOp>;
+  using Arguments = typename Direct::Arguments;
+  using ElementC = typename EpilogueOp::Element;
+  using Arch = typename Policy::Arch;
+  using Atom = typename Policy::Atom;
+
+  static constexpr int kElementBytes = static_cast<int>(sizeof(ElementC));
+  static constexpr int kBoxCols = Swizzle128B::kRowBytes / kElementBytes;  // one 128-B row
+  static constexpr int kRows = Policy::kConsumerRows;                      // a consumer's rows
+  static constexpr int kBoxes = Policy::kBlockN / kBoxCols;  // boxes side by side along N
+  static constexpr int kBoxBytes = kRows * Swizzle128B::kRowBytes;
+  static constexpr int kConsumerBytes = kBoxes * kBoxBytes;
+  static_assert(!Policy::kPingPong && Policy::kAtomsM == 1,
+                "TmaStoreEpilogue: one m64 row block per consumer of a cooperative tile");
+  static_assert(Policy::kBlockN % kBoxCols == 0,
+                "TmaStoreEpilogue: BlockN must be whole 128-byte rows of C");
+  static_assert(kElementBytes == 1 || kElementBytes == 2 || kElementBytes == 4,
+                "TmaStoreEpilogue: C elements of 1, 2 or 4 bytes");
+
+  /// Per consumer: kBoxes boxes of [kRows][128 B], each 1024-byte aligned (the swizzle atom).
+  struct SharedStorage {
+    alignas(1024) std::uint8_t c[Policy::kConsumers][kConsumerBytes];
+  };
+
+  /// Direct's arguments plus C's tensor map and whether this launch uses it.
+  struct Params : Arguments {
+    arch::TmaDescriptor map_c;  // C [M, N], box kBoxCols x kRows, 128-byte swizzle
+    bool tma_store = false;     // false: every tile goes through Direct::store
+  };
+
+  static Status can_implement(Arguments const& args) { return Direct::can_implement(args); }
+
+  /// One element, from registers (the split-K reduction's epilogue): Direct's.
+  FP8GEMM_DEVICE static float finish_element(Arguments const& args, int m, int n, float acc) {
+    return Direct::finish_element(args, m, n, acc);
+  }
+
+  /// C's tensor map, or none: TMA needs C 16-byte aligned and ldc · sizeof(C) a multiple of 16
+  /// (else Direct's stores serve this launch, with the same values).
+  static arch::TmaTensor2d map(Arguments const& args) {
+    arch::TmaTensor2d t;
+    t.base = args.params.c;
+    t.element = kElementBytes == 4   ? arch::TmaElement::kF32
+                : kElementBytes == 2 ? arch::TmaElement::kU16
+                                     : arch::TmaElement::kU8;
+    t.inner = static_cast<std::uint64_t>(args.n);
+    t.outer = static_cast<std::uint64_t>(args.m);
+    t.row_stride_bytes = static_cast<std::uint64_t>(args.params.ldc) * kElementBytes;
+    t.box_inner = static_cast<std::uint32_t>(kBoxCols);
+    t.box_outer = static_cast<std::uint32_t>(kRows);
+    t.swizzle = arch::TmaSwizzle::k128B;
+    return t;
+  }
+
+  static Status initialize(Arguments const& args, Params& p) {
+    static_cast<Arguments&>(p) = Direct::to_params(args);
+    p.tma_store = arch::kTmaEncoderAvailable && arch::check_tma_tensor_2d(map(args)).ok();
+    if (p.tma_store) FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(map(args), &p.map_c));
+    return Status::success();
+  }
+
+  /// Byte offset in a consumer's staging tile of (row, col) of its rows: box col / kBoxCols,
+  /// then the box's 128-byte-swizzled row (TMA's CU_TENSOR_MAP_SWIZZLE_128B layout).
+  FP8GEMM_HOST_DEVICE static std::uint32_t staging_offset(int row, int col) {
+    int const box = col / kBoxCols;
+    int const byte = (col % kBoxCols) * kElementBytes;
+    return static_cast<std::uint32_t>(box * kBoxBytes) +
+           Swizzle128B::offset(static_cast<std::uint32_t>(row), static_cast<std::uint32_t>(byte));
+  }
+
+  /// This consumer's rows of the tile at (m0, n0): y = EpilogueOp(dequantize(acc)) into its
+  /// staging tile, then one thread's TMA stores. All 128 threads of the consumer call it.
+  template <class Accumulators, class Coords>
+  FP8GEMM_DEVICE static void store(Params const& p, SharedStorage& s, int m0, int n0,
+                                   Accumulators const& acc, Coords const& c) {
+    if (!p.tma_store) {
+      Direct::store(p, m0, n0, acc, c);
+      return;
+    }
+    std::uint8_t* const tile = s.c[c.consumer];
+    int const bar = barrier_id(c.consumer);
+    // waits for: this consumer's previous TMA stores finished reading the staging tile
+    if (c.t == 0) arch::tma_store_wait_read<0>();
+    arch::named_barrier_sync(bar, Arch::kWarpgroupThreads);
+
+    // this thread's place, read here: its addresses are computed per tile, not kept across
+    // the main loop (arch::thread_idx_in_place)
+    int const t = arch::thread_idx_in_place() % Arch::kWarpgroupThreads;
+    auto const dq = Direct::Dequant::load(p);
+    bool const interior = m0 + Policy::kBlockM <= p.m && n0 + Policy::kBlockN <= p.n;
+    float amax = 0.0f;
+    FP8GEMM_UNROLL
+    for (int r = 0; r < Atom::kAccumulators; r += 2) {
+      int const row = Atom::acc_row(t, r);  // in this consumer's rows; r + 1: same row,
+      int const col = Atom::acc_col(t, r);  // next column (Atom::kCAdjacentPairs)
+      int m = m0 + c.first_row() + row, n = n0 + col;
+      bool const in0 = interior || (m < p.m && n < p.n);
+      bool const in1 = interior || (m < p.m && n + 1 < p.n);
+      // outside C: clipped by the TMA store; computed on a valid (m, n) so that bias and
+      // per-channel scales are read in bounds, and left out of the amax
+      m = m < p.m ? m : p.m - 1;
+      int const n1 = n + 1 < p.n ? n + 1 : p.n - 1;
+      n = n < p.n ? n : p.n - 1;
+      float const y0 = EpilogueOp::compute(p.params, dq(p, m, n, acc.v[0][0][r]), n);
+      float const y1 = EpilogueOp::compute(p.params, dq(p, m, n1, acc.v[0][0][r + 1]), n1);
+      EpilogueOp::write_pair(tile + staging_offset(row, col), p.params, y0, y1);
+      fold(amax, in0 ? y0 : 0.0f);
+      fold(amax, in1 ? y1 : 0.0f);
+    }
+    arch::fence_proxy_async_shared();  // the writes above, for the TMA store's reads
+    // waits for: every thread of this consumer wrote its part of the staging tile
+    arch::named_barrier_sync(bar, Arch::kWarpgroupThreads);
+    if (c.t == 0) {
+      FP8GEMM_UNROLL
+      for (int b = 0; b < kBoxes; ++b)
+        arch::tma_store_2d(&p.map_c, tile + b * kBoxBytes, n0 + b * kBoxCols, m0 + c.first_row());
+      arch::tma_store_commit_group();
+    }
+    if (p.params.amax != nullptr) arch::atomic_max_nonnegative(p.params.amax, amax);
+  }
+
+  /// Before the CTA exits: this consumer's last stores have read their staging tile (shared
+  /// memory must outlive the copies' reads) and written C.
+  template <class Coords>
+  FP8GEMM_DEVICE static void finish(Params const& p, Coords const& c) {
+    if (p.tma_store && c.t == 0) arch::tma_store_wait<0>();  // waits for: the last stores
+  }
+
+ private:
+  /// amax over |y| (NaN sticks), as Direct's.
+  FP8GEMM_DEVICE static void fold(float& amax, float y) {
+    float const mag = fabsf(y);
+    amax = (mag > amax || mag != mag) ? mag : amax;
+  }
+  /// Named barriers 3 and 4 (0: the block's, 1 and 2: the ping-pong hand-off): one per consumer,
+  /// among its 128 threads.
+  FP8GEMM_DEVICE static int barrier_id(int consumer) { return 3 + consumer; }
+};
+
+}  // namespace fp8gemm

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+// The TMA-store epilogue (TmaStoreEpilogue), on the host: where each accumulator pair of each
+// consumer thread lands in the staging tile (TMA's 128-byte-swizzled box layout: box b holds
+// columns [b·128/E, (b+1)·128/E), row r at bytes [128 r, 128 r + 128) with 16-byte chunk c stored
+// at chunk c ^ (r % 8), as the PTX ISA's 128B swizzle mode defines), that every element of a
+// consumer's rows has its own bytes, that a warp's stores of one register pair hit 32 distinct
+// banks for 2-byte C, and which configurations get this epilogue.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <type_traits>
+#include <vector>
+
+#include "fp8gemm/fp8gemm.hpp"
+
+namespace fp8gemm {
+namespace {
+
+/// The layout written out by hand: the byte of (row, col) in a consumer's staging tile.
+template <int kElementBytes>
+std::uint32_t by_hand(int row, int col) {
+  int const cols_per_box = 128 / kElementBytes;
+  int const box = col / cols_per_box;
+  int const byte = (col % cols_per_box) * kElementBytes;
+  int const chunk = byte / 16;
+  return static_cast<std::uint32_t>(box * 64 * 128 + row * 128 + ((chunk ^ (row % 8)) * 16) +
+                                    byte % 16);
+}
+
+template <class ElementC>
+void check_layout() {
+  using Policy = Sm90WgmmaDefault<>;
+  using E = TmaStoreEpilogue<Policy, PerTensor, Epilogue<ElementC, Identity>>;
+  using Atom = Policy::Atom;
+  constexpr int kBytes = static_cast<int>(sizeof(ElementC));
+  static_assert(E::kRows == 64 && E::kBoxCols == 128 / kBytes);
+  std::set<std::uint32_t> seen;  // every byte of every element, over all threads and registers
+  for (int t = 0; t < 128; ++t)
+    for (int r = 0; r < Atom::kAccumulators; ++r) {
+      int const row = Atom::acc_row(t, r), col = Atom::acc_col(t, r);
+      std::uint32_t const o = E::staging_offset(row, col);
+      ASSERT_EQ(o, by_hand<kBytes>(row, col)) << "t " << t << " r " << r;
+      if (r % 2 == 1) {  // the pair's second element: the next bytes (one Pair access)
+        ASSERT_EQ(o, E::staging_offset(row, col - 1) + kBytes) << t << " " << r;
+        ASSERT_EQ(E::staging_offset(row, col - 1) % (2 * kBytes), 0u) << "pair alignment";
+      }
+      for (int b = 0; b < kBytes; ++b) ASSERT_TRUE(seen.insert(o + b).second) << t << " " << r;
+    }
+  EXPECT_EQ(seen.size(), static_cast<std::size_t>(E::kConsumerBytes));
+  EXPECT_EQ(*seen.rbegin(), static_cast<std::uint32_t>(E::kConsumerBytes - 1));
+}
+
+TEST(TmaStoreEpilogue, StagingLayoutIsTmaSwizzle128AndABijection) {
+  check_layout<bf16>();
+  check_layout<fp16>();
+  check_layout<e4m3fn>();
+  check_layout<float>();
+}
+
+/// One warp's store of register pair r (bf16: 4 bytes per lane): 32 distinct banks.
+TEST(TmaStoreEpilogue, PairStoresOfAWarpAreConflictFreeFor2ByteC) {
+  using Policy = Sm90WgmmaDefault<>;
+  using E = TmaStoreEpilogue<Policy, PerTensor, Epilogue<bf16, Identity>>;
+  using Atom = Policy::Atom;
+  for (int warp = 0; warp < 4; ++warp)
+    for (int r = 0; r < Atom::kAccumulators; r += 2) {
+      std::set<std::uint32_t> banks;
+      for (int lane = 0; lane < 32; ++lane) {
+        int const t = warp * 32 + lane;
+        banks.insert((E::staging_offset(Atom::acc_row(t, r), Atom::acc_col(t, r)) / 4) % 32);
+      }
+      EXPECT_EQ(banks.size(), 32u) << "warp " << warp << " r " << r;
+    }
+}
+
+template <class P, class E, class Acc = AtomDefaultAccumulation>
+using EpilogueOf = typename GemmConfig<P, PerTensor, LayoutB::kNK, E, Acc>::CollectiveEpilogue;
+template <class T>
+struct IsTmaStore : std::false_type {};
+template <class P, class G, class E>
+struct IsTmaStore<TmaStoreEpilogue<P, G, E>> : std::true_type {};
+
+// Which configurations store through TMA: the default tile with 2-byte and fp8 C (192 KiB ring +
+// 32 / 16 KiB staging); SmallM (208 + 8 KiB). From registers: fp32 C on the default (64 KiB of
+// staging would not fit next to the ring), Fast's 128 x 256 (192 + 64 KiB), ping-pong, 256-row
+// tiles, fp8 C on 64 columns (64-byte rows: not a 128-byte box).
+static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<bf16, Identity>>>::value);
+static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<fp16, GeluTanh>>>::value);
+static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<e4m3fn, Identity>>>::value);
+static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaSmallM<>, Epilogue<bf16, Identity>>>::value);
+static_assert(!IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<float, Identity>>>::value);
+static_assert(
+    !IsTmaStore<EpilogueOf<Sm90WgmmaFast<>, Epilogue<bf16, Identity>, FastAccumulation>>::value);
+static_assert(!IsTmaStore<
+              EpilogueOf<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
+                         Epilogue<bf16, Identity>>>::value);
+static_assert(
+    !IsTmaStore<EpilogueOf<WgmmaTilePolicy<256, 128, 2, 4>, Epilogue<bf16, Identity>>>::value);
+static_assert(!IsTmaStore<EpilogueOf<Sm90WgmmaSmallM<>, Epilogue<e4m3fn, Identity>>>::value);
+
+}  // namespace
+}  // namespace fp8gemm
