@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "fp8gemm/arch/launch.hpp"
 #include "fp8gemm/arch/nvidia/sm90_sync.hpp"
@@ -33,11 +34,18 @@ struct WarpSpecializedGemmKernel {
   using Policy = typename Mainloop::Policy;
   using Arch = typename Mainloop::Arch;
   using Accumulators = typename Mainloop::Accumulators;
-  /// The mainloop's ring, then the epilogue's staging tiles (TmaStoreEpilogue; empty otherwise).
-  struct SharedStorage {
+  /// The mainloop's ring, then the epilogue's staging tiles (TmaStoreEpilogue). An epilogue
+  /// without any (DirectStoreEpilogue's empty SharedStorage) adds no bytes: a policy whose ring
+  /// fills the 227 KiB (Sm90WgmmaDecode<8>) still fits.
+  static constexpr bool kEpilogueShared = !std::is_empty_v<typename Epilogue::SharedStorage>;
+  struct SharedWithEpilogue {
     typename Mainloop::SharedStorage mainloop;
     typename Epilogue::SharedStorage epilogue;
   };
+  struct SharedMainloopOnly {
+    typename Mainloop::SharedStorage mainloop;
+  };
+  using SharedStorage = std::conditional_t<kEpilogueShared, SharedWithEpilogue, SharedMainloopOnly>;
   static constexpr int kThreads = Mainloop::kThreads;  // producer + consumer warpgroups
   static constexpr int kWaveSize = Arch::kWaveSize;
   static constexpr int kMinBlocksPerSm = Mainloop::kMinBlocksPerSm;
@@ -158,7 +166,7 @@ struct WarpSpecializedGemmKernel {
         // consume the shared stages: nothing to store
         if (!t.store) continue;
         if (p.scheduler.split_k == 1)
-          Epilogue::store(p.epilogue, shared_all.epilogue, m0, n0, acc, coords);
+          Epilogue::store(p.epilogue, epilogue_storage(shared_all), m0, n0, acc, coords);
         else
           store_partial(p, m0, n0, t.split, acc, coords);
       }
@@ -168,6 +176,14 @@ struct WarpSpecializedGemmKernel {
     // arrive on its barriers (the last stages' releases); every thread of both CTAs meets here.
     if constexpr (kClusterSize > 1)
       arch::cluster_sync();  // waits for: both CTAs' producers and consumers are done
+  }
+
+  /// The epilogue's part of shared memory; an empty one is never accessed.
+  FP8GEMM_DEVICE static typename Epilogue::SharedStorage& epilogue_storage(SharedStorage& s) {
+    if constexpr (kEpilogueShared)
+      return s.epilogue;
+    else
+      return *reinterpret_cast<typename Epilogue::SharedStorage*>(&s);
   }
 
   /// Ping-pong hand-off barriers (hardware ids 1 and 2; 0 is the block barrier): consumer c waits
