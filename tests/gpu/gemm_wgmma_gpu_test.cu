@@ -12,6 +12,7 @@
 #include <iostream>
 #include <random>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -79,6 +80,16 @@ TYPED_TEST(WgmmaGemm, MatchesFp64) {
     // has it (TmaStoreEpilogue: the tensor map needs that; the other two take its fallback)
     int const pads[3] = {3, c.n % 2 ? 1 : 8, (16 - c.n % 16) % 16 + 16};
     c.ldc_pad = pads[c.seed % 3];
+    GemmProblem<TypeParam> const p(c);
+    std::string report;
+    EXPECT_TRUE(run_on_gpu(p, &report)) << describe(c) << " ldc " << p.ldc;
+    std::cout << "  " << report << "\n";
+  }
+  // The TMA-store path for certain (where the config has it): N a multiple of 16 (whole 16-byte
+  // units for every C type), ldc = N + 16; edge tiles in M and N, the last box partly past N.
+  for (GemmCase c : {GemmCase{300, 528, 384}, GemmCase{129, 208, 1000}, GemmCase{1, 16, 64}}) {
+    c.seed = seed++;
+    c.ldc_pad = 16;
     GemmProblem<TypeParam> const p(c);
     std::string report;
     EXPECT_TRUE(run_on_gpu(p, &report)) << describe(c) << " ldc " << p.ldc;
@@ -314,8 +325,9 @@ TEST(WgmmaSplitK, DeterministicAndMatchesUnsplit) {
 // ---- which epilogue path a launch takes ---------------------------------------------------------
 
 /// The default tile with bf16 C stores through TMA exactly where C's rows are 16-byte aligned
-/// (ldc a multiple of 8 bf16); otherwise the same launch falls back to the stores from registers
-/// (the MatchesFp64 cases above run both paths against FP64).
+/// (ldc a multiple of 8 bf16) and N is whole 16-byte units (TMA clips stores at 16-byte
+/// granularity: TmaStoreEpilogue's NOTE); otherwise the same launch falls back to the stores
+/// from registers (MatchesFp64 above runs both paths against FP64).
 TEST(WgmmaTmaStore, TakenWhereCsRowsAre16ByteAligned) {
   using Config = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
   using Kernel = Config::Kernel;
@@ -328,18 +340,24 @@ TEST(WgmmaTmaStore, TakenWhereCsRowsAre16ByteAligned) {
   ASSERT_EQ(sb.allocate(4), cudaSuccess);
   ASSERT_EQ(cbuf.allocate(1 << 18), cudaSuccess);
   Gemm<Config>::Arguments args;
-  args.m = 200, args.n = 250, args.k = 256;
+  args.m = 200, args.n = 256, args.k = 256;
   args.a = a.as<e4m3fn>(), args.lda = 256, args.b = b.as<e4m3fn>(), args.ldb = 256;
   args.scale_a = sa.as<float>(), args.scale_a_count = 1;
   args.scale_b = sb.as<float>(), args.scale_b_count = 1;
   args.epilogue.c = cbuf.as<bf16>();
-  for (auto [ldc, tma] : {std::pair{256, true}, {264, true}, {251, false}, {258, false}}) {
-    args.epilogue.ldc = ldc;
+  // (n, ldc): rows 16-byte aligned and whole 16-byte units (N a multiple of 8 bf16) -> TMA
+  for (auto [n, ldc, tma] : {std::tuple{256, 256, true},
+                             {256, 264, true},
+                             {248, 256, true},
+                             {256, 259, false},
+                             {256, 258, false},
+                             {250, 256, false}}) {
+    args.n = n, args.epilogue.ldc = ldc;
     ASSERT_TRUE(Gemm<Config>::can_implement(args).ok());
     Kernel::Params p;
     Status const st = Kernel::initialize(Gemm<Config>::kernel_arguments(args), nullptr, p);
     ASSERT_TRUE(st.ok()) << st.to_string();
-    EXPECT_EQ(p.epilogue.tma_store, tma) << "ldc " << ldc;
+    EXPECT_EQ(p.epilogue.tma_store, tma) << "n " << n << " ldc " << ldc;
   }
 }
 
@@ -531,3 +549,42 @@ TEST(WgmmaMulticastSplitK, DeterministicAndMatchesUnsplit) {
 
 }  // namespace
 }  // namespace fp8gemm::test
+
+/// The persistent cluster grid: Kernel::initialize caps it at the clusters the device holds at
+/// once (cudaOccupancyMaxActiveClusters); on the H200 that must still cover nearly every SM
+/// (a GPC with an odd number of SMs leaves one idle), or a clustered kernel runs on a fraction
+/// of the machine. Prints what the device reports.
+template <class Policy, class Acc>
+void expect_cluster_grid_covers_the_sms() {
+  using Config = GemmConfig<Policy, PerTensor, LayoutB::kNK, Epilogue<bf16>, Acc>;
+  using Kernel = typename Config::Kernel;
+  DeviceBuffer a, b, sa, sb, cbuf;
+  constexpr int kM = 8192, kN = 8192, kK = 128;
+  ASSERT_EQ(a.allocate(std::size_t(kM) * kK), cudaSuccess);
+  ASSERT_EQ(b.allocate(std::size_t(kN) * kK), cudaSuccess);
+  ASSERT_EQ(sa.allocate(4), cudaSuccess);
+  ASSERT_EQ(sb.allocate(4), cudaSuccess);
+  ASSERT_EQ(cbuf.allocate(std::size_t(kM) * kN * 2), cudaSuccess);
+  typename Gemm<Config>::Arguments args;
+  args.m = kM, args.n = kN, args.k = kK;
+  args.a = a.as<e4m3fn>(), args.lda = kK, args.b = b.as<e4m3fn>(), args.ldb = kK;
+  args.scale_a = sa.as<float>(), args.scale_a_count = 1;
+  args.scale_b = sb.as<float>(), args.scale_b_count = 1;
+  args.epilogue.c = cbuf.as<bf16>(), args.epilogue.ldc = kN;
+  ASSERT_TRUE(Gemm<Config>::can_implement(args).ok());
+  typename Kernel::Params p;
+  Status const st = Kernel::initialize(Gemm<Config>::kernel_arguments(args), nullptr, p);
+  ASSERT_TRUE(st.ok()) << st.to_string();
+  int clusters = 0, sms = 0;
+  ASSERT_TRUE(arch::max_active_clusters<Kernel>(&clusters).ok());
+  ASSERT_TRUE(arch::multiprocessor_count(&sms).ok());
+  std::cout << "  " << Gemm<Config>::name() << ": " << Kernel::kSharedBytes
+            << " B shared memory, max active clusters " << clusters << ", SMs " << sms << ", grid "
+            << p.scheduler.grid << "\n";
+  EXPECT_GE(p.scheduler.grid, sms * 9 / 10);
+}
+
+TEST(WgmmaMulticastGrid, CoversNearlyEverySm) {
+  expect_cluster_grid_covers_the_sms<Sm90WgmmaDefaultMulticastA<>, AtomDefaultAccumulation>();
+  expect_cluster_grid_covers_the_sms<Sm90WgmmaFastMulticastB<>, FastAccumulation>();
+}

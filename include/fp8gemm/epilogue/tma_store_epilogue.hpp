@@ -66,6 +66,10 @@ struct TmaStoreEpilogue {
 
   /// C's tensor map, or none: TMA needs C 16-byte aligned and ldc · sizeof(C) a multiple of 16
   /// (else Direct's stores serve this launch, with the same values).
+  /// NOTE: and N · sizeof(C) a multiple of 16 (use_tma): on the H200 (2026-12-01, 920377e) a TMA
+  /// store whose box crossed column N of a row whose N · sizeof(C) was not a multiple of 16
+  /// wrote up to the next 16-byte boundary (C's padding columns, which the GPU tests poison and
+  /// check): it clips in 16-byte units, not elements.
   static arch::TmaTensor2d map(Arguments const& args) {
     arch::TmaTensor2d t;
     t.base = args.params.c;
@@ -81,9 +85,16 @@ struct TmaStoreEpilogue {
     return t;
   }
 
+  /// Whether a launch stores through TMA: a tensor map is possible and the rows end on 16-byte
+  /// boundaries (N · sizeof(C) % 16 == 0: the NOTE above).
+  static bool use_tma(Arguments const& args) {
+    return arch::kTmaEncoderAvailable && arch::check_tma_tensor_2d(map(args)).ok() &&
+           static_cast<std::int64_t>(args.n) * kElementBytes % 16 == 0;
+  }
+
   static Status initialize(Arguments const& args, Params& p) {
     static_cast<Arguments&>(p) = Direct::to_params(args);
-    p.tma_store = arch::kTmaEncoderAvailable && arch::check_tma_tensor_2d(map(args)).ok();
+    p.tma_store = use_tma(args);
     if (p.tma_store) FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(map(args), &p.map_c));
     return Status::success();
   }
