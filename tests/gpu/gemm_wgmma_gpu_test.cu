@@ -547,8 +547,6 @@ TEST(WgmmaMulticastSplitK, DeterministicAndMatchesUnsplit) {
   EXPECT_TRUE(split_k_consistent<FastA>(c, run_on_gpu<FastA>));
 }
 
-}  // namespace
-}  // namespace fp8gemm::test
 
 /// The persistent cluster grid: Kernel::initialize caps it at the clusters the device holds at
 /// once (cudaOccupancyMaxActiveClusters); on the H200 that must still cover nearly every SM
@@ -588,3 +586,6 @@ TEST(WgmmaMulticastGrid, CoversNearlyEverySm) {
   expect_cluster_grid_covers_the_sms<Sm90WgmmaDefaultMulticastA<>, AtomDefaultAccumulation>();
   expect_cluster_grid_covers_the_sms<Sm90WgmmaFastMulticastB<>, FastAccumulation>();
 }
+
+}  // namespace
+}  // namespace fp8gemm::test
