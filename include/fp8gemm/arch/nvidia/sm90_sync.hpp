@@ -61,15 +61,17 @@ struct Mbarrier {
 
   /// One arrival on the mbarrier at `bar`'s offset in the shared memory of cluster CTA
   /// `cta_rank` (this CTA's own rank included): mapa.shared::cluster.u32 turns the local address
-  /// into that CTA's, then mbarrier.arrive.release.cluster.shared::cluster.b64 (release at
-  /// cluster scope: this thread's earlier reads of shared memory happen before the arrival, for
-  /// the CTA that waits on it). The barrier must be initialized and the cluster synchronized
-  /// (cluster_sync) before the first such arrival.
+  /// into that CTA's, then mbarrier.arrive.shared::cluster.b64 (the default .release.cta: no
+  /// cluster-wide fence per arrival). What the arrival hands over is a stage this thread's
+  /// wgmmas have finished reading (wgmma_wait before the release), so the peer's TMA refill
+  /// cannot overtake a read; a .cluster-scope release would in addition wait for this thread's
+  /// outstanding global stores at every k-block. The barrier must be initialized and the cluster
+  /// synchronized (cluster_sync) before the first such arrival.
   FP8GEMM_DEVICE static void arrive_cluster(std::uint64_t* bar, int cta_rank) {
 #if defined(FP8GEMM_ARCH_SM90A)
     asm volatile(
         "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
-        "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(
+        "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(
             smem_address(bar)),
         "r"(cta_rank)
         : "memory");
