@@ -547,7 +547,6 @@ TEST(WgmmaMulticastSplitK, DeterministicAndMatchesUnsplit) {
   EXPECT_TRUE(split_k_consistent<FastA>(c, run_on_gpu<FastA>));
 }
 
-
 /// The persistent cluster grid: Kernel::initialize caps it at the clusters the device holds at
 /// once (cudaOccupancyMaxActiveClusters); on the H200 that must still cover nearly every SM
 /// (a GPC with an odd number of SMs leaves one idle), or a clustered kernel runs on a fraction

@@ -71,8 +71,7 @@ struct Mbarrier {
 #if defined(FP8GEMM_ARCH_SM90A)
     asm volatile(
         "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
-        "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(
-            smem_address(bar)),
+        "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(smem_address(bar)),
         "r"(cta_rank)
         : "memory");
 #elif defined(FP8GEMM_DEVICE_PASS)
