@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /// The Hopper epilogue that stores through shared memory with TMA (epilogue layer): each consumer
 /// warpgroup converts its rows of the tile into a 128-byte-swizzled staging tile (TMA's box
-/// layout) and one of its threads stores the boxes with cp.async.bulk.tensor, which writes whole
-/// 128-byte rows and clips rows and columns past M and N. The consumer then goes on to its next
+/// layout) and one of its threads stores the boxes with cp.async.bulk.tensor, which clips rows
+/// past M and, in 16-byte units, columns past N (so this path needs N · sizeof(C) % 16 == 0:
+/// use_tma). The consumer then goes on to its next
 /// tile while the copy drains; it waits for the copy's reads of the staging tile only when it
 /// fills the tile again. Same values as DirectStoreEpilogue (whose dequant, arguments and checks it
 /// reuses), which it falls back to, decided once per launch, where C's alignment does not allow a

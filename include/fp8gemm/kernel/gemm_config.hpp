@@ -52,11 +52,12 @@ struct PortableKernelPieces {
 /// The WGMMA kernel's epilogue: TmaStoreEpilogue (C staged in shared memory, stored by TMA while
 /// the consumers go on) for cooperative tiles of one m64 row block per consumer, no activation,
 /// rows of C that are whole 128-byte boxes, and a ring and staging tiles that fit the 227 KiB
-/// together (bf16 / fp16 / fp8 C on Sm90WgmmaDefault: 192 + 32 KiB); else DirectStoreEpilogue
-/// (stores from registers): ping-pong, swapped operands (a transposed accumulator map), 256-row
-/// tiles, fp32 C next to a full ring, fp8 C 64 columns wide, and GELU. Measured on the H200
-/// (2026-12-01, bench/NOTES.md): through TMA the plain default ran 0.88-0.92x cuBLASLt as
-/// before (0.885 against 0.86 at 4096^3), but with GELU-tanh 7-8 % slower than from registers
+/// together (Sm90WgmmaDefault: 192 KiB of ring + 32 KiB of bf16 / fp16 or 16 KiB of fp8 staging;
+/// Sm90WgmmaSmallM with 2- or 4-byte C); else DirectStoreEpilogue (stores from registers):
+/// ping-pong, swapped operands (a transposed accumulator map), 256-row tiles, fp32 C on
+/// Sm90WgmmaDefault (64 KiB of staging next to its ring), fp8 C 64 columns wide, and GELU. Measured
+/// on the H200 (2026-12-01, bench/NOTES.md): through TMA the plain default ran 0.88-0.92x cuBLASLt
+/// as before (0.885 against 0.86 at 4096^3), but with GELU-tanh 7-8 % slower than from registers
 /// (1108 against 1039 us at 8192^3), so GELU stays on register stores.
 template <class P, class G, class E, int PromoteK,
           bool Candidate = !P::kPingPong && !WgmmaSwapsAB<P>::value && P::kAtomsM == 1 &&

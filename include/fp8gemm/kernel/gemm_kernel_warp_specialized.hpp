@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /// The persistent warp-specialized GEMM kernel (kernel layer), Hopper's TMA + WGMMA path: one CTA
 /// per SM walks output tiles (persistent tile scheduler); warpgroup 0 produces (TMA into the
-/// shared-memory ring), the consumer warpgroups multiply (wgmma) and run the epilogue straight
-/// from their registers while the producer already loads the next tile. Cooperative: both
+/// shared-memory ring), the consumer warpgroups multiply (wgmma) and run the epilogue (from
+/// their registers, or staged in shared memory and stored by TMA: TmaStoreEpilogue) while the
+/// producer already loads the next tile. Cooperative: both
 /// consumers on every tile. Ping-pong: they alternate tiles, so one's epilogue runs while the
 /// other multiplies; two named hand-off barriers let a consumer start on its tile only after the
 /// other has waited on every stage of the tile before (the ring's parity waits need that).
@@ -87,7 +88,8 @@ struct WarpSpecializedGemmKernel {
     FP8GEMM_RETURN_IF_ERROR(TileScheduler::initialize(args.scheduler, p.scheduler));
     if constexpr (kClusterSize > 1) {
       // persistent clusters: no more than the device holds at once (a GPC with an odd number of
-      // free SMs leaves one out)
+      // free SMs leaves one out). NOTE: asked on every call (cudaFuncSetAttribute and
+      // cudaOccupancyMaxActiveClusters), host time the unclustered policies do not spend.
       int clusters = 0;
       FP8GEMM_RETURN_IF_ERROR(arch::max_active_clusters<WarpSpecializedGemmKernel>(&clusters));
       if (clusters < 1)

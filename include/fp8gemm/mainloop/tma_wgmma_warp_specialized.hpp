@@ -171,7 +171,9 @@ struct TmaWgmmaMainloop {
   /// multicast; the stage then receives both halves (one from each rank) plus its own B tile:
   ///   tx_bytes = (2 · BlockM/2 + BlockN) · 128 = (BlockM + BlockN) · 128
   /// The shared operand's box is always the half tile (no small-M shrinking: both CTAs' halves
-  /// must be the same size); rows past M (N) arrive as zeros and feed only outputs never stored.
+  /// must be the same size); rows past M (N) arrive as zeros, or, for a half wholly past M (N),
+  /// as real rows from M - 1 (N - 1) on (load() clamps its start): either way they feed only
+  /// outputs that are never stored.
   FP8GEMM_HOST_DEVICE static StagePlan stage_plan(int m, int rank) {
     StagePlan plan;
     int const a_rows = kMulticastA ? Policy::kBlockM / kClusterSize : a_box_rows(m);

@@ -42,7 +42,8 @@ using Sm90WgmmaFast = WgmmaTilePolicy<128, 256, 2, 4, EA, EB>;
 /// Sm90WgmmaDefault and Sm90WgmmaFast as 2-CTA clusters sharing A's tile (MulticastA: the pair
 /// computes neighbouring tiles of one tile row) or B's (MulticastB: of one tile column), fetched
 /// once from L2 by TMA multicast, each CTA copying half of it. Same shared memory and registers
-/// as the policy they extend; not yet measured (the defaults stay unclustered until they are).
+/// as the policy they extend. Measured on the H200 no faster than unclustered (0.82-0.89x
+/// cuBLASLt against 0.86-0.89x, bench/NOTES.md), so no default uses them.
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaDefaultMulticastA =
     WgmmaTilePolicy<128, 128, 2, 6, EA, EB, WgmmaSchedule::kCooperative, WgmmaMulticast::kA>;
@@ -81,7 +82,9 @@ using Sm90WgmmaMediumM = WgmmaTilePolicy<128, 64, 2, 9, EA, EB>;
 /// 64-row A leaves 104 KiB (cuBLASLt's decode kernels swap the same way: 64x8 at M = 1, 64x16
 /// at M = 16). N = 8192 gives 128 tiles per BlockMCols rows of M. Pick the smallest BlockMCols
 /// >= M (each m-tile streams all of B again); 64 and 128 compile too (14 / 9 stages; 128 at
-/// M = 128 is one wave of 128 tiles, like Sm90WgmmaMediumM). Not measured yet. No Blockwise
+/// M = 128 is one wave of 128 tiles, like Sm90WgmmaMediumM). H200 (c32ac0d): Decode<8> at M = 1
+/// 0.97x cuBLASLt, <16> at M = 16 0.95x and 1.02x at 16 x 4096 x 8192; <128> at M = 128 0.84x,
+/// behind Sm90WgmmaMediumM's 0.91x (bench/NOTES.md). No Blockwise
 /// scales (W9). B must be [N, K].
 template <int BlockMCols, class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaDecode =
