@@ -101,5 +101,18 @@ static_assert(
     !IsTmaStore<EpilogueOf<WgmmaTilePolicy<256, 128, 2, 4>, Epilogue<bf16, Identity>>>::value);
 static_assert(!IsTmaStore<EpilogueOf<Sm90WgmmaSmallM<>, Epilogue<e4m3fn, Identity>>>::value);
 
+// The kernel's shared memory: the ring, plus the staging tiles only where the epilogue has them.
+// Register stores add no bytes (Sm90WgmmaDecode<8>'s 25 stages fill the 227 KiB exactly); the
+// TMA-store default adds its two consumers' 64 x 128 bf16 tiles after the 1024-aligned ring.
+using DecodeKernel =
+    GemmConfig<Sm90WgmmaDecode<8>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>::Kernel;
+static_assert(sizeof(DecodeKernel::SharedStorage) == sizeof(DecodeKernel::Mainloop::SharedStorage));
+static_assert(DecodeKernel::kSharedBytes <= arch::Sm90a::kLdsBytes);
+using DefaultKernel =
+    GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>::Kernel;
+static_assert(sizeof(DefaultKernel::SharedStorage) >=
+              sizeof(DefaultKernel::Mainloop::SharedStorage) + 2 * 64 * 128 * 2);
+static_assert(DefaultKernel::kSharedBytes <= arch::Sm90a::kLdsBytes);
+
 }  // namespace
 }  // namespace fp8gemm
