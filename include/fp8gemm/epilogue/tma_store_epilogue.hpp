@@ -86,11 +86,16 @@ struct TmaStoreEpilogue {
     return t;
   }
 
-  /// Whether a launch stores through TMA: a tensor map is possible and the rows end on 16-byte
-  /// boundaries (N · sizeof(C) % 16 == 0: the NOTE above).
-  static bool use_tma(Arguments const& args) {
-    return arch::kTmaEncoderAvailable && arch::check_tma_tensor_2d(map(args)).ok() &&
+  /// Whether C allows the TMA path: a valid tensor map (C 16-byte aligned, ldc · sizeof(C) a
+  /// multiple of 16) and rows that end on 16-byte boundaries (N · sizeof(C) % 16 == 0: the NOTE
+  /// above). Host-checkable; use_tma adds the build's encoder.
+  static bool c_allows_tma(Arguments const& args) {
+    return arch::check_tma_tensor_2d(map(args)).ok() &&
            static_cast<std::int64_t>(args.n) * kElementBytes % 16 == 0;
+  }
+  /// Whether a launch stores through TMA.
+  static bool use_tma(Arguments const& args) {
+    return arch::kTmaEncoderAvailable && c_allows_tma(args);
   }
 
   static Status initialize(Arguments const& args, Params& p) {
