@@ -60,6 +60,25 @@ template <class Config>
 class WgmmaGemm : public ::testing::Test {};
 TYPED_TEST_SUITE(WgmmaGemm, Configs, ConfigName);
 
+/// C's padding past N for case c, by its seed: seed % 3 == 0: ldc = N + 3 (one element per
+/// store); 1: an even ldc (pair stores, and the single-element path where N is odd, at the right
+/// edge); 2: ldc a multiple of 16 elements, so C's rows are 16-byte aligned for every C type: the
+/// TMA-store epilogue where the config has it and N allows it (TmaStoreEpilogue::c_allows_tma;
+/// the other two take its fallback).
+int ldc_pad_for(GemmCase const& c) {
+  int const pads[3] = {3, c.n % 2 ? 1 : 8, (16 - c.n % 16) % 16 + 16};
+  return pads[c.seed % 3];
+}
+
+/// Case c on Config against FP64 within run_on_gpu's bounds; prints the errors.
+template <class Config>
+void expect_matches_fp64(GemmCase const& c) {
+  GemmProblem<Config> const p(c);
+  std::string report;
+  EXPECT_TRUE(run_on_gpu(p, &report)) << describe(c) << " ldc " << p.ldc;
+  std::cout << "  " << report << "\n";
+}
+
 /// Edges in M, N and K (K not a multiple of 16, 32 or 128: the TMA box's zero fill), tiles
 /// many times over, several distributions; fresh data per config.
 TYPED_TEST(WgmmaGemm, MatchesFp64) {
@@ -74,26 +93,15 @@ TYPED_TEST(WgmmaGemm, MatchesFp64) {
         // policy's stage count
         GemmCase{2304, 2100, 650}}) {
     c.seed = seed++;
-    // seed % 3 == 0: ldc = N + 3 (one element per store); 1: an even ldc (pair stores, and the
-    // single-element path where N is odd, at the right edge); 2: ldc a multiple of 16 elements,
-    // so C's rows are 16-byte aligned for every C type: the TMA-store epilogue where the config
-    // has it (TmaStoreEpilogue: the tensor map needs that; the other two take its fallback)
-    int const pads[3] = {3, c.n % 2 ? 1 : 8, (16 - c.n % 16) % 16 + 16};
-    c.ldc_pad = pads[c.seed % 3];
-    GemmProblem<TypeParam> const p(c);
-    std::string report;
-    EXPECT_TRUE(run_on_gpu(p, &report)) << describe(c) << " ldc " << p.ldc;
-    std::cout << "  " << report << "\n";
+    c.ldc_pad = ldc_pad_for(c);
+    expect_matches_fp64<TypeParam>(c);
   }
   // The TMA-store path for certain (where the config has it): N a multiple of 16 (whole 16-byte
   // units for every C type), ldc = N + 16; edge tiles in M and N, the last box partly past N.
   for (GemmCase c : {GemmCase{300, 528, 384}, GemmCase{129, 208, 1000}, GemmCase{1, 16, 64}}) {
     c.seed = seed++;
     c.ldc_pad = 16;
-    GemmProblem<TypeParam> const p(c);
-    std::string report;
-    EXPECT_TRUE(run_on_gpu(p, &report)) << describe(c) << " ldc " << p.ldc;
-    std::cout << "  " << report << "\n";
+    expect_matches_fp64<TypeParam>(c);
   }
 }
 
@@ -131,7 +139,7 @@ TYPED_TEST_SUITE(WgmmaSwapAB, SwapABConfigs, ConfigName);
 /// M in {1, 5, 8, 16, 17, 32, 33, 100} (below, at and past BlockMCols: A's box shorter than the
 /// wgmma N, M tails), N and K not multiples of 64 / 128, bias; K < 128; a long K that wraps the
 /// ring (33 k-blocks > every stage count); more tiles than SMs (CTAs carry the ring across
-/// tiles). ldc odd or even as in MatchesFp64 (pairs are never used here: transposed map).
+/// tiles). ldc as in MatchesFp64 (ldc_pad_for; pairs are never used here: transposed map).
 TYPED_TEST(WgmmaSwapAB, MatchesFp64) {
   std::uint64_t seed = 7000 + std::hash<std::string>{}(Gemm<TypeParam>::name()) % 1000;
   std::vector<GemmCase> cases;
@@ -142,11 +150,8 @@ TYPED_TEST(WgmmaSwapAB, MatchesFp64) {
   cases.push_back(GemmCase{9, 130, 129, 0, Distribution::kUniform, false});
   for (GemmCase c : cases) {
     c.seed = seed++;
-    c.ldc_pad = c.seed % 2 ? 3 : (c.n % 2 ? 1 : 8);
-    GemmProblem<TypeParam> const p(c);
-    std::string report;
-    EXPECT_TRUE(run_on_gpu(p, &report)) << describe(c) << " ldc " << p.ldc;
-    std::cout << "  " << report << "\n";
+    c.ldc_pad = ldc_pad_for(c);
+    expect_matches_fp64<TypeParam>(c);
   }
 }
 
@@ -322,6 +327,30 @@ TEST(WgmmaSplitK, DeterministicAndMatchesUnsplit) {
   EXPECT_TRUE(split_k_consistent<PingPong>(d, run_on_gpu<PingPong>));
 }
 
+/// Device buffers for a per-tensor GEMM of M x N x K (A [M, K], B [N, K], one scale each, C
+/// [M, ldc]) and Arguments pointing at them, for host-side checks (can_implement,
+/// Kernel::initialize): their contents are never read.
+template <class Config>
+struct UnfilledOperands {
+  DeviceBuffer a, b, sa, sb, c;
+  typename Gemm<Config>::Arguments args;
+  ::testing::AssertionResult allocate(int m, int n, int k, int ldc) {
+    using C = typename Config::ElementC;
+    FP8GEMM_TEST_CUDA(a.allocate(std::size_t(m) * k));
+    FP8GEMM_TEST_CUDA(b.allocate(std::size_t(n) * k));
+    FP8GEMM_TEST_CUDA(sa.allocate(sizeof(float)));
+    FP8GEMM_TEST_CUDA(sb.allocate(sizeof(float)));
+    FP8GEMM_TEST_CUDA(c.allocate(std::size_t(m) * ldc * sizeof(C)));
+    args.m = m, args.n = n, args.k = k;
+    args.a = a.as<typename Config::ElementA>(), args.lda = k;
+    args.b = b.as<typename Config::ElementB>(), args.ldb = k;
+    args.scale_a = sa.as<float>(), args.scale_a_count = 1;
+    args.scale_b = sb.as<float>(), args.scale_b_count = 1;
+    args.epilogue.c = c.as<C>(), args.epilogue.ldc = ldc;
+    return ::testing::AssertionSuccess();
+  }
+};
+
 // ---- which epilogue path a launch takes ---------------------------------------------------------
 
 /// The default tile with bf16 C stores through TMA exactly where C's rows are 16-byte aligned
@@ -333,18 +362,9 @@ TEST(WgmmaTmaStore, TakenWhereCsRowsAre16ByteAligned) {
   using Kernel = Config::Kernel;
   static_assert(std::is_same_v<Config::CollectiveEpilogue,
                                TmaStoreEpilogue<Sm90WgmmaDefault<>, PerTensor, Epilogue<bf16>>>);
-  DeviceBuffer a, b, sa, sb, cbuf;
-  ASSERT_EQ(a.allocate(1 << 16), cudaSuccess);
-  ASSERT_EQ(b.allocate(1 << 16), cudaSuccess);
-  ASSERT_EQ(sa.allocate(4), cudaSuccess);
-  ASSERT_EQ(sb.allocate(4), cudaSuccess);
-  ASSERT_EQ(cbuf.allocate(1 << 18), cudaSuccess);
-  Gemm<Config>::Arguments args;
-  args.m = 200, args.n = 256, args.k = 256;
-  args.a = a.as<e4m3fn>(), args.lda = 256, args.b = b.as<e4m3fn>(), args.ldb = 256;
-  args.scale_a = sa.as<float>(), args.scale_a_count = 1;
-  args.scale_b = sb.as<float>(), args.scale_b_count = 1;
-  args.epilogue.c = cbuf.as<bf16>();
+  UnfilledOperands<Config> o;
+  ASSERT_TRUE(o.allocate(200, 256, 256, 264));  // the widest (n, ldc) below
+  auto& args = o.args;
   // (n, ldc): rows 16-byte aligned and whole 16-byte units (N a multiple of 8 bf16) -> TMA
   for (auto [n, ldc, tma] : {std::tuple{256, 256, true},
                              {256, 264, true},
@@ -387,18 +407,9 @@ TEST(WgmmaTranspose, GpuHelperMatchesTheHostOne) {
 
 TEST(WgmmaRefusals, SaySoInWords) {
   using G = Gemm<Promoted>;
-  DeviceBuffer a, b, sa, sb, cbuf;
-  ASSERT_EQ(a.allocate(1 << 16), cudaSuccess);
-  ASSERT_EQ(b.allocate(1 << 16), cudaSuccess);
-  ASSERT_EQ(sa.allocate(4), cudaSuccess);
-  ASSERT_EQ(sb.allocate(4), cudaSuccess);
-  ASSERT_EQ(cbuf.allocate(1 << 18), cudaSuccess);
-  G::Arguments args;
-  args.m = 64, args.n = 64, args.k = 256;
-  args.a = a.as<e4m3fn>(), args.lda = 256, args.b = b.as<e4m3fn>(), args.ldb = 256;
-  args.scale_a = sa.as<float>(), args.scale_a_count = 1;
-  args.scale_b = sb.as<float>(), args.scale_b_count = 1;
-  args.epilogue.c = cbuf.as<float>(), args.epilogue.ldc = 64;
+  UnfilledOperands<Promoted> o;
+  ASSERT_TRUE(o.allocate(64, 64, 256, 64));
+  G::Arguments const& args = o.args;
   ASSERT_TRUE(G::can_implement(args).ok()) << G::can_implement(args).to_string();
 
   auto expect_refusal = [](G::Arguments const& x, char const* words) {
@@ -412,7 +423,7 @@ TEST(WgmmaRefusals, SaySoInWords) {
   x.split_k = 2;  // valid, but no workspace
   expect_refusal(x, "split_k > 1 needs a workspace of");
   x = args;
-  x.a = reinterpret_cast<e4m3fn const*>(a.as<std::uint8_t>() + 8);
+  x.a = reinterpret_cast<e4m3fn const*>(o.a.as<std::uint8_t>() + 8);
   expect_refusal(x, "16");
   x = args;
   x.ldb = 264;  // 264 % 16 = 8
@@ -470,11 +481,8 @@ TYPED_TEST(WgmmaMulticast, MatchesFp64) {
         // 18 x 17 tiles of 128 x 128 (162 / 153 pairs), 18 x 9 of 128 x 256: > 66 clusters
         GemmCase{2304, 2100, 650}, GemmCase{2200, 2304, 1300}}) {
     c.seed = seed++;
-    c.ldc_pad = c.seed % 2 ? 3 : (c.n % 2 ? 1 : 8);
-    GemmProblem<TypeParam> const p(c);
-    std::string report;
-    EXPECT_TRUE(run_on_gpu(p, &report)) << describe(c) << " ldc " << p.ldc;
-    std::cout << "  " << report << "\n";
+    c.ldc_pad = ldc_pad_for(c);
+    expect_matches_fp64<TypeParam>(c);
   }
 }
 
@@ -555,19 +563,9 @@ template <class Policy, class Acc>
 void expect_cluster_grid_covers_the_sms() {
   using Config = GemmConfig<Policy, PerTensor, LayoutB::kNK, Epilogue<bf16>, Acc>;
   using Kernel = typename Config::Kernel;
-  DeviceBuffer a, b, sa, sb, cbuf;
-  constexpr int kM = 8192, kN = 8192, kK = 128;
-  ASSERT_EQ(a.allocate(std::size_t(kM) * kK), cudaSuccess);
-  ASSERT_EQ(b.allocate(std::size_t(kN) * kK), cudaSuccess);
-  ASSERT_EQ(sa.allocate(4), cudaSuccess);
-  ASSERT_EQ(sb.allocate(4), cudaSuccess);
-  ASSERT_EQ(cbuf.allocate(std::size_t(kM) * kN * 2), cudaSuccess);
-  typename Gemm<Config>::Arguments args;
-  args.m = kM, args.n = kN, args.k = kK;
-  args.a = a.as<e4m3fn>(), args.lda = kK, args.b = b.as<e4m3fn>(), args.ldb = kK;
-  args.scale_a = sa.as<float>(), args.scale_a_count = 1;
-  args.scale_b = sb.as<float>(), args.scale_b_count = 1;
-  args.epilogue.c = cbuf.as<bf16>(), args.epilogue.ldc = kN;
+  UnfilledOperands<Config> o;
+  ASSERT_TRUE(o.allocate(8192, 8192, 128, 8192));
+  auto const& args = o.args;
   ASSERT_TRUE(Gemm<Config>::can_implement(args).ok());
   typename Kernel::Params p;
   Status const st = Kernel::initialize(Gemm<Config>::kernel_arguments(args), nullptr, p);
