@@ -49,10 +49,10 @@ struct DirectStoreEpilogue {
     p = to_params(args);
     return Status::success();
   }
-  template <class Accumulators, class Coords>
+  template <class Accumulators, class Coords, class Dq>
   FP8GEMM_DEVICE static void store(Params const& p, SharedStorage&, int m0, int n0,
-                                   Accumulators const& acc, Coords const& tc) {
-    store(p, m0, n0, acc, tc);
+                                   Accumulators const& acc, Coords const& tc, Dq const& dq) {
+    store(p, m0, n0, acc, tc, dq);
   }
   template <class Coords>
   FP8GEMM_DEVICE static void finish(Params const&, Coords const&) {}
@@ -95,8 +95,9 @@ struct DirectStoreEpilogue {
   }
 
   /// The scales' dequant: acc · s_a · s_b (per-tensor / per-channel), else acc itself. Per-tensor
-  /// scales are read once per tile (stores to C might alias them, so a per-element read would be
-  /// repeated).
+  /// scales are read once per tile, or once per CTA by a persistent kernel (the store overload
+  /// that takes a Dequant), not per element (stores to C might alias them, so a per-element read
+  /// would be repeated).
   struct Dequant {
     float sa = 1.0f, sb = 1.0f;  // per-tensor
     FP8GEMM_HOST_DEVICE static Dequant load(Arguments const& args) {
@@ -136,8 +137,14 @@ struct DirectStoreEpilogue {
   template <class Accumulators, class Coords>
   FP8GEMM_DEVICE static void store(Arguments const& args, int m0, int n0, Accumulators const& acc,
                                    Coords const& tc) {
+    store(args, m0, n0, acc, tc, Dequant::load(args));
+  }
+  /// The same with the scales read by the caller (Dequant::load), e.g. once before a persistent
+  /// kernel's first tile, where a read per tile would wait for a round trip to L2 at every tile.
+  template <class Accumulators, class Coords>
+  FP8GEMM_DEVICE static void store(Arguments const& args, int m0, int n0, Accumulators const& acc,
+                                   Coords const& tc, Dequant const& dq) {
     using Atom = typename Policy::Atom;
-    Dequant const dq = Dequant::load(args);
     float amax = 0.0f;
     auto fold = [&amax](float y) {
       float const mag = fabsf(y);
@@ -161,17 +168,37 @@ struct DirectStoreEpilogue {
       // (registers outermost: a column's bias and scale serve every row block i in a row, which
       // keeps few of them live)
       if (args.pair_stores && m0 + Policy::kBlockM <= args.m && n0 + Policy::kBlockN <= args.n) {
-        FP8GEMM_UNROLL
-        for (int r = 0; r < Atom::kCRegs; r += 2) {
+        // the epilogue's parameters in registers, read once per tile (a store to C may alias
+        // parameter space for the compiler, which then re-reads them per element)
+        typename EpilogueOp::Params const params = args.params;
+        auto pairs = [&](auto fold_c, typename EpilogueOp::Params const& q) {
           FP8GEMM_UNROLL
-          for (int j = 0; j < Policy::kAtomsN; ++j) {
+          for (int r = 0; r < Atom::kCRegs; r += 2) {
             FP8GEMM_UNROLL
-            for (int i = 0; i < Policy::kAtomsM; ++i) {
-              finish_pair(m0 + tc.row(i, r), n0 + tc.col(j, r), acc.v[i][j][r], acc.v[i][j][r + 1]);
+            for (int j = 0; j < Policy::kAtomsN; ++j) {
+              FP8GEMM_UNROLL
+              for (int i = 0; i < Policy::kAtomsM; ++i) {
+                int const m = m0 + tc.row(i, r), n = n0 + tc.col(j, r);
+                float const y0 = EpilogueOp::compute(q, dq(args, m, n, acc.v[i][j][r]), n);
+                float const y1 = EpilogueOp::compute(q, dq(args, m, n + 1, acc.v[i][j][r + 1]), n + 1);
+                EpilogueOp::store_pair(q, m, n, y0, y1);
+                if constexpr (decltype(fold_c)::value) {
+                  fold(y0);
+                  fold(y1);
+                }
+              }
             }
           }
+        };
+        if (params.amax == nullptr && params.bias == nullptr) {
+          // the common case: no amax to fold, and a bias known to be null (no branch per element)
+          typename EpilogueOp::Params lean = params;
+          lean.bias = nullptr;
+          pairs(std::false_type{}, lean);
+        } else {
+          pairs(std::true_type{}, params);
+          if (params.amax != nullptr) arch::atomic_max_nonnegative(params.amax, amax);
         }
-        if (args.params.amax != nullptr) arch::atomic_max_nonnegative(args.params.amax, amax);
         return;
       }
     }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -50,6 +51,21 @@ struct Epilogue {
   };
   FP8GEMM_DEVICE static void store_pair(Params const& p, int m, int n, float y0, float y1) {
     write_pair(p.c + m * p.ldc + n, p, y0, y1);
+  }
+  /// The bytes of a Pair as one unsigned integer (TmaStoreEpilogue's shared-memory stores).
+  using PairBits = std::conditional_t<
+      sizeof(Pair) == 2, std::uint16_t,
+      std::conditional_t<sizeof(Pair) == 4, std::uint32_t, std::uint64_t>>;
+  FP8GEMM_DEVICE static PairBits pair_bits(Params const& p, float y0, float y1) {
+    if constexpr (std::is_same_v<ElementC, bf16> || std::is_same_v<ElementC, fp16>) {
+      return arch::pack_half2<ElementC>(y0, y1);
+    } else {
+      Pair const v{{convert_output<ElementC>(y0, p.output_scale),
+                    convert_output<ElementC>(y1, p.output_scale)}};
+      PairBits bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      return bits;
+    }
   }
   /// y0 and y1 converted, as one Pair access at `dst` (aligned to a Pair): global memory
   /// (store_pair) or a shared-memory staging tile (TmaStoreEpilogue).

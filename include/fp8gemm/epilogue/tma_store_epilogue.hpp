@@ -30,6 +30,7 @@ template <class Policy, class GranularityT, class EpilogueOp>
 struct TmaStoreEpilogue {
   using Direct = DirectStoreEpilogue<Policy, GranularityT, EpilogueOp>;
   using Arguments = typename Direct::Arguments;
+  using Dequant = typename Direct::Dequant;  // the scales, read once by the caller
   using ElementC = typename EpilogueOp::Element;
   using Arch = typename Policy::Arch;
   using Atom = typename Policy::Atom;
@@ -114,13 +115,14 @@ struct TmaStoreEpilogue {
            Swizzle128B::offset(static_cast<std::uint32_t>(row), static_cast<std::uint32_t>(byte));
   }
 
-  /// This consumer's rows of the tile at (m0, n0): y = EpilogueOp(dequantize(acc)) into its
-  /// staging tile, then one thread's TMA stores. All 128 threads of the consumer call it.
+  /// This consumer's rows of the tile at (m0, n0): y = EpilogueOp(dequant(acc)) into its
+  /// staging tile, then one thread's TMA stores. All 128 threads of the consumer call it; `dq`:
+  /// Dequant::load(p), read before the first tile.
   template <class Accumulators, class Coords>
   FP8GEMM_DEVICE static void store(Params const& p, SharedStorage& s, int m0, int n0,
-                                   Accumulators const& acc, Coords const& c) {
+                                   Accumulators const& acc, Coords const& c, Dequant const& dq) {
     if (!p.tma_store) {
-      Direct::store(p, m0, n0, acc, c);
+      Direct::store(p, m0, n0, acc, c, dq);
       return;
     }
     std::uint8_t* const tile = s.c[c.consumer];
@@ -132,26 +134,51 @@ struct TmaStoreEpilogue {
     // this thread's place, read here: its addresses are computed per tile, not kept across
     // the main loop (arch::thread_idx_in_place)
     int const t = arch::thread_idx_in_place() % Arch::kWarpgroupThreads;
-    auto const dq = Direct::Dequant::load(p);
+    std::uint32_t const tile_address = arch::smem_address(tile);
+    int const row0 = m0 + c.first_row();
+    // The epilogue's parameters in registers, read once per tile
+    typename EpilogueOp::Params const params = p.params;
     bool const interior = m0 + Policy::kBlockM <= p.m && n0 + Policy::kBlockN <= p.n;
+    // Register pairs (r, r + 1): C[row0 + acc_row][n0 + acc_col], and its right neighbour
+    // (Atom::kCAdjacentPairs) into the staging tile. kEdge: the general case (outputs outside C
+    // are clipped by the TMA store; they are computed on a valid (m, n), so that bias and
+    // per-channel scales are read in bounds, and left out of the amax). Without it (an interior
+    // tile, no amax, no bias: the common case) the per-element work is the dequant, the
+    // activation, one conversion per pair and one st.shared.
+    auto stage = [&](auto edge_c, typename EpilogueOp::Params const& q) {
+      constexpr bool kEdge = decltype(edge_c)::value;
+      float amax = 0.0f;
+      FP8GEMM_UNROLL
+      for (int r = 0; r < Atom::kAccumulators; r += 2) {
+        int const row = Atom::acc_row(t, r);  // in this consumer's rows; r + 1: same row,
+        int const col = Atom::acc_col(t, r);  // next column (Atom::kCAdjacentPairs)
+        int m = row0 + row, n = n0 + col, n1 = n + 1;
+        bool in0 = true, in1 = true;
+        if constexpr (kEdge) {
+          in0 = interior || (m < p.m && n < p.n);
+          in1 = interior || (m < p.m && n1 < p.n);
+          m = m < p.m ? m : p.m - 1;
+          n1 = n1 < p.n ? n1 : p.n - 1;
+          n = n < p.n ? n : p.n - 1;
+        }
+        float const y0 = EpilogueOp::compute(q, dq(p, m, n, acc.v[0][0][r]), n);
+        float const y1 = EpilogueOp::compute(q, dq(p, m, n1, acc.v[0][0][r + 1]), n1);
+        arch::store_shared(tile_address + staging_offset(row, col),
+                           EpilogueOp::pair_bits(q, y0, y1));
+        if constexpr (kEdge) {
+          fold(amax, in0 ? y0 : 0.0f);
+          fold(amax, in1 ? y1 : 0.0f);
+        }
+      }
+      return amax;
+    };
     float amax = 0.0f;
-    FP8GEMM_UNROLL
-    for (int r = 0; r < Atom::kAccumulators; r += 2) {
-      int const row = Atom::acc_row(t, r);  // in this consumer's rows; r + 1: same row,
-      int const col = Atom::acc_col(t, r);  // next column (Atom::kCAdjacentPairs)
-      int m = m0 + c.first_row() + row, n = n0 + col;
-      bool const in0 = interior || (m < p.m && n < p.n);
-      bool const in1 = interior || (m < p.m && n + 1 < p.n);
-      // outside C: clipped by the TMA store; computed on a valid (m, n) so that bias and
-      // per-channel scales are read in bounds, and left out of the amax
-      m = m < p.m ? m : p.m - 1;
-      int const n1 = n + 1 < p.n ? n + 1 : p.n - 1;
-      n = n < p.n ? n : p.n - 1;
-      float const y0 = EpilogueOp::compute(p.params, dq(p, m, n, acc.v[0][0][r]), n);
-      float const y1 = EpilogueOp::compute(p.params, dq(p, m, n1, acc.v[0][0][r + 1]), n1);
-      EpilogueOp::write_pair(tile + staging_offset(row, col), p.params, y0, y1);
-      fold(amax, in0 ? y0 : 0.0f);
-      fold(amax, in1 ? y1 : 0.0f);
+    if (interior && params.amax == nullptr && params.bias == nullptr) {
+      typename EpilogueOp::Params lean = params;
+      lean.bias = nullptr;  // known null here: no bias branch per element
+      stage(std::false_type{}, lean);
+    } else {
+      amax = stage(std::true_type{}, params);
     }
     arch::fence_proxy_async_shared();  // the writes above, for the TMA store's reads
     // waits for: every thread of this consumer wrote its part of the staging tile
@@ -162,7 +189,7 @@ struct TmaStoreEpilogue {
         arch::tma_store_2d(&p.map_c, tile + b * kBoxBytes, n0 + b * kBoxCols, m0 + c.first_row());
       arch::tma_store_commit_group();
     }
-    if (p.params.amax != nullptr) arch::atomic_max_nonnegative(p.params.amax, amax);
+    if (params.amax != nullptr) arch::atomic_max_nonnegative(params.amax, amax);
   }
 
   /// Before the CTA exits: this consumer's last stores have read their staging tile (shared

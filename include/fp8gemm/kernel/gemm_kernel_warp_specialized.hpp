@@ -142,6 +142,9 @@ struct WarpSpecializedGemmKernel {
       // waits for: the registers the producer gave back (setmaxnreg.inc blocks until free)
       if constexpr (Policy::kConsumers > 1) arch::setmaxnreg_inc<Policy::kConsumerRegisters>();
       auto const coords = Mainloop::Coords::current();
+      // Per-tensor scales, read once: read at each tile's epilogue, the load's L2 round trip
+      // (under the main loop's traffic) was paid by every tile while the tensor cores idled.
+      auto const dq = Epilogue::Dequant::load(p.epilogue);
       int mine = 0;  // the CTA's items in order; ping-pong: consumer c takes c, c + 2, ...
       for (int w = first; w < items; w += stride, ++mine) {
         auto const t = TileScheduler::work(p.scheduler, w, rank);
@@ -168,7 +171,7 @@ struct WarpSpecializedGemmKernel {
         // consume the shared stages: nothing to store
         if (!t.store) continue;
         if (p.scheduler.split_k == 1)
-          Epilogue::store(p.epilogue, epilogue_storage(shared_all), m0, n0, acc, coords);
+          Epilogue::store(p.epilogue, epilogue_storage(shared_all), m0, n0, acc, coords, dq);
         else
           store_partial(p, m0, n0, t.split, acc, coords);
       }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "fp8gemm/arch/thread.hpp"
 #include "fp8gemm/config.hpp"
@@ -21,6 +22,30 @@ FP8GEMM_DEVICE std::uint32_t smem_address(void const* p) {
 #else
   (void)p;
   return 0;
+#endif
+}
+
+/// st.shared of 2, 4 or 8 bytes at a 32-bit shared-memory address (smem_address), aligned to its
+/// size. A store through a generic pointer into shared memory is a generic ST, and the compiler
+/// then assumes it may alias kernel parameters and re-reads them after it. No memory clobber: its
+/// readers are asynchronous copies, ordered after it by the volatile proxy fence that follows.
+template <class Bits>
+FP8GEMM_DEVICE void store_shared(std::uint32_t address, Bits bits) {
+  static_assert(std::is_same_v<Bits, std::uint16_t> || std::is_same_v<Bits, std::uint32_t> ||
+                    std::is_same_v<Bits, std::uint64_t>,
+                "store_shared: 2, 4 or 8 bytes");
+#if defined(FP8GEMM_ARCH_SM90A)
+  if constexpr (std::is_same_v<Bits, std::uint16_t>)
+    asm volatile("st.shared.u16 [%0], %1;\n" ::"r"(address), "h"(bits));
+  else if constexpr (std::is_same_v<Bits, std::uint32_t>)
+    asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(address), "r"(bits));
+  else
+    asm volatile("st.shared.u64 [%0], %1;\n" ::"r"(address), "l"(bits));
+#elif defined(FP8GEMM_DEVICE_PASS)
+  (void)address, (void)bits;
+  FP8GEMM_DEVICE_TRAP();
+#else
+  (void)address, (void)bits;
 #endif
 }
 
