@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /// Element functors of the fused epilogue (epilogue layer). Host+device, so the FP64 reference's
-/// tests and the host emulator use exactly these formulas.
+/// tests and the host emulator use exactly these formulas (NVIDIA devices evaluate GELU-tanh's
+/// exp and division with the SFU's approximations: arch::div_one_plus_exp_neg).
 #pragma once
 
 #include <cmath>
 #include <type_traits>
 
+#include "fp8gemm/arch/thread.hpp"
 #include "fp8gemm/config.hpp"
 #include "fp8gemm/numeric/numeric.hpp"
 
@@ -17,12 +19,15 @@ struct Identity {
   FP8GEMM_HOST_DEVICE static float apply(float x) { return x; }
 };
 
-/// y = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))   (the tanh approximation of GELU)
+/// y = 0.5 x (1 + tanh(u)),  u = sqrt(2/pi) (x + 0.044715 x^3)   (the tanh approximation of GELU)
+/// evaluated as y = x / (1 + e^(-2u)) (0.5 (1 + tanh u) is the logistic function of 2u): no
+/// cancellation in 1 + tanh u for negative x, and on NVIDIA one exp and one reciprocal on the SFU
+/// (arch::div_one_plus_exp_neg).
 struct GeluTanh {
   static constexpr char const* kName = "gelu_tanh";
   FP8GEMM_HOST_DEVICE static float apply(float x) {
-    float const kSqrt2OverPi = 0.7978845608028654f;
-    return 0.5f * x * (1.0f + tanhf(kSqrt2OverPi * (x + 0.044715f * x * x * x)));
+    float const kTwoSqrt2OverPi = 1.5957691216057308f;  // 2 sqrt(2/pi)
+    return arch::div_one_plus_exp_neg(x, kTwoSqrt2OverPi * (x + 0.044715f * x * x * x));
   }
 };
 
