@@ -50,18 +50,17 @@ struct PortableKernelPieces {
   using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
 };
 /// The WGMMA kernel's epilogue: TmaStoreEpilogue (C staged in shared memory, stored by TMA while
-/// the consumers go on) for cooperative tiles of one m64 row block per consumer, no activation,
-/// rows of C that are whole 128-byte boxes, and a ring and staging tiles that fit the 227 KiB
-/// together (Sm90WgmmaDefault: 192 KiB of ring + 32 KiB of bf16 / fp16 or 16 KiB of fp8 staging;
-/// Sm90WgmmaSmallM with 2- or 4-byte C); else DirectStoreEpilogue (stores from registers):
-/// ping-pong, swapped operands (a transposed accumulator map), 256-row tiles, fp32 C on
-/// Sm90WgmmaDefault (64 KiB of staging next to its ring), fp8 C 64 columns wide, and GELU. Measured
-/// on the H200 (2026-12-01, bench/NOTES.md): through TMA the plain default ran 0.88-0.92x cuBLASLt
-/// as before (0.885 against 0.86 at 4096^3), but with GELU-tanh 7-8 % slower than from registers
-/// (1108 against 1039 us at 8192^3), so GELU stays on register stores.
+/// the consumers go on) for cooperative tiles of one m64 row block per consumer, rows of C that
+/// are whole 128-byte boxes, and a ring and staging tiles that fit the 227 KiB together
+/// (Sm90WgmmaDefault: 192 KiB of ring + 32 KiB of bf16 / fp16 or 16 KiB of fp8 staging;
+/// Sm90WgmmaFast: 144 + 64 KiB of bf16 / fp16; Sm90WgmmaSmallM with 2- or 4-byte C); else
+/// DirectStoreEpilogue (stores from registers): ping-pong, swapped operands (a transposed
+/// accumulator map), 256-row tiles, fp32 C on Sm90WgmmaDefault / Fast (64 / 128 KiB of staging
+/// next to the ring), fp8 C 64 columns wide. H200 (2026-12-01, bench/NOTES.md), with the lean
+/// staging loop: GELU-tanh 136 / 999 us at 4096^3 / 8192^3 through TMA against 141 / 1024 from
+/// registers (an earlier, heavier staging loop had made TMA the slower one for GELU).
 template <class P, class G, class E, int PromoteK,
           bool Candidate = !P::kPingPong && !WgmmaSwapsAB<P>::value && P::kAtomsM == 1 &&
-                           std::is_same_v<typename E::Act, Identity> &&
                            P::kBlockN * sizeof(typename E::Element) % 128 == 0>
 struct WgmmaEpilogueChoice {
   using type = DirectStoreEpilogue<P, G, E>;

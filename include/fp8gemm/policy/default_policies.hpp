@@ -34,16 +34,20 @@ template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaDefault = WgmmaTilePolicy<128, 128, 2, 6, EA, EB>;
 
 /// Hopper peak path with FastAccumulation (no partial-sum copy): 128 x 256 x 128, two consumer
-/// warpgroups of 64 rows x 256 columns (128 accumulators each), four stages = 192 KiB. The
-/// ping-pong schedule (64 x 256 per consumer) measured the same within 1 % (bench/NOTES.md).
+/// warpgroups of 64 rows x 256 columns (128 accumulators each), three stages = 144 KiB, which
+/// leaves room for the TMA-store epilogue's 64 KiB of bf16 / fp16 staging. H200 (2026-12-01,
+/// bench/NOTES.md): 110 / 838 us at 4096^3 / 8192^3 against 122 / 898 with four stages and
+/// register stores (0.98x cuBLASLt's fast accumulation against 0.89-0.92x); the main loop runs at
+/// the tensor-core rate with three. The ping-pong schedule (64 x 256 per consumer) measured the
+/// same as cooperative within 1 % (four stages each).
 template <class EA = e4m3fn, class EB = e4m3fn>
-using Sm90WgmmaFast = WgmmaTilePolicy<128, 256, 2, 4, EA, EB>;
+using Sm90WgmmaFast = WgmmaTilePolicy<128, 256, 2, 3, EA, EB>;
 
-/// Sm90WgmmaDefault and Sm90WgmmaFast as 2-CTA clusters sharing A's tile (MulticastA: the pair
-/// computes neighbouring tiles of one tile row) or B's (MulticastB: of one tile column), fetched
-/// once from L2 by TMA multicast, each CTA copying half of it. Same shared memory and registers
-/// as the policy they extend. Measured on the H200 no faster than unclustered (0.82-0.89x
-/// cuBLASLt against 0.86-0.89x, bench/NOTES.md), so no default uses them.
+/// Sm90WgmmaDefault and a four-stage Sm90WgmmaFast (register stores) as 2-CTA clusters sharing
+/// A's tile (MulticastA: the pair computes neighbouring tiles of one tile row) or B's
+/// (MulticastB: of one tile column), fetched once from L2 by TMA multicast, each CTA copying half
+/// of it. Measured on the H200 no faster than unclustered (0.82-0.89x cuBLASLt against
+/// 0.86-0.89x, bench/NOTES.md), so no default uses them.
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaDefaultMulticastA =
     WgmmaTilePolicy<128, 128, 2, 6, EA, EB, WgmmaSchedule::kCooperative, WgmmaMulticast::kA>;

@@ -111,19 +111,23 @@ template <class P, class G, class E>
 struct IsTmaStore<TmaStoreEpilogue<P, G, E>> : std::true_type {};
 
 // Which configurations store through TMA: the default tile with 2-byte and fp8 C (192 KiB ring +
-// 32 / 16 KiB staging) and no activation; SmallM (208 + 8 KiB). From registers: GELU (measured
-// slower through TMA), fp32 C on the default (64 KiB of staging would not fit next to the ring),
-// Fast's 128 x 256 (192 + 64 KiB), ping-pong, 256-row tiles, fp8 C on 64 columns (64-byte rows:
-// not a 128-byte box).
+// 32 / 16 KiB staging), with or without an activation; Fast's 128 x 256 with 2-byte C (144 + 64
+// KiB); SmallM (208 + 8 KiB). From registers: fp32 C on the default and on Fast (64 / 128 KiB of
+// staging would not fit next to the ring), a four-stage 128 x 256 (192 + 64 KiB), ping-pong,
+// 256-row tiles, fp8 C on 64 columns (64-byte rows: not a 128-byte box).
 static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<bf16, Identity>>>::value);
 static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<fp16, Identity>>>::value);
-static_assert(!IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<fp16, GeluTanh>>>::value);
-static_assert(!IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<bf16, GeluErf>>>::value);
+static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<fp16, GeluTanh>>>::value);
+static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<bf16, GeluErf>>>::value);
 static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<e4m3fn, Identity>>>::value);
 static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaSmallM<>, Epilogue<bf16, Identity>>>::value);
 static_assert(!IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<float, Identity>>>::value);
 static_assert(
-    !IsTmaStore<EpilogueOf<Sm90WgmmaFast<>, Epilogue<bf16, Identity>, FastAccumulation>>::value);
+    IsTmaStore<EpilogueOf<Sm90WgmmaFast<>, Epilogue<bf16, Identity>, FastAccumulation>>::value);
+static_assert(
+    !IsTmaStore<EpilogueOf<Sm90WgmmaFast<>, Epilogue<float, GeluErf>, FastAccumulation>>::value);
+static_assert(!IsTmaStore<EpilogueOf<WgmmaTilePolicy<128, 256, 2, 4>, Epilogue<bf16, Identity>,
+                                     FastAccumulation>>::value);
 static_assert(!IsTmaStore<
               EpilogueOf<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
                          Epilogue<bf16, Identity>>>::value);
