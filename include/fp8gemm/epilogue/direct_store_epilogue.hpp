@@ -180,7 +180,8 @@ struct DirectStoreEpilogue {
               for (int i = 0; i < Policy::kAtomsM; ++i) {
                 int const m = m0 + tc.row(i, r), n = n0 + tc.col(j, r);
                 float const y0 = EpilogueOp::compute(q, dq(args, m, n, acc.v[i][j][r]), n);
-                float const y1 = EpilogueOp::compute(q, dq(args, m, n + 1, acc.v[i][j][r + 1]), n + 1);
+                float const y1 =
+                    EpilogueOp::compute(q, dq(args, m, n + 1, acc.v[i][j][r + 1]), n + 1);
                 EpilogueOp::store_pair(q, m, n, y0, y1);
                 if constexpr (decltype(fold_c)::value) {
                   fold(y0);

@@ -53,9 +53,9 @@ struct Epilogue {
     write_pair(p.c + m * p.ldc + n, p, y0, y1);
   }
   /// The bytes of a Pair as one unsigned integer (TmaStoreEpilogue's shared-memory stores).
-  using PairBits = std::conditional_t<
-      sizeof(Pair) == 2, std::uint16_t,
-      std::conditional_t<sizeof(Pair) == 4, std::uint32_t, std::uint64_t>>;
+  using PairBits =
+      std::conditional_t<sizeof(Pair) == 2, std::uint16_t,
+                         std::conditional_t<sizeof(Pair) == 4, std::uint32_t, std::uint64_t>>;
   FP8GEMM_DEVICE static PairBits pair_bits(Params const& p, float y0, float y1) {
     if constexpr (std::is_same_v<ElementC, bf16> || std::is_same_v<ElementC, fp16>) {
       return arch::pack_half2<ElementC>(y0, y1);

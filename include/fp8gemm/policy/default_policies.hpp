@@ -37,9 +37,9 @@ using Sm90WgmmaDefault = WgmmaTilePolicy<128, 128, 2, 6, EA, EB>;
 /// warpgroups of 64 rows x 256 columns (128 accumulators each), three stages = 144 KiB, which
 /// leaves room for the TMA-store epilogue's 64 KiB of bf16 / fp16 staging. H200 (2026-12-01,
 /// bench/NOTES.md): 110 / 838 us at 4096^3 / 8192^3 against 122 / 898 with four stages and
-/// register stores (0.98x cuBLASLt's fast accumulation against 0.89-0.92x); the main loop runs at
-/// the tensor-core rate with three. The ping-pong schedule (64 x 256 per consumer) measured the
-/// same as cooperative within 1 % (four stages each).
+/// register stores (0.97-0.99x cuBLASLt's fast accumulation against 0.88-0.93x); the main loop
+/// runs at the tensor-core rate with three. The ping-pong schedule (64 x 256 per consumer)
+/// measured the same as cooperative within 1 % (four stages each).
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaFast = WgmmaTilePolicy<128, 256, 2, 3, EA, EB>;
 
