@@ -165,13 +165,14 @@ FP8GEMM_DEVICE void atomic_max_nonnegative(float* addr, float value) {
 #endif
 }
 
-/// x / (1 + e^-t), the logistic function's form of the epilogue's GELU-tanh. On NVIDIA devices
-/// the SFU's approximations: __expf (ex2.approx of t·log2 e: 2 + 1.16·|t| ulps, t clamped to 30
-/// below, where e^-t is 1e-13 of 1) and __fdividef (2 ulps; 0 once 1 + e^-t passes 2^126, as x /
-/// inf is); elsewhere expf and a division. (CUDA's tanhf and expf are accurate to 1-2 ulps with
-/// polynomial and branch work per element that the epilogue pays while the tensor cores wait.)
+/// x / (1 + e^-t), the logistic function's form of the epilogue's GELU-tanh. In device code the
+/// hardware approximations: __expf (NVIDIA: ex2.approx of t·log2 e, 2 + 1.16·|t| ulps; AMD:
+/// v_exp_f32 likewise) with t clamped to 30 below (e^-t is then 1e-13 of 1), and __fdividef (a
+/// reciprocal and a multiply, 2 ulps; 0 once 1 + e^-t passes 2^126, as x / inf is); on the host
+/// (and the emulator) expf and a division. (The accurate tanhf / expf are polynomial and branch
+/// work per element that the epilogue pays while the tensor cores wait.)
 FP8GEMM_HOST_DEVICE float div_one_plus_exp_neg(float x, float t) {
-#if defined(FP8GEMM_DEVICE_PASS) && defined(FP8GEMM_BACKEND_CUDA)
+#if defined(FP8GEMM_DEVICE_PASS)
   return __fdividef(x, 1.0f + __expf(-fminf(t, 30.0f)));
 #else
   return x / (1.0f + std::exp(-t));

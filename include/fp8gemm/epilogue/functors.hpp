@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /// Element functors of the fused epilogue (epilogue layer). Host+device, so the FP64 reference's
-/// tests and the host emulator use exactly these formulas (NVIDIA devices evaluate GELU-tanh's
-/// exp and division with the SFU's approximations: arch::div_one_plus_exp_neg).
+/// tests and the host emulator use exactly these formulas (device code evaluates GELU-tanh's exp
+/// and division with the hardware's approximations: arch::div_one_plus_exp_neg).
 #pragma once
 
 #include <cmath>
@@ -21,8 +21,8 @@ struct Identity {
 
 /// y = 0.5 x (1 + tanh(u)),  u = sqrt(2/pi) (x + 0.044715 x^3)   (the tanh approximation of GELU)
 /// evaluated as y = x / (1 + e^(-2u)) (0.5 (1 + tanh u) is the logistic function of 2u): no
-/// cancellation in 1 + tanh u for negative x, and on NVIDIA one exp and one reciprocal on the SFU
-/// (arch::div_one_plus_exp_neg).
+/// cancellation in 1 + tanh u for negative x, and on the GPU one approximate exp and one
+/// reciprocal (arch::div_one_plus_exp_neg).
 struct GeluTanh {
   static constexpr char const* kName = "gelu_tanh";
   FP8GEMM_HOST_DEVICE static float apply(float x) {
