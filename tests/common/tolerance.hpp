@@ -17,8 +17,10 @@
 ///   3. The activation is Lipschitz: |act(z') − act(z)| ≤ L·|z' − z|, L = 1 (identity),
 ///      L = 1.13 (GELU-erf: gelu' = Φ(x) + x·φ(x), max 1.1289 at x = √2; GELU-tanh: max ≈ 1.129
 ///      near x ≈ 1.5; min of both ≈ −0.13, so |gelu'| ≤ 1.13). The kernel evaluates act in float:
-///      add activation_eval_ulps · 2^-24 · (|y| + |z|) (tanh/erf and the 0.5·z·(1 + t) cancellation
-///      for negative z are accurate to a few float ulps of z).
+///      add activation_eval_ulps · 2^-24 · (|y| + |z|) (erf and GELU-erf's 0.5·z·(1 + t)
+///      cancellation for negative z; GELU-tanh's z / (1 + e^(-2u)) with the device's approximate
+///      exp and reciprocal: a few float ulps of |y| + |z|, 2.8 at worst by the error bounds of
+///      __expf and __fdividef).
 ///   4. Output rounding (RNE) adds half an ulp of the output format at the kernel's value, bounded
 ///      by the ulp at v = |y| + (terms 2-3): f32 u = 2^-24, bf16 2^-8, f16 2^-11 (relative, with
 ///      the subnormal spacing as the floor), fp8 per format with its subnormal spacing; fp8 outputs

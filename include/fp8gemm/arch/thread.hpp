@@ -167,7 +167,8 @@ FP8GEMM_DEVICE void atomic_max_nonnegative(float* addr, float value) {
 
 /// x / (1 + e^-t), the logistic function's form of the epilogue's GELU-tanh. In device code the
 /// hardware approximations: __expf (NVIDIA: ex2.approx of t·log2 e, 2 + 1.16·|t| ulps; AMD:
-/// v_exp_f32 likewise) with t clamped to 30 below (e^-t is then 1e-13 of 1), and __fdividef (a
+/// v_exp_f32 likewise) of -min(t, 30) (past t = 17 e^-t no longer changes 1 + e^-t in float, so
+/// the cap changes no result), and __fdividef (a
 /// reciprocal and a multiply, 2 ulps; 0 once 1 + e^-t passes 2^126, as x / inf is); on the host
 /// (and the emulator) expf and a division. (The accurate tanhf / expf are polynomial and branch
 /// work per element that the epilogue pays while the tensor cores wait.)

@@ -37,9 +37,10 @@ void check_pair_bits(float output_scale) {
   auto const bits = E::pair_bits(p, 1.0f, 0.0f);
   unsigned char packed[sizeof bits];
   std::memcpy(packed, &bits, sizeof bits);
-  ElementC first;
-  std::memcpy(&first, packed, sizeof first);
-  EXPECT_EQ(std::memcmp(&first, packed + sizeof(ElementC), sizeof first) != 0, true);
+  ElementC const one = convert_output<ElementC>(1.0f, output_scale);
+  ElementC const zero = convert_output<ElementC>(0.0f, output_scale);
+  EXPECT_EQ(std::memcmp(packed, &one, sizeof one), 0);
+  EXPECT_EQ(std::memcmp(packed + sizeof(ElementC), &zero, sizeof zero), 0);
 }
 
 TEST(EpiloguePairBits, SameBytesAsWritePair) {
@@ -58,10 +59,10 @@ double gelu_tanh_fp64(double x) {
   return x / (1.0 + std::exp(-2.0 * u));
 }
 
-// The host form (expf and a division; NVIDIA devices use __expf and __fdividef instead, covered by
-// the GPU tests' bounds). Two measures. Relative to |y| over x in [-8, 12] (y stays a normal float
-// there): within the conditioning of the float argument, 3 |2u| + 4 ulps (y ~ x e^(2u) for
-// negative x, so u's relative error, up to ~3 ulps from its four roundings, is amplified |2u|
+// The host form (expf and a division; device code uses __expf and __fdividef instead: on NVIDIA
+// covered by the GPU tests' bounds). Two measures. Relative to |y| over x in [-8, 12] (y stays a
+// normal float there): within the conditioning of the float argument, 3 |2u| + 4 ulps (y ~ x e^(2u)
+// for negative x, so u's relative error, up to ~3 ulps from its four roundings, is amplified |2u|
 // times: ~150 ulps allowed at x = -8), where the float evaluation
 // of 0.5 x (1 + tanhf(u)) loses most of its digits below x ~ -4 (1 + tanh u is a difference of
 // nearly equal numbers). And the tests' bound for the activation (tolerance.hpp:

@@ -112,8 +112,9 @@ struct IsTmaStore<TmaStoreEpilogue<P, G, E>> : std::true_type {};
 
 // Which configurations store through TMA: the default tile with 2-byte and fp8 C (192 KiB ring +
 // 32 / 16 KiB staging), with or without an activation; Fast's 128 x 256 with 2-byte C (144 + 64
-// KiB); SmallM (208 + 8 KiB). From registers: fp32 C on the default and on Fast (64 / 128 KiB of
-// staging would not fit next to the ring), a four-stage 128 x 256 (192 + 64 KiB), ping-pong,
+// KiB) and no activation; SmallM (208 + 8 KiB). From registers: fp32 C on the default and on Fast
+// (64 / 128 KiB of staging would not fit next to the ring), an activation on Fast (128
+// accumulators per thread: ptxas spilled), a four-stage 128 x 256 (192 + 64 KiB), ping-pong,
 // 256-row tiles, fp8 C on 64 columns (64-byte rows: not a 128-byte box).
 static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<bf16, Identity>>>::value);
 static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<fp16, Identity>>>::value);
@@ -126,6 +127,8 @@ static_assert(
     IsTmaStore<EpilogueOf<Sm90WgmmaFast<>, Epilogue<bf16, Identity>, FastAccumulation>>::value);
 static_assert(
     !IsTmaStore<EpilogueOf<Sm90WgmmaFast<>, Epilogue<float, GeluErf>, FastAccumulation>>::value);
+static_assert(  // an activation beside 128 accumulators per thread spilled (ptxas)
+    !IsTmaStore<EpilogueOf<Sm90WgmmaFast<>, Epilogue<bf16, GeluTanh>, FastAccumulation>>::value);
 static_assert(!IsTmaStore<EpilogueOf<WgmmaTilePolicy<128, 256, 2, 4>, Epilogue<bf16, Identity>,
                                      FastAccumulation>>::value);
 static_assert(!IsTmaStore<
