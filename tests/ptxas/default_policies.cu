@@ -14,7 +14,10 @@ using BlockwiseFp8 =
     GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<e4m3fn, GeluErf>>;
 using FastBf16 =
     GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
-// GELU through the TMA-store epilogue on the 128 x 256 tile (128 accumulators per thread)
+// wgmma n192: 128 x 192 promoted (96 accumulators + one set of 96 partial sums), TMA stores
+using Promoted192 =
+    GemmConfig<WgmmaTilePolicy<128, 192, 2, 4>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+// GELU on the 128 x 256 tile (128 accumulators per thread: register stores)
 using FastGelu = GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>,
                             FastAccumulation>;
 using SmallMFp32 = GemmConfig<Sm90WgmmaSmallM<>, PerTensor, LayoutB::kNK, Epilogue<float>>;
@@ -58,7 +61,9 @@ Status run_all(Gemm<PromotedBf16>::Arguments const& a, Gemm<PromotedGelu>::Argum
                Gemm<SmallMFp32>::Arguments const& e, Gemm<SmallMBlockwise>::Arguments const& f,
                Gemm<TwoGroups>::Arguments const& g, Gemm<TwoRowBlocksPipelined>::Arguments const& h,
                Gemm<PingPongPromoted>::Arguments const& i, Gemm<PingPongFast>::Arguments const& j,
-               Gemm<MediumMBf16>::Arguments const& k, Gemm<FastGelu>::Arguments const& l) {
+               Gemm<MediumMBf16>::Arguments const& k, Gemm<FastGelu>::Arguments const& l,
+               Gemm<Promoted192>::Arguments const& m) {
+  FP8GEMM_RETURN_IF_ERROR(Gemm<Promoted192>::run(m));
   FP8GEMM_RETURN_IF_ERROR(Gemm<FastGelu>::run(l));
   FP8GEMM_RETURN_IF_ERROR(Gemm<MediumMBf16>::run(k));
   FP8GEMM_RETURN_IF_ERROR(Gemm<PromotedBf16>::run(a));

@@ -121,8 +121,9 @@ struct WgmmaTilePolicy : WgmmaPolicyTag {
 
   static_assert(Consumers == 1 || Consumers == 2,
                 "WgmmaTilePolicy: one consumer warpgroup, or two (cooperative or ping-pong)");
-  static_assert(BlockN == 64 || BlockN == 128 || BlockN == 256,
-                "WgmmaTilePolicy: BlockN must be 64, 128 or 256 (the wgmma N of one instruction)");
+  static_assert(BlockN == 64 || BlockN == 128 || BlockN == 192 || BlockN == 256,
+                "WgmmaTilePolicy: BlockN must be 64, 128, 192 or 256 (the wgmma N of one "
+                "instruction)");
   static_assert(!kPingPong || Consumers == 2,
                 "WgmmaTilePolicy: the ping-pong schedule alternates two consumer warpgroups");
   static_assert(BlockM > 0 && BlockM % (Atom::kM * kConsumersPerTile) == 0,

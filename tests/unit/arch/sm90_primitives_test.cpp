@@ -152,6 +152,7 @@ TEST(Sm90Wgmma64xNx32, AccumulatorMapIsABijectionOnto64xN) {
   expect_accumulator_bijection<32>();
   expect_accumulator_bijection<64>();
   expect_accumulator_bijection<128>();
+  expect_accumulator_bijection<192>();
   expect_accumulator_bijection<256>();
 }
 

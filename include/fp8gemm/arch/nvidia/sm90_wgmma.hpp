@@ -149,6 +149,13 @@ FP8GEMM_DEVICE void wgmma_pin_accumulators(float (&d)[Regs]) {
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
   "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
   "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
+#define FP8GEMM_SM90_WGMMA_D96_LIST \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95}"
 #define FP8GEMM_SM90_WGMMA_D128_LIST \
   "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
@@ -178,6 +185,19 @@ FP8GEMM_DEVICE void wgmma_pin_accumulators(float (&d)[Regs]) {
   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+#define FP8GEMM_SM90_WGMMA_D96_OPERANDS() \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), \
+  "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
+  "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
+  "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), \
+  "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
 #define FP8GEMM_SM90_WGMMA_D128_OPERANDS() \
   "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
@@ -232,9 +252,9 @@ struct Sm90Wgmma64xNx32 {
                  std::is_same_v<EA, e5m2>)&&(std::is_same_v<EB, e4m3fn> ||
                                              std::is_same_v<EB, e5m2>),
                 "FP8 wgmma takes OCP e4m3fn or e5m2 operands");
-  static_assert(N == 8 || N == 16 || N == 32 || N == 64 || N == 128 || N == 256,
-                "Sm90Wgmma64xNx32 is instantiated for N = 8, 16, 32, 64, 128, 256 (add the operand "
-                "list for other multiples of 8 up to 256)");
+  static_assert(N == 8 || N == 16 || N == 32 || N == 64 || N == 128 || N == 192 || N == 256,
+                "Sm90Wgmma64xNx32 is instantiated for N = 8, 16, 32, 64, 128, 192, 256 (add the "
+                "operand list for other multiples of 8 up to 256)");
   using Arch = Sm90a;
   using ElementA = EA;
   using ElementB = EB;
@@ -286,6 +306,9 @@ struct Sm90Wgmma64xNx32 {
     } else if constexpr (N == 128) {
       FP8GEMM_SM90_WGMMA_SS_PAIRS("128", FP8GEMM_SM90_WGMMA_D64_LIST,
                                   FP8GEMM_SM90_WGMMA_D64_OPERANDS, "64", "65", "66")
+    } else if constexpr (N == 192) {
+      FP8GEMM_SM90_WGMMA_SS_PAIRS("192", FP8GEMM_SM90_WGMMA_D96_LIST,
+                                  FP8GEMM_SM90_WGMMA_D96_OPERANDS, "96", "97", "98")
     } else {
       FP8GEMM_SM90_WGMMA_SS_PAIRS("256", FP8GEMM_SM90_WGMMA_D128_LIST,
                                   FP8GEMM_SM90_WGMMA_D128_OPERANDS, "128", "129", "130")
@@ -306,12 +329,14 @@ struct Sm90Wgmma64xNx32 {
 #undef FP8GEMM_SM90_WGMMA_D16_LIST
 #undef FP8GEMM_SM90_WGMMA_D32_LIST
 #undef FP8GEMM_SM90_WGMMA_D64_LIST
+#undef FP8GEMM_SM90_WGMMA_D96_LIST
 #undef FP8GEMM_SM90_WGMMA_D128_LIST
 #undef FP8GEMM_SM90_WGMMA_D4_OPERANDS
 #undef FP8GEMM_SM90_WGMMA_D8_OPERANDS
 #undef FP8GEMM_SM90_WGMMA_D16_OPERANDS
 #undef FP8GEMM_SM90_WGMMA_D32_OPERANDS
 #undef FP8GEMM_SM90_WGMMA_D64_OPERANDS
+#undef FP8GEMM_SM90_WGMMA_D96_OPERANDS
 #undef FP8GEMM_SM90_WGMMA_D128_OPERANDS
 
 }  // namespace fp8gemm::arch
