@@ -52,7 +52,8 @@ struct Epilogue {
   FP8GEMM_DEVICE static void store_pair(Params const& p, int m, int n, float y0, float y1) {
     write_pair(p.c + m * p.ldc + n, p, y0, y1);
   }
-  /// The bytes of a Pair as one unsigned integer (TmaStoreEpilogue's shared-memory stores).
+  /// The bytes of a Pair as one unsigned integer: what write_pair stores, and TmaStoreEpilogue's
+  /// st.shared into its staging tile.
   using PairBits =
       std::conditional_t<sizeof(Pair) == 2, std::uint16_t,
                          std::conditional_t<sizeof(Pair) == 4, std::uint32_t, std::uint64_t>>;
@@ -67,15 +68,9 @@ struct Epilogue {
       return bits;
     }
   }
-  /// y0 and y1 converted, as one Pair access at `dst` (aligned to a Pair): global memory
-  /// (store_pair) or a shared-memory staging tile (TmaStoreEpilogue).
+  /// y0 and y1 converted (pair_bits), as one access at `dst` (aligned to a Pair: store_pair).
   FP8GEMM_DEVICE static void write_pair(void* dst, Params const& p, float y0, float y1) {
-    if constexpr (std::is_same_v<ElementC, bf16> || std::is_same_v<ElementC, fp16>) {
-      *static_cast<std::uint32_t*>(dst) = arch::pack_half2<ElementC>(y0, y1);
-    } else {
-      *static_cast<Pair*>(dst) = Pair{{convert_output<ElementC>(y0, p.output_scale),
-                                       convert_output<ElementC>(y1, p.output_scale)}};
-    }
+    *static_cast<PairBits*>(dst) = pair_bits(p, y0, y1);
   }
   /// Every even column of C starts an aligned pair: ldc even and C aligned to a pair.
   static bool pair_stores_aligned(Params const& p) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The epilogue's element pieces on the host: Epilogue::pair_bits (what TmaStoreEpilogue writes
-// into its staging tile with one st.shared) holds the same bytes as write_pair (the register-store
-// path's one access) for every output type, and GELU-tanh evaluated as x / (1 + e^(-2u)) against
-// 0.5 x (1 + tanh u) in FP64, including the negative x where 1 + tanh u cancels in float.
+// The epilogue's element pieces on the host: Epilogue::write_pair (the register-store path's one
+// access) writes exactly Epilogue::pair_bits (also TmaStoreEpilogue's st.shared) and nothing
+// around it, y0 first and each the output's conversion, for every output type; and GELU-tanh
+// evaluated as x / (1 + e^(-2u)) against 0.5 x (1 + tanh u) in FP64, including the negative x
+// where 1 + tanh u cancels in float.
 #include <gtest/gtest.h>
 
 #include <cmath>
