@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: MIT
-// can_implement: every refusal names its check; workspace_size; split-K determinism (label gpu).
+// can_implement: every refusal names its check; workspace_size; split-K determinism; chained
+// GEMMs under programmatic dependent launch (label gpu).
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
 
 #include "common/can_implement_cases.hpp"
 #include "gpu_run.hpp"
@@ -93,6 +99,76 @@ TEST(GemmSplitK, DeterministicAndMatchesUnsplit) {
   GemmProblem<C32> const p(c);
   auto const args = p.arguments(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
   EXPECT_EQ(Gemm<C32>::workspace_size(args), std::size_t(5) * 200 * 300 * 4);
+}
+
+// Programmatic dependent launch (the WGMMA kernel starts while the stream's previous kernel
+// drains, and waits in griddepcontrol.wait before touching memory): GEMM 2 reads GEMM 1's e4m3
+// output as its A, launched right behind it, for several fresh output buffers poisoned with NaN
+// beforehand. A GEMM 2 that read its A before GEMM 1 finished would see NaN or stale bytes; each
+// result must be bit-identical to GEMM 2 run again after a device synchronize on the same bytes,
+// and free of NaN.
+TEST(WgmmaProgrammaticLaunch, ChainedGemmReadsThePreviousOutput) {
+  using First = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<e4m3fn>>;
+  using Second = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<float>>;
+  int const m = 1000, n1 = 768, n2 = 520;  // GEMM 2's K is GEMM 1's N
+  GemmCase c1{m, n1, 2048, std::random_device{}()};
+  c1.ldc_pad = 0;  // C1 [M, N1] is A2 [M, K2] with lda = K2
+  GemmCase c2{m, n2, n1, c1.seed + 1};
+  GemmProblem<First> const p1(c1);
+  GemmProblem<Second> const p2(c2);
+  DeviceBuffer a1, b1, sa1, sb1, b2, sa2, sb2;
+  ASSERT_EQ(upload(a1, p1.a_q), cudaSuccess);
+  ASSERT_EQ(upload(b1, p1.b_q), cudaSuccess);
+  ASSERT_EQ(upload(sa1, p1.sa_f), cudaSuccess);
+  ASSERT_EQ(upload(sb1, p1.sb_f), cudaSuccess);
+  ASSERT_EQ(upload(b2, p2.b_q), cudaSuccess);
+  ASSERT_EQ(upload(sa2, p2.sa_f), cudaSuccess);
+  ASSERT_EQ(upload(sb2, p2.sb_f), cudaSuccess);
+  constexpr int kChains = 6;
+  std::size_t const c1_count = static_cast<std::size_t>(m) * n1;
+  std::size_t const c2_count = static_cast<std::size_t>(m) * p2.ldc;
+  DeviceBuffer c1s[kChains], c2s[kChains], again;
+  for (int i = 0; i < kChains; ++i) {
+    ASSERT_EQ(c1s[i].allocate(c1_count), cudaSuccess);
+    ASSERT_EQ(c2s[i].allocate(c2_count * sizeof(float)), cudaSuccess);
+    ASSERT_EQ(poison_device(c1s[i].as<e4m3fn>(), c1_count), cudaSuccess);
+    ASSERT_EQ(poison_device(c2s[i].as<float>(), c2_count), cudaSuccess);
+  }
+  ASSERT_EQ(again.allocate(c2_count * sizeof(float)), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  auto second_args = [&](int i, float* out) {
+    auto args = p2.arguments(nullptr, b2.as<e4m3fn>(), sa2.as<float>(), sb2.as<float>(), nullptr,
+                             out, nullptr);
+    args.a = c1s[i].as<e4m3fn>(), args.lda = n1;
+    return args;
+  };
+  for (int i = 0; i < kChains; ++i) {  // back to back on the default stream, no host sync
+    auto a = p1.arguments(a1.as<e4m3fn>(), b1.as<e4m3fn>(), sa1.as<float>(), sb1.as<float>(),
+                          nullptr, c1s[i].as<e4m3fn>(), nullptr);
+    a.epilogue.ldc = n1;
+    Status const s1 = Gemm<First>::run(a);
+    ASSERT_TRUE(s1.ok()) << s1.to_string();
+    Status const s2 = Gemm<Second>::run(second_args(i, c2s[i].as<float>()));
+    ASSERT_TRUE(s2.ok()) << s2.to_string();
+  }
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<float> got(c2_count), want(c2_count);
+  for (int i = 0; i < kChains; ++i) {
+    ASSERT_EQ(poison_device(again.as<float>(), c2_count), cudaSuccess);
+    ASSERT_TRUE(Gemm<Second>::run(second_args(i, again.as<float>())).ok());
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    ASSERT_EQ(download(got, c2s[i]), cudaSuccess);
+    ASSERT_EQ(download(want, again), cudaSuccess);
+    std::size_t differ = 0, nan = 0;
+    for (int r = 0; r < m; ++r)
+      for (int col = 0; col < n2; ++col) {
+        std::size_t const k = static_cast<std::size_t>(r) * p2.ldc + col;
+        differ += std::memcmp(&got[k], &want[k], sizeof(float)) != 0;
+        nan += std::isnan(got[k]) ? 1 : 0;
+      }
+    EXPECT_EQ(differ, 0u) << "chain " << i;
+    EXPECT_EQ(nan, 0u) << "chain " << i;
+  }
 }
 
 }  // namespace

@@ -226,27 +226,52 @@ template <class Kernel>
 struct kernel_cluster_size<Kernel, std::void_t<decltype(Kernel::kClusterSize)>>
     : std::integral_constant<int, Kernel::kClusterSize> {};
 
-#if defined(FP8GEMM_BACKEND_CUDA)
-/// The launch configuration of a cluster launch: grid, block, Kernel::kSharedBytes of dynamic
-/// shared memory, and the cluster-dimension attribute {kernel_cluster_size, 1, 1}.
+/// Kernel::kProgrammaticLaunch where the kernel declares it, else false: the kernel calls
+/// grid_dependency_wait() before its first global memory access, so it may be launched with
+/// programmatic stream serialization (its CTAs start while the stream's previous kernel drains;
+/// CUDA builds on sm_90). FP8GEMM_DISABLE_PROGRAMMATIC_LAUNCH turns it off (A/B measurements).
+template <class Kernel, class = void>
+struct kernel_programmatic_launch : std::false_type {};
 template <class Kernel>
-struct ClusterLaunch {
-  cudaLaunchAttribute attribute[1] = {};
+struct kernel_programmatic_launch<Kernel, std::void_t<decltype(Kernel::kProgrammaticLaunch)>>
+    : std::bool_constant<Kernel::kProgrammaticLaunch> {};
+#if defined(FP8GEMM_DISABLE_PROGRAMMATIC_LAUNCH)
+inline constexpr bool kProgrammaticLaunchEnabled = false;
+#else
+inline constexpr bool kProgrammaticLaunchEnabled = true;
+#endif
+
+#if defined(FP8GEMM_BACKEND_CUDA)
+/// The launch configuration of cudaLaunchKernelEx: grid, block, Kernel::kSharedBytes of dynamic
+/// shared memory; the cluster-dimension attribute {kernel_cluster_size, 1, 1} when clusters are
+/// > 1; programmatic stream serialization when the kernel allows it (kernel_programmatic_launch).
+template <class Kernel>
+struct ExtendedLaunch {
+  cudaLaunchAttribute attribute[2] = {};
   cudaLaunchConfig_t config = {};
-  ClusterLaunch(int grid_x, int grid_y, cudaStream_t stream) {
+  ExtendedLaunch(int grid_x, int grid_y, cudaStream_t stream) {
     config.gridDim = dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y), 1);
     config.blockDim = dim3(Kernel::kThreads, 1, 1);
     config.dynamicSmemBytes = static_cast<std::size_t>(Kernel::kSharedBytes);
     config.stream = stream;
-    attribute[0].id = cudaLaunchAttributeClusterDimension;
-    attribute[0].val.clusterDim.x = kernel_cluster_size<Kernel>::value;
-    attribute[0].val.clusterDim.y = 1;
-    attribute[0].val.clusterDim.z = 1;
+    unsigned n = 0;
+    if (kernel_cluster_size<Kernel>::value > 1) {
+      attribute[n].id = cudaLaunchAttributeClusterDimension;
+      attribute[n].val.clusterDim.x = kernel_cluster_size<Kernel>::value;
+      attribute[n].val.clusterDim.y = 1;
+      attribute[n].val.clusterDim.z = 1;
+      ++n;
+    }
+    if (kernel_programmatic_launch<Kernel>::value && kProgrammaticLaunchEnabled) {
+      attribute[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      attribute[n].val.programmaticStreamSerializationAllowed = 1;
+      ++n;
+    }
     config.attrs = attribute;
-    config.numAttrs = 1;
+    config.numAttrs = n;
   }
-  ClusterLaunch(ClusterLaunch const&) = delete;  // config.attrs points into this object
-  ClusterLaunch& operator=(ClusterLaunch const&) = delete;
+  ExtendedLaunch(ExtendedLaunch const&) = delete;  // config.attrs points into this object
+  ExtendedLaunch& operator=(ExtendedLaunch const&) = delete;
 };
 #endif
 
@@ -262,7 +287,7 @@ Status max_active_clusters(int* out) {
   if (lds > kDefaultDynamicLds)
     FP8GEMM_GPU_RETURN_IF_ERROR(cudaFuncSetAttribute(
         kernel_entry<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(lds)));
-  ClusterLaunch<Kernel> const cl(kernel_cluster_size<Kernel>::value, 1, nullptr);
+  ExtendedLaunch<Kernel> const cl(kernel_cluster_size<Kernel>::value, 1, nullptr);
   FP8GEMM_GPU_RETURN_IF_ERROR(
       cudaOccupancyMaxActiveClusters(out, kernel_entry<Kernel>, &cl.config));
 #endif
@@ -277,17 +302,18 @@ Status launch(int grid_x, int grid_y, typename Kernel::Params const& params, gpu
   if (lds > kDefaultDynamicLds)
     FP8GEMM_GPU_RETURN_IF_ERROR(cudaFuncSetAttribute(
         kernel_entry<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(lds)));
-  if constexpr (kCluster > 1) {
-    // Clusters of kCluster CTAs along x (cudaLaunchKernelEx + the cluster-dimension attribute);
-    // the grid must be a whole number of clusters.
+  if constexpr (kCluster > 1 || kernel_programmatic_launch<Kernel>::value) {
+    // Clusters of kCluster CTAs along x and/or programmatic stream serialization
+    // (cudaLaunchKernelEx with ExtendedLaunch's attributes); the grid must be a whole number of
+    // clusters.
     if (grid_x % kCluster != 0)
       return Status::error(StatusCode::kErrorInvalidArgument,
                            "cluster launch: grid.x (" + std::to_string(grid_x) +
                                ") must be a multiple of the cluster size " +
                                std::to_string(kCluster));
-    ClusterLaunch<Kernel> const cl(grid_x, grid_y, stream);
+    ExtendedLaunch<Kernel> const cl(grid_x, grid_y, stream);
     FP8GEMM_GPU_RETURN_IF_ERROR(cudaLaunchKernelEx(&cl.config, kernel_entry<Kernel>, params));
-    return gpu_status(cudaGetLastError(), "cluster kernel launch");
+    return gpu_status(cudaGetLastError(), "kernel launch (cudaLaunchKernelEx)");
   } else {
     kernel_entry<Kernel><<<dim3(grid_x, grid_y), Kernel::kThreads, lds, stream>>>(params);
     return gpu_status(cudaGetLastError(), "kernel launch");

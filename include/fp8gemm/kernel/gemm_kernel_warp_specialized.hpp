@@ -50,6 +50,10 @@ struct WarpSpecializedGemmKernel {
   static constexpr int kThreads = Mainloop::kThreads;  // producer + consumer warpgroups
   static constexpr int kWaveSize = Arch::kWaveSize;
   static constexpr int kMinBlocksPerSm = Mainloop::kMinBlocksPerSm;
+  /// run() waits for the stream's previous kernel before its first global memory access
+  /// (arch::grid_dependency_wait), so arch::launch launches it with programmatic stream
+  /// serialization: its CTAs start (barrier setup, descriptor prefetch) while that kernel drains.
+  static constexpr bool kProgrammaticLaunch = true;
   /// CTAs per cluster along grid x (arch::launch launches clusters when > 1).
   static constexpr int kClusterSize = Policy::kClusterSize;
   static_assert(TileScheduler::kClusterSize == kClusterSize,
@@ -121,6 +125,9 @@ struct WarpSpecializedGemmKernel {
       arch::cluster_sync();  // waits for: the barriers of every CTA of the cluster initialized
     else
       arch::sync_block();  // waits for: the ring's barriers initialized
+    // Programmatic dependent launch: this grid may have started while the stream's previous
+    // kernel drained (kProgrammaticLaunch); nothing above touched global memory.
+    arch::grid_dependency_wait();  // waits for: the previous kernel's writes (A, B, scales, C)
 
     // Items are tiles (tile pairs with a cluster, one tile of the pair per rank); cluster c of
     // the grid's clusters takes items c, c + clusters, ...
@@ -137,6 +144,10 @@ struct WarpSpecializedGemmKernel {
           Mainloop::load(p.mainloop, s, pos, t.m * Policy::kBlockM, t.n * Policy::kBlockN,
                          t.k_tile_begin, t.k_tile_end, rank);
         }
+        // Every load of this CTA is issued: the stream's next grid may be scheduled once every
+        // CTA got here (or exited); it waits in its own grid_dependency_wait for this one to
+        // complete (programmatic launch).
+        arch::allow_dependent_launch();
       }
     } else {  // consumers
       // waits for: the registers the producer gave back (setmaxnreg.inc blocks until free)

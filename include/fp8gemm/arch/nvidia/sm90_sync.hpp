@@ -228,6 +228,31 @@ FP8GEMM_DEVICE void cluster_wait() {
 #endif
 }
 
+/// griddepcontrol.wait (programmatic dependent launch): returns once the grids this one depends
+/// on (the stream's previous kernel, when this grid was launched with programmatic stream
+/// serialization: arch::launch's kProgrammaticLaunch) have completed and their memory operations
+/// are visible. Before it a thread may touch only its parameters and shared memory. Without such
+/// a dependency it returns at once.
+FP8GEMM_DEVICE void grid_dependency_wait() {
+#if defined(FP8GEMM_ARCH_SM90A)
+  asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#elif defined(FP8GEMM_DEVICE_PASS)
+  FP8GEMM_DEVICE_TRAP();
+#endif
+}
+
+/// griddepcontrol.launch_dependents: this CTA no longer holds back the stream's next grid (when
+/// that one is launched with programmatic stream serialization, it may start once every CTA of
+/// this grid has called this or exited; it still waits in grid_dependency_wait for this grid to
+/// complete before touching memory). Only scheduling moves earlier, never a result.
+FP8GEMM_DEVICE void allow_dependent_launch() {
+#if defined(FP8GEMM_ARCH_SM90A)
+  asm volatile("griddepcontrol.launch_dependents;\n");  // orders no memory access
+#elif defined(FP8GEMM_DEVICE_PASS)
+  FP8GEMM_DEVICE_TRAP();
+#endif
+}
+
 /// The whole cluster meets: arrive (release), then wait (acquire). All threads of all its CTAs.
 FP8GEMM_DEVICE void cluster_sync() {
   cluster_arrive();
