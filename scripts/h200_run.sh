@@ -49,6 +49,8 @@ if [[ $what == tests || $what == all ]]; then
     bash scripts/check_sass.sh .carry/fp8gemm_gemm_wgmma_gpu_test > "$out/sass_check.txt" 2>&1
     r=$?; rc=$((rc | r))
     echo "sass check exit $r: $(grep -c QGMMA "$out/sass_check.txt") kernels listed"
+  else
+    echo "sass check: fp8gemm_gemm_wgmma_gpu_test not carried, skipped"
   fi
   # compute-sanitizer on a subset (small shapes: every config's NaN case; the split-K test for the
   # workspace partials and their reduction): memcheck and racecheck must report no errors.

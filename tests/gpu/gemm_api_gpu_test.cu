@@ -142,16 +142,20 @@ TEST(WgmmaProgrammaticLaunch, ChainedGemmReadsThePreviousOutput) {
     args.a = c1s[i].as<e4m3fn>(), args.lda = n1;
     return args;
   };
-  for (int i = 0; i < kChains; ++i) {  // back to back on the default stream, no host sync
+  // back to back on a created stream (not the legacy default one), no host sync in between
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  for (int i = 0; i < kChains; ++i) {
     auto a = p1.arguments(a1.as<e4m3fn>(), b1.as<e4m3fn>(), sa1.as<float>(), sb1.as<float>(),
                           nullptr, c1s[i].as<e4m3fn>(), nullptr);
     a.epilogue.ldc = n1;
-    Status const s1 = Gemm<First>::run(a);
+    Status const s1 = Gemm<First>::run(a, stream);
     ASSERT_TRUE(s1.ok()) << s1.to_string();
-    Status const s2 = Gemm<Second>::run(second_args(i, c2s[i].as<float>()));
+    Status const s2 = Gemm<Second>::run(second_args(i, c2s[i].as<float>()), stream);
     ASSERT_TRUE(s2.ok()) << s2.to_string();
   }
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
   std::vector<float> got(c2_count), want(c2_count);
   for (int i = 0; i < kChains; ++i) {
     ASSERT_EQ(poison_device(again.as<float>(), c2_count), cudaSuccess);
@@ -166,8 +170,8 @@ TEST(WgmmaProgrammaticLaunch, ChainedGemmReadsThePreviousOutput) {
         differ += std::memcmp(&got[k], &want[k], sizeof(float)) != 0;
         nan += std::isnan(got[k]) ? 1 : 0;
       }
-    EXPECT_EQ(differ, 0u) << "chain " << i;
-    EXPECT_EQ(nan, 0u) << "chain " << i;
+    EXPECT_EQ(differ, 0u) << "chain " << i << ", " << describe(c1) << " then " << describe(c2);
+    EXPECT_EQ(nan, 0u) << "chain " << i << ", " << describe(c1) << " then " << describe(c2);
   }
 }
 

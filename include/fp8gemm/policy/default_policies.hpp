@@ -90,7 +90,8 @@ using Sm90WgmmaMediumM = WgmmaTilePolicy<128, 64, 2, 9, EA, EB>;
 /// >= M (each m-tile streams all of B again); 64 and 128 compile too (14 / 9 stages; 128 at
 /// M = 128 is one wave of 128 tiles, like Sm90WgmmaMediumM). H200 (c32ac0d): Decode<8> at M = 1
 /// 0.97x cuBLASLt, <16> at M = 16 0.95x and 1.02x at 16 x 4096 x 8192; <128> at M = 128 0.84x,
-/// behind Sm90WgmmaMediumM's 0.91x (bench/NOTES.md). No Blockwise
+/// behind Sm90WgmmaMediumM's 0.91x (bench/NOTES.md); at b526e51, with the programmatic launch,
+/// 1.07x / 1.05x / 1.08x at M = 1 / 16 / 16 x 4096 x 8192 (MediumM 0.99x at M = 128). No Blockwise
 /// scales (W9). B must be [N, K].
 template <int BlockMCols, class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaDecode =
