@@ -129,11 +129,13 @@ void time_loop(benchmark::State& state, Operands const& ops, Launch&& launch) {
 
 template <class Policy, class Accumulation = AtomDefaultAccumulation, class Granularity = PerTensor,
           class Act = Identity>
-void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1) {
+void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1,
+                   bool stream_k = false) {
   using Config = GemmConfig<Policy, Granularity, LayoutB::kNK, Epilogue<bf16, Act>, Accumulation>;
   Operands ops(m, n, k, IsBlockwise<Granularity>::value);
   typename Gemm<Config>::Arguments args;
   args.split_k = split_k;
+  args.stream_k = stream_k;
   args.m = m, args.n = n, args.k = k, args.lda = k, args.ldb = k;
   args.scale_a = ops.scale_a, args.scale_b = ops.scale_b;
   args.scale_a_count = ops.scale_a_count, args.scale_b_count = ops.scale_b_count;
@@ -158,7 +160,8 @@ void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1
       std::exit(1);
     }
   });
-  state.SetLabel(Gemm<Config>::name() + (split_k > 1 ? " split_k " + std::to_string(split_k) : ""));
+  state.SetLabel(Gemm<Config>::name() + (split_k > 1 ? " split_k " + std::to_string(split_k) : "") +
+                 (stream_k ? " stream_k" : ""));
   BENCH_CHECK_CUDA(cudaFree(workspace));
 }
 
@@ -339,6 +342,16 @@ int register_all() {
       add("fp8gemm/sm90_wgmma_decode_swapab_fast_accum/" + shape,
           [s](benchmark::State& st) { bench_decode_swapab<FastAccumulation>(st, s, 1); });
     }
+    if (s.m >= 1024) {
+      // stream-K tail: the tiles past the last whole wave, and one wave more, shared out by
+      // k-blocks over every SM (Arguments::stream_k)
+      add("fp8gemm/sm90_wgmma_default_stream_k/" + shape, [s](benchmark::State& st) {
+        bench_fp8gemm<Sm90WgmmaDefault<>>(st, s.m, s.n, s.k, 1, true);
+      });
+      add("fp8gemm/sm90_wgmma_fast_accum_stream_k/" + shape, [s](benchmark::State& st) {
+        bench_fp8gemm<Sm90WgmmaFast<>, FastAccumulation>(st, s.m, s.n, s.k, 1, true);
+      });
+    }
     if (s.m >= 2048) {
       // tile variant of the promoted default: 128 x 128, one m64 block per consumer (two
       // partial-sum sets: the pipelined promotion)
@@ -401,6 +414,11 @@ int register_all() {
       bench_fp8gemm<Sm90WgmmaDefault<>, AtomDefaultAccumulation, PerTensor, GeluTanh>(st, s.m, s.n,
                                                                                       s.k);
     });
+    add("fp8gemm/sm90_wgmma_default_gelu_tanh_stream_k/" + shape_name(s),
+        [s](benchmark::State& st) {
+          bench_fp8gemm<Sm90WgmmaDefault<>, AtomDefaultAccumulation, PerTensor, GeluTanh>(
+              st, s.m, s.n, s.k, 1, true);
+        });
     add_cublaslt("cublaslt_then_gelu", s, LtMode::kPerTensorGelu);
   }
   // 1x128 (A) . 128x128 (B) block scales against cuBLASLt's blockwise mode.
@@ -414,6 +432,11 @@ int register_all() {
       bench_fp8gemm<Sm90WgmmaDefaultMulticastA<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(
           st, s.m, s.n, s.k);
     });
+    add("fp8gemm/sm90_wgmma_default_blockwise_stream_k/" + shape_name(s),
+        [s](benchmark::State& st) {
+          bench_fp8gemm<Sm90WgmmaDefault<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(
+              st, s.m, s.n, s.k, 1, true);
+        });
     add_cublaslt("cublaslt_blockwise", s, LtMode::kBlockwise);
   }
   return 0;
