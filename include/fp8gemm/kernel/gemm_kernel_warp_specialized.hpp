@@ -196,8 +196,8 @@ struct WarpSpecializedGemmKernel {
         // a pair's tile past the matrix (odd tile count) multiplied its partner's tile, to
         // consume the shared stages: nothing to store
         if (!t.store) continue;
-        // stream-K: a piece that does not start the tile hands its sums to the tile's owner;
-        // the owner adds the other pieces' before the epilogue
+        // stream-K: a piece that ends inside its tile hands its sums to the tile's owner (the
+        // piece that ends it), which adds them before the epilogue
         if (handoff == kContribute) {
           stream_k_contribute(p, cta, acc);
           continue;
@@ -274,8 +274,9 @@ struct WarpSpecializedGemmKernel {
     if (t == 0) arch::flag_release(stream_k_flag(p, cta, consumer), p.stream_k_epoch);
   }
 
-  /// Stream-K owner: adds CTA `from`'s contribution (the rest of the tile's K: deterministic) to
-  /// this consumer's sums, then resets its flag to 0 for the next launch.
+  /// Stream-K owner: adds CTA `from`'s contribution (the tile's first k-blocks) to this
+  /// consumer's sums, always in that order (deterministic), then resets its flag to 0 for the
+  /// next launch.
   FP8GEMM_DEVICE static void stream_k_fixup(Params const& p, int from, Accumulators& acc) {
     // read in place: addresses computed from it stay here, not live across the main loop
     int const tid = arch::thread_idx_in_place();

@@ -142,12 +142,17 @@ struct GroupedTileScheduler {
 /// [floor(b W / grid), floor((b + 1) W / grid)), after its whole tiles (the first
 /// tiles - sk_tiles, b, b + grid, ...). Each run is at least k_tiles units long (sk_tiles > grid,
 /// so W / grid > k_tiles), so a tile meets at most two runs (a third would lie inside it), each
-/// meeting one *piece*. The piece that starts at a tile's k-block 0 owns the tile: it adds the
+/// meeting one *piece*. The piece that ends at a tile's last k-block owns the tile: it adds the
 /// FP32 sums of the tile's other piece, if any (CTA `contributor`'s, waited for on its flag) and
-/// runs the epilogue. The other piece contributes: its sums go to its CTA's workspace slot. Only
-/// a run's first piece can start inside a tile, so a CTA contributes at most once per launch,
-/// and that piece comes before any piece the CTA owns: no CTA waits on one that waits (no
-/// cycle), given that every CTA of the grid is resident at once (one per SM, grid <= SMs).
+/// runs the epilogue. The other piece, a run's last one ending inside a tile, contributes: its
+/// sums go to its CTA's workspace slot. A CTA computes that piece *first*, then its run's others
+/// in order: so every CTA starts the tail at k-block 0 of a tile, like a wave of whole tiles, and
+/// later ones keep one of a few offsets from each other (their k-blocks of A and B are read by
+/// several CTAs at about the same time: L2 hits; with each CTA in run order they were scattered
+/// over all of K, and the tail ran at about half speed on the H200). A CTA contributes at most
+/// once per launch, with its first piece, and an owner waits only for CTA c - 1's first piece:
+/// no CTA waits on one that waits (no cycle), given that every CTA of the grid is resident at
+/// once (one per SM, grid <= SMs).
 template <class Policy>
 struct PersistentTileScheduler {
   using Arch = typename Policy::Arch;
@@ -291,16 +296,20 @@ struct PersistentTileScheduler {
     int const stride = p.grid / kClusterSize;
     int const whole = p.tiles_m * p.tiles_n - p.sk_tiles;
     if (p.sk_tiles == 0 || i < whole / stride) return work(p, c + i * stride, rank);
-    // stream-K: piece j of this CTA's run [begin, end) of the tail's tile-major k-blocks
+    // stream-K: piece j of this CTA's run [begin, end) of the tail's tile-major k-blocks; a
+    // last piece that ends inside its tile goes first, the others follow in order
     std::int64_t const kt = p.k_tiles, begin = run_begin(p, c), end = run_begin(p, c + 1);
-    std::int64_t const tile = begin / kt + (i - whole / stride);  // in the tail
-    std::int64_t const first = tile * kt;                         // its k-block 0
+    int const q = i - whole / stride;
+    int const last = int((end - 1) / kt - begin / kt);
+    int const j = end % kt != 0 ? (q == 0 ? last : q - 1) : q;
+    std::int64_t const tile = begin / kt + j;  // in the tail
+    std::int64_t const first = tile * kt;      // its k-block 0
     WorkTile t = work(p, whole + int(tile), rank);
     t.k_tile_begin = int(begin > first ? begin - first : 0);
     t.k_tile_end = int(end - first < kt ? end - first : kt);
-    t.contribute = t.k_tile_begin > 0;
-    // an owner whose run ends inside the tile: the next CTA's run holds the rest
-    if (!t.contribute && end - first < kt) t.contributor = c + 1;
+    t.contribute = t.k_tile_end < kt;
+    // an owner that starts inside the tile: the previous CTA's run holds the tile's first k-blocks
+    if (!t.contribute && t.k_tile_begin > 0) t.contributor = c - 1;
     return t;
   }
 

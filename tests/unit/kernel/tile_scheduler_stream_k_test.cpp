@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The persistent scheduler's stream-K tail (PersistentTileScheduler, Arguments::stream_k), on the
 // host. Checked for many tile counts, K depths and grids: every (tile, k-block) is computed
-// exactly once; each tile has exactly one owner (the piece at its k-block 0, which stores it) and
-// at most one other piece, from CTA `contributor` (owner + 1), right after the owner's in K
-// order; a CTA contributes at most once, and only with its first stream-K
+// exactly once; each tile has exactly one owner (the piece ending at its last k-block, which
+// stores it) and at most one other piece, from CTA `contributor` (owner - 1), right before the
+// owner's in K; every CTA starts the tail at k-block 0 of a tile when its run ends inside one;
+// a CTA contributes at most once, and only with its first stream-K
 // piece (so no CTA waits on one that waits); the CTAs' stream-K shares differ by at most one
 // k-block; the whole tiles before the tail are whole waves. A few counts are pinned as numbers.
 #include <gtest/gtest.h>
@@ -41,8 +42,9 @@ TEST(StreamKTail, TailTileCounts) {
 }
 
 // 8192^3 on 132 SMs: 64 k-blocks per tile, 136 tail tiles, W = 8704 units, 65.9 per CTA. CTA 0
-// runs [0, 65): all of tail tile 0 (its own, no contributors) and the first block of tile 1,
-// which CTA 0 owns and CTA 1 (run [65, 131)) contributes to; CTA 1's second piece owns tile 2.
+// runs [0, 65): first the first block of tail tile 1 (contributed), then all of tile 0 (its own,
+// no contributor). CTA 1 runs [65, 131): first blocks 0-2 of tile 2 (contributed), then blocks
+// 1-63 of tile 1, which it owns, adding CTA 0's block.
 TEST(StreamKTail, PinnedPiecesAt8192Cubed) {
   auto const p = params(64, 64, 64, 132);
   ASSERT_EQ(p.sk_tiles, 136);
@@ -50,19 +52,25 @@ TEST(StreamKTail, PinnedPiecesAt8192Cubed) {
   EXPECT_EQ(S::run_begin(p, 2), 131);
   EXPECT_EQ(S::run_begin(p, 132), 8704);
   ASSERT_EQ(S::count(p, 0), 30 + 2);
-  auto const t0 = S::item(p, 0, 30), t1 = S::item(p, 0, 31);
-  EXPECT_EQ(t0.k_tile_begin, 0);
-  EXPECT_EQ(t0.k_tile_end, 64);
-  EXPECT_EQ(t0.contributor, -1);
-  EXPECT_EQ(t1.k_tile_begin, 0);
-  EXPECT_EQ(t1.k_tile_end, 1);
-  EXPECT_EQ(t1.contributor, 1);
-  auto const c1 = S::item(p, 1, 30);
-  EXPECT_TRUE(c1.contribute);
-  EXPECT_EQ(c1.m, t1.m);
-  EXPECT_EQ(c1.n, t1.n);
-  EXPECT_EQ(c1.k_tile_begin, 1);
-  EXPECT_EQ(c1.k_tile_end, 64);
+  ASSERT_EQ(S::count(p, 1), 30 + 2);
+  auto const a0 = S::item(p, 0, 30), a1 = S::item(p, 0, 31);
+  auto const b0 = S::item(p, 1, 30), b1 = S::item(p, 1, 31);
+  EXPECT_TRUE(a0.contribute);
+  EXPECT_EQ(a0.k_tile_begin, 0);
+  EXPECT_EQ(a0.k_tile_end, 1);
+  EXPECT_FALSE(a1.contribute);
+  EXPECT_EQ(a1.k_tile_begin, 0);
+  EXPECT_EQ(a1.k_tile_end, 64);
+  EXPECT_EQ(a1.contributor, -1);
+  EXPECT_TRUE(b0.contribute);
+  EXPECT_EQ(b0.k_tile_begin, 0);
+  EXPECT_EQ(b0.k_tile_end, 3);
+  EXPECT_FALSE(b1.contribute);
+  EXPECT_EQ(b1.m, a0.m);  // the tile CTA 0 contributed to
+  EXPECT_EQ(b1.n, a0.n);
+  EXPECT_EQ(b1.k_tile_begin, 1);
+  EXPECT_EQ(b1.k_tile_end, 64);
+  EXPECT_EQ(b1.contributor, 0);
 }
 
 struct Piece {
@@ -110,6 +118,9 @@ TEST(StreamKTail, EveryKBlockOnceOneOwnerContributorsInKOrder) {
                 ++contributions;
                 ASSERT_EQ(i, whole / grid) << "only a CTA's first stream-K piece contributes";
               }
+              if (i == whole / grid && S::run_begin(p, c + 1) % k_tiles != 0) {
+                ASSERT_EQ(t.k_tile_begin, 0) << "a run ending inside a tile starts at k-block 0";
+              }
               by_tile[static_cast<std::size_t>(tile)].push_back(
                   {c, i, t.k_tile_begin, t.k_tile_end, t.contribute, t.contributor});
             }
@@ -122,20 +133,22 @@ TEST(StreamKTail, EveryKBlockOnceOneOwnerContributorsInKOrder) {
           for (int v : done) ASSERT_EQ(v, 1);
           for (auto const& pieces : by_tile) {
             if (pieces.empty()) continue;  // a whole tile
-            // the owner: the piece at k-block 0, first by CTA; at most one more, the next CTA's,
-            // right after it in K
+            // the owner: the piece at the last k-block, last by CTA; at most one more, the
+            // previous CTA's, right before it in K
             ASSERT_LE(pieces.size(), 2u);
-            ASSERT_FALSE(pieces[0].contribute);
-            ASSERT_EQ(pieces[0].begin, 0);
+            auto const& owner = pieces.back();
+            ASSERT_FALSE(owner.contribute);
+            ASSERT_EQ(owner.end, k_tiles);
             if (pieces.size() == 2) {
-              ASSERT_EQ(pieces[0].contributor, pieces[0].cta + 1);
-              ASSERT_TRUE(pieces[1].contribute);
-              ASSERT_EQ(pieces[1].cta, pieces[0].cta + 1);
-              ASSERT_EQ(pieces[1].begin, pieces[0].end);
+              ASSERT_EQ(owner.contributor, owner.cta - 1);
+              ASSERT_TRUE(pieces[0].contribute);
+              ASSERT_EQ(pieces[0].cta, owner.cta - 1);
+              ASSERT_EQ(pieces[0].begin, 0);
+              ASSERT_EQ(pieces[0].end, owner.begin);
             } else {
-              ASSERT_EQ(pieces[0].contributor, -1);
+              ASSERT_EQ(owner.contributor, -1);
+              ASSERT_EQ(owner.begin, 0);
             }
-            ASSERT_EQ(pieces.back().end, k_tiles);
           }
         }
 }
