@@ -87,9 +87,9 @@ TEST(StreamKTail, EveryKBlockOnceOneOwnerContributorsInKOrder) {
           int const tiles = tiles_m * tiles_n;
           int const grid = std::min(sms, tiles);  // initialize: min(SMs, items)
           auto const p = params(tiles_m, tiles_n, k_tiles, grid);
-          SCOPED_TRACE(::testing::Message() << tiles_m << "x" << tiles_n << " tiles, " << k_tiles
-                                            << " k-blocks, grid " << grid << ", tail "
-                                            << p.sk_tiles);
+          SCOPED_TRACE(::testing::Message()
+                       << tiles_m << "x" << tiles_n << " tiles, " << k_tiles << " k-blocks, grid "
+                       << grid << ", tail " << p.sk_tiles);
           int const whole = tiles - p.sk_tiles;
           ASSERT_EQ(whole % grid, 0);
           std::vector<std::vector<Piece>> by_tile(static_cast<std::size_t>(tiles));
@@ -125,7 +125,8 @@ TEST(StreamKTail, EveryKBlockOnceOneOwnerContributorsInKOrder) {
                   {c, i, t.k_tile_begin, t.k_tile_end, t.contribute, t.contributor});
             }
             ASSERT_LE(contributions, 1);
-            if (p.sk_tiles > 0) most = std::max(most, sk_blocks), fewest = std::min(fewest, sk_blocks);
+            if (p.sk_tiles > 0)
+              most = std::max(most, sk_blocks), fewest = std::min(fewest, sk_blocks);
           }
           if (p.sk_tiles > 0) {
             ASSERT_LE(most - fewest, 1);
