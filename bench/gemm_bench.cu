@@ -408,6 +408,18 @@ int register_all() {
         [s](benchmark::State& st) { bench_decode_swapab(st, s, 2); });
     add_cublaslt("cublaslt", s, LtMode::kPerTensor);
   }
+  // A few waves of tiles (128 x 128 tiles on 132 SMs): 144 (1.09 waves), 320 (2.42), 324 (2.45).
+  // The stream-K tail turns the last partial wave into a fraction of a tile per SM.
+  for (Shape const s :
+       {Shape{1536, 1536, 8192}, Shape{2048, 2560, 8192}, Shape{2304, 2304, 4096}}) {
+    std::string const shape = shape_name(s);
+    add("fp8gemm/sm90_wgmma_default/" + shape,
+        [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaDefault<>>(st, s.m, s.n, s.k); });
+    add("fp8gemm/sm90_wgmma_default_stream_k/" + shape, [s](benchmark::State& st) {
+      bench_fp8gemm<Sm90WgmmaDefault<>>(st, s.m, s.n, s.k, 1, true);
+    });
+    add_cublaslt("cublaslt", s, LtMode::kPerTensor);
+  }
   // Fused GELU-tanh against cuBLASLt + a separate GELU kernel.
   for (Shape const s : {Shape{4096, 4096, 4096}, Shape{8192, 8192, 8192}}) {
     add("fp8gemm/sm90_wgmma_default_gelu_tanh/" + shape_name(s), [s](benchmark::State& st) {
