@@ -129,13 +129,11 @@ void time_loop(benchmark::State& state, Operands const& ops, Launch&& launch) {
 
 template <class Policy, class Accumulation = AtomDefaultAccumulation, class Granularity = PerTensor,
           class Act = Identity>
-void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1,
-                   bool stream_k = false) {
+void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1) {
   using Config = GemmConfig<Policy, Granularity, LayoutB::kNK, Epilogue<bf16, Act>, Accumulation>;
   Operands ops(m, n, k, IsBlockwise<Granularity>::value);
   typename Gemm<Config>::Arguments args;
   args.split_k = split_k;
-  args.stream_k = stream_k;
   args.m = m, args.n = n, args.k = k, args.lda = k, args.ldb = k;
   args.scale_a = ops.scale_a, args.scale_b = ops.scale_b;
   args.scale_a_count = ops.scale_a_count, args.scale_b_count = ops.scale_b_count;
@@ -160,8 +158,7 @@ void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1
       std::exit(1);
     }
   });
-  state.SetLabel(Gemm<Config>::name() + (split_k > 1 ? " split_k " + std::to_string(split_k) : "") +
-                 (stream_k ? " stream_k" : ""));
+  state.SetLabel(Gemm<Config>::name() + (split_k > 1 ? " split_k " + std::to_string(split_k) : ""));
   BENCH_CHECK_CUDA(cudaFree(workspace));
 }
 
@@ -342,16 +339,6 @@ int register_all() {
       add("fp8gemm/sm90_wgmma_decode_swapab_fast_accum/" + shape,
           [s](benchmark::State& st) { bench_decode_swapab<FastAccumulation>(st, s, 1); });
     }
-    if (s.m >= 1024) {
-      // stream-K tail: the tiles past the last whole wave, and one wave more, shared out by
-      // k-blocks over every SM (Arguments::stream_k)
-      add("fp8gemm/sm90_wgmma_default_stream_k/" + shape, [s](benchmark::State& st) {
-        bench_fp8gemm<Sm90WgmmaDefault<>>(st, s.m, s.n, s.k, 1, true);
-      });
-      add("fp8gemm/sm90_wgmma_fast_accum_stream_k/" + shape, [s](benchmark::State& st) {
-        bench_fp8gemm<Sm90WgmmaFast<>, FastAccumulation>(st, s.m, s.n, s.k, 1, true);
-      });
-    }
     if (s.m >= 2048) {
       // tile variant of the promoted default: 128 x 128, one m64 block per consumer (two
       // partial-sum sets: the pipelined promotion)
@@ -408,16 +395,17 @@ int register_all() {
         [s](benchmark::State& st) { bench_decode_swapab(st, s, 2); });
     add_cublaslt("cublaslt", s, LtMode::kPerTensor);
   }
-  // A few waves of tiles (128 x 128 tiles on 132 SMs): 144 (1.09 waves), 320 (2.42), 324 (2.45).
-  // The stream-K tail turns the last partial wave into a fraction of a tile per SM.
+  // A few waves of tiles (128 x 128 tiles on 132 SMs): 144 (1.09 waves), 320 (2.42), 324 (2.45),
+  // where the last partial wave weighs most (bench/NOTES.md: the stream-K tail measured here).
   for (Shape const s :
        {Shape{1536, 1536, 8192}, Shape{2048, 2560, 8192}, Shape{2304, 2304, 4096}}) {
     std::string const shape = shape_name(s);
     add("fp8gemm/sm90_wgmma_default/" + shape,
         [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaDefault<>>(st, s.m, s.n, s.k); });
-    add("fp8gemm/sm90_wgmma_default_stream_k/" + shape, [s](benchmark::State& st) {
-      bench_fp8gemm<Sm90WgmmaDefault<>>(st, s.m, s.n, s.k, 1, true);
-    });
+    // split-K 2 through the workspace and the reduction kernel: 2.2 / 4.8 / 4.9 waves of half
+    // tiles
+    add("fp8gemm/sm90_wgmma_default_split2/" + shape,
+        [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaDefault<>>(st, s.m, s.n, s.k, 2); });
     add_cublaslt("cublaslt", s, LtMode::kPerTensor);
   }
   // Fused GELU-tanh against cuBLASLt + a separate GELU kernel.
@@ -426,11 +414,6 @@ int register_all() {
       bench_fp8gemm<Sm90WgmmaDefault<>, AtomDefaultAccumulation, PerTensor, GeluTanh>(st, s.m, s.n,
                                                                                       s.k);
     });
-    add("fp8gemm/sm90_wgmma_default_gelu_tanh_stream_k/" + shape_name(s),
-        [s](benchmark::State& st) {
-          bench_fp8gemm<Sm90WgmmaDefault<>, AtomDefaultAccumulation, PerTensor, GeluTanh>(
-              st, s.m, s.n, s.k, 1, true);
-        });
     add_cublaslt("cublaslt_then_gelu", s, LtMode::kPerTensorGelu);
   }
   // 1x128 (A) . 128x128 (B) block scales against cuBLASLt's blockwise mode.
@@ -444,11 +427,6 @@ int register_all() {
       bench_fp8gemm<Sm90WgmmaDefaultMulticastA<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(
           st, s.m, s.n, s.k);
     });
-    add("fp8gemm/sm90_wgmma_default_blockwise_stream_k/" + shape_name(s),
-        [s](benchmark::State& st) {
-          bench_fp8gemm<Sm90WgmmaDefault<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(
-              st, s.m, s.n, s.k, 1, true);
-        });
     add_cublaslt("cublaslt_blockwise", s, LtMode::kBlockwise);
   }
   return 0;

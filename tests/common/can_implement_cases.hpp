@@ -180,12 +180,9 @@ void check_every_refusal() {
   args = valid, args.split_k = 1, args.group_m = 0;
   expect_refused<Config>(args, StatusCode::kErrorInvalidArgument, "group_m must be >= 1");
   if constexpr (!IsWgmmaPolicy<typename Config::Policy>::value) {  // persistent WGMMA kernel only
-    args = valid, args.stream_k = true;
-    expect_refused<Config>(args, StatusCode::kErrorUnsupported,
-                           "stream_k is implemented by the persistent WGMMA kernel");
     args = valid, args.sm_count = 8;
     expect_refused<Config>(args, StatusCode::kErrorUnsupported,
-                           "sm_count applies to the persistent WGMMA kernel only");
+                           "sm_count applies to the persistent WGMMA kernel");
   }
   if constexpr (is_output_fp8_v<typename Config::ElementC>) {
     args = valid, args.epilogue.output_scale = 0.0f;

@@ -96,8 +96,7 @@ struct GemmCase {
   int split_k = 1;
   std::int64_t nan_at = -1;  // >= 0: A element (row-major m*K + k) replaced by the format's NaN
   int ldc_pad = 3;           // ldc = N + ldc_pad (3: not the width, and odd)
-  bool stream_k = false;     // WGMMA kernel: stream-K tail (a tile's K in at most two pieces)
-  int sm_count = 0;          // WGMMA kernel: > 0 runs on that many SMs (a tail on small shapes)
+  int sm_count = 0;          // WGMMA kernel: > 0 runs on at most that many SMs
 };
 
 /// gtest name of a typed test's GemmConfig parameter: Gemm<Config>::name().
@@ -111,9 +110,7 @@ struct ConfigName {
 inline std::string describe(GemmCase const& c) {
   std::ostringstream s;
   s << c.m << "x" << c.n << "x" << c.k << " " << distribution_name(c.distribution) << " seed "
-    << c.seed << (c.bias ? " bias" : "") << " split_k " << c.split_k
-    << (c.stream_k ? " stream_k" : "") << (c.sm_count > 0 ? " sm_count " : "")
-    << (c.sm_count > 0 ? std::to_string(c.sm_count) : "");
+    << c.seed << (c.bias ? " bias" : "") << " split_k " << c.split_k;
   return s.str();
 }
 
@@ -225,9 +222,7 @@ struct GemmProblem {
   /// The derived tolerance (tolerance.hpp): K products accumulated with the atom's unit roundoff,
   /// plus per promotion chunk an add (K-blocked scales: also two multiplies, (partial·s_a)·s_b;
   /// the folded fma(partial, s_a·s_b, acc) has one rounding fewer),
-  /// plus dequant (2: (acc·s_a)·s_b) and bias (1), plus one add per split-K partial, plus one
-  /// for a stream-K tile's second piece (each CTA's run is at least a tile's K deep, so a tile
-  /// meets at most two runs).
+  /// plus dequant (2: (acc·s_a)·s_b) and bias (1), plus one add per split-K partial.
   ToleranceParams tolerance(OutputType out) const {
     ToleranceParams p;
     p.k = cs.k;
@@ -235,8 +230,7 @@ struct GemmProblem {
                           ? std::min(Config::Granularity::kBlockK, Config::Policy::kBlockK)
                           : (Config::kPromoteK > 0 ? Config::kPromoteK : cs.k);
     int const ops_per_chunk = Config::Granularity::kBlockK > 0 ? 3 : 1;
-    p.extra_ops =
-        ops_per_chunk * ((cs.k + chunk - 1) / chunk) + 3 + cs.split_k + (cs.stream_k ? 1 : 0);
+    p.extra_ops = ops_per_chunk * ((cs.k + chunk - 1) / chunk) + 3 + cs.split_k;
     p.unit_roundoff = accumulator_unit_roundoff<typename Config::Policy::Atom>();
     // an accumulator coarser than FP32 (Hopper's tensor core) promoted every `chunk` products:
     // the two-level bound (tolerance.hpp), not the vacuous-at-long-K γ_K of the coarse roundoff
@@ -263,8 +257,7 @@ struct GemmProblem {
     if constexpr (is_output_fp8_v<ElementC>)
       args.epilogue.output_scale = out_scale;  // others: unset
     args.split_k = cs.split_k;
-    if constexpr (IsWgmmaPolicy<typename Config::Policy>::value)
-      args.stream_k = cs.stream_k, args.sm_count = cs.sm_count;
+    if constexpr (IsWgmmaPolicy<typename Config::Policy>::value) args.sm_count = cs.sm_count;
     return args;
   }
 
@@ -347,16 +340,19 @@ struct GemmProblem {
   }
 };
 
-/// Problem `c` run twice and `reference` (the same inputs: same seed and shape) once through
-/// `run` (run_on_host or run_on_gpu, each run checked against FP64 within its derived bound). The
-/// two runs of `c` must agree bit for bit (partial sums reduced in a fixed order), and `c` vs
-/// `reference` per element within the sum of the two runs' bounds (each is within its own bound
-/// of the same FP64 reference).
+/// Split-K: problem `c` (split_k > 1) run twice and unsplit once through `run` (run_on_host or
+/// run_on_gpu, each run checked against FP64 within its derived bound). The two split runs must
+/// agree bit for bit (the partials are reduced in a fixed order), and split vs unsplit per element
+/// within the sum of the two runs' bounds (each is within its own bound of the same FP64
+/// reference).
 template <class Config, class Run>
-::testing::AssertionResult deterministic_and_near(GemmCase const& c, GemmCase const& reference,
-                                                  Run&& run) {
+::testing::AssertionResult split_k_consistent(GemmCase const& c, Run&& run) {
   using ElementC = typename Config::ElementC;
-  GemmProblem<Config> const split(c), whole(reference);
+  if (c.split_k < 2)
+    return ::testing::AssertionFailure() << "split_k " << c.split_k << " is no split";
+  GemmCase one = c;
+  one.split_k = 1;
+  GemmProblem<Config> const split(c), whole(one);  // the same inputs (same seed)
   std::vector<ElementC> first, second, unsplit;
   std::pair<GemmProblem<Config> const*, std::vector<ElementC>*> const runs[] = {
       {&split, &first}, {&split, &second}, {&whole, &unsplit}};
@@ -365,29 +361,10 @@ template <class Config, class Run>
     if (!r) return ::testing::AssertionFailure() << describe(problem->cs) << ": " << r.message();
   }
   if (std::memcmp(first.data(), second.data(), first.size() * sizeof(ElementC)) != 0)
-    return ::testing::AssertionFailure() << describe(c) << " is not deterministic: two runs differ";
+    return ::testing::AssertionFailure() << "split-K is not deterministic: two runs differ";
   std::vector<double> bound(split.bound.size());
   for (std::size_t i = 0; i < bound.size(); ++i) bound[i] = split.bound[i] + whole.bound[i];
   return all_within_bound(split.values(first), whole.values(unsplit), bound, c.m, c.n);
-}
-
-/// Split-K: problem `c` (split_k > 1) against the unsplit run (deterministic_and_near).
-template <class Config, class Run>
-::testing::AssertionResult split_k_consistent(GemmCase const& c, Run&& run) {
-  if (c.split_k < 2)
-    return ::testing::AssertionFailure() << "split_k " << c.split_k << " is no split";
-  GemmCase one = c;
-  one.split_k = 1;
-  return deterministic_and_near<Config>(c, one, run);
-}
-
-/// Stream-K tail: problem `c` (stream_k) against the same launch without it, every tile whole.
-template <class Config, class Run>
-::testing::AssertionResult stream_k_consistent(GemmCase const& c, Run&& run) {
-  if (!c.stream_k) return ::testing::AssertionFailure() << "stream_k is not set";
-  GemmCase whole = c;
-  whole.stream_k = false;
-  return deterministic_and_near<Config>(c, whole, run);
 }
 
 }  // namespace fp8gemm::test

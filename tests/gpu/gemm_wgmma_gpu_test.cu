@@ -2,8 +2,8 @@
 // The Hopper TMA + WGMMA kernel behind Gemm (H200, label gpu): every format pair, granularity,
 // output type and epilogue against FP64 with the derived bound; promotion vs fast accumulation
 // at K = 16384, bit for bit against the measured accumulation model; its refusals; the 2-CTA
-// multicast policies (suite WgmmaMulticast*), the swapped decode policies (WgmmaSwapAB*) and the
-// stream-K tail (WgmmaStreamK).
+// multicast policies (suite WgmmaMulticast*), the swapped decode policies (WgmmaSwapAB*) and a
+// grid capped below the SM count (WgmmaSmCount).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -331,94 +331,35 @@ TEST(WgmmaSplitK, DeterministicAndMatchesUnsplit) {
   EXPECT_TRUE(split_k_consistent<PingPong>(d, run_on_gpu<PingPong>));
 }
 
-// ---- stream-K tail --------------------------------------------------------------------------
+// ---- sm_count: fewer CTAs than SMs --------------------------------------------------------------
 
-// The tail's tiles (the partial wave and one full one) computed in pieces by several CTAs and
-// summed by the owner: each run within the derived bound of FP64 (one add more), bit-identical
-// from run to run (contributions added in K order), and as close to the same launch without the
-// tail as the two bounds allow. sm_count puts a tail on small shapes and many pieces per CTA:
-// 5 x 3 tiles on 4 SMs (3 whole waves, a 7-tile tail, K = 1000: 8 k-blocks, the last partial);
-// 9 x 8 on 13 (a 20-tile tail, runs of 7-8 k-blocks); 3 x 3 on 7 (all 9 tiles in the tail);
-// then every granularity's epilogue path (blockwise scales applied per piece, fp8 C with amax and
-// GELU, fast accumulation, e5m2 x e4m3) and the whole H200 (2048^2: 256 tiles on 132 SMs).
-TEST(WgmmaStreamK, DeterministicAndMatchesWholeTiles) {
+// The persistent grid capped at 1, 5 and 13 SMs: each CTA walks many tiles (of 9 x 8 tiles; a
+// split-K and a blockwise case too), each run within the bound of FP64 and bit-identical to the
+// run on every SM (a tile's sums do not depend on which CTA computes it).
+TEST(WgmmaSmCount, FewerSmsGiveTheSameBits) {
   using Plain = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>;
   using Block = GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK,
-                           Epilogue<float, Identity>>;
-  using Block128 = GemmConfig<Sm90WgmmaDefault<e5m2, e4m3fn>, Blockwise<128, 128, 128>,
-                              LayoutB::kNK, Epilogue<fp16, GeluErf>>;
-  using Fp8Out =
-      GemmConfig<Sm90WgmmaDefault<>, PerChannel, LayoutB::kNK, Epilogue<e4m3fn, GeluTanh>>;
-  using Fast = GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>,
-                          FastAccumulation>;
-  using OneConsumer =
-      GemmConfig<WgmmaTilePolicy<128, 128, 1, 3>, PerTensor, LayoutB::kNK, Epilogue<float>>;
+                           Epilogue<float, GeluTanh>>;
   std::uint64_t seed = std::random_device{}();
   std::cout << "  seed " << seed << "\n";
-  auto sk = [&seed](int m, int n, int k, int sms) {
-    GemmCase c{m, n, k, seed++};
-    c.stream_k = true, c.sm_count = sms;
-    return c;
+  auto same_bits = [](auto config, GemmCase c, int sms) -> ::testing::AssertionResult {
+    using Config = decltype(config);
+    using ElementC = typename Config::ElementC;
+    GemmCase capped = c;
+    capped.sm_count = sms;
+    std::vector<ElementC> all, few;
+    if (auto r = run_on_gpu(GemmProblem<Config>(c), nullptr, &all); !r) return r;
+    if (auto r = run_on_gpu(GemmProblem<Config>(capped), nullptr, &few); !r) return r;
+    if (std::memcmp(all.data(), few.data(), all.size() * sizeof(ElementC)) != 0)
+      return ::testing::AssertionFailure() << describe(capped) << ": differs from every SM";
+    return ::testing::AssertionSuccess();
   };
-  EXPECT_TRUE(stream_k_consistent<Plain>(sk(640, 384, 1000, 4), run_on_gpu<Plain>));
-  EXPECT_TRUE(stream_k_consistent<Plain>(sk(1100, 1000, 600, 13), run_on_gpu<Plain>));
-  EXPECT_TRUE(stream_k_consistent<Block>(sk(300, 260, 1300, 7), run_on_gpu<Block>));
-  EXPECT_TRUE(stream_k_consistent<Block128>(sk(700, 650, 2000, 9), run_on_gpu<Block128>));
-  EXPECT_TRUE(stream_k_consistent<Fp8Out>(sk(900, 520, 1500, 5), run_on_gpu<Fp8Out>));
-  EXPECT_TRUE(stream_k_consistent<Fast>(sk(1000, 1300, 3000, 11), run_on_gpu<Fast>));
-  EXPECT_TRUE(stream_k_consistent<OneConsumer>(sk(500, 700, 900, 6), run_on_gpu<OneConsumer>));
-  EXPECT_TRUE(stream_k_consistent<Plain>(sk(2048, 2048, 2048, 0), run_on_gpu<Plain>));
-}
-
-// One workspace, five launches back to back on one stream with no synchronization between: each
-// launch's flags carry its own value and the owners reset them, so every launch waits for its own
-// contributions (a stale flag would let an owner add the previous launch's sums: then a later
-// output would differ from the first). The workspace starts poisoned (all flags 0xFFFFFFFF).
-TEST(WgmmaStreamK, BackToBackLaunchesShareOneWorkspace) {
-  using Plain = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<float>>;
-  using G = Gemm<Plain>;
-  std::uint64_t const seed = std::random_device{}();
-  std::cout << "  seed " << seed << "\n";
-  GemmCase c{1100, 1000, 2000, seed};
-  c.stream_k = true, c.sm_count = 13;
-  GemmProblem<Plain> const p(c);
-  DeviceBuffer a, b, sa, sb, bias, out, amax, workspace;
-  ASSERT_EQ(upload(a, p.a_q), cudaSuccess);
-  ASSERT_EQ(upload(b, p.b_q), cudaSuccess);
-  ASSERT_EQ(upload(sa, std::vector<float>(p.host_scale_a(), p.host_scale_a() + p.scale_a_size())),
-            cudaSuccess);
-  ASSERT_EQ(upload(sb, std::vector<float>(p.host_scale_b(), p.host_scale_b() + p.scale_b_size())),
-            cudaSuccess);
-  ASSERT_EQ(upload(bias, p.bias_f), cudaSuccess);
-  constexpr int kLaunches = 5;
-  ASSERT_EQ(out.allocate(kLaunches * p.c_size() * sizeof(float)), cudaSuccess);
-  ASSERT_EQ(poison_device(out.as<float>(), kLaunches * p.c_size()), cudaSuccess);
-  ASSERT_EQ(amax.allocate(sizeof(float)), cudaSuccess);
-  auto args = p.arguments(a.as<e4m3fn>(), b.as<e4m3fn>(), sa.as<float>(), sb.as<float>(),
-                          bias.as<float>(), out.as<float>(), nullptr);
-  std::size_t const ws = G::workspace_size(args);
-  ASSERT_GT(ws, 0u);
-  // 13 CTAs x 2 consumers x (128 x 64 accumulators + a flag) x 4 bytes
-  EXPECT_EQ(ws, std::size_t(13) * 2 * (128 * 64 + 1) * 4);
-  ASSERT_EQ(workspace.allocate(ws), cudaSuccess);
-  ASSERT_EQ(cudaMemset(workspace.ptr, 0xFF, ws), cudaSuccess);
-  args.workspace = workspace.ptr;
-  cudaStream_t stream = nullptr;
-  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-  for (int l = 0; l < kLaunches; ++l) {
-    args.epilogue.c = out.as<float>() + l * p.c_size();
-    Status const st = G::run(args, stream);
-    ASSERT_TRUE(st.ok()) << st.to_string();
-  }
-  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-  ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
-  std::vector<float> all(kLaunches * p.c_size());
-  ASSERT_EQ(download(all, out), cudaSuccess);
-  std::vector<float> const first(all.begin(), all.begin() + p.c_size());
-  EXPECT_TRUE(p.check(first, -1.0f, nullptr)) << describe(c);  // no amax asked
-  for (int l = 1; l < kLaunches; ++l)
-    EXPECT_EQ(std::memcmp(first.data(), all.data() + l * p.c_size(), p.c_size() * sizeof(float)), 0)
-        << "launch " << l << " differs from launch 0";
+  EXPECT_TRUE(same_bits(Plain{}, GemmCase{1100, 1000, 600, seed++}, 1));
+  EXPECT_TRUE(same_bits(Plain{}, GemmCase{1100, 1000, 600, seed++}, 13));
+  GemmCase split{300, 1000, 1300, seed++};
+  split.split_k = 3;
+  EXPECT_TRUE(same_bits(Plain{}, split, 5));
+  EXPECT_TRUE(same_bits(Block{}, GemmCase{700, 650, 2000, seed++}, 5));
 }
 
 /// Device buffers for a per-tensor GEMM of M x N x K (A [M, K], B [N, K], one scale each, C
@@ -517,31 +458,8 @@ TEST(WgmmaRefusals, SaySoInWords) {
   x.split_k = 2;  // valid, but no workspace
   expect_refusal(x, "split_k > 1 needs a workspace of");
   x = args;
-  x.stream_k = true;  // valid, but no workspace
-  expect_refusal(x, "stream_k needs a workspace of");
-  x.split_k = 2;
-  expect_refusal(x, "stream_k and split_k > 1 exclude each other");
-  x = args;
   x.sm_count = -1;
   expect_refusal(x, "sm_count must be >= 0");
-  {
-    using PingPong =
-        GemmConfig<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
-                   PerTensor, LayoutB::kNK, Epilogue<float>>;
-    UnfilledOperands<PingPong> pp;
-    ASSERT_TRUE(pp.allocate(64, 64, 256, 64));
-    pp.args.stream_k = true;
-    Status const st = Gemm<PingPong>::can_implement(pp.args);
-    EXPECT_NE(st.message().find("stream_k needs a cooperative policy"), std::string::npos)
-        << st.message();
-    using Mc = GemmConfig<Sm90WgmmaDefaultMulticastA<>, PerTensor, LayoutB::kNK, Epilogue<float>>;
-    UnfilledOperands<Mc> mc;
-    ASSERT_TRUE(mc.allocate(64, 64, 256, 64));
-    mc.args.stream_k = true;
-    Status const st2 = Gemm<Mc>::can_implement(mc.args);
-    EXPECT_NE(st2.message().find("stream_k needs an unclustered policy"), std::string::npos)
-        << st2.message();
-  }
   x = args;
   x.a = reinterpret_cast<e4m3fn const*>(o.a.as<std::uint8_t>() + 8);
   expect_refusal(x, "16");

@@ -45,14 +45,10 @@ class Gemm {
     EpilogueParams epilogue{};       // c, ldc, bias, output_scale (fp8 C only), amax
     int split_k = 1;                 // >1: K split over workgroups, reduced deterministically
     int group_m = 8;                 // grouped tile order (tile rows per group)
-    void* workspace = nullptr;       // workspace_size(args) bytes when split_k > 1 or stream_k
-    /// WGMMA kernel (persistent, cooperative, unclustered policies): the tiles that do not fill
-    /// a whole wave of SMs, and one wave more, are shared out by k-blocks over every SM, the
-    /// partial tiles summed in a fixed order (deterministic) inside the kernel. Needs the
-    /// workspace; its contents need no initialization. Every CTA of the grid must be resident at
-    /// once (the grid is at most the SM count; where other work holds SMs, set sm_count).
-    bool stream_k = false;
-    int sm_count = 0;  // WGMMA kernel: > 0 runs on at most that many SMs (0: all of the device's)
+    void* workspace = nullptr;       // workspace_size(args) bytes when split_k > 1
+    /// Persistent WGMMA kernel: > 0 runs on at most that many SMs (CTAs), leaving the others to
+    /// concurrent work; 0: every SM of the device. Results do not depend on it.
+    int sm_count = 0;
   };
 
   static std::string name() {
@@ -86,19 +82,9 @@ class Gemm {
     return scale_shape<Granularity>(Operand::kB, n, k);
   }
 
-  /// Bytes of workspace `run` needs (0 unless split_k > 1 or stream_k). SIZE_MAX when the size
-  /// does not fit a size_t (can_implement refuses such arguments anyway) or, for stream_k, when
-  /// the device's SM count cannot be read.
+  /// Bytes of workspace `run` needs (0 unless split_k > 1).
+  /// SIZE_MAX when the size does not fit a size_t (can_implement refuses such arguments anyway).
   static std::size_t workspace_size(Arguments const& args) {
-    if constexpr (IsWgmmaPolicy<Policy>::value) {
-      if (args.stream_k && args.split_k == 1 && args.m >= 1 && args.n >= 1 && args.k >= 1 &&
-          args.sm_count >= 0) {
-        typename Kernel::TileScheduler::Params sp;
-        if (!Kernel::TileScheduler::initialize(kernel_arguments(args).scheduler, sp).ok())
-          return SIZE_MAX;
-        return Kernel::stream_k_workspace_bytes(sp.grid);
-      }
-    }
     if (args.split_k <= 1 || args.m < 1 || args.n < 1) return 0;
     std::size_t const per_split =
         std::size_t(args.m) * std::size_t(args.n) * sizeof(float);  // < 2^64
@@ -125,14 +111,10 @@ class Gemm {
                       ") so that tile indices fit in int; got M=" + std::to_string(args.m) +
                       ", N=" + std::to_string(args.n) + ", K=" + std::to_string(args.k));
     if constexpr (!IsWgmmaPolicy<Policy>::value) {
-      if (args.stream_k)
-        return fail(StatusCode::kErrorUnsupported,
-                    "stream_k is implemented by the persistent WGMMA kernel (Sm90Wgmma* "
-                    "policies) only; this portable policy splits K with split_k");
       if (args.sm_count != 0)
         return fail(StatusCode::kErrorUnsupported,
-                    "sm_count applies to the persistent WGMMA kernel only (this portable policy "
-                    "launches one workgroup per tile); leave it 0");
+                    "sm_count applies to the persistent WGMMA kernel (Sm90Wgmma* policies) only; "
+                    "this portable policy launches one workgroup per tile: leave it 0");
     }
     FP8GEMM_RETURN_IF_ERROR(Kernel::can_implement(kernel_arguments(args)));
     if (args.scale_a == nullptr) return fail(StatusCode::kErrorNullPointer, "scale_a is null");
@@ -172,13 +154,6 @@ class Gemm {
     if (args.split_k > 1)
       FP8GEMM_RETURN_IF_ERROR(check_aligned(args.workspace, alignof(float), "the split-K workspace",
                                             "FP32 partial sums"));
-    if (args.stream_k && args.workspace == nullptr)
-      return fail(StatusCode::kErrorNullPointer,
-                  "stream_k needs a workspace of workspace_size(args) = " +
-                      std::to_string(workspace_size(args)) + " bytes (no initialization needed)");
-    if (args.stream_k)
-      FP8GEMM_RETURN_IF_ERROR(check_aligned(args.workspace, alignof(float),
-                                            "the stream-K workspace", "FP32 partial sums"));
     return arch::check_target<typename Policy::Arch>();
   }
 
@@ -223,10 +198,8 @@ class Gemm {
     k.epilogue.scale_b = k.mainloop.scale_b;
     k.epilogue.m = args.m;
     k.epilogue.n = args.n;
-    k.scheduler.m = args.m, k.scheduler.n = args.n, k.scheduler.k = args.k;
-    k.scheduler.split_k = args.split_k, k.scheduler.group_m = args.group_m;
-    if constexpr (IsWgmmaPolicy<Policy>::value)
-      k.scheduler.stream_k = args.stream_k, k.scheduler.sm_count = args.sm_count;
+    k.scheduler = {args.m, args.n, args.k, args.split_k, args.group_m};
+    if constexpr (IsWgmmaPolicy<Policy>::value) k.scheduler.sm_count = args.sm_count;
     return k;
   }
 };

@@ -12,8 +12,6 @@
 /// consumers freeing both.
 #pragma once
 
-#include <atomic>
-#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -77,18 +75,8 @@ struct WarpSpecializedGemmKernel {
     typename Mainloop::Params mainloop;
     typename Epilogue::Params epilogue;
     typename TileScheduler::Params scheduler;
-    float* workspace = nullptr;        // split_k > 1: [split][M][N] FP32 partial sums; stream-K:
-                                       // stream_k_workspace_bytes (slots, then flags)
-    std::uint32_t stream_k_epoch = 1;  // what a stream-K contribution's flag says in this launch
+    float* workspace = nullptr;  // split_k > 1: [split][M][N] FP32 partial sums
   };
-
-  /// Stream-K workspace for `grid` CTAs: per CTA and consumer a slot of this consumer's FP32
-  /// accumulators (kSlotFloats, register-major), then per CTA and consumer a 32-bit flag.
-  static constexpr int kSlotFloats =
-      Policy::kAtomsM * Mainloop::Atom::kAccumulators * Arch::kWarpgroupThreads;
-  static constexpr std::size_t stream_k_workspace_bytes(int grid) {
-    return std::size_t(grid) * Policy::kConsumers * (kSlotFloats + 1) * sizeof(float);
-  }
 
   /// The layers' checks, in order: mainloop (A, B, tensor maps), epilogue (C), scheduler.
   static Status can_implement(Arguments const& args) {
@@ -102,7 +90,6 @@ struct WarpSpecializedGemmKernel {
     FP8GEMM_RETURN_IF_ERROR(Mainloop::to_params(args.mainloop, p.mainloop));
     FP8GEMM_RETURN_IF_ERROR(Epilogue::initialize(args.epilogue, p.epilogue));
     FP8GEMM_RETURN_IF_ERROR(TileScheduler::initialize(args.scheduler, p.scheduler));
-    p.stream_k_epoch = next_stream_k_epoch();
     if constexpr (kClusterSize > 1) {
       // persistent clusters: no more than the device holds at once (a GPC with an odd number of
       // free SMs leaves one out). NOTE: asked on every call (cudaFuncSetAttribute and
@@ -145,14 +132,15 @@ struct WarpSpecializedGemmKernel {
     // Items are tiles (tile pairs with a cluster, one tile of the pair per rank); cluster c of
     // the grid's clusters takes items c, c + clusters, ...
     int const rank = kClusterSize > 1 ? arch::cluster_ctarank() : 0;
-    int const cta = arch::block_idx_x() / kClusterSize;  // the cluster's index in the grid
-    int const items = TileScheduler::count(p.scheduler, cta);
+    int const items = TileScheduler::items(p.scheduler);
+    int const first = arch::block_idx_x() / kClusterSize;
+    int const stride = arch::grid_dim_x() / kClusterSize;
     typename Mainloop::Position pos;  // this thread's place in the ring, across tiles
     if (warpgroup == 0) {             // producer
       if constexpr (Policy::kConsumers > 1) arch::setmaxnreg_dec<Policy::kProducerRegisters>();
       if (tid < Arch::kWaveSize && arch::elect_one_sync()) {  // one thread of warp 0
-        for (int i = 0; i < items; ++i) {
-          auto const t = TileScheduler::item(p.scheduler, cta, i, rank);
+        for (int w = first; w < items; w += stride) {
+          auto const t = TileScheduler::work(p.scheduler, w, rank);
           Mainloop::load(p.mainloop, s, pos, t.m * Policy::kBlockM, t.n * Policy::kBlockN,
                          t.k_tile_begin, t.k_tile_end, rank);
         }
@@ -168,41 +156,31 @@ struct WarpSpecializedGemmKernel {
       // Per-tensor scales, read once: read at each tile's epilogue, the load's L2 round trip
       // (under the main loop's traffic) was paid by every tile while the tensor cores idled.
       auto const dq = Epilogue::Dequant::load(p.epilogue);
-      // the CTA's items in order; ping-pong: consumer c takes c, c + 2, ...
-      for (int i = 0; i < items; ++i) {
-        auto const t = TileScheduler::item(p.scheduler, cta, i, rank);
-        if (Policy::kPingPong && i % 2 != coords.consumer) {
+      int mine = 0;  // the CTA's items in order; ping-pong: consumer c takes c, c + 2, ...
+      for (int w = first; w < items; w += stride, ++mine) {
+        auto const t = TileScheduler::work(p.scheduler, w, rank);
+        if (Policy::kPingPong && mine % 2 != coords.consumer) {
           // the other consumer's tile: its k-blocks pass through the ring untouched by this one
           pos.template advance_by<Policy::kStages>(t.k_tile_end - t.k_tile_begin);
           continue;
         }
         int const m0 = t.m * Policy::kBlockM, n0 = t.n * Policy::kBlockN;
-        // stream-K, kept in one register across the main loop: kContribute, or the CTA whose
-        // contribution to add (-1: none)
-        int const handoff = t.contribute ? kContribute : t.contributor;
         Accumulators acc;
         acc.clear();
         // Ping-pong order: a ring wait is a parity wait, right only within one lap of the ring,
         // so this consumer starts on its tile's stages only after the other one has waited on
         // every stage of the tile before (then each of ours is at most one lap ahead).
         // waits for: the other consumer passed the last full-barrier wait of its tile
-        if (Policy::kPingPong && i > 0)
+        if (Policy::kPingPong && mine > 0)
           arch::named_barrier_sync(handoff_barrier(coords.consumer), 256);
         if (t.k_tile_begin < t.k_tile_end)  // a split past K's end adds zeros
           Mainloop::multiply(p.mainloop, s, pos, m0, n0, t.k_tile_begin, t.k_tile_end, coords, acc);
         // the next item is the other consumer's: it may start (one arrival per item, matched)
-        if (Policy::kPingPong && i + 1 < items)
+        if (Policy::kPingPong && w + stride < items)
           arch::named_barrier_arrive(handoff_barrier(1 - coords.consumer), 256);
         // a pair's tile past the matrix (odd tile count) multiplied its partner's tile, to
         // consume the shared stages: nothing to store
         if (!t.store) continue;
-        // stream-K: a piece that ends inside its tile hands its sums to the tile's owner (the
-        // piece that ends it), which adds them before the epilogue
-        if (handoff == kContribute) {
-          stream_k_contribute(p, cta, acc);
-          continue;
-        }
-        if (handoff >= 0) stream_k_fixup(p, handoff, acc);
         if (p.scheduler.split_k == 1)
           Epilogue::store(p.epilogue, epilogue_storage(shared_all), m0, n0, acc, coords, dq);
         else
@@ -228,77 +206,6 @@ struct WarpSpecializedGemmKernel {
   /// on its own, the other consumer arrives on it. Two ids, so each sees arrivals from one side
   /// and waits from the other, strictly alternating. 256 = both consumer warpgroups.
   FP8GEMM_DEVICE static int handoff_barrier(int consumer) { return 1 + consumer; }
-
-  static constexpr int kContribute = -2;  // run()'s handoff: this piece's sums go to the slot
-
-  /// Launch-unique flag value (never 0, the value an owner leaves behind, nor 0xFFFFFFFF): a slot
-  /// whose flag a launch did not set in this launch never reads as ready, whatever the workspace
-  /// held before (a fresh, poisoned or reused one; a replayed graph resets its flags as it goes).
-  static std::uint32_t next_stream_k_epoch() {
-    static std::atomic<std::uint32_t> launches{0};
-    for (;;) {
-      std::uint32_t const e = launches.fetch_add(1, std::memory_order_relaxed) + 1;
-      if (e != 0 && e != 0xFFFFFFFFu) return e;
-    }
-  }
-
-  /// Stream-K hand-off barriers (hardware ids 5 and 6: 1, 2 are ping-pong's hand-off, 3, 4 the
-  /// TMA store epilogue's), one per consumer warpgroup.
-  FP8GEMM_DEVICE static int stream_k_barrier(int consumer) { return 5 + consumer; }
-  FP8GEMM_DEVICE static float* stream_k_slot(Params const& p, int cta, int consumer) {
-    return p.workspace + (std::int64_t(cta) * Policy::kConsumers + consumer) * kSlotFloats;
-  }
-  FP8GEMM_DEVICE static std::uint32_t* stream_k_flag(Params const& p, int cta, int consumer) {
-    float* const flags =
-        p.workspace + std::int64_t(p.scheduler.grid) * Policy::kConsumers * kSlotFloats;
-    return reinterpret_cast<std::uint32_t*>(flags) + cta * Policy::kConsumers + consumer;
-  }
-
-  /// Stream-K contribution: this consumer's FP32 sums into its CTA's slot, register r of thread t
-  /// at r x 128 + t (each store a coalesced row), then its flag set to the launch's epoch.
-  FP8GEMM_DEVICE static void stream_k_contribute(Params const& p, int cta,
-                                                 Accumulators const& acc) {
-    // read in place: addresses computed from it stay here, not live across the main loop
-    int const tid = arch::thread_idx_in_place();
-    int const consumer = tid / Arch::kWarpgroupThreads - 1, t = tid % Arch::kWarpgroupThreads;
-    float* const slot = stream_k_slot(p, cta, consumer);
-    FP8GEMM_UNROLL
-    for (int i = 0; i < Policy::kAtomsM; ++i) {
-      FP8GEMM_UNROLL
-      for (int r = 0; r < Mainloop::Atom::kAccumulators; ++r)
-        arch::store_l2(slot + (i * Mainloop::Atom::kAccumulators + r) * Arch::kWarpgroupThreads + t,
-                       acc.v[i][0][r]);
-    }
-    // waits for: every thread of this consumer issued its stores (the release below covers them)
-    arch::named_barrier_sync(stream_k_barrier(consumer), Arch::kWarpgroupThreads);
-    if (t == 0) arch::flag_release(stream_k_flag(p, cta, consumer), p.stream_k_epoch);
-  }
-
-  /// Stream-K owner: adds CTA `from`'s contribution (the tile's first k-blocks) to this
-  /// consumer's sums, always in that order (deterministic), then resets its flag to 0 for the
-  /// next launch.
-  FP8GEMM_DEVICE static void stream_k_fixup(Params const& p, int from, Accumulators& acc) {
-    // read in place: addresses computed from it stay here, not live across the main loop
-    int const tid = arch::thread_idx_in_place();
-    int const consumer = tid / Arch::kWarpgroupThreads - 1, t = tid % Arch::kWarpgroupThreads;
-    std::uint32_t* const flag = stream_k_flag(p, from, consumer);
-    if (t == 0)
-      while (arch::flag_acquire(flag) != p.stream_k_epoch) {
-      }
-    // waits for: thread 0 saw the contribution's flag (acquire); the reads below come after
-    arch::named_barrier_sync(stream_k_barrier(consumer), Arch::kWarpgroupThreads);
-    float const* const slot = stream_k_slot(p, from, consumer);
-    FP8GEMM_UNROLL
-    for (int i = 0; i < Policy::kAtomsM; ++i) {
-      FP8GEMM_UNROLL
-      for (int r = 0; r < Mainloop::Atom::kAccumulators; ++r)
-        acc.v[i][0][r] += arch::load_l2(
-            slot + (i * Mainloop::Atom::kAccumulators + r) * Arch::kWarpgroupThreads + t);
-    }
-    // the contribution is read by this owner only: no thread of the grid touches the flag again,
-    // and the stream's next launch starts after this one completes
-    if (t == 0) arch::flag_release(flag, 0);
-  }
 
   /// Split-K: this consumer's FP32 sums of one tile (scaled already for K-blocked granularities,
   /// as on the portable path) into workspace[split][m][n]; SplitKReduceKernel adds the splits in

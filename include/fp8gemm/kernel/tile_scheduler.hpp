@@ -134,25 +134,6 @@ struct GroupedTileScheduler {
 /// pairs' rank-1 tile past the matrix: that CTA still loads and multiplies (its partner's tile,
 /// so every copy stays inside the matrix) and stores nothing (WorkTile::store = false).
 /// grid = 2 x min(SMs / 2, items).
-///
-/// Stream-K tail (Arguments::stream_k; cooperative, unclustered, unsplit): when the tiles do not
-/// fill whole waves (tiles > grid, tiles % grid != 0) the last tiles % grid + grid tiles in
-/// grouped order (the partial wave and one full one) are not dealt out whole. Their k-blocks,
-/// tile after tile, form one sequence of W = sk_tiles x k_tiles units; CTA b takes the run
-/// [floor(b W / grid), floor((b + 1) W / grid)), after its whole tiles (the first
-/// tiles - sk_tiles, b, b + grid, ...). Each run is at least k_tiles units long (sk_tiles > grid,
-/// so W / grid > k_tiles), so a tile meets at most two runs (a third would lie inside it), each
-/// meeting one *piece*. The piece that ends at a tile's last k-block owns the tile: it adds the
-/// FP32 sums of the tile's other piece, if any (CTA `contributor`'s, waited for on its flag) and
-/// runs the epilogue. The other piece, a run's last one ending inside a tile, contributes: its
-/// sums go to its CTA's workspace slot. A CTA computes that piece *first*, then its run's others
-/// in order: so every CTA starts the tail at k-block 0 of a tile, like a wave of whole tiles, and
-/// later ones keep one of a few offsets from each other (their k-blocks of A and B are read by
-/// several CTAs at about the same time: L2 hits; with each CTA in run order they were scattered
-/// over all of K, and the tail ran at about half speed on the H200). A CTA contributes at most
-/// once per launch, with its first piece, and an owner waits only for CTA c - 1's first piece:
-/// no CTA waits on one that waits (no cycle), given that every CTA of the grid is resident at
-/// once (one per SM, grid <= SMs).
 template <class Policy>
 struct PersistentTileScheduler {
   using Arch = typename Policy::Arch;
@@ -162,10 +143,9 @@ struct PersistentTileScheduler {
 
   struct Arguments {
     int m = 0, n = 0, k = 0;
-    int split_k = 1;        // > 1: each tile's K range split over that many work items
-    int group_m = 8;        // tile rows per group
-    bool stream_k = false;  // stream-K tail (above)
-    int sm_count = 0;       // > 0: at most that many CTAs (SMs); 0: the device's SM count
+    int split_k = 1;   // > 1: each tile's K range split over that many work items
+    int group_m = 8;   // tile rows per group
+    int sm_count = 0;  // > 0: at most that many CTAs (SMs); 0: the device's SM count
   };
   struct Params {
     int tiles_m = 1, tiles_n = 1;
@@ -174,19 +154,14 @@ struct PersistentTileScheduler {
     int split_k = 1;
     int k_tiles = 1;            // ceil(K / BlockK)
     int k_tiles_per_split = 1;  // ceil(k_tiles / split_k)
-    int sk_tiles = 0;           // stream-K tail: the last sk_tiles tiles (0: none)
   };
   /// One work item: its output tile, K-tile range [k_tile_begin, k_tile_end) (empty, begin = end
   /// = k_tiles, for a split past the end of K when k_tiles is not a multiple of
   /// k_tiles_per_split) and split index. store = false: a cluster pair's tile past the matrix,
-  /// (m, n) then name its partner's tile (loaded and multiplied, never stored). Stream-K pieces:
-  /// contribute = true, the sums go to this CTA's workspace slot; else CTA `contributor` (-1:
-  /// none) computed the rest of the tile's K.
+  /// (m, n) then name its partner's tile (loaded and multiplied, never stored).
   struct WorkTile {
     int m, n, k_tile_begin, k_tile_end, split;
     bool store = true;
-    bool contribute = false;
-    int contributor = -1;
   };
 
   static Status can_implement(Arguments const& args) {
@@ -201,20 +176,6 @@ struct PersistentTileScheduler {
     if (args.sm_count < 0)
       return fail(StatusCode::kErrorInvalidArgument,
                   "sm_count must be >= 0 (0: every SM); got " + std::to_string(args.sm_count));
-    if (args.stream_k) {
-      if (Policy::kPingPong)
-        return fail(StatusCode::kErrorUnsupported,
-                    "stream_k needs a cooperative policy (both consumers on every tile); this one "
-                    "is ping-pong");
-      if (kClusterSize > 1)
-        return fail(StatusCode::kErrorUnsupported,
-                    "stream_k needs an unclustered policy; this one runs 2-CTA clusters (TMA "
-                    "multicast)");
-      if (args.split_k != 1)
-        return fail(StatusCode::kErrorInvalidArgument,
-                    "stream_k and split_k > 1 exclude each other (got split_k = " +
-                        std::to_string(args.split_k) + ")");
-    }
     std::int64_t const items = ((args.m + std::int64_t(Policy::kBlockM) - 1) / Policy::kBlockM) *
                                ((args.n + std::int64_t(Policy::kBlockN) - 1) / Policy::kBlockN) *
                                args.split_k;  // an upper bound of the pair count with clusters
@@ -240,14 +201,7 @@ struct PersistentTileScheduler {
     FP8GEMM_RETURN_IF_ERROR(arch::multiprocessor_count(&sms));
     if (args.sm_count > 0 && args.sm_count < sms) sms = args.sm_count;
     p.grid = grid_for(items(p), sms);
-    p.sk_tiles = args.stream_k ? stream_k_tiles(p.tiles_m * p.tiles_n, p.grid) : 0;
     return Status::success();
-  }
-
-  /// Tiles of the stream-K tail for `tiles` tiles on `grid` CTAs: the partial wave and one full
-  /// one (tiles % grid + grid) when the tiles exceed the grid and do not fill whole waves; else 0.
-  FP8GEMM_HOST_DEVICE static int stream_k_tiles(int tiles, int grid) {
-    return tiles > grid && tiles % grid != 0 ? tiles % grid + grid : 0;
   }
 
   /// At most `clusters` clusters resident at once (arch::max_active_clusters): the grid shrinks
@@ -276,47 +230,6 @@ struct PersistentTileScheduler {
   }
   FP8GEMM_HOST_DEVICE static int pairs_n(Params const& p) {
     return kPairAlongN ? (p.tiles_n + 1) / 2 : p.tiles_n;
-  }
-
-  /// How many work items cluster (CTA) `c` of grid / kClusterSize takes: items c, c + stride, ...
-  /// below items(p); with a stream-K tail, its whole tiles and then its run's pieces.
-  FP8GEMM_HOST_DEVICE static int count(Params const& p, int c) {
-    int const stride = p.grid / kClusterSize;
-    if (p.sk_tiles == 0) {
-      int const n = items(p);
-      return c < n ? (n - c + stride - 1) / stride : 0;
-    }
-    int const whole = p.tiles_m * p.tiles_n - p.sk_tiles;  // a multiple of the grid
-    std::int64_t const begin = run_begin(p, c), end = run_begin(p, c + 1);
-    return whole / stride + int((end - 1) / p.k_tiles - begin / p.k_tiles) + 1;
-  }
-
-  /// Item i (of count(p, c)) of cluster (CTA) c, tile `rank` of a pair.
-  FP8GEMM_HOST_DEVICE static WorkTile item(Params const& p, int c, int i, int rank = 0) {
-    int const stride = p.grid / kClusterSize;
-    int const whole = p.tiles_m * p.tiles_n - p.sk_tiles;
-    if (p.sk_tiles == 0 || i < whole / stride) return work(p, c + i * stride, rank);
-    // stream-K: piece j of this CTA's run [begin, end) of the tail's tile-major k-blocks; a
-    // last piece that ends inside its tile goes first, the others follow in order
-    std::int64_t const kt = p.k_tiles, begin = run_begin(p, c), end = run_begin(p, c + 1);
-    int const q = i - whole / stride;
-    int const last = int((end - 1) / kt - begin / kt);
-    int const j = end % kt != 0 ? (q == 0 ? last : q - 1) : q;
-    std::int64_t const tile = begin / kt + j;  // in the tail
-    std::int64_t const first = tile * kt;      // its k-block 0
-    WorkTile t = work(p, whole + int(tile), rank);
-    t.k_tile_begin = int(begin > first ? begin - first : 0);
-    t.k_tile_end = int(end - first < kt ? end - first : kt);
-    t.contribute = t.k_tile_end < kt;
-    // an owner that starts inside the tile: the previous CTA's run holds the tile's first k-blocks
-    if (!t.contribute && t.k_tile_begin > 0) t.contributor = c - 1;
-    return t;
-  }
-
-  /// First k-block unit of CTA c's stream-K run: floor(c W / grid), W = sk_tiles x k_tiles
-  /// (c W < 2^17 x 2^31 x 2^24: int64).
-  FP8GEMM_HOST_DEVICE static std::int64_t run_begin(Params const& p, int c) {
-    return std::int64_t(c) * p.sk_tiles * p.k_tiles / p.grid;
   }
 
   /// Work item `linear` for cluster rank `rank` (0 without clusters): unit linear / split_k in

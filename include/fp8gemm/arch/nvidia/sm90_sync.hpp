@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 /// Hopper synchronization primitives (arch layer): shared-memory mbarriers (init, arrive,
 /// arrive.expect_tx, parity waits, arrivals on a cluster peer's barrier), proxy fences, named
-/// barriers, cluster barriers and the CTA's cluster rank, setmaxnreg and elect.sync, and the
-/// global-memory flags and L2-only accesses of a cross-CTA hand-off.
+/// barriers, cluster barriers and the CTA's cluster rank, setmaxnreg and elect.sync.
 /// Inline PTX only in sm_90a device passes (FP8GEMM_ARCH_SM90A); other device passes trap, host
 /// and emulator builds compile these to nothing (no kernel that uses them runs there).
 #pragma once
@@ -358,65 +357,6 @@ FP8GEMM_DEVICE bool warp_all(bool pred) {
   return __all_sync(0xffffffffu, pred) != 0;
 #else
   return pred;
-#endif
-}
-
-/// Cross-CTA hand-off through global memory (the stream-K tail's partial sums): one thread
-/// publishes with flag_release (fence.acq_rel.gpu, then a relaxed gpu-scope store: the release
-/// pattern, cumulative over what its CTA's barrier ordered before it), one spins on flag_acquire
-/// (ld.acquire.gpu) and then its CTA's barrier orders the data reads after it. The data goes
-/// through L2 only (st.global.cg / ld.global.cg): L1 is not coherent across SMs.
-FP8GEMM_DEVICE void flag_release(std::uint32_t* flag, std::uint32_t value) {
-#if defined(FP8GEMM_ARCH_SM90A)
-  asm volatile(
-      "fence.acq_rel.gpu;\n"
-      "st.relaxed.gpu.global.u32 [%0], %1;\n" ::"l"(flag),
-      "r"(value)
-      : "memory");
-#elif defined(FP8GEMM_DEVICE_PASS)
-  (void)flag, (void)value;
-  FP8GEMM_DEVICE_TRAP();
-#else
-  *flag = value;
-#endif
-}
-
-FP8GEMM_DEVICE std::uint32_t flag_acquire(std::uint32_t const* flag) {
-#if defined(FP8GEMM_ARCH_SM90A)
-  std::uint32_t v;
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(flag) : "memory");
-  return v;
-#elif defined(FP8GEMM_DEVICE_PASS)
-  (void)flag;
-  FP8GEMM_DEVICE_TRAP();
-  return 0;
-#else
-  return *flag;
-#endif
-}
-
-FP8GEMM_DEVICE void store_l2(float* p, float v) {
-#if defined(FP8GEMM_ARCH_SM90A)
-  asm volatile("st.global.cg.f32 [%0], %1;\n" ::"l"(p), "f"(v) : "memory");
-#elif defined(FP8GEMM_DEVICE_PASS)
-  (void)p, (void)v;
-  FP8GEMM_DEVICE_TRAP();
-#else
-  *p = v;
-#endif
-}
-
-FP8GEMM_DEVICE float load_l2(float const* p) {
-#if defined(FP8GEMM_ARCH_SM90A)
-  float v;
-  asm volatile("ld.global.cg.f32 %0, [%1];\n" : "=f"(v) : "l"(p) : "memory");
-  return v;
-#elif defined(FP8GEMM_DEVICE_PASS)
-  (void)p;
-  FP8GEMM_DEVICE_TRAP();
-  return 0.0f;
-#else
-  return *p;
 #endif
 }
 
