@@ -24,7 +24,6 @@ namespace fp8gemm {
 template <class Policy, class GranularityT, class EpilogueOp>
 struct DirectStoreEpilogue {
   using Granularity = GranularityT;
-  using Op = EpilogueOp;  // Epilogue<Out, Act>
   using ElementC = typename EpilogueOp::Element;
 
   struct Arguments {

@@ -31,7 +31,6 @@ struct TmaStoreEpilogue {
   using Direct = DirectStoreEpilogue<Policy, GranularityT, EpilogueOp>;
   using Arguments = typename Direct::Arguments;
   using Dequant = typename Direct::Dequant;  // the scales, read once by the caller
-  using Op = EpilogueOp;                     // Epilogue<Out, Act>
   using ElementC = typename EpilogueOp::Element;
   using Arch = typename Policy::Arch;
   using Atom = typename Policy::Atom;

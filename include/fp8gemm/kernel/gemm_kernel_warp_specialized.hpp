@@ -54,16 +54,6 @@ struct WarpSpecializedGemmKernel {
   /// (arch::grid_dependency_wait), so arch::launch launches it with programmatic stream
   /// serialization: its CTAs start (barrier setup, descriptor prefetch) while that kernel drains.
   static constexpr bool kProgrammaticLaunch = true;
-  /// Head start: with an activation in the epilogue (GELU: two MUFU operations per element), the
-  /// next tile's first k-block runs in the tensor core under this tile's epilogue
-  /// (Mainloop::issue_head), with the consumers at 240 registers and the producer at 24 (at
-  /// 232 / 40 ptxas spilled 16 bytes). Measured on the H200: GELU 2.7 % faster at 8192^3, 1.5 %
-  /// at 4096^3, but the plain epilogue 1.5-3 % slower, so only activations take it
-  /// (bench/NOTES.md, ninth and tenth sessions).
-  static constexpr bool kHeadStart =
-      Mainloop::kHeadStartCapable && !std::is_same_v<typename Epilogue::Op::Act, Identity>;
-  static constexpr int kProducerRegisters = kHeadStart ? 24 : Policy::kProducerRegisters;
-  static constexpr int kConsumerRegisters = kHeadStart ? 240 : Policy::kConsumerRegisters;
   /// CTAs per cluster along grid x (arch::launch launches clusters when > 1).
   static constexpr int kClusterSize = Policy::kClusterSize;
   static_assert(TileScheduler::kClusterSize == kClusterSize,
@@ -147,7 +137,7 @@ struct WarpSpecializedGemmKernel {
     int const stride = arch::grid_dim_x() / kClusterSize;
     typename Mainloop::Position pos;  // this thread's place in the ring, across tiles
     if (warpgroup == 0) {             // producer
-      if constexpr (Policy::kConsumers > 1) arch::setmaxnreg_dec<kProducerRegisters>();
+      if constexpr (Policy::kConsumers > 1) arch::setmaxnreg_dec<Policy::kProducerRegisters>();
       if (tid < Arch::kWaveSize && arch::elect_one_sync()) {  // one thread of warp 0
         for (int w = first; w < items; w += stride) {
           auto const t = TileScheduler::work(p.scheduler, w, rank);
@@ -161,45 +151,40 @@ struct WarpSpecializedGemmKernel {
       }
     } else {  // consumers
       // waits for: the registers the producer gave back (setmaxnreg.inc blocks until free)
-      if constexpr (Policy::kConsumers > 1) arch::setmaxnreg_inc<kConsumerRegisters>();
+      if constexpr (Policy::kConsumers > 1) arch::setmaxnreg_inc<Policy::kConsumerRegisters>();
       auto const coords = Mainloop::Coords::current();
       // Per-tensor scales, read once: read at each tile's epilogue, the load's L2 round trip
       // (under the main loop's traffic) was paid by every tile while the tensor cores idled.
       auto const dq = Epilogue::Dequant::load(p.epilogue);
-      if constexpr (kHeadStart) {
-        consume_with_head_start(p, shared_all, pos, first, stride, items, rank, coords, dq);
-      } else {
-        int mine = 0;  // the CTA's items in order; ping-pong: consumer c takes c, c + 2, ...
-        for (int w = first; w < items; w += stride, ++mine) {
-          auto const t = TileScheduler::work(p.scheduler, w, rank);
-          if (Policy::kPingPong && mine % 2 != coords.consumer) {
-            // the other consumer's tile: its k-blocks pass through the ring untouched by this one
-            pos.template advance_by<Policy::kStages>(t.k_tile_end - t.k_tile_begin);
-            continue;
-          }
-          int const m0 = t.m * Policy::kBlockM, n0 = t.n * Policy::kBlockN;
-          Accumulators acc;
-          acc.clear();
-          // Ping-pong order: a ring wait is a parity wait, right only within one lap of the
-          // ring, so this consumer starts on its tile's stages only after the other one has
-          // waited on every stage of the tile before (then each of ours is at most one lap
-          // ahead). waits for: the other consumer passed the last full-barrier wait of its tile
-          if (Policy::kPingPong && mine > 0)
-            arch::named_barrier_sync(handoff_barrier(coords.consumer), 256);
-          if (t.k_tile_begin < t.k_tile_end)  // a split past K's end adds zeros
-            Mainloop::multiply(p.mainloop, s, pos, m0, n0, t.k_tile_begin, t.k_tile_end, coords,
-                               acc);
-          // the next item is the other consumer's: it may start (one arrival per item, matched)
-          if (Policy::kPingPong && w + stride < items)
-            arch::named_barrier_arrive(handoff_barrier(1 - coords.consumer), 256);
-          // a pair's tile past the matrix (odd tile count) multiplied its partner's tile, to
-          // consume the shared stages: nothing to store
-          if (!t.store) continue;
-          if (p.scheduler.split_k == 1)
-            Epilogue::store(p.epilogue, epilogue_storage(shared_all), m0, n0, acc, coords, dq);
-          else
-            store_partial(p, m0, n0, t.split, acc, coords);
+      int mine = 0;  // the CTA's items in order; ping-pong: consumer c takes c, c + 2, ...
+      for (int w = first; w < items; w += stride, ++mine) {
+        auto const t = TileScheduler::work(p.scheduler, w, rank);
+        if (Policy::kPingPong && mine % 2 != coords.consumer) {
+          // the other consumer's tile: its k-blocks pass through the ring untouched by this one
+          pos.template advance_by<Policy::kStages>(t.k_tile_end - t.k_tile_begin);
+          continue;
         }
+        int const m0 = t.m * Policy::kBlockM, n0 = t.n * Policy::kBlockN;
+        Accumulators acc;
+        acc.clear();
+        // Ping-pong order: a ring wait is a parity wait, right only within one lap of the ring,
+        // so this consumer starts on its tile's stages only after the other one has waited on
+        // every stage of the tile before (then each of ours is at most one lap ahead).
+        // waits for: the other consumer passed the last full-barrier wait of its tile
+        if (Policy::kPingPong && mine > 0)
+          arch::named_barrier_sync(handoff_barrier(coords.consumer), 256);
+        if (t.k_tile_begin < t.k_tile_end)  // a split past K's end adds zeros
+          Mainloop::multiply(p.mainloop, s, pos, m0, n0, t.k_tile_begin, t.k_tile_end, coords, acc);
+        // the next item is the other consumer's: it may start (one arrival per item, matched)
+        if (Policy::kPingPong && w + stride < items)
+          arch::named_barrier_arrive(handoff_barrier(1 - coords.consumer), 256);
+        // a pair's tile past the matrix (odd tile count) multiplied its partner's tile, to
+        // consume the shared stages: nothing to store
+        if (!t.store) continue;
+        if (p.scheduler.split_k == 1)
+          Epilogue::store(p.epilogue, epilogue_storage(shared_all), m0, n0, acc, coords, dq);
+        else
+          store_partial(p, m0, n0, t.split, acc, coords);
       }
       Epilogue::finish(p.epilogue, coords);  // its copies out of shared memory, before exit
     }
@@ -207,52 +192,6 @@ struct WarpSpecializedGemmKernel {
     // arrive on its barriers (the last stages' releases); every thread of both CTAs meets here.
     if constexpr (kClusterSize > 1)
       arch::cluster_sync();  // waits for: both CTAs' producers and consumers are done
-  }
-
-  /// The consumers' tile loop with a head start (kHeadStart: cooperative, so both consumers take
-  /// every item): each tile's first k-block is issued (Mainloop::issue_head) before the previous
-  /// tile's epilogue, which then runs while the tensor core works; the last tile's epilogue
-  /// follows the loop. The partial-sum sets (pipe) and the accumulators live across tiles.
-  FP8GEMM_DEVICE static void consume_with_head_start(Params const& p, SharedStorage& shared_all,
-                                                     typename Mainloop::Position& pos, int first,
-                                                     int stride, int items, int rank,
-                                                     typename Mainloop::Coords const& coords,
-                                                     typename Epilogue::Dequant const& dq) {
-    static_assert(!Policy::kPingPong, "the head start is for cooperative consumers");
-    auto& s = shared_all.mainloop;
-    typename Mainloop::PipelineState pipe;  // partial-sum sets: issue_head, then multiply
-    Accumulators acc;
-    struct Held {  // the tile whose sums acc holds, stored once the next one is under way
-      int m0 = 0, n0 = 0, split = 0;
-      bool store = false;
-    } held;
-    auto const store_tile = [&](Held const& h) {
-      // a pair's tile past the matrix (odd tile count) multiplied its partner's tile, to
-      // consume the shared stages: nothing to store
-      if (!h.store) return;
-      if (p.scheduler.split_k == 1)
-        Epilogue::store(p.epilogue, epilogue_storage(shared_all), h.m0, h.n0, acc, coords, dq);
-      else
-        store_partial(p, h.m0, h.n0, h.split, acc, coords);
-    };
-    for (int w = first; w < items; w += stride) {
-      auto const t = TileScheduler::work(p.scheduler, w, rank);
-      int const m0 = t.m * Policy::kBlockM, n0 = t.n * Policy::kBlockN;
-      // issued and consumed in one branch: ptxas must see no path that carries an issued
-      // k-block around the loop (it serialized every wgmma when one existed)
-      if (t.k_tile_begin < t.k_tile_end) {
-        Mainloop::issue_head(p.mainloop, s, pos, m0, n0, t.k_tile_begin, coords, pipe);
-        store_tile(held);  // under the head's wgmmas
-        acc.clear();
-        Mainloop::template multiply<true>(p.mainloop, s, pos, m0, n0, t.k_tile_begin, t.k_tile_end,
-                                          coords, acc, pipe);
-      } else {  // a split past K's end adds zeros
-        store_tile(held);
-        acc.clear();
-      }
-      held = Held{m0, n0, t.split, t.store};
-    }
-    store_tile(held);  // the last tile: nothing left to overlap
   }
 
   /// The epilogue's part of shared memory; an empty one is never accessed.

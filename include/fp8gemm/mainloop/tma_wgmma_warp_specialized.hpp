@@ -124,14 +124,6 @@ struct TmaWgmmaMainloop {
                 "consumer thread leave too little of the 232 for addresses and scales: use "
                 "FastAccumulation or a smaller tile (256 x 128 promoted, 128 x 256 fast)");
 
-  /// Head start (kPipelinedPromotion, cooperative): the next tile's first k-block can be issued
-  /// into partial-sum set 0 before this tile's epilogue (issue_head), so the tensor core
-  /// multiplies while the consumers convert and store; the next multiply<true>() starts by
-  /// promoting it. The kernel decides whether to (WarpSpecializedGemmKernel::kHeadStart).
-  static constexpr bool kHeadStartCapable = kPipelinedPromotion && !Policy::kPingPong;
-
-  struct PipelineState;  // the pipelined promotion's partial sums, kept across tiles (below)
-
   struct Arguments {
     MatrixView<ElementA> a;  // [M, K]
     MatrixView<ElementB> b;  // [N, K]
@@ -377,20 +369,10 @@ struct TmaWgmmaMainloop {
 
   /// Consumer warpgroup `c.consumer`: acc (cleared by the caller) = its rows of the tile at
   /// (m0, n0) over K-blocks [kb_begin, kb_end), a non-empty range (the whole K, or one split of
-  /// it). All 128 threads of the warpgroup call it. The partial-sum sets live in this call.
+  /// it). All 128 threads of the warpgroup call it.
   FP8GEMM_DEVICE static void multiply(Params const& p, SharedStorage& s, RingPosition& pos, int m0,
                                       int n0, int kb_begin, int kb_end, Coords const& c,
                                       Accumulators& acc) {
-    PipelineState pipe;
-    multiply<false>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc, pipe);
-  }
-
-  /// The same with the partial-sum sets the caller keeps across tiles (head start): Head = true,
-  /// issue_head(kb_begin) was called with this pipe already.
-  template <bool Head>
-  FP8GEMM_DEVICE static void multiply(Params const& p, SharedStorage& s, RingPosition& pos, int m0,
-                                      int n0, int kb_begin, int kb_end, Coords const& c,
-                                      Accumulators& acc, PipelineState& pipe) {
     int const row0 = c.first_row();
     if constexpr (!kPromote) {
       // acc (+)= A·B over the range's K in the tensor core; a stage is released one k-block late,
@@ -415,7 +397,7 @@ struct TmaWgmmaMainloop {
       arch::wgmma_wait_group<0>();  // waits for: the last k-block's wgmmas
       release(s, prev, c.t);
     } else if constexpr (kPipelinedPromotion) {
-      multiply_pipelined<Head>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc, pipe);
+      multiply_pipelined(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
     } else {
       // Per k-block and m64 row block: partial = A·B over 128 K in the tensor core (14
       // significant bits, truncating), then acc += partial (· scales) in FP32 registers.
@@ -444,83 +426,58 @@ struct TmaWgmmaMainloop {
     }
   }
 
- public:
-  /// Head start (kHeadStartCapable): the first k-block of the next tile this consumer multiplies
-  /// (at (m0, n0), from kb_begin) into partial-sum set 0, now, so that the tensor core works under
-  /// this tile's epilogue; the next multiply() (with the same pipe) goes on from it. Elsewhere a
-  /// no-op.
-  FP8GEMM_DEVICE static void issue_head(Params const& p, SharedStorage& s, RingPosition& pos,
-                                        int m0, int n0, int kb_begin, Coords const& c,
-                                        PipelineState& pipe) {
-    if constexpr (kHeadStartCapable) {
-      issue(std::integral_constant<int, 0>{}, p, s, pos, m0, n0, kb_begin, c, pipe);
-    } else {
-      (void)p, (void)s, (void)pos, (void)m0, (void)n0, (void)kb_begin, (void)c, (void)pipe;
-    }
-  }
-
  private:
   /// The promoted loop with two partial-sum sets (kPipelinedPromotion: one m64 row block per
   /// consumer). Per k-block kb: partial[kb % 2] = A[kb]·B[kb] in the tensor core, then
   /// acc += partial (· scales); k-block kb's promotion waits until kb + 1's wgmmas are issued:
   ///   issue(kb_begin); for kb = kb_begin + 1..: { issue(kb); retire(kb - 1); }  retire(last)
   /// The loop walks two k-blocks per trip, so the set index stays compile-time (registers, not
-  /// local memory). pipe.head: issue(kb_begin) was done already (issue_head, before the previous
-  /// tile's epilogue).
-  template <bool Head>
+  /// local memory).
   FP8GEMM_DEVICE static void multiply_pipelined(Params const& p, SharedStorage& s,
                                                 RingPosition& pos, int m0, int n0, int kb_begin,
-                                                int kb_end, Coords const& c, Accumulators& acc,
-                                                PipelineState& pipe) {
+                                                int kb_end, Coords const& c, Accumulators& acc) {
+    int const row0 = c.first_row();
+    float partial[2][Atom::kAccumulators];
+    BlockScales sc[2];  // sc[b]: the scales of the k-block in partial[b]
+    int stage[2] = {0, 0};
+    // k-block kb into set b (compile-time)
+    auto issue = [&](auto b_c, int kb) {
+      constexpr int b = decltype(b_c)::value;
+      if constexpr (kKBlocked) sc[b].load(p, m0 + row0, n0, kb, c.t);  // lands under the wgmmas
+      arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);  // waits for: the stage's A and B
+      stage[b] = pos.stage;
+      arch::wgmma_fence();  // set b was last read by the promotion two k-blocks ago
+      FP8GEMM_UNROLL
+      for (int k = 0; k < kKSteps; ++k)
+        Atom::mma(partial[b], desc_a(s, pos.stage, row0, k), desc_b(s, pos.stage, k), k > 0);
+      arch::wgmma_commit_group();
+      pos.advance<kStages>();
+    };
+    // Promotes set b once at most `pending` later groups are still running, and frees its stage.
+    auto retire = [&](auto b_c, auto pending_c) {
+      constexpr int b = decltype(b_c)::value;
+      arch::wgmma_wait_group<decltype(pending_c)::value>();  // waits for: set b's wgmmas
+      release(s, stage[b], c.t);
+      if constexpr (kKBlocked)
+        sc[b].promote(acc.v[0][0], partial[b], 0);
+      else
+        promote_unscaled(acc.v[0][0], partial[b]);
+    };
     using B0 = std::integral_constant<int, 0>;
     using B1 = std::integral_constant<int, 1>;
     using Pending0 = std::integral_constant<int, 0>;
     using Pending1 = std::integral_constant<int, 1>;
     for (int kb = kb_begin; kb < kb_end; kb += 2) {
-      if (!Head || kb > kb_begin) issue(B0{}, p, s, pos, m0, n0, kb, c, pipe);
-      if (kb > kb_begin) retire(B1{}, Pending1{}, s, c, acc, pipe);  // the previous trip's 2nd
+      issue(B0{}, kb);
+      if (kb > kb_begin) retire(B1{}, Pending1{});  // the previous trip's second k-block
       if (kb + 1 == kb_end) {
-        retire(B0{}, Pending0{}, s, c, acc, pipe);  // an odd count: set 0 holds the last k-block
+        retire(B0{}, Pending0{});  // an odd count: set 0 holds the last k-block
         return;
       }
-      issue(B1{}, p, s, pos, m0, n0, kb + 1, c, pipe);
-      retire(B0{}, Pending1{}, s, c, acc, pipe);
+      issue(B1{}, kb + 1);
+      retire(B0{}, Pending1{});
     }
-    retire(B1{}, Pending0{}, s, c, acc, pipe);
-  }
-
-  /// k-block kb of the tile at (m0, n0) into partial-sum set b (compile-time): its scales, the
-  /// full wait, the wgmmas, one commit group.
-  template <class BC>
-  FP8GEMM_DEVICE static void issue(BC, Params const& p, SharedStorage& s, RingPosition& pos, int m0,
-                                   int n0, int kb, Coords const& c, PipelineState& pipe) {
-    constexpr int b = BC::value;
-    int const row0 = c.first_row();
-    if constexpr (kKBlocked) pipe.sc[b].load(p, m0 + row0, n0, kb, c.t);  // lands under the wgmmas
-    arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);  // waits for: the stage's A and B
-    pipe.stage[b] = pos.stage;
-    arch::wgmma_fence();  // set b was last read by the promotion two k-blocks ago
-    // the first k-step overwrites: the set's old sums are dead before it (not live across the
-    // epilogue that issue_head's k-block runs under)
-    Atom::mma_overwrite(pipe.partial[b], desc_a(s, pos.stage, row0, 0), desc_b(s, pos.stage, 0));
-    FP8GEMM_UNROLL
-    for (int k = 1; k < kKSteps; ++k)
-      Atom::mma(pipe.partial[b], desc_a(s, pos.stage, row0, k), desc_b(s, pos.stage, k), true);
-    arch::wgmma_commit_group();
-    pos.advance<kStages>();
-  }
-
-  /// Promotes set b once at most `pending` later groups are still running, and frees its stage.
-  template <class BC, class PendingC>
-  FP8GEMM_DEVICE static void retire(BC, PendingC, SharedStorage& s, Coords const& c,
-                                    Accumulators& acc, PipelineState& pipe) {
-    constexpr int b = BC::value;
-    arch::wgmma_wait_group<PendingC::value>();  // waits for: set b's wgmmas
-    release(s, pipe.stage[b], c.t);
-    if constexpr (kKBlocked)
-      pipe.sc[b].promote(acc.v[0][0], pipe.partial[b], 0);
-    else
-      promote_unscaled(acc.v[0][0], pipe.partial[b]);
+    retire(B1{}, Pending0{});
   }
 
   /// wgmma's A operand at k-step k: rows [row, row + 64) of the stage's A tile; swapped, of its
@@ -633,15 +590,6 @@ struct TmaWgmmaMainloop {
     FP8GEMM_HOST_DEVICE static constexpr int group(int r) {
       return kBGroups == 1 ? 0 : (8 * (r / 4)) / kScaleBlockN;
     }
-  };
-
-  /// A consumer's partial-sum sets (kPipelinedPromotion), their k-blocks' scales and stages; the
-  /// kernel keeps one per consumer across its tiles, so that issue_head can start the next tile
-  /// before this one's epilogue. head: set 0 holds the next multiply()'s first k-block.
-  struct PipelineState {
-    float partial[2][Atom::kAccumulators];
-    BlockScales sc[2];
-    int stage[2] = {0, 0};
   };
 };
 

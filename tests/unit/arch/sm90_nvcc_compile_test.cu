@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 /// nvcc build of the Hopper building blocks: the never-launched kernel of sm90_device_kernels.hpp
 /// is compiled for sm_90a (the inline PTX assembles) and sm_90 (every primitive traps), then the
-/// host tests of sm90_primitives_test.cpp run with the CUDA backend's headers, the launch
-/// attributes of arch::ExtendedLaunch (clusters, programmatic stream serialization) and which
-/// kernels take the head start. No GPU.
+/// host tests of sm90_primitives_test.cpp run with the CUDA backend's headers, and the launch
+/// attributes of arch::ExtendedLaunch (clusters, programmatic stream serialization). No GPU.
 #include "fp8gemm/fp8gemm.hpp"
 #include "sm90_device_kernels.hpp"
 #include "sm90_primitives_test.cpp"
@@ -52,31 +51,6 @@ TEST(Sm90Launch, ExtendedLaunchAttributes) {
   EXPECT_EQ(both.config.attrs[0].val.clusterDim.x, 2u);
   EXPECT_EQ(both.config.attrs[0].val.clusterDim.y, 1u);
   EXPECT_EQ(both.config.attrs[1].id, cudaLaunchAttributeProgrammaticStreamSerialization);
-}
-
-// Which WGMMA kernels take the head start (the next tile's first k-block under this tile's
-// epilogue, consumers at 240 registers): promoted cooperative tiles with one m64 row block per
-// consumer (two partial-sum sets) and an activation in the epilogue; not the plain epilogue (it
-// measured slower), not fast accumulation, not ping-pong, not two row blocks per consumer.
-TEST(Sm90HeadStart, OnlyActivationsOnPipelinedPromotion) {
-  using Gelu = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>>;
-  using BlockErf = GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK,
-                              Epilogue<float, GeluErf>>;
-  using Plain = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
-  using FastGelu = GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>,
-                              FastAccumulation>;
-  using PingPongGelu =
-      GemmConfig<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
-                 PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>>;
-  using TwoRowBlocksGelu = GemmConfig<WgmmaTilePolicy<256, 128, 2, 4>, PerTensor, LayoutB::kNK,
-                                      Epilogue<bf16, GeluTanh>>;
-  static_assert(Gelu::Kernel::kHeadStart && BlockErf::Kernel::kHeadStart);
-  static_assert(Gelu::Kernel::kConsumerRegisters == 240 && Gelu::Kernel::kProducerRegisters == 24);
-  static_assert(!Plain::Kernel::kHeadStart && Plain::Kernel::kConsumerRegisters == 232 &&
-                Plain::Kernel::kProducerRegisters == 40);
-  static_assert(!FastGelu::Kernel::kHeadStart && !PingPongGelu::Kernel::kHeadStart &&
-                !TwoRowBlocksGelu::Kernel::kHeadStart);
-  SUCCEED();
 }
 
 }  // namespace

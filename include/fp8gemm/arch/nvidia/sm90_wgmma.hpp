@@ -132,7 +132,7 @@ FP8GEMM_DEVICE void wgmma_pin_accumulators(float (&d)[Regs]) {
 #endif
 }
 
-// Operand lists of the accumulator registers (generated; one "%i" and one C(d[i]) per
+// Operand lists of the accumulator registers (generated; one "%i" and one "+f"(d[i]) per
 // register). Function-like so that a macro argument naming them is not expanded early.
 // clang-format off
 #define FP8GEMM_SM90_WGMMA_D4_LIST \
@@ -165,78 +165,78 @@ FP8GEMM_DEVICE void wgmma_pin_accumulators(float (&d)[Regs]) {
   "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
   "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
   "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}"
-#define FP8GEMM_SM90_WGMMA_D4_OPERANDS(C) \
-  C(d[0]), C(d[1]), C(d[2]), C(d[3])
-#define FP8GEMM_SM90_WGMMA_D8_OPERANDS(C) \
-  C(d[0]), C(d[1]), C(d[2]), C(d[3]), C(d[4]), C(d[5]), C(d[6]), C(d[7])
-#define FP8GEMM_SM90_WGMMA_D16_OPERANDS(C) \
-  C(d[0]), C(d[1]), C(d[2]), C(d[3]), C(d[4]), C(d[5]), C(d[6]), C(d[7]), C(d[8]), C(d[9]), C(d[10]), C(d[11]), C(d[12]), C(d[13]), C(d[14]), C(d[15])
-#define FP8GEMM_SM90_WGMMA_D32_OPERANDS(C) \
-  C(d[0]), C(d[1]), C(d[2]), C(d[3]), C(d[4]), C(d[5]), C(d[6]), C(d[7]), \
-  C(d[8]), C(d[9]), C(d[10]), C(d[11]), C(d[12]), C(d[13]), C(d[14]), C(d[15]), \
-  C(d[16]), C(d[17]), C(d[18]), C(d[19]), C(d[20]), C(d[21]), C(d[22]), C(d[23]), \
-  C(d[24]), C(d[25]), C(d[26]), C(d[27]), C(d[28]), C(d[29]), C(d[30]), C(d[31])
-#define FP8GEMM_SM90_WGMMA_D64_OPERANDS(C) \
-  C(d[0]), C(d[1]), C(d[2]), C(d[3]), C(d[4]), C(d[5]), C(d[6]), C(d[7]), \
-  C(d[8]), C(d[9]), C(d[10]), C(d[11]), C(d[12]), C(d[13]), C(d[14]), C(d[15]), \
-  C(d[16]), C(d[17]), C(d[18]), C(d[19]), C(d[20]), C(d[21]), C(d[22]), C(d[23]), \
-  C(d[24]), C(d[25]), C(d[26]), C(d[27]), C(d[28]), C(d[29]), C(d[30]), C(d[31]), \
-  C(d[32]), C(d[33]), C(d[34]), C(d[35]), C(d[36]), C(d[37]), C(d[38]), C(d[39]), \
-  C(d[40]), C(d[41]), C(d[42]), C(d[43]), C(d[44]), C(d[45]), C(d[46]), C(d[47]), \
-  C(d[48]), C(d[49]), C(d[50]), C(d[51]), C(d[52]), C(d[53]), C(d[54]), C(d[55]), \
-  C(d[56]), C(d[57]), C(d[58]), C(d[59]), C(d[60]), C(d[61]), C(d[62]), C(d[63])
-#define FP8GEMM_SM90_WGMMA_D96_OPERANDS(C) \
-  C(d[0]), C(d[1]), C(d[2]), C(d[3]), C(d[4]), C(d[5]), C(d[6]), C(d[7]), \
-  C(d[8]), C(d[9]), C(d[10]), C(d[11]), C(d[12]), C(d[13]), C(d[14]), C(d[15]), \
-  C(d[16]), C(d[17]), C(d[18]), C(d[19]), C(d[20]), C(d[21]), C(d[22]), C(d[23]), \
-  C(d[24]), C(d[25]), C(d[26]), C(d[27]), C(d[28]), C(d[29]), C(d[30]), C(d[31]), \
-  C(d[32]), C(d[33]), C(d[34]), C(d[35]), C(d[36]), C(d[37]), C(d[38]), C(d[39]), \
-  C(d[40]), C(d[41]), C(d[42]), C(d[43]), C(d[44]), C(d[45]), C(d[46]), C(d[47]), \
-  C(d[48]), C(d[49]), C(d[50]), C(d[51]), C(d[52]), C(d[53]), C(d[54]), C(d[55]), \
-  C(d[56]), C(d[57]), C(d[58]), C(d[59]), C(d[60]), C(d[61]), C(d[62]), C(d[63]), \
-  C(d[64]), C(d[65]), C(d[66]), C(d[67]), C(d[68]), C(d[69]), C(d[70]), C(d[71]), \
-  C(d[72]), C(d[73]), C(d[74]), C(d[75]), C(d[76]), C(d[77]), C(d[78]), C(d[79]), \
-  C(d[80]), C(d[81]), C(d[82]), C(d[83]), C(d[84]), C(d[85]), C(d[86]), C(d[87]), \
-  C(d[88]), C(d[89]), C(d[90]), C(d[91]), C(d[92]), C(d[93]), C(d[94]), C(d[95])
-#define FP8GEMM_SM90_WGMMA_D128_OPERANDS(C) \
-  C(d[0]), C(d[1]), C(d[2]), C(d[3]), C(d[4]), C(d[5]), C(d[6]), C(d[7]), \
-  C(d[8]), C(d[9]), C(d[10]), C(d[11]), C(d[12]), C(d[13]), C(d[14]), C(d[15]), \
-  C(d[16]), C(d[17]), C(d[18]), C(d[19]), C(d[20]), C(d[21]), C(d[22]), C(d[23]), \
-  C(d[24]), C(d[25]), C(d[26]), C(d[27]), C(d[28]), C(d[29]), C(d[30]), C(d[31]), \
-  C(d[32]), C(d[33]), C(d[34]), C(d[35]), C(d[36]), C(d[37]), C(d[38]), C(d[39]), \
-  C(d[40]), C(d[41]), C(d[42]), C(d[43]), C(d[44]), C(d[45]), C(d[46]), C(d[47]), \
-  C(d[48]), C(d[49]), C(d[50]), C(d[51]), C(d[52]), C(d[53]), C(d[54]), C(d[55]), \
-  C(d[56]), C(d[57]), C(d[58]), C(d[59]), C(d[60]), C(d[61]), C(d[62]), C(d[63]), \
-  C(d[64]), C(d[65]), C(d[66]), C(d[67]), C(d[68]), C(d[69]), C(d[70]), C(d[71]), \
-  C(d[72]), C(d[73]), C(d[74]), C(d[75]), C(d[76]), C(d[77]), C(d[78]), C(d[79]), \
-  C(d[80]), C(d[81]), C(d[82]), C(d[83]), C(d[84]), C(d[85]), C(d[86]), C(d[87]), \
-  C(d[88]), C(d[89]), C(d[90]), C(d[91]), C(d[92]), C(d[93]), C(d[94]), C(d[95]), \
-  C(d[96]), C(d[97]), C(d[98]), C(d[99]), C(d[100]), C(d[101]), C(d[102]), C(d[103]), \
-  C(d[104]), C(d[105]), C(d[106]), C(d[107]), C(d[108]), C(d[109]), C(d[110]), C(d[111]), \
-  C(d[112]), C(d[113]), C(d[114]), C(d[115]), C(d[116]), C(d[117]), C(d[118]), C(d[119]), \
-  C(d[120]), C(d[121]), C(d[122]), C(d[123]), C(d[124]), C(d[125]), C(d[126]), C(d[127])
+#define FP8GEMM_SM90_WGMMA_D4_OPERANDS() \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+#define FP8GEMM_SM90_WGMMA_D8_OPERANDS() \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+#define FP8GEMM_SM90_WGMMA_D16_OPERANDS() \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+#define FP8GEMM_SM90_WGMMA_D32_OPERANDS() \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+#define FP8GEMM_SM90_WGMMA_D64_OPERANDS() \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+#define FP8GEMM_SM90_WGMMA_D96_OPERANDS() \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), \
+  "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
+  "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
+  "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), \
+  "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
+#define FP8GEMM_SM90_WGMMA_D128_OPERANDS() \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), \
+  "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
+  "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
+  "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), \
+  "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), \
+  "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), \
+  "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), \
+  "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), \
+  "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
 // clang-format on
 
 // One wgmma.mma_async, SS form: D (+)= A·B with both operands from shared-memory descriptors.
 // scale-d is a predicate from a register (0: D = A·B, the accumulators' old values ignored);
 // imm-scale-a = imm-scale-b = 1 (no negation). FP8 has no transpose immediates: K-major only.
-#define FP8GEMM_SM90_WGMMA_SS(N_STR, TA, TB, D_LIST, D_OPERANDS, C, IA, IB, IS)                   \
+#define FP8GEMM_SM90_WGMMA_SS(N_STR, TA, TB, D_LIST, D_OPERANDS, IA, IB, IS)                      \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" IS                                            \
                ", 0;\n"                                                                           \
                "wgmma.mma_async.sync.aligned.m64n" N_STR "k32.f32." TA "." TB " " D_LIST ", %" IA \
                ", %" IB ", p, 1, 1;\n}\n"                                                         \
-               : D_OPERANDS(C)                                                                    \
+               : D_OPERANDS()                                                                     \
                : "l"(desc_a), "l"(desc_b), "r"(scale_d))
 
-#define FP8GEMM_SM90_WGMMA_SS_PAIRS(N_STR, D_LIST, D_OPERANDS, C, IA, IB, IS)        \
-  if constexpr (kAIsE4m3 && kBIsE4m3) {                                              \
-    FP8GEMM_SM90_WGMMA_SS(N_STR, "e4m3", "e4m3", D_LIST, D_OPERANDS, C, IA, IB, IS); \
-  } else if constexpr (kAIsE4m3) {                                                   \
-    FP8GEMM_SM90_WGMMA_SS(N_STR, "e4m3", "e5m2", D_LIST, D_OPERANDS, C, IA, IB, IS); \
-  } else if constexpr (kBIsE4m3) {                                                   \
-    FP8GEMM_SM90_WGMMA_SS(N_STR, "e5m2", "e4m3", D_LIST, D_OPERANDS, C, IA, IB, IS); \
-  } else {                                                                           \
-    FP8GEMM_SM90_WGMMA_SS(N_STR, "e5m2", "e5m2", D_LIST, D_OPERANDS, C, IA, IB, IS); \
+#define FP8GEMM_SM90_WGMMA_SS_PAIRS(N_STR, D_LIST, D_OPERANDS, IA, IB, IS)        \
+  if constexpr (kAIsE4m3 && kBIsE4m3) {                                           \
+    FP8GEMM_SM90_WGMMA_SS(N_STR, "e4m3", "e4m3", D_LIST, D_OPERANDS, IA, IB, IS); \
+  } else if constexpr (kAIsE4m3) {                                                \
+    FP8GEMM_SM90_WGMMA_SS(N_STR, "e4m3", "e5m2", D_LIST, D_OPERANDS, IA, IB, IS); \
+  } else if constexpr (kBIsE4m3) {                                                \
+    FP8GEMM_SM90_WGMMA_SS(N_STR, "e5m2", "e4m3", D_LIST, D_OPERANDS, IA, IB, IS); \
+  } else {                                                                        \
+    FP8GEMM_SM90_WGMMA_SS(N_STR, "e5m2", "e5m2", D_LIST, D_OPERANDS, IA, IB, IS); \
   }
 
 /// wgmma.mma_async.sync.aligned.m64nNk32.f32.EA.EB, SS: D[64 x N] f32 (+)= A[64 x 32] · B[32 x N]
@@ -284,64 +284,40 @@ struct Sm90Wgmma64xNx32 {
   }
 
   /// d = A·B (accumulate == false) or d += A·B. Issued by all 128 threads of the warpgroup with
-  /// the same descriptors. d is read and written ("+f"): its old values flow into the wgmma.
+  /// the same descriptors.
   FP8GEMM_DEVICE static void mma(float (&d)[kAccumulators], std::uint64_t desc_a,
                                  std::uint64_t desc_b, bool accumulate) {
-    issue<true>(d, desc_a, desc_b, accumulate ? 1u : 0u);
-  }
-  /// d = A·B, d written only ("=f", scale-d 0): d's old values are dead before it, so a register
-  /// set that starts a chain here is not live across the code before it (the pipelined
-  /// promotion's partial sums across a tile's epilogue).
-  FP8GEMM_DEVICE static void mma_overwrite(float (&d)[kAccumulators], std::uint64_t desc_a,
-                                           std::uint64_t desc_b) {
-    issue<false>(d, desc_a, desc_b, 0u);
-  }
-
- private:
-  template <bool ReadD>
-  FP8GEMM_DEVICE static void issue(float (&d)[kAccumulators], std::uint64_t desc_a,
-                                   std::uint64_t desc_b, std::uint32_t scale_d) {
 #if defined(FP8GEMM_ARCH_SM90A)
     constexpr bool kAIsE4m3 = std::is_same_v<EA, e4m3fn>;
     constexpr bool kBIsE4m3 = std::is_same_v<EB, e4m3fn>;
-#define FP8GEMM_SM90_WGMMA_ALL_N(C)                                                               \
-  if constexpr (N == 8) {                                                                         \
-    FP8GEMM_SM90_WGMMA_SS_PAIRS("8", FP8GEMM_SM90_WGMMA_D4_LIST, FP8GEMM_SM90_WGMMA_D4_OPERANDS,  \
-                                C, "4", "5", "6")                                                 \
-  } else if constexpr (N == 16) {                                                                 \
-    FP8GEMM_SM90_WGMMA_SS_PAIRS("16", FP8GEMM_SM90_WGMMA_D8_LIST, FP8GEMM_SM90_WGMMA_D8_OPERANDS, \
-                                C, "8", "9", "10")                                                \
-  } else if constexpr (N == 32) {                                                                 \
-    FP8GEMM_SM90_WGMMA_SS_PAIRS("32", FP8GEMM_SM90_WGMMA_D16_LIST,                                \
-                                FP8GEMM_SM90_WGMMA_D16_OPERANDS, C, "16", "17", "18")             \
-  } else if constexpr (N == 64) {                                                                 \
-    FP8GEMM_SM90_WGMMA_SS_PAIRS("64", FP8GEMM_SM90_WGMMA_D32_LIST,                                \
-                                FP8GEMM_SM90_WGMMA_D32_OPERANDS, C, "32", "33", "34")             \
-  } else if constexpr (N == 128) {                                                                \
-    FP8GEMM_SM90_WGMMA_SS_PAIRS("128", FP8GEMM_SM90_WGMMA_D64_LIST,                               \
-                                FP8GEMM_SM90_WGMMA_D64_OPERANDS, C, "64", "65", "66")             \
-  } else if constexpr (N == 192) {                                                                \
-    FP8GEMM_SM90_WGMMA_SS_PAIRS("192", FP8GEMM_SM90_WGMMA_D96_LIST,                               \
-                                FP8GEMM_SM90_WGMMA_D96_OPERANDS, C, "96", "97", "98")             \
-  } else {                                                                                        \
-    FP8GEMM_SM90_WGMMA_SS_PAIRS("256", FP8GEMM_SM90_WGMMA_D128_LIST,                              \
-                                FP8GEMM_SM90_WGMMA_D128_OPERANDS, C, "128", "129", "130")         \
-  }
-#define FP8GEMM_SM90_WGMMA_RW(x) "+f"(x)
-#define FP8GEMM_SM90_WGMMA_WO(x) "=f"(x)
-    if constexpr (ReadD) {
-      FP8GEMM_SM90_WGMMA_ALL_N(FP8GEMM_SM90_WGMMA_RW)
+    std::uint32_t const scale_d = accumulate ? 1u : 0u;
+    if constexpr (N == 8) {
+      FP8GEMM_SM90_WGMMA_SS_PAIRS("8", FP8GEMM_SM90_WGMMA_D4_LIST, FP8GEMM_SM90_WGMMA_D4_OPERANDS,
+                                  "4", "5", "6")
+    } else if constexpr (N == 16) {
+      FP8GEMM_SM90_WGMMA_SS_PAIRS("16", FP8GEMM_SM90_WGMMA_D8_LIST, FP8GEMM_SM90_WGMMA_D8_OPERANDS,
+                                  "8", "9", "10")
+    } else if constexpr (N == 32) {
+      FP8GEMM_SM90_WGMMA_SS_PAIRS("32", FP8GEMM_SM90_WGMMA_D16_LIST,
+                                  FP8GEMM_SM90_WGMMA_D16_OPERANDS, "16", "17", "18")
+    } else if constexpr (N == 64) {
+      FP8GEMM_SM90_WGMMA_SS_PAIRS("64", FP8GEMM_SM90_WGMMA_D32_LIST,
+                                  FP8GEMM_SM90_WGMMA_D32_OPERANDS, "32", "33", "34")
+    } else if constexpr (N == 128) {
+      FP8GEMM_SM90_WGMMA_SS_PAIRS("128", FP8GEMM_SM90_WGMMA_D64_LIST,
+                                  FP8GEMM_SM90_WGMMA_D64_OPERANDS, "64", "65", "66")
+    } else if constexpr (N == 192) {
+      FP8GEMM_SM90_WGMMA_SS_PAIRS("192", FP8GEMM_SM90_WGMMA_D96_LIST,
+                                  FP8GEMM_SM90_WGMMA_D96_OPERANDS, "96", "97", "98")
     } else {
-      FP8GEMM_SM90_WGMMA_ALL_N(FP8GEMM_SM90_WGMMA_WO)
+      FP8GEMM_SM90_WGMMA_SS_PAIRS("256", FP8GEMM_SM90_WGMMA_D128_LIST,
+                                  FP8GEMM_SM90_WGMMA_D128_OPERANDS, "128", "129", "130")
     }
-#undef FP8GEMM_SM90_WGMMA_RW
-#undef FP8GEMM_SM90_WGMMA_WO
-#undef FP8GEMM_SM90_WGMMA_ALL_N
 #elif defined(FP8GEMM_DEVICE_PASS)
-    (void)d, (void)desc_a, (void)desc_b, (void)scale_d;
+    (void)d, (void)desc_a, (void)desc_b, (void)accumulate;
     FP8GEMM_DEVICE_TRAP();  // not an sm_90a device pass: FP8 wgmma does not exist here
 #else
-    (void)d, (void)desc_a, (void)desc_b, (void)scale_d;
+    (void)d, (void)desc_a, (void)desc_b, (void)accumulate;
 #endif
   }
 };
