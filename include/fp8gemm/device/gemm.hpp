@@ -46,8 +46,9 @@ class Gemm {
     int split_k = 1;                 // >1: K split over workgroups, reduced deterministically
     int group_m = 8;                 // grouped tile order (tile rows per group)
     void* workspace = nullptr;       // workspace_size(args) bytes when split_k > 1
-    /// Persistent WGMMA kernel: > 0 runs on at most that many SMs (CTAs), leaving the others to
-    /// concurrent work; 0: every SM of the device. Results do not depend on it.
+    /// Persistent WGMMA kernel: > 0 runs on at most that many SMs (CTAs; the multicast policies
+    /// on whole 2-CTA clusters, at least one), leaving the others to concurrent work; 0: every
+    /// SM of the device. Results do not depend on it.
     int sm_count = 0;
   };
 
