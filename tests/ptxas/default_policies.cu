@@ -14,9 +14,15 @@ using BlockwiseFp8 =
     GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<e4m3fn, GeluErf>>;
 using FastBf16 =
     GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
-// wgmma n192: 128 x 192 promoted (96 accumulators + one set of 96 partial sums), TMA stores
+// wgmma n192: 128 x 192 promoted (96 accumulators + two sets of 48 partial sums: two n96
+// chunks), TMA stores
 using Promoted192 =
     GemmConfig<WgmmaTilePolicy<128, 192, 2, 4>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+// 128 x 256 promoted in four n64 chunks (128 accumulators + two sets of 32 partial sums), TMA
+// stores; with GELU-erf from registers
+using LargeBf16 = GemmConfig<Sm90WgmmaLarge<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+using LargeGelu =
+    GemmConfig<Sm90WgmmaLarge<e5m2, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluErf>>;
 // GELU on the 128 x 256 tile (128 accumulators per thread: register stores)
 using FastGelu = GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>,
                             FastAccumulation>;
@@ -62,7 +68,10 @@ Status run_all(Gemm<PromotedBf16>::Arguments const& a, Gemm<PromotedGelu>::Argum
                Gemm<TwoGroups>::Arguments const& g, Gemm<TwoRowBlocksPipelined>::Arguments const& h,
                Gemm<PingPongPromoted>::Arguments const& i, Gemm<PingPongFast>::Arguments const& j,
                Gemm<MediumMBf16>::Arguments const& k, Gemm<FastGelu>::Arguments const& l,
-               Gemm<Promoted192>::Arguments const& m) {
+               Gemm<Promoted192>::Arguments const& m, Gemm<LargeBf16>::Arguments const& n,
+               Gemm<LargeGelu>::Arguments const& o) {
+  FP8GEMM_RETURN_IF_ERROR(Gemm<LargeBf16>::run(n));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<LargeGelu>::run(o));
   FP8GEMM_RETURN_IF_ERROR(Gemm<Promoted192>::run(m));
   FP8GEMM_RETURN_IF_ERROR(Gemm<FastGelu>::run(l));
   FP8GEMM_RETURN_IF_ERROR(Gemm<MediumMBf16>::run(k));

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "fp8gemm/arch/nvidia/sm90_sync.hpp"
 #include "fp8gemm/arch/nvidia/sm90_tma.hpp"
@@ -102,27 +103,48 @@ struct TmaWgmmaMainloop {
                 "Blockwise scales on the WGMMA kernel: B's scale block along N must be a multiple "
                 "of 8 that divides BlockN or is a multiple of it (each group of 8 accumulator "
                 "columns then has one B scale)");
-  /// Registers a consumer thread holds for C: the tile's accumulators, plus one m64 row block's
-  /// partial sums when promoting (reused by every row block; two sets where they fit:
-  /// kPipelinedPromotion below). ptxas checks the rest (CI).
-  static constexpr int kAccumulatorRegisters =
-      Policy::kAccumulators + (kPromote ? Atom::kAccumulators : 0);
   /// What a consumer thread may give its accumulators: its setmaxnreg budget less 40 registers
   /// for descriptors, addresses, ring state, scales and the epilogue's temporaries (ptxas checks
   /// the real count in CI: tests/ptxas).
   static constexpr int kAccumulatorRegisterLimit = Policy::kConsumerRegisters - 40;
-  /// Two partial-sum sets for one m64 row block per consumer (Sm90WgmmaDefault, SmallM): the
-  /// next k-block's wgmmas are issued before the previous one is promoted, so the tensor core is
-  /// not idle while the FP32 adds run. With two row blocks (256 x 128: 128 accumulators + 2 x 64
-  /// would be 256; 256 x 64 fits, but ptxas serialized its wgmmas, C7514) one set, and the other
-  /// consumer fills the gap.
+  /// Chunks of the consumer's N the pipelined promotion works in: the fewest Q (1, 2 or 4) such
+  /// that two partial-sum sets of an N / Q-column wgmma fit next to the accumulators:
+  ///   kAccumulators + 2 · (N / Q) / 2 <= kAccumulatorRegisterLimit
+  /// Q = 1 (Sm90WgmmaDefault 128 x 128, SmallM: 64 + 2 x 64) alternates the two sets over
+  /// k-blocks; Q = 2 (128 x 144 .. 128 x 192: n72 .. n96 chunks) and Q = 4 (128 x 256: n64) over
+  /// the chunks of each k-block. 0: none fits.
+  static constexpr int promote_chunks() {
+    for (int q = 1; q <= 4; q *= 2) {
+      int const n = Atom::kN / q;
+      if (Atom::kN % q == 0 && n % 8 == 0 && arch::sm90_wgmma_has_n(n) &&
+          Policy::kAccumulators + n <= kAccumulatorRegisterLimit)
+        return q;
+    }
+    return 0;
+  }
+  /// Two partial-sum sets for one m64 row block per consumer: the next chunk's wgmmas (the next
+  /// k-block's, with one chunk) are issued before the previous one is promoted, so the tensor
+  /// core is not idle while the FP32 adds run. With two row blocks (256 x 128: 128 accumulators
+  /// + 2 x 64 would be 256; 256 x 64 fits, but ptxas serialized its wgmmas, C7514) one set, and
+  /// the other consumer fills the gap.
   static constexpr bool kPipelinedPromotion =
-      kPromote && Policy::kAtomsM == 1 &&
-      Policy::kAccumulators + 2 * Atom::kAccumulators <= kAccumulatorRegisterLimit;
+      kPromote && Policy::kAtomsM == 1 && promote_chunks() > 0;
+  static constexpr int kPromoteChunks = kPipelinedPromotion ? promote_chunks() : 1;
+  /// The wgmma of one promotion chunk: N / kPromoteChunks columns (Atom itself for one chunk).
+  using ChunkAtom = arch::Sm90Wgmma64xNx32<Atom::kN / kPromoteChunks, typename Atom::ElementA,
+                                           typename Atom::ElementB>;
+  /// Registers a consumer thread holds for C: the tile's accumulators, plus, when promoting, two
+  /// sets of a chunk's partial sums (kPipelinedPromotion) or one m64 row block's (reused by every
+  /// row block). ptxas checks the rest (CI).
+  static constexpr int kAccumulatorRegisters =
+      Policy::kAccumulators + (!kPromote             ? 0
+                               : kPipelinedPromotion ? 2 * ChunkAtom::kAccumulators
+                                                     : Atom::kAccumulators);
   static_assert(kAccumulatorRegisters <= kAccumulatorRegisterLimit,
                 "WGMMA: accumulators (+ the promotion's partial sums) above 192 registers per "
                 "consumer thread leave too little of the 232 for addresses and scales: use "
-                "FastAccumulation or a smaller tile (256 x 128 promoted, 128 x 256 fast)");
+                "FastAccumulation or a smaller tile (128 x 256 promoted: one m64 row block per "
+                "consumer, promoted in chunks of N)");
 
   struct Arguments {
     MatrixView<ElementA> a;  // [M, K]
@@ -428,56 +450,94 @@ struct TmaWgmmaMainloop {
 
  private:
   /// The promoted loop with two partial-sum sets (kPipelinedPromotion: one m64 row block per
-  /// consumer). Per k-block kb: partial[kb % 2] = A[kb]·B[kb] in the tensor core, then
-  /// acc += partial (· scales); k-block kb's promotion waits until kb + 1's wgmmas are issued:
-  ///   issue(kb_begin); for kb = kb_begin + 1..: { issue(kb); retire(kb - 1); }  retire(last)
-  /// The loop walks two k-blocks per trip, so the set index stays compile-time (registers, not
-  /// local memory).
+  /// consumer). The work is a sequence of items, (k-block kb, chunk q) for kb in the range and
+  /// q = 0 .. Q-1 (Q = kPromoteChunks): item j's wgmmas compute partial[j % 2] = A[kb]·B[kb] over
+  /// the chunk's columns in the tensor core, then acc[chunk] += partial (· scales); item j's
+  /// promotion waits until item j + 1's wgmmas are issued:
+  ///   issue(0); for j = 1..: { issue(j); retire(j - 1); }  retire(last)
+  /// A stage is freed when its k-block's last chunk retires. Item 0 is issued before the loop,
+  /// which then walks trips of 2 Q items (two k-blocks) unrolled, so the set, chunk and scale
+  /// indices stay compile-time (registers, not local memory) and the steady state has no test of
+  /// "is there an item to retire" (ptxas serialized the chunked kernels' wgmmas with one, C7514).
   FP8GEMM_DEVICE static void multiply_pipelined(Params const& p, SharedStorage& s,
                                                 RingPosition& pos, int m0, int n0, int kb_begin,
                                                 int kb_end, Coords const& c, Accumulators& acc) {
+    constexpr int kQ = kPromoteChunks;
+    constexpr int kTripItems = 2 * kQ;  // even, a multiple of Q: set and chunk fixed per u
+    constexpr int kChunkRegs = ChunkAtom::kAccumulators;
     int const row0 = c.first_row();
-    float partial[2][Atom::kAccumulators];
-    BlockScales sc[2];  // sc[b]: the scales of the k-block in partial[b]
+    float partial[2][kChunkRegs];
+    // sc[h]: the scales of the k-blocks kb with (kb - kb_begin) % 2 == h, loaded with their
+    // first chunk (the previous k-block's last chunk is still to be promoted then)
+    BlockScales sc[2];
     int stage[2] = {0, 0};
-    // k-block kb into set b (compile-time)
-    auto issue = [&](auto b_c, int kb) {
-      constexpr int b = decltype(b_c)::value;
-      if constexpr (kKBlocked) sc[b].load(p, m0 + row0, n0, kb, c.t);  // lands under the wgmmas
-      arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);  // waits for: the stage's A and B
+    // Item (kb, chunk q) into set b; h = (kb - kb_begin) % 2 (compile-time b, q, h).
+    auto issue = [&](auto b_c, auto q_c, auto h_c, int kb) {
+      constexpr int b = decltype(b_c)::value, q = decltype(q_c)::value;
+      if constexpr (q == 0) {
+        // lands under the wgmmas
+        if constexpr (kKBlocked) sc[decltype(h_c)::value].load(p, m0 + row0, n0, kb, c.t);
+        arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);  // waits for: the stage's A and B
+      }
       stage[b] = pos.stage;
-      arch::wgmma_fence();  // set b was last read by the promotion two k-blocks ago
+      arch::wgmma_fence();  // set b was last read by the promotion two items ago
       FP8GEMM_UNROLL
       for (int k = 0; k < kKSteps; ++k)
-        Atom::mma(partial[b], desc_a(s, pos.stage, row0, k), desc_b(s, pos.stage, k), k > 0);
+        ChunkAtom::mma(partial[b], desc_a(s, pos.stage, row0, k),
+                       desc_b(s, pos.stage, k, q * ChunkAtom::kN), k > 0);
       arch::wgmma_commit_group();
-      pos.advance<kStages>();
+      if constexpr (q == kQ - 1) pos.advance<kStages>();
     };
-    // Promotes set b once at most `pending` later groups are still running, and frees its stage.
-    auto retire = [&](auto b_c, auto pending_c) {
-      constexpr int b = decltype(b_c)::value;
+    // Promotes set b (chunk q) once at most `pending` later groups are still running; frees the
+    // stage after the k-block's last chunk.
+    auto retire = [&](auto b_c, auto q_c, auto h_c, auto pending_c) {
+      constexpr int b = decltype(b_c)::value, q = decltype(q_c)::value;
       arch::wgmma_wait_group<decltype(pending_c)::value>();  // waits for: set b's wgmmas
-      release(s, stage[b], c.t);
+      // the wait names no registers: pinned, the adds below cannot be hoisted above it
+      arch::wgmma_pin_accumulators(partial[b]);
+      if constexpr (q == kQ - 1) release(s, stage[b], c.t);
       if constexpr (kKBlocked)
-        sc[b].promote(acc.v[0][0], partial[b], 0);
+        sc[decltype(h_c)::value].promote(acc.v[0][0], partial[b], 0, q * kChunkRegs);
       else
-        promote_unscaled(acc.v[0][0], partial[b]);
+        promote_unscaled(acc.v[0][0], partial[b], q * kChunkRegs);
     };
-    using B0 = std::integral_constant<int, 0>;
-    using B1 = std::integral_constant<int, 1>;
     using Pending0 = std::integral_constant<int, 0>;
     using Pending1 = std::integral_constant<int, 1>;
-    for (int kb = kb_begin; kb < kb_end; kb += 2) {
-      issue(B0{}, kb);
-      if (kb > kb_begin) retire(B1{}, Pending1{});  // the previous trip's second k-block
-      if (kb + 1 == kb_end) {
-        retire(B0{}, Pending0{});  // an odd count: set 0 holds the last k-block
-        return;
-      }
-      issue(B1{}, kb + 1);
-      retire(B0{}, Pending1{});
+    using Zero = std::integral_constant<int, 0>;
+    issue(Zero{}, Zero{}, Zero{}, kb_begin);  // item 0
+    for (int j0 = 1;; j0 += kTripItems) {
+      // Item j = j0 + u: k-block kb_begin + j / Q, chunk j % Q, set j % 2. j0 - 1 is a multiple
+      // of kTripItems = 2 Q, so its chunk, set and k-block parity are (u + 1) % Q, (u + 1) % 2
+      // and ((u + 1) / Q) % 2, and item j - 1's are q - 1, 1 - b and (u / Q) % 2. false: all
+      // retired.
+      auto item = [&](auto u_c) {
+        constexpr int u = decltype(u_c)::value, q = (u + 1) % kQ, b = (u + 1) % 2;
+        using Set = std::integral_constant<int, b>;
+        using Chunk = std::integral_constant<int, q>;
+        using Half = std::integral_constant<int, ((u + 1) / kQ) % 2>;
+        using PrevSet = std::integral_constant<int, 1 - b>;
+        using PrevChunk = std::integral_constant<int, (q + kQ - 1) % kQ>;
+        using PrevHalf = std::integral_constant<int, (u / kQ) % 2>;
+        int const kb = kb_begin + (j0 + u) / kQ;
+        if constexpr (q == 0) {
+          if (kb == kb_end) {  // item j - 1 was the last
+            retire(PrevSet{}, PrevChunk{}, PrevHalf{}, Pending0{});
+            return false;
+          }
+        }
+        issue(Set{}, Chunk{}, Half{}, kb);
+        retire(PrevSet{}, PrevChunk{}, PrevHalf{}, Pending1{});
+        return true;
+      };
+      if (!unrolled_all(item, std::make_integer_sequence<int, kTripItems>{})) return;
     }
-    retire(B1{}, Pending0{});
+  }
+
+  /// f(integral_constant<int, U>) for U = 0, 1, ... in order while it returns true; false if one
+  /// returned false.
+  template <class F, int... U>
+  FP8GEMM_DEVICE static bool unrolled_all(F& f, std::integer_sequence<int, U...>) {
+    return (f(std::integral_constant<int, U>{}) && ...);
   }
 
   /// wgmma's A operand at k-step k: rows [row, row + 64) of the stage's A tile; swapped, of its
@@ -490,9 +550,10 @@ struct TmaWgmmaMainloop {
   }
   /// wgmma's B operand at k-step k: the stage's B tile (its N rows); swapped, its A tile
   /// ([BlockMCols][128 B]: the wgmma N = 8..128 rows of A, 8-row groups 1024 B apart).
-  FP8GEMM_DEVICE static std::uint64_t desc_b(SharedStorage& s, int stage, int k) {
+  /// `row`: the first of a promotion chunk's rows (a multiple of 8: whole swizzle atoms).
+  FP8GEMM_DEVICE static std::uint64_t desc_b(SharedStorage& s, int stage, int k, int row = 0) {
     std::uint8_t const* tile = kSwapAB ? s.a[stage] : s.b[stage];
-    return arch::Sm90SmemDescriptor::k_major_swizzle128(arch::smem_address(tile))
+    return arch::Sm90SmemDescriptor::k_major_swizzle128(arch::smem_address(&tile[row * kBlockK]))
         .advanced(k * Atom::kKStepBytes)
         .bits;
   }
@@ -520,11 +581,12 @@ struct TmaWgmmaMainloop {
 
   FP8GEMM_HOST_DEVICE static int min_int(int a, int b) { return a < b ? a : b; }
 
-  /// acc += partial
-  FP8GEMM_DEVICE static void promote_unscaled(float (&acc)[Atom::kAccumulators],
-                                              float const (&partial)[Atom::kAccumulators]) {
+  /// acc[r0 ..] += partial
+  template <int Regs>
+  FP8GEMM_DEVICE static void promote_unscaled(float* acc, float const (&partial)[Regs],
+                                              int r0 = 0) {
     FP8GEMM_UNROLL
-    for (int r = 0; r < Atom::kAccumulators; ++r) acc[r] += partial[r];
+    for (int r = 0; r < Regs; ++r) acc[r0 + r] += partial[r];
   }
 
  public:
@@ -562,9 +624,11 @@ struct TmaWgmmaMainloop {
     /// acc += partial · (s_a · s_b) (one FFMA per element) when every product s_a · s_b of the
     /// warp is a normal FP32 number; otherwise acc += (partial · s_a) · s_b, the portable
     /// path's order, so that a product outside FP32 never scales a representable partial sum.
-    /// The choice is warp-uniform (a vote), so no lane diverges.
-    FP8GEMM_DEVICE void promote(float (&acc)[Atom::kAccumulators],
-                                float const (&partial)[Atom::kAccumulators], int i) const {
+    /// The choice is warp-uniform (a vote), so no lane diverges. `partial` holds registers
+    /// r0 .. r0 + Regs - 1 of m64 row block i's accumulators (a promotion chunk; r0 a multiple of
+    /// 4, so register r0 + r has r's row).
+    template <int Regs>
+    FP8GEMM_DEVICE void promote(float* acc, float const (&partial)[Regs], int i, int r0 = 0) const {
       float both[2][kBGroups];
       bool ok = true;
       FP8GEMM_UNROLL
@@ -577,12 +641,12 @@ struct TmaWgmmaMainloop {
       }
       if (arch::warp_all(ok)) {
         FP8GEMM_UNROLL
-        for (int r = 0; r < Atom::kAccumulators; ++r)
-          acc[r] = fmaf(partial[r], both[(r / 2) % 2][group(r)], acc[r]);
+        for (int r = 0; r < Regs; ++r)
+          acc[r0 + r] = fmaf(partial[r], both[(r / 2) % 2][group(r0 + r)], acc[r0 + r]);
       } else {
         FP8GEMM_UNROLL
-        for (int r = 0; r < Atom::kAccumulators; ++r)
-          acc[r] += scale_twice(partial[r], sa[i][(r / 2) % 2], sb[group(r)]);
+        for (int r = 0; r < Regs; ++r)
+          acc[r0 + r] += scale_twice(partial[r], sa[i][(r / 2) % 2], sb[group(r0 + r)]);
       }
     }
 

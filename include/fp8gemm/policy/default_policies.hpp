@@ -35,13 +35,29 @@ using Sm90SmallM = TilePolicy<64, 128, 64, 1, 4, arch::Sm90MmaFp8ViaF16<EA, EB>,
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaDefault = WgmmaTilePolicy<128, 128, 2, 6, EA, EB>;
 
+/// Hopper peak path for large per-tensor / per-channel GEMMs (promoted accumulation, identity
+/// epilogue): 128 x 256 x 128, two cooperative consumer warpgroups of 64 rows x 256 columns
+/// (128 accumulators each), promoted in four n64 chunks (two sets of 32 partial sums: 192
+/// registers, kPromoteChunks), three stages = 144 KiB next to the TMA-store epilogue's 64 KiB of
+/// bf16 / fp16 staging. The same tile as Sm90WgmmaFast. H200 (2026-12-01, bench/NOTES.md, same
+/// process, interleaved): 0.98-1.01x cuBLASLt at the five large per-tensor shapes against
+/// Sm90WgmmaDefault's 0.93-0.99x (its main loop reads 25 % fewer bytes of A and B per unit of
+/// work from L2, where the 128 x 128 loop is bound). Sm90WgmmaDefault stays ahead with an
+/// activation (this tile stores from registers then: 0.99 against 1.02x at 8192^3 with
+/// GELU-tanh), with Blockwise scales (0.67-0.69 against 0.78-0.79x), and where 128 x 256 tiles
+/// fill few waves of the 132 SMs (2304^2 x 4096: 0.81 against 0.95x; 2048 x 2560 x 8192: 0.75
+/// against 0.88x).
+template <class EA = e4m3fn, class EB = e4m3fn>
+using Sm90WgmmaLarge = WgmmaTilePolicy<128, 256, 2, 3, EA, EB>;
+
 /// Hopper peak path with FastAccumulation (no partial-sum copy): 128 x 256 x 128, two consumer
 /// warpgroups of 64 rows x 256 columns (128 accumulators each), three stages = 144 KiB, which
 /// leaves room for the TMA-store epilogue's 64 KiB of bf16 / fp16 staging. H200 (2026-12-01,
 /// bench/NOTES.md): 110 / 838 us at 4096^3 / 8192^3 against 122 / 898 with four stages and
 /// register stores (0.97-0.99x cuBLASLt's fast accumulation against 0.88-0.93x); the main loop
 /// runs at the tensor-core rate with three. The ping-pong schedule (64 x 256 per consumer)
-/// measured the same as cooperative within 1 % (four stages each).
+/// measured the same as cooperative within 1 % (four stages each). The same policy as
+/// Sm90WgmmaLarge: the accumulation mode is GemmConfig's.
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaFast = WgmmaTilePolicy<128, 256, 2, 3, EA, EB>;
 

@@ -46,8 +46,8 @@ namespace fp8gemm {
 ///       (PromoteEvery<128>, the default) or never (FastAccumulation)" [wgmma_promotion_interval]
 ///   W4. Registers (mainloop): "WGMMA: accumulators (+ the promotion's partial sums) above 192
 ///       registers per consumer thread leave too little of the 232 for addresses and scales: use
-///       FastAccumulation or a smaller tile (256 x 128 promoted, 128 x 256 fast)"
-///       [wgmma_accumulator_budget]
+///       FastAccumulation or a smaller tile (128 x 256 promoted: one m64 row block per consumer,
+///       promoted in chunks of N)" [wgmma_accumulator_budget]
 ///   W5. Blockwise K block (mainloop): "Blockwise scales on the WGMMA kernel: the K block must be
 ///       128 (Blockwise<bm, bn, 128>), the k-block at which it promotes" [wgmma_blockwise_k]
 ///   W6. Shared memory (here): "WgmmaTilePolicy: the stages do not fit the 227 KiB of shared
@@ -121,9 +121,10 @@ struct WgmmaTilePolicy : WgmmaPolicyTag {
 
   static_assert(Consumers == 1 || Consumers == 2,
                 "WgmmaTilePolicy: one consumer warpgroup, or two (cooperative or ping-pong)");
-  static_assert(BlockN == 64 || BlockN == 128 || BlockN == 192 || BlockN == 256,
-                "WgmmaTilePolicy: BlockN must be 64, 128, 192 or 256 (the wgmma N of one "
-                "instruction)");
+  static_assert(BlockN == 64 || BlockN == 128 || BlockN == 144 || BlockN == 160 || BlockN == 176 ||
+                    BlockN == 192 || BlockN == 256,
+                "WgmmaTilePolicy: BlockN must be 64, 128, 144, 160, 176, 192 or 256 (the wgmma N "
+                "of one instruction)");
   static_assert(!kPingPong || Consumers == 2,
                 "WgmmaTilePolicy: the ping-pong schedule alternates two consumer warpgroups");
   static_assert(BlockM > 0 && BlockM % (Atom::kM * kConsumersPerTile) == 0,

@@ -110,6 +110,28 @@ TEST(WgmmaBlockScales, FoldedWhenNormalTwoStepOtherwise) {
   }
 }
 
+/// A promotion chunk (registers r0 .. r0 + Regs - 1 of the row block) takes the B scale of its
+/// own columns: 128 x 256 in four n64 chunks with B scale blocks of 128 columns, so chunks 0, 1
+/// use sb[0] and chunks 2, 3 sb[1].
+TEST(WgmmaBlockScales, ChunkTakesTheScalesOfItsColumns) {
+  using M = TmaWgmmaMainloop<WgmmaTilePolicy<128, 256, 2, 3>, Blockwise<1, 128, 128>, 128>;
+  static_assert(M::kPromoteChunks == 4);
+  constexpr int kRegs = M::ChunkAtom::kAccumulators;  // 32
+  M::BlockScales s;
+  s.sa[0][0] = 0.5f, s.sa[0][1] = 0.25f, s.sb[0] = 3.0f, s.sb[1] = 5.0f;
+  for (int q = 0; q < 4; ++q) {
+    float acc[M::Atom::kAccumulators] = {}, partial[kRegs];
+    for (int r = 0; r < kRegs; ++r) partial[r] = 1.0f + static_cast<float>(r);
+    s.promote(acc, partial, 0, q * kRegs);
+    for (int r = 0; r < M::Atom::kAccumulators; ++r) {
+      int const rc = r - q * kRegs;  // the chunk's register, if r is in the chunk
+      float const want =
+          rc < 0 || rc >= kRegs ? 0.0f : partial[rc] * (s.sa[0][(r / 2) % 2] * s.sb[q < 2 ? 0 : 1]);
+      ASSERT_EQ(acc[r], want) << "chunk " << q << " register " << r;
+    }
+  }
+}
+
 // Which promoted WGMMA policies run the pipelined promotion (two partial-sum sets): the default
 // (chosen for it on the H200) and the decode policy; not two row blocks per consumer (256 x 128:
 // 256 registers would not fit; 256 x 64: ptxas serialized the wgmmas).
@@ -121,6 +143,19 @@ static_assert(
 static_assert(
     !TmaWgmmaMainloop<WgmmaTilePolicy<256, 64, 2, 4>, PerTensor, 128>::kPipelinedPromotion);
 static_assert(!TmaWgmmaMainloop<Sm90WgmmaFast<>, PerTensor, 0>::kPipelinedPromotion);
+// Wider tiles promote in chunks of N: the fewest chunks whose two partial-sum sets fit next to the
+// accumulators in 192 registers (64 + 2 x 64; 72 + 2 x 36; 96 + 2 x 48; 128 + 2 x 32).
+template <int BlockN>
+using PromotedMainloop = TmaWgmmaMainloop<WgmmaTilePolicy<128, BlockN, 2, 3>, PerTensor, 128>;
+static_assert(PromotedMainloop<128>::kPromoteChunks == 1);
+static_assert(PromotedMainloop<144>::kPromoteChunks == 2 &&
+              PromotedMainloop<144>::ChunkAtom::kN == 72);
+static_assert(PromotedMainloop<192>::kPromoteChunks == 2 &&
+              PromotedMainloop<192>::ChunkAtom::kN == 96);
+static_assert(PromotedMainloop<256>::kPipelinedPromotion &&
+              PromotedMainloop<256>::kPromoteChunks == 4 &&
+              PromotedMainloop<256>::ChunkAtom::kN == 64 &&
+              PromotedMainloop<256>::kAccumulatorRegisters == 192);
 
 /// The ping-pong schedule's skip over the other consumer's tile lands where n single steps land
 /// (stage and phase), for every start, stage count and skip length, including 0 (an empty split).
