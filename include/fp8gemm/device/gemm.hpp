@@ -58,7 +58,18 @@ class Gemm {
            std::to_string(Policy::kWavesM) + "x" + std::to_string(Policy::kWavesN) + "_s" +
            std::to_string(Policy::kStages) + "_" + FormatTraits<ElementA>::kName + "_" +
            FormatTraits<ElementB>::kName + "_" + Granularity::kName + "_" + layout_name(kLayoutB) +
-           "_" + Config::Epilogue::Act::kName + schedule_suffix();
+           "_" + Config::Epilogue::Act::kName + accumulation_suffix() + schedule_suffix();
+  }
+
+  /// "" for the atom's default accumulation; "_fastacc" for FastAccumulation, "_promote<K>" for
+  /// another PromoteEvery<K> (two configs that differ only there get different names).
+  static std::string accumulation_suffix() {
+    if constexpr (Config::kPromoteK == Policy::Atom::kDefaultPromoteK)
+      return "";
+    else if constexpr (Config::kPromoteK == 0)
+      return "_fastacc";
+    else
+      return "_promote" + std::to_string(Config::kPromoteK);
   }
 
   /// "_pingpong" for the WGMMA kernel's ping-pong schedule, "_mcA" / "_mcB" for its 2-CTA

@@ -161,6 +161,22 @@ TEST(TileSchedulerPairs, NameSuffix) {
   EXPECT_EQ(a.substr(a.size() - 4), "_mcA") << a;
   EXPECT_EQ(b.substr(b.size() - 4), "_mcB") << b;
   EXPECT_EQ(n.find("_mc"), std::string::npos) << n;
+  EXPECT_NE(b.find("_fastacc_mcB"), std::string::npos) << b;
+}
+
+/// Configs that differ only in the accumulation mode have different names (gtest suites and
+/// benchmark labels are named after them): Sm90WgmmaLarge and Sm90WgmmaFast are one policy.
+TEST(TileSchedulerPairs, NameTellsTheAccumulationApart) {
+  using Promoted = GemmConfig<Sm90WgmmaLarge<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+  using Fast =
+      GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
+  using Every256 =
+      GemmConfig<Sm90Default<>, PerTensor, LayoutB::kNK, Epilogue<bf16>, PromoteEvery<256>>;
+  std::string const p = Gemm<Promoted>::name(), f = Gemm<Fast>::name();
+  EXPECT_NE(p, f);
+  EXPECT_EQ(f, p + "_fastacc");
+  std::string const e = Gemm<Every256>::name();
+  EXPECT_EQ(e.substr(e.size() - 11), "_promote256") << e;
 }
 
 }  // namespace
