@@ -42,8 +42,8 @@ using Configs = ::testing::Types<
                FastAccumulation>,
     GemmConfig<Sm90WgmmaFast<e5m2, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<float, GeluErf>,
                FastAccumulation>,
-    // other tile shapes: one consumer; 3 stages; N = 64; N = 192 (wgmma n192, one partial-sum
-    // set, three 128-byte boxes of C through TMA)
+    // other tile shapes: one consumer; 3 stages; N = 64; N = 192 (two n96 promotion chunks,
+    // three 128-byte boxes of C through TMA)
     GemmConfig<WgmmaTilePolicy<128, 128, 1, 3>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>>,
     GemmConfig<WgmmaTilePolicy<128, 192, 2, 4, e4m3fn, e5m2>, PerChannel, LayoutB::kNK,
                Epilogue<bf16, Identity>>,

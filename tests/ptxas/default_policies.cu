@@ -23,6 +23,8 @@ using Promoted192 =
 using LargeBf16 = GemmConfig<Sm90WgmmaLarge<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
 using LargeGelu =
     GemmConfig<Sm90WgmmaLarge<e5m2, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluErf>>;
+using LargeBlockwise =
+    GemmConfig<Sm90WgmmaLarge<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
 // GELU on the 128 x 256 tile (128 accumulators per thread: register stores)
 using FastGelu = GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>,
                             FastAccumulation>;
@@ -69,7 +71,8 @@ Status run_all(Gemm<PromotedBf16>::Arguments const& a, Gemm<PromotedGelu>::Argum
                Gemm<PingPongPromoted>::Arguments const& i, Gemm<PingPongFast>::Arguments const& j,
                Gemm<MediumMBf16>::Arguments const& k, Gemm<FastGelu>::Arguments const& l,
                Gemm<Promoted192>::Arguments const& m, Gemm<LargeBf16>::Arguments const& n,
-               Gemm<LargeGelu>::Arguments const& o) {
+               Gemm<LargeGelu>::Arguments const& o, Gemm<LargeBlockwise>::Arguments const& q) {
+  FP8GEMM_RETURN_IF_ERROR(Gemm<LargeBlockwise>::run(q));
   FP8GEMM_RETURN_IF_ERROR(Gemm<LargeBf16>::run(n));
   FP8GEMM_RETURN_IF_ERROR(Gemm<LargeGelu>::run(o));
   FP8GEMM_RETURN_IF_ERROR(Gemm<Promoted192>::run(m));

@@ -62,7 +62,8 @@ class Gemm {
   }
 
   /// "" for the atom's default accumulation; "_fastacc" for FastAccumulation, "_promote<K>" for
-  /// another PromoteEvery<K> (two configs that differ only there get different names).
+  /// another PromoteEvery<K> (two configs that differ only there get different names). The
+  /// configured mode: Blockwise scales promote once per K block whatever it says.
   static std::string accumulation_suffix() {
     if constexpr (Config::kPromoteK == Policy::Atom::kDefaultPromoteK)
       return "";

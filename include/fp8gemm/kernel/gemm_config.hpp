@@ -53,11 +53,12 @@ struct PortableKernelPieces {
 /// the consumers go on) for cooperative tiles of one m64 row block per consumer, rows of C that
 /// are whole 128-byte boxes, and a ring and staging tiles that fit the 227 KiB together
 /// (Sm90WgmmaDefault: 192 KiB of ring + 32 KiB of bf16 / fp16 or 16 KiB of fp8 staging;
-/// Sm90WgmmaFast: 144 + 64 KiB of bf16 / fp16; Sm90WgmmaSmallM with 2- or 4-byte C); else
+/// Sm90WgmmaFast = Sm90WgmmaLarge: 144 + 64 KiB of bf16 / fp16; Sm90WgmmaSmallM with 2- or
+/// 4-byte C); else
 /// DirectStoreEpilogue (stores from registers): ping-pong, swapped operands (a transposed
-/// accumulator map), 256-row tiles, fp32 C on Sm90WgmmaDefault / Fast (64 / 128 KiB of staging
+/// accumulator map), 256-row tiles, fp32 C on Sm90WgmmaDefault / Large (64 / 128 KiB of staging
 /// next to the ring), fp8 C 64 columns wide, and an activation on tiles of more than 64
-/// accumulators per thread (Sm90WgmmaFast's 128: with GELU in the staging loop ptxas spilled 4
+/// accumulators per thread (Sm90WgmmaLarge's 128: with GELU in the staging loop ptxas spilled 4
 /// bytes for GELU-tanh and 56 for GELU-erf). H200 (2026-12-01, bench/NOTES.md), with the lean
 /// staging loop: GELU-tanh on Sm90WgmmaDefault 136 / 999 us at 4096^3 / 8192^3 through TMA
 /// against 141 / 1024 from registers (an earlier, heavier staging loop had made TMA the slower).

@@ -124,9 +124,11 @@ struct TmaWgmmaMainloop {
   }
   /// Two partial-sum sets for one m64 row block per consumer: the next chunk's wgmmas (the next
   /// k-block's, with one chunk) are issued before the previous one is promoted, so the tensor
-  /// core is not idle while the FP32 adds run. With two row blocks (256 x 128: 128 accumulators
-  /// + 2 x 64 would be 256; 256 x 64 fits, but ptxas serialized its wgmmas, C7514) one set, and
-  /// the other consumer fills the gap.
+  /// core is not idle while the FP32 adds run. Two row blocks per consumer (256 x 128, 256 x 64)
+  /// promote with one set, and the other consumer fills the gap: multiply_pipelined walks one row
+  /// block (when it walked whole-row sets, 256 x 64 fitted but ptxas serialized its wgmmas,
+  /// C7514; 256 x 128 did not fit, 128 + 2 x 64 registers; chunks over two row blocks are not
+  /// written).
   static constexpr bool kPipelinedPromotion =
       kPromote && Policy::kAtomsM == 1 && promote_chunks() > 0;
   static constexpr int kPromoteChunks = kPipelinedPromotion ? promote_chunks() : 1;

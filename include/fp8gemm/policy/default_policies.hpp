@@ -40,13 +40,13 @@ using Sm90WgmmaDefault = WgmmaTilePolicy<128, 128, 2, 6, EA, EB>;
 /// (128 accumulators each), promoted in four n64 chunks (two sets of 32 partial sums: 192
 /// registers, kPromoteChunks), three stages = 144 KiB next to the TMA-store epilogue's 64 KiB of
 /// bf16 / fp16 staging. The same tile as Sm90WgmmaFast. H200 (2026-12-01, bench/NOTES.md, same
-/// process, interleaved): 0.98-1.01x cuBLASLt at the five large per-tensor shapes against
-/// Sm90WgmmaDefault's 0.93-0.99x (its main loop reads 25 % fewer bytes of A and B per unit of
-/// work from L2, where the 128 x 128 loop is bound). Sm90WgmmaDefault stays ahead with an
-/// activation (this tile stores from registers then: 0.99 against 1.02x at 8192^3 with
-/// GELU-tanh), with Blockwise scales (0.67-0.69 against 0.78-0.79x), and where 128 x 256 tiles
-/// fill few waves of the 132 SMs (2304^2 x 4096: 0.81 against 0.95x; 2048 x 2560 x 8192: 0.75
-/// against 0.88x).
+/// process, interleaved; three calls): 0.97-1.03x cuBLASLt at the five large per-tensor shapes
+/// (5902c7e: 1.03 / 0.98 / 0.98 / 1.00 / 1.02) against Sm90WgmmaDefault's 0.93-0.99x (its main
+/// loop reads 25 % fewer bytes of A and B per unit of work from L2, where the 128 x 128 loop is
+/// bound). Sm90WgmmaDefault stays ahead with an activation (this tile stores from registers then:
+/// 0.99 against 1.02x at 8192^3 with GELU-tanh), with Blockwise scales (0.67-0.69 against
+/// 0.78-0.79x), and where 128 x 256 tiles fill few waves of the 132 SMs (2304^2 x 4096: 0.80
+/// against 0.94x; 2048 x 2560 x 8192: 0.75 against 0.87x).
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaLarge = WgmmaTilePolicy<128, 256, 2, 3, EA, EB>;
 

@@ -133,8 +133,8 @@ TEST(WgmmaBlockScales, ChunkTakesTheScalesOfItsColumns) {
 }
 
 // Which promoted WGMMA policies run the pipelined promotion (two partial-sum sets): the default
-// (chosen for it on the H200) and the decode policy; not two row blocks per consumer (256 x 128:
-// 256 registers would not fit; 256 x 64: ptxas serialized the wgmmas).
+// (chosen for it on the H200) and the decode policy; not two row blocks per consumer (the
+// pipelined loop walks one row block per consumer: 256 x 128 and 256 x 64 promote with one set).
 static_assert(TmaWgmmaMainloop<Sm90WgmmaDefault<>, PerTensor, 128>::kPipelinedPromotion);
 static_assert(
     TmaWgmmaMainloop<Sm90WgmmaSmallM<>, Blockwise<1, 128, 128>, 128>::kPipelinedPromotion);
