@@ -10,7 +10,8 @@
 # FP8GEMM_BENCH_MIN_TIME (seconds of measured GPU time per repetition, default 0.02: with 10
 # launches per event pair that is about 0.2 s of wall time, as 0.1 s was with one launch).
 # profile: FP8GEMM_NCU_BENCHES (space-separated benchmark names): Nsight Compute (clocks left
-# alone) on one GEMM launch of each, after 30 of them, into ncu.txt.
+# alone) on one GEMM launch of each, after 30 of them, into ncu.txt; FP8GEMM_NCU_STALLS=1 adds
+# the per-reason warp stall ratios (metrics smsp__average_warps_issue_stalled_*; not yet run).
 set -uo pipefail
 what=${1:-all}
 out=${OUT:-/tmp/out}
@@ -93,7 +94,10 @@ if [[ $what == profile ]]; then
   for b in ${FP8GEMM_NCU_BENCHES:-}; do
     echo "==== $b" >> "$out/ncu.txt"
     # the GEMM kernels only (not the benchmark's random fill): ours, cuBLASLt's (nvjet, xmma, cutlass)
-    timeout 300 ncu --clock-control none -k 'regex:[Gg]emm|xmma|cutlass|nvjet|kernel_entry' \
+    stalls=()
+    [[ ${FP8GEMM_NCU_STALLS:-0} == 1 ]] &&
+      stalls=(--metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio')
+    timeout 300 ncu --clock-control none -k 'regex:[Gg]emm|xmma|cutlass|nvjet|kernel_entry' "${stalls[@]}" \
       --launch-skip 30 --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis \
       --section LaunchStats --section Occupancy --section WarpStateStats --section SchedulerStats \
       .carry/fp8gemm_bench --benchmark_filter="^$b/manual_time\$" --benchmark_min_time=0.002 \
