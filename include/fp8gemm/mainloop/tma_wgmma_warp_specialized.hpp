@@ -238,7 +238,7 @@ struct TmaWgmmaMainloop {
     int t = 0;         // thread in the warpgroup
     FP8GEMM_DEVICE static StraightCoords current() {
       int const tid = arch::thread_idx();
-      return {tid / Arch::kWarpgroupThreads - 1, tid % Arch::kWarpgroupThreads};
+      return {arch::warp_uniform(tid / Arch::kWarpgroupThreads - 1), tid % Arch::kWarpgroupThreads};
     }
     /// This consumer's first row in the tile (ping-pong: every consumer owns the whole tile).
     FP8GEMM_HOST_DEVICE int first_row() const {
@@ -426,9 +426,10 @@ struct TmaWgmmaMainloop {
       // Per k-block and m64 row block: partial = A·B over 128 K in the tensor core (14
       // significant bits, truncating), then acc += partial (· scales) in FP32 registers.
       float partial[Atom::kAccumulators];
+      [[maybe_unused]] auto const rows = scale_rows(p, m0 + row0, n0, c.t);
       for (int kb = kb_begin; kb < kb_end; ++kb) {
         BlockScales sc;
-        if constexpr (kKBlocked) sc.load(p, m0 + row0, n0, kb, c.t);  // lands under the wgmmas
+        if constexpr (kKBlocked) sc.load(rows, kb);           // lands under the wgmmas
         arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);  // waits for: the stage's A and B
         FP8GEMM_UNROLL
         for (int i = 0; i < Policy::kAtomsM; ++i) {
@@ -472,15 +473,13 @@ struct TmaWgmmaMainloop {
     // sc[h]: the scales of the k-blocks kb with (kb - kb_begin) % 2 == h, loaded with their
     // first chunk (the previous k-block's last chunk is still to be promoted then)
     BlockScales sc[2];
+    [[maybe_unused]] auto const rows = scale_rows(p, m0 + row0, n0, c.t);
     int stage[2] = {0, 0};
     // Item (kb, chunk q) into set b; h = (kb - kb_begin) % 2 (compile-time b, q, h).
     auto issue = [&](auto b_c, auto q_c, auto h_c, int kb) {
       constexpr int b = decltype(b_c)::value, q = decltype(q_c)::value;
-      if constexpr (q == 0) {
-        // lands under the wgmmas
-        if constexpr (kKBlocked) sc[decltype(h_c)::value].load(p, m0 + row0, n0, kb, c.t);
+      if constexpr (q == 0)
         arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);  // waits for: the stage's A and B
-      }
       stage[b] = pos.stage;
       arch::wgmma_fence();  // set b was last read by the promotion two items ago
       FP8GEMM_UNROLL
@@ -488,6 +487,10 @@ struct TmaWgmmaMainloop {
         ChunkAtom::mma(partial[b], desc_a(s, pos.stage, row0, k),
                        desc_b(s, pos.stage, k, q * ChunkAtom::kN), k > 0);
       arch::wgmma_commit_group();
+      // The k-block's scales, loaded after its first chunk's wgmmas are issued: ptxas moves the
+      // warp-uniform B scale into a uniform register right after its load, which waits for the
+      // load; issued before the wgmmas, that wait held their issue (bench/NOTES.md).
+      if constexpr (kKBlocked && q == 0) sc[decltype(h_c)::value].load(rows, kb);
       if constexpr (q == kQ - 1) pos.advance<kStages>();
     };
     // Promotes set b (chunk q) once at most `pending` later groups are still running; frees the
@@ -535,6 +538,14 @@ struct TmaWgmmaMainloop {
     }
   }
 
+  /// K-blocked: where the thread's scales of the tile start (BlockScales::Rows); else nothing.
+  FP8GEMM_DEVICE static auto scale_rows(Params const& p, int m_first, int n0, int t) {
+    if constexpr (kKBlocked)
+      return BlockScales::rows(p, m_first, n0, t);
+    else
+      return 0;
+  }
+
   /// f(integral_constant<int, U>) for U = 0, 1, ... in order while it returns true; false if one
   /// returned false.
   template <class F, int... U>
@@ -544,19 +555,23 @@ struct TmaWgmmaMainloop {
 
   /// wgmma's A operand at k-step k: rows [row, row + 64) of the stage's A tile; swapped, of its
   /// B tile ([BlockNRows][128 B]).
+  /// Both are stage 0's descriptor advanced by the stage's offset: stage 0's is the same every
+  /// k-block (computed once), the advance one add on its low word.
   FP8GEMM_DEVICE static std::uint64_t desc_a(SharedStorage& s, int stage, int row, int k) {
-    std::uint8_t const* tile = kSwapAB ? s.b[stage] : s.a[stage];
+    std::uint8_t const* tile = kSwapAB ? s.b[0] : s.a[0];
+    constexpr std::uint32_t kStageBytes = kSwapAB ? sizeof(s.b[0]) : sizeof(s.a[0]);
     return arch::Sm90SmemDescriptor::k_major_swizzle128(arch::smem_address(&tile[row * kBlockK]))
-        .advanced(k * Atom::kKStepBytes)
+        .advanced_units(stage * (kStageBytes / 16) + k * (Atom::kKStepBytes / 16))
         .bits;
   }
   /// wgmma's B operand at k-step k: the stage's B tile (its N rows); swapped, its A tile
   /// ([BlockMCols][128 B]: the wgmma N = 8..128 rows of A, 8-row groups 1024 B apart).
   /// `row`: the first of a promotion chunk's rows (a multiple of 8: whole swizzle atoms).
   FP8GEMM_DEVICE static std::uint64_t desc_b(SharedStorage& s, int stage, int k, int row = 0) {
-    std::uint8_t const* tile = kSwapAB ? s.a[stage] : s.b[stage];
+    std::uint8_t const* tile = kSwapAB ? s.a[0] : s.b[0];
+    constexpr std::uint32_t kStageBytes = kSwapAB ? sizeof(s.a[0]) : sizeof(s.b[0]);
     return arch::Sm90SmemDescriptor::k_major_swizzle128(arch::smem_address(&tile[row * kBlockK]))
-        .advanced(k * Atom::kKStepBytes)
+        .advanced_units(stage * (kStageBytes / 16) + k * (Atom::kKStepBytes / 16))
         .bits;
   }
 
@@ -598,29 +613,57 @@ struct TmaWgmmaMainloop {
   struct BlockScales {
     static constexpr int kBGroups =
         Policy::kBlockN % kScaleBlockN == 0 ? Policy::kBlockN / kScaleBlockN : 1;
+    using Element = ScaleElement<Granularity>;
     float sa[Policy::kAtomsM][2];
     float sb[kBGroups];
 
-    FP8GEMM_DEVICE void load(Params const& p, int m_first, int n0, int kb, int t) {
+    /// Where a thread's scales of one tile start: k-block kb's are rows.a[i][h][kb] and
+    /// rows.b[g][kb] (the scale arrays are [rows / block rows][K blocks], row-major). Computed
+    /// once per tile: per k-block, a load is then one address add (the index math with its
+    /// clamps and 64-bit products was 45 of a k-block's 170 instructions).
+    struct Rows {
+      Element const* a[Policy::kAtomsM][2];
+      Element const* b[kBGroups];
+    };
+    FP8GEMM_HOST_DEVICE static Rows rows(Params const& p, int m_first, int n0, int t) {
+      Rows r;
       FP8GEMM_UNROLL
       for (int i = 0; i < Policy::kAtomsM; ++i) {
         FP8GEMM_UNROLL
         for (int h = 0; h < 2; ++h) {
-          int const m = m_first + i * Atom::kM + Atom::acc_row(t, 2 * h);
-          // rows past M hold zeros (TMA fill); any valid scale row serves them
-          sa[i][h] = p.scale_a.block(m < p.m ? m : p.m - 1, kb * kBlockK, Granularity::kABlockM);
+          int m = m_first + i * Atom::kM + Atom::acc_row(t, 2 * h);
+          m = m < p.m ? m : p.m - 1;  // rows past M hold zeros (TMA fill): any valid row serves
+          r.a[i][h] = p.scale_a.data + (m / Granularity::kABlockM) * p.scale_a.cols;
         }
       }
       FP8GEMM_UNROLL
       for (int g = 0; g < kBGroups; ++g) {
-        int const n = n0 + g * kScaleBlockN;
-        sb[g] = p.scale_b.block(n < p.n ? n : p.n - 1, kb * kBlockK, kScaleBlockN);
+        int n = n0 + g * kScaleBlockN;
+        n = n < p.n ? n : p.n - 1;
+        r.b[g] = p.scale_b.data + (n / kScaleBlockN) * p.scale_b.cols;
       }
+      return r;
     }
 
-    FP8GEMM_DEVICE static bool normal(float x) {
-      float const a = x < 0.0f ? -x : x;
-      return a >= FLT_MIN && a <= FLT_MAX;  // not 0, subnormal, inf or NaN
+    FP8GEMM_HOST_DEVICE void load(Rows const& r, int kb) {
+      FP8GEMM_UNROLL
+      for (int i = 0; i < Policy::kAtomsM; ++i) {
+        FP8GEMM_UNROLL
+        for (int h = 0; h < 2; ++h) sa[i][h] = ScaleView<Granularity>::to_float(r.a[i][h][kb]);
+      }
+      FP8GEMM_UNROLL
+      for (int g = 0; g < kBGroups; ++g) sb[g] = ScaleView<Granularity>::to_float(r.b[g][kb]);
+    }
+    /// The same from scratch (host tests).
+    FP8GEMM_HOST_DEVICE void load(Params const& p, int m_first, int n0, int kb, int t) {
+      load(rows(p, m_first, n0, t), kb);
+    }
+
+    /// x is a normal FP32 number (not 0, subnormal, inf or NaN): its exponent field is in
+    /// [1, 254], i.e. |x|'s bits - 0x00800000 (FLT_MIN) is below 0x7f000000 (FLT_MAX's bits + 1 -
+    /// FLT_MIN's) as unsigned numbers; 0 and subnormals wrap around. Three integer operations.
+    FP8GEMM_HOST_DEVICE static bool normal(float x) {
+      return (detail::float_as_bits(x) & 0x7fffffffu) - 0x00800000u < 0x7f000000u;
     }
 
     /// acc += partial · (s_a · s_b) (one FFMA per element) when every product s_a · s_b of the

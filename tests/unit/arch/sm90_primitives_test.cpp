@@ -92,6 +92,18 @@ TEST(Sm90SmemDescriptor, KStepAdvance) {
           << "start " << start << " step " << step;
     }
   }
+  // a stage's descriptor as stage 0's advanced in 16-byte units (the main loop's form), for every
+  // stage offset that keeps the address inside 227 KiB of shared memory
+  for (std::uint32_t start = 0; start < 227 * 1024; start += 1024) {
+    for (std::uint32_t offset = 0; start + offset + 96 < 227 * 1024; offset += 1024) {
+      for (std::uint32_t step = 0; step <= 96; step += 32) {
+        ASSERT_EQ(
+            Sm90SmemDescriptor::k_major_swizzle128(start).advanced_units((offset + step) / 16).bits,
+            Sm90SmemDescriptor::k_major_swizzle128(start + offset + step).bits)
+            << "start " << start << " offset " << offset << " step " << step;
+      }
+    }
+  }
 }
 
 // ---- 128-byte swizzle -------------------------------------------------------------------------

@@ -9,6 +9,8 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -107,6 +109,34 @@ TEST(WgmmaBlockScales, FoldedWhenNormalTwoStepOtherwise) {
   for (int r = 0; r < kRegs; ++r) {
     float const want = (r / 2) % 2 == 0 ? std::ldexp(1.0f, -60) : std::ldexp(1.0f, 40);
     ASSERT_EQ(acc[r], want) << r;  // folded, the h = 0 rows would be 0
+  }
+}
+
+/// The normality test of the products (integer form, bits of |x| minus FLT_MIN's, unsigned) against
+/// std::fpclassify: the edges (0, subnormals, FLT_MIN, FLT_MAX, inf, NaN, both signs) and a sweep
+/// of bit patterns over every exponent.
+TEST(WgmmaBlockScales, NormalIsFpclassifyNormal) {
+  using S = TmaWgmmaMainloop<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, 128>::BlockScales;
+  float const edges[] = {0.0f,
+                         std::numeric_limits<float>::denorm_min(),
+                         std::nextafter(FLT_MIN, 0.0f),
+                         FLT_MIN,
+                         std::nextafter(FLT_MIN, 1.0f),
+                         1.0f,
+                         std::nextafter(FLT_MAX, 0.0f),
+                         FLT_MAX,
+                         std::numeric_limits<float>::infinity(),
+                         std::numeric_limits<float>::quiet_NaN()};
+  for (float const x : edges) {
+    for (float const v : {x, -x}) {
+      ASSERT_EQ(S::normal(v), std::fpclassify(v) == FP_NORMAL) << v;
+    }
+  }
+  for (std::uint64_t b = 0; b < (1ull << 32); b += 65521) {  // a prime stride: every exponent
+    std::uint32_t const bits = static_cast<std::uint32_t>(b);
+    float v;
+    std::memcpy(&v, &bits, sizeof(v));
+    ASSERT_EQ(S::normal(v), std::fpclassify(v) == FP_NORMAL) << std::hex << bits;
   }
 }
 

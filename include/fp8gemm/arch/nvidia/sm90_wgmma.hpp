@@ -66,7 +66,15 @@ struct Sm90SmemDescriptor {
   /// function of the address bits [4, 10), so a start inside an atom (+32 B) still reads the
   /// pattern TMA wrote; base offset stays 0.
   FP8GEMM_HOST_DEVICE constexpr Sm90SmemDescriptor advanced(std::uint32_t bytes) const {
-    return Sm90SmemDescriptor{bits + (bytes >> 4)};
+    return advanced_units(bytes >> 4);
+  }
+  /// The same in 16-byte units: the add touches the low word only (the start field is its low
+  /// 14 bits, and a shared address below 2^18 never carries out of them), so a stage's
+  /// descriptor is stage 0's plus stage · (stage bytes / 16) with one 32-bit multiply-add, and
+  /// its k-steps follow with immediate adds.
+  FP8GEMM_HOST_DEVICE constexpr Sm90SmemDescriptor advanced_units(std::uint32_t units) const {
+    std::uint32_t const low = static_cast<std::uint32_t>(bits) + units;
+    return Sm90SmemDescriptor{(bits & 0xFFFFFFFF00000000ull) | low};
   }
 
   FP8GEMM_HOST_DEVICE constexpr std::uint32_t start_address() const {
