@@ -423,6 +423,10 @@ int register_all() {
       bench_fp8gemm<Sm90WgmmaDefault<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(st, s.m,
                                                                                          s.n, s.k);
     });
+    add("fp8gemm/sm90_wgmma_large_blockwise/" + shape_name(s), [s](benchmark::State& st) {
+      bench_fp8gemm<Sm90WgmmaLarge<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(st, s.m, s.n,
+                                                                                       s.k);
+    });
     add("fp8gemm/sm90_wgmma_default_blockwise_multicast_a/" + shape_name(s), [s](benchmark::State&
                                                                                      st) {
       bench_fp8gemm<Sm90WgmmaDefaultMulticastA<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(

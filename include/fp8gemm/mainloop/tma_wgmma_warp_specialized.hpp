@@ -304,6 +304,19 @@ struct TmaWgmmaMainloop {
       return Status::error(StatusCode::kErrorLeadingDimension,
                            "ldb (" + std::to_string(args.b.ld) + ") must be >= K (" +
                                std::to_string(args.b.cols) + ")");
+    if constexpr (kKBlocked) {
+      // BlockScales::Rows indexes the scale arrays with 32-bit offsets
+      std::int64_t const a_scales =
+          (args.a.rows + Granularity::kABlockM - 1) / Granularity::kABlockM * args.scale_a.cols;
+      std::int64_t const b_scales =
+          (args.b.rows + kScaleBlockN - 1) / kScaleBlockN * args.scale_b.cols;
+      if (a_scales > INT32_MAX || b_scales > INT32_MAX)
+        return Status::error(StatusCode::kErrorInvalidSize,
+                             "K-blocked scales: the WGMMA kernel indexes a scale array with 32-bit "
+                             "offsets, and A's has " +
+                                 std::to_string(a_scales) + ", B's " + std::to_string(b_scales) +
+                                 " elements (at most 2^31 - 1 each): split the GEMM along M or N");
+    }
     Status const sa = arch::check_tma_tensor_2d(map_a(args));
     if (!sa.ok()) return Status::error(sa.code(), "A: " + sa.message());
     Status const sb = arch::check_tma_tensor_2d(map_b(args));
@@ -429,7 +442,7 @@ struct TmaWgmmaMainloop {
       [[maybe_unused]] auto const rows = scale_rows(p, m0 + row0, n0, c.t);
       for (int kb = kb_begin; kb < kb_end; ++kb) {
         BlockScales sc;
-        if constexpr (kKBlocked) sc.load(rows, kb);           // lands under the wgmmas
+        if constexpr (kKBlocked) sc.load(p, rows, kb);        // lands under the wgmmas
         arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);  // waits for: the stage's A and B
         FP8GEMM_UNROLL
         for (int i = 0; i < Policy::kAtomsM; ++i) {
@@ -490,7 +503,7 @@ struct TmaWgmmaMainloop {
       // The k-block's scales, loaded after its first chunk's wgmmas are issued: ptxas moves the
       // warp-uniform B scale into a uniform register right after its load, which waits for the
       // load; issued before the wgmmas, that wait held their issue (bench/NOTES.md).
-      if constexpr (kKBlocked && q == 0) sc[decltype(h_c)::value].load(rows, kb);
+      if constexpr (kKBlocked && q == 0) sc[decltype(h_c)::value].load(p, rows, kb);
       if constexpr (q == kQ - 1) pos.advance<kStages>();
     };
     // Promotes set b (chunk q) once at most `pending` later groups are still running; frees the
@@ -613,17 +626,18 @@ struct TmaWgmmaMainloop {
   struct BlockScales {
     static constexpr int kBGroups =
         Policy::kBlockN % kScaleBlockN == 0 ? Policy::kBlockN / kScaleBlockN : 1;
-    using Element = ScaleElement<Granularity>;
     float sa[Policy::kAtomsM][2];
     float sb[kBGroups];
 
-    /// Where a thread's scales of one tile start: k-block kb's are rows.a[i][h][kb] and
-    /// rows.b[g][kb] (the scale arrays are [rows / block rows][K blocks], row-major). Computed
-    /// once per tile: per k-block, a load is then one address add (the index math with its
-    /// clamps and 64-bit products was 45 of a k-block's 170 instructions).
+    /// Where a thread's scales of one tile start, as element offsets into the scale arrays
+    /// ([rows / block rows][K blocks], row-major): k-block kb's are scale_a.data[a[i][h] + kb]
+    /// and scale_b.data[b[g] + kb]. Computed once per tile, so a k-block's load is one address
+    /// add (the index math with its clamps and 64-bit products was 45 of a k-block's 170
+    /// instructions); 32-bit, as can_implement bounds the arrays below 2^31 elements, to keep
+    /// the registers for the accumulators.
     struct Rows {
-      Element const* a[Policy::kAtomsM][2];
-      Element const* b[kBGroups];
+      int a[Policy::kAtomsM][2];
+      int b[kBGroups];
     };
     FP8GEMM_HOST_DEVICE static Rows rows(Params const& p, int m_first, int n0, int t) {
       Rows r;
@@ -633,30 +647,32 @@ struct TmaWgmmaMainloop {
         for (int h = 0; h < 2; ++h) {
           int m = m_first + i * Atom::kM + Atom::acc_row(t, 2 * h);
           m = m < p.m ? m : p.m - 1;  // rows past M hold zeros (TMA fill): any valid row serves
-          r.a[i][h] = p.scale_a.data + (m / Granularity::kABlockM) * p.scale_a.cols;
+          r.a[i][h] = (m / Granularity::kABlockM) * static_cast<int>(p.scale_a.cols);
         }
       }
       FP8GEMM_UNROLL
       for (int g = 0; g < kBGroups; ++g) {
         int n = n0 + g * kScaleBlockN;
         n = n < p.n ? n : p.n - 1;
-        r.b[g] = p.scale_b.data + (n / kScaleBlockN) * p.scale_b.cols;
+        r.b[g] = (n / kScaleBlockN) * static_cast<int>(p.scale_b.cols);
       }
       return r;
     }
 
-    FP8GEMM_HOST_DEVICE void load(Rows const& r, int kb) {
+    FP8GEMM_HOST_DEVICE void load(Params const& p, Rows const& r, int kb) {
       FP8GEMM_UNROLL
       for (int i = 0; i < Policy::kAtomsM; ++i) {
         FP8GEMM_UNROLL
-        for (int h = 0; h < 2; ++h) sa[i][h] = ScaleView<Granularity>::to_float(r.a[i][h][kb]);
+        for (int h = 0; h < 2; ++h)
+          sa[i][h] = ScaleView<Granularity>::to_float(p.scale_a.data[r.a[i][h] + kb]);
       }
       FP8GEMM_UNROLL
-      for (int g = 0; g < kBGroups; ++g) sb[g] = ScaleView<Granularity>::to_float(r.b[g][kb]);
+      for (int g = 0; g < kBGroups; ++g)
+        sb[g] = ScaleView<Granularity>::to_float(p.scale_b.data[r.b[g] + kb]);
     }
     /// The same from scratch (host tests).
     FP8GEMM_HOST_DEVICE void load(Params const& p, int m_first, int n0, int kb, int t) {
-      load(rows(p, m_first, n0, t), kb);
+      load(p, rows(p, m_first, n0, t), kb);
     }
 
     /// x is a normal FP32 number (not 0, subnormal, inf or NaN): its exponent field is in
