@@ -639,7 +639,7 @@ struct TmaWgmmaMainloop {
       int a[Policy::kAtomsM][2];
       int b[kBGroups];
     };
-    FP8GEMM_HOST_DEVICE static Rows rows(Params const& p, int m_first, int n0, int t) {
+    FP8GEMM_DEVICE static Rows rows(Params const& p, int m_first, int n0, int t) {
       Rows r;
       FP8GEMM_UNROLL
       for (int i = 0; i < Policy::kAtomsM; ++i) {
@@ -659,7 +659,7 @@ struct TmaWgmmaMainloop {
       return r;
     }
 
-    FP8GEMM_HOST_DEVICE void load(Params const& p, Rows const& r, int kb) {
+    FP8GEMM_DEVICE void load(Params const& p, Rows const& r, int kb) {
       FP8GEMM_UNROLL
       for (int i = 0; i < Policy::kAtomsM; ++i) {
         FP8GEMM_UNROLL
@@ -671,7 +671,7 @@ struct TmaWgmmaMainloop {
         sb[g] = ScaleView<Granularity>::to_float(p.scale_b.data[r.b[g] + kb]);
     }
     /// The same from scratch (host tests).
-    FP8GEMM_HOST_DEVICE void load(Params const& p, int m_first, int n0, int kb, int t) {
+    FP8GEMM_DEVICE void load(Params const& p, int m_first, int n0, int kb, int t) {
       load(p, rows(p, m_first, n0, t), kb);
     }
 

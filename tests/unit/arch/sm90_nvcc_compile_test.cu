@@ -53,5 +53,28 @@ TEST(Sm90Launch, ExtendedLaunchAttributes) {
   EXPECT_EQ(both.config.attrs[1].id, cudaLaunchAttributeProgrammaticStreamSerialization);
 }
 
+// The WGMMA main loop indexes K-blocked scale arrays with 32-bit offsets: a problem whose A scales
+// number 2^31 or more (M = 2^21 rows x K = 2^17, 1024 K blocks: 2^31 scales) is refused with the
+// counts; one row less fits. Host only: can_implement reads sizes and never the (dummy) pointers.
+TEST(Sm90WgmmaMainloop, RefusesScaleArraysPast32BitOffsets) {
+  using Mainloop = TmaWgmmaMainloop<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, 128>;
+  auto const* dummy = reinterpret_cast<e4m3fn const*>(std::uintptr_t{1} << 12);
+  auto const* scales = reinterpret_cast<float const*>(std::uintptr_t{1} << 12);
+  constexpr int kK = 1 << 17;
+  Mainloop::Arguments args;
+  args.a = {dummy, kK, 1 << 21, kK};
+  args.b = {dummy, kK, 256, kK};
+  args.scale_a = {scales, kK / 128, 1 << 21};
+  args.scale_b = {scales, kK / 128, 256};
+  Status const refused = Mainloop::can_implement(args);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.code(), StatusCode::kErrorInvalidSize);
+  EXPECT_NE(refused.message().find("2147483648"), std::string::npos) << refused.message();
+  args.a.rows = (1 << 21) - 1;
+  args.scale_a.extent = (1 << 21) - 1;
+  Status const fits = Mainloop::can_implement(args);
+  EXPECT_EQ(fits.message().find("32-bit"), std::string::npos) << fits.message();
+}
+
 }  // namespace
 }  // namespace fp8gemm
