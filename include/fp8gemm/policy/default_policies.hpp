@@ -23,7 +23,7 @@ template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90SmallM = TilePolicy<64, 128, 64, 1, 4, arch::Sm90MmaFp8ViaF16<EA, EB>, 4>;
 
 /// Hopper peak path (TMA + WGMMA, persistent, warp-specialized), promoted accumulation (the
-/// default; also Blockwise): 128 x 128 x 128, two cooperative consumer warpgroups of one m64 row
+/// default; for Blockwise scales and large shapes see Sm90WgmmaLarge): 128 x 128 x 128, two cooperative consumer warpgroups of one m64 row
 /// block each (64 accumulators + two sets of 64 partial sums = 192 registers: the pipelined
 /// promotion, kPipelinedPromotion), six stages of (128 + 128) x 128 B = 192 KiB. Measured on the
 /// H200 (bench/NOTES.md, 3b77b0e): 3.7-6.4 % faster than 256 x 128 with one partial set at
@@ -35,18 +35,20 @@ using Sm90SmallM = TilePolicy<64, 128, 64, 1, 4, arch::Sm90MmaFp8ViaF16<EA, EB>,
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaDefault = WgmmaTilePolicy<128, 128, 2, 6, EA, EB>;
 
-/// Hopper peak path for large per-tensor / per-channel GEMMs (promoted accumulation, identity
-/// epilogue): 128 x 256 x 128, two cooperative consumer warpgroups of 64 rows x 256 columns
-/// (128 accumulators each), promoted in four n64 chunks (two sets of 32 partial sums: 192
-/// registers, kPromoteChunks), three stages = 144 KiB next to the TMA-store epilogue's 64 KiB of
-/// bf16 / fp16 staging. The same tile as Sm90WgmmaFast. H200 (2026-12-01, bench/NOTES.md, same
-/// process, interleaved; three calls): 0.97-1.03x cuBLASLt at the five large per-tensor shapes
-/// (5902c7e: 1.03 / 0.98 / 0.98 / 1.00 / 1.02) against Sm90WgmmaDefault's 0.93-0.99x (its main
-/// loop reads 25 % fewer bytes of A and B per unit of work from L2, where the 128 x 128 loop is
-/// bound). Sm90WgmmaDefault stays ahead with an activation (this tile stores from registers then:
-/// 0.99 against 1.02x at 8192^3 with GELU-tanh), with Blockwise scales (0.67-0.69 against
-/// 0.78-0.79x), and where 128 x 256 tiles fill few waves of the 132 SMs (2304^2 x 4096: 0.80
-/// against 0.94x; 2048 x 2560 x 8192: 0.75 against 0.87x).
+/// Hopper peak path for large GEMMs with per-tensor, per-channel or Blockwise scales (promoted
+/// accumulation, identity epilogue): 128 x 256 x 128, two cooperative consumer warpgroups of 64
+/// rows x 256 columns (128 accumulators each), promoted in four n64 chunks (two sets of 32
+/// partial sums: 192 registers, kPromoteChunks), three stages = 144 KiB next to the TMA-store
+/// epilogue's 64 KiB of bf16 / fp16 staging. The same tile as Sm90WgmmaFast. H200 (2026-12-01,
+/// bench/NOTES.md, same process, interleaved), after the main loop's instruction diet (05822cd):
+/// 1.02 / 1.00 / 0.99 / 1.02 / 1.02x cuBLASLt at the five large per-tensor shapes (a second call:
+/// 1.00 / 1.00 at 8192^3 / 4096 x 8192^2) against Sm90WgmmaDefault's 0.96-1.00x (its main loop
+/// reads 25 % fewer bytes of A and B per unit of work from L2, where the 128 x 128 loop is
+/// bound), and 0.96 / 0.96x cuBLASLt's blockwise mode with Blockwise<1, 128, 128> scales against
+/// Sm90WgmmaDefault's 0.85 / 0.86x. Sm90WgmmaDefault stays ahead with an activation (this tile
+/// stores from registers then: 0.99 against 1.02x at 8192^3 with GELU-tanh, measured before the
+/// diet) and where 128 x 256 tiles fill few waves of the 132 SMs (2304^2 x 4096: 0.81 against
+/// 0.97x; 2048 x 2560 x 8192: 0.77 against 0.89x).
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaLarge = WgmmaTilePolicy<128, 256, 2, 3, EA, EB>;
 
