@@ -6,7 +6,6 @@
 /// Params (with the TMA descriptors), SharedStorage, can_implement, to_params, load, multiply.
 #pragma once
 
-#include <cfloat>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -16,6 +15,7 @@
 #include "fp8gemm/arch/nvidia/sm90_tma.hpp"
 #include "fp8gemm/arch/nvidia/sm90_wgmma.hpp"
 #include "fp8gemm/arch/thread.hpp"
+#include "fp8gemm/numeric/float_codec.hpp"
 #include "fp8gemm/policy/wgmma_policy.hpp"
 #include "fp8gemm/quant/granularity.hpp"
 #include "fp8gemm/status.hpp"
@@ -306,10 +306,11 @@ struct TmaWgmmaMainloop {
                                std::to_string(args.b.cols) + ")");
     if constexpr (kKBlocked) {
       // BlockScales::Rows indexes the scale arrays with 32-bit offsets
-      std::int64_t const a_scales =
-          (args.a.rows + Granularity::kABlockM - 1) / Granularity::kABlockM * args.scale_a.cols;
-      std::int64_t const b_scales =
-          (args.b.rows + kScaleBlockN - 1) / kScaleBlockN * args.scale_b.cols;
+      std::int64_t const a_blocks =
+          (std::int64_t{args.a.rows} + Granularity::kABlockM - 1) / Granularity::kABlockM;
+      std::int64_t const b_blocks = (std::int64_t{args.b.rows} + kScaleBlockN - 1) / kScaleBlockN;
+      std::int64_t const a_scales = a_blocks * args.scale_a.cols;
+      std::int64_t const b_scales = b_blocks * args.scale_b.cols;
       if (a_scales > INT32_MAX || b_scales > INT32_MAX)
         return Status::error(StatusCode::kErrorInvalidSize,
                              "K-blocked scales: the WGMMA kernel indexes a scale array with 32-bit "
@@ -630,11 +631,11 @@ struct TmaWgmmaMainloop {
     float sb[kBGroups];
 
     /// Where a thread's scales of one tile start, as element offsets into the scale arrays
-    /// ([rows / block rows][K blocks], row-major): k-block kb's are scale_a.data[a[i][h] + kb]
-    /// and scale_b.data[b[g] + kb]. Computed once per tile, so a k-block's load is one address
-    /// add (the index math with its clamps and 64-bit products was 45 of a k-block's 170
-    /// instructions); 32-bit, as can_implement bounds the arrays below 2^31 elements, to keep
-    /// the registers for the accumulators.
+    /// ([ceil(rows / block rows)][cols = K blocks], row-major): k-block kb's are
+    /// scale_a.data[a[i][h] + kb] and scale_b.data[b[g] + kb]. Computed once per tile, so a
+    /// k-block's load is one address add (the index math with its clamps and 64-bit products was 45
+    /// of a k-block's 170 instructions); 32-bit, as can_implement bounds the arrays below 2^31
+    /// elements, to keep the registers for the accumulators.
     struct Rows {
       int a[Policy::kAtomsM][2];
       int b[kBGroups];

@@ -23,15 +23,17 @@ template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90SmallM = TilePolicy<64, 128, 64, 1, 4, arch::Sm90MmaFp8ViaF16<EA, EB>, 4>;
 
 /// Hopper peak path (TMA + WGMMA, persistent, warp-specialized), promoted accumulation (the
-/// default; for Blockwise scales and large shapes see Sm90WgmmaLarge): 128 x 128 x 128, two cooperative consumer warpgroups of one m64 row
-/// block each (64 accumulators + two sets of 64 partial sums = 192 registers: the pipelined
-/// promotion, kPipelinedPromotion), six stages of (128 + 128) x 128 B = 192 KiB. Measured on the
-/// H200 (bench/NOTES.md, 3b77b0e): 3.7-6.4 % faster than 256 x 128 with one partial set at
-/// every large shape (again at 04104b3 with the lean epilogue: 929 against 1086 us at 8192^3);
-/// 0.93-0.96x cuBLASLt at 04104b3, its main loop bound by L2 (64 B of A and B per clock per SM
-/// at the tensor rate). The ping-pong schedule measured 0.64-0.67x cuBLASLt at 128 x 128 per
-/// consumer (one partial set: 128 + 2 x 64 registers would not fit) against this one's 0.86
-/// then; a pipelined ping-pong (64 x 128 per consumer) was not measured. B must be [N, K].
+/// default; for Blockwise scales and large shapes see Sm90WgmmaLarge): 128 x 128 x 128, two
+/// cooperative consumer warpgroups of one m64 row block each (64 accumulators + two sets of 64
+/// partial sums = 192 registers: the pipelined promotion, kPipelinedPromotion), six stages of (128
+/// + 128) x 128 B = 192 KiB. Measured on the H200 (bench/NOTES.md, 3b77b0e): 3.7-6.4 % faster than
+/// 256 x 128 with one partial set at every large shape (again at 04104b3 with the lean epilogue:
+/// 929 against 1086 us at 8192^3); 0.93-0.96x cuBLASLt at 04104b3, 0.96-1.00x at 05822cd (after the
+/// main loop's instruction diet), its main loop bound by L2 (64 B of A and B per clock per SM at
+/// the tensor rate). The ping-pong schedule measured 0.64-0.67x
+/// cuBLASLt at 128 x 128 per consumer (one partial set: 128 + 2 x 64 registers would not fit)
+/// against this one's 0.86 then; a pipelined ping-pong (64 x 128 per consumer) was not measured. B
+/// must be [N, K].
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaDefault = WgmmaTilePolicy<128, 128, 2, 6, EA, EB>;
 

@@ -55,7 +55,8 @@ TEST(Sm90Launch, ExtendedLaunchAttributes) {
 
 // The WGMMA main loop indexes K-blocked scale arrays with 32-bit offsets: a problem whose A scales
 // number 2^31 or more (M = 2^21 rows x K = 2^17, 1024 K blocks: 2^31 scales) is refused with the
-// counts; one row less fits. Host only: can_implement reads sizes and never the (dummy) pointers.
+// counts; one row less fits; B's scales (2^29 columns in blocks of 256) likewise. Host only:
+// can_implement reads sizes and never the (dummy) pointers.
 TEST(Sm90WgmmaMainloop, RefusesScaleArraysPast32BitOffsets) {
   using Mainloop = TmaWgmmaMainloop<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, 128>;
   auto const* dummy = reinterpret_cast<e4m3fn const*>(std::uintptr_t{1} << 12);
@@ -73,7 +74,17 @@ TEST(Sm90WgmmaMainloop, RefusesScaleArraysPast32BitOffsets) {
   args.a.rows = (1 << 21) - 1;
   args.scale_a.extent = (1 << 21) - 1;
   Status const fits = Mainloop::can_implement(args);
-  EXPECT_EQ(fits.message().find("32-bit"), std::string::npos) << fits.message();
+  EXPECT_TRUE(fits.ok()) << fits.message();
+  // B's bound the same way, with a B scale block wider than the tile (one scale per 256 columns)
+  using WideB = TmaWgmmaMainloop<Sm90WgmmaDefault<>, Blockwise<1, 256, 128>, 128>;
+  WideB::Arguments b_args;
+  b_args.a = {dummy, kK, 256, kK};
+  b_args.b = {dummy, kK, 1 << 29, kK};  // 2^21 B scale rows x 2^10 K blocks = 2^31
+  b_args.scale_a = {scales, kK / 128, 256};
+  b_args.scale_b = {scales, kK / 128, 1 << 29};
+  Status const b_refused = WideB::can_implement(b_args);
+  ASSERT_FALSE(b_refused.ok());
+  EXPECT_NE(b_refused.message().find("B's 2147483648"), std::string::npos) << b_refused.message();
 }
 
 }  // namespace

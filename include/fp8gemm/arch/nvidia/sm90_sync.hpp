@@ -353,7 +353,7 @@ FP8GEMM_DEVICE int grid_dim_x() {
 /// x as lane 0 of the warp has it (shfl.sync from lane 0), for an x that is the same on every
 /// lane (the warpgroup index): ptxas then knows it is warp-uniform and keeps what is computed from
 /// it (the wgmma descriptors of a consumer's rows) in uniform registers, instead of computing it
-/// per lane and moving it over (R2UR) before every wgmma. x outside device passes.
+/// per lane and moving it over (R2UR) before every wgmma. x outside CUDA device passes.
 FP8GEMM_DEVICE int warp_uniform(int x) {
 #if defined(FP8GEMM_DEVICE_PASS) && defined(FP8GEMM_BACKEND_CUDA)
   return __shfl_sync(0xffffffffu, x, 0);

@@ -69,7 +69,7 @@ struct Sm90SmemDescriptor {
     return advanced_units(bytes >> 4);
   }
   /// The same in 16-byte units: the add touches the low word only (the start field is its low
-  /// 14 bits, and a shared address below 2^18 never carries out of them), so a stage's
+  /// 14 bits, and an advanced address still below 2^18 never carries out of them), so a stage's
   /// descriptor is stage 0's plus stage · (stage bytes / 16) with one 32-bit multiply-add, and
   /// its k-steps follow with immediate adds.
   FP8GEMM_HOST_DEVICE constexpr Sm90SmemDescriptor advanced_units(std::uint32_t units) const {
