@@ -10,6 +10,11 @@
 #     no gfx950), so the .debs are fetched from Debian unstable (sid) with a PRIVATE apt configuration
 #     (own sources.list / lists / cache / status under $DEPS_DIR/apt; the system's apt state is never
 #     touched) and unpacked with `dpkg -x` into $DEPS_DIR/rocm. Nothing from sid is installed.
+#  3. (CUDA builds) cuobjdump and the nvdisasm it runs, NVIDIA's SASS disassembler, which nvcc's
+#     install here lacks: the PyPI wheels nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm (pinned),
+#     fetched with `pip download` and unpacked with python's zipfile into $DEPS_DIR/cuda-tools (one
+#     bin directory: cuobjdump finds nvdisasm beside itself); nothing is installed. The ptxas tests use it to read the
+#     WGMMA kernels' SASS (tests/ptxas/sass_loop_check.cpp).
 #
 # Environment:
 #   FP8GEMM_DEPS_DIR   where the private apt state and the unpacked prefix live (default <repo>/build/deps)
@@ -57,6 +62,10 @@ if [[ "${FP8GEMM_SKIP_SYSTEM_PACKAGES:-0}" != 1 ]]; then
   need_cmd dpkg-deb dpkg
   need_pkg libgtest-dev
   need_pkg libbenchmark-dev
+  if command -v nvcc >/dev/null 2>&1 || [[ -x /usr/local/cuda/bin/nvcc ]]; then
+    need_cmd python3 python3  # step 3: pip download + zipfile
+    python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
+  fi
   if ((${#missing[@]})); then
     log "installing system packages: ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
@@ -147,6 +156,29 @@ CONF
   (cd "$APTDIR/debs" && ls *.deb) > "$PREFIX/.fp8gemm-deps-packages"
   echo "$STAMP_CONTENT" > "$STAMP"
   log "ROCm pieces unpacked: $(tr '\n' ' ' < "$PREFIX/.fp8gemm-deps-packages")"
+fi
+
+# ---- 3. cuobjdump from PyPI (CUDA builds) ---------------------------------------------------------
+CUDA_WHEELS=(nvidia-cuda-cuobjdump==13.5.37 nvidia-cuda-nvdisasm==13.5.37)
+CUDA_TOOLS="$DEPS_DIR/cuda-tools"
+CUOBJDUMP="$CUDA_TOOLS/nvidia/cu13/bin/cuobjdump"
+if command -v nvcc >/dev/null 2>&1 || [[ -x /usr/local/cuda/bin/nvcc ]]; then
+  if [[ -x "$CUOBJDUMP" && "$(cat "$CUDA_TOOLS/.stamp" 2>/dev/null)" == "${CUDA_WHEELS[*]}" ]]; then
+    log "cuobjdump already present ($CUOBJDUMP)"
+  else
+    log "fetching ${CUDA_WHEELS[*]} from PyPI into $CUDA_TOOLS"
+    rm -rf "$CUDA_TOOLS"
+    mkdir -p "$CUDA_TOOLS/wheel"
+    python3 -m pip download --no-deps --quiet --disable-pip-version-check -d "$CUDA_TOOLS/wheel" \
+      "${CUDA_WHEELS[@]}" >&2 || die "pip download ${CUDA_WHEELS[*]} failed (PyPI unreachable?)"
+    for whl in "$CUDA_TOOLS"/wheel/*.whl; do
+      python3 -m zipfile -e "$whl" "$CUDA_TOOLS" || die "unpacking $whl failed"
+    done
+    chmod +x "$CUOBJDUMP" "$(dirname "$CUOBJDUMP")/nvdisasm" \
+      || die "cuobjdump or nvdisasm missing from the wheels (their layout changed?)"
+    "$CUOBJDUMP" --version >/dev/null || die "$CUOBJDUMP does not run"
+    echo "${CUDA_WHEELS[*]}" > "$CUDA_TOOLS/.stamp"
+  fi
 fi
 
 echo "$PREFIX"

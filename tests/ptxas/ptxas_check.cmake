@@ -3,14 +3,23 @@
 # frame (local memory), or a wgmma
 # serialization for any kernel (the C75xx "Potential Performance Loss" lines, e.g. C7510, C7514,
 # C7517, C7519, are ptxas *info*, not warnings, so -Werror does not catch them).
-#   cmake -DNVCC=<nvcc> -DSOURCE=<file.cu> -DINCLUDE=<dir;...> [-DEXPECT_FAILURE=ON] -P ptxas_check.cmake
+# With -DCUOBJDUMP, -DSASS_TOOL and -DSASS_BUDGETS="<promoted>;<blockwise>;<fast>" it then
+# disassembles the object and runs sass_loop_check on it (QGMMA and no HMMA in every WGMMA kernel,
+# the K loop's instructions per QGMMA within the budgets; sass_loop_check.cpp says why).
+#   cmake -DNVCC=<nvcc> -DSOURCE=<file.cu> -DINCLUDE=<dir;...> [-DEXPECT_FAILURE=ON]
+#         [-DCUOBJDUMP=<cuobjdump> -DSASS_TOOL=<sass_loop_check> -DSASS_BUDGETS=<a;b;c>
+#          -DWORK=<file prefix>] -P ptxas_check.cmake
 set(_inc "")
 foreach(_d IN LISTS INCLUDE)
   list(APPEND _inc "-I${_d}")
 endforeach()
+set(_object /dev/null)
+if(SASS_TOOL)
+  set(_object "${WORK}.o")
+endif()
 execute_process(
   COMMAND "${NVCC}" -std=c++17 -O3 ${_inc} -gencode=arch=compute_90a,code=sm_90a -Xptxas -v
-          -c "${SOURCE}" -o /dev/null
+          -c "${SOURCE}" -o "${_object}"
   RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
 set(_all "${_out}\n${_err}")
 if(NOT _rc EQUAL 0)
@@ -40,4 +49,17 @@ elseif(_problems)
   message(FATAL_ERROR "${SOURCE}: ${_problems}")
 else()
   message(STATUS "${_n} kernels: no spills, no wgmma serialization")
+endif()
+if(SASS_TOOL)
+  execute_process(COMMAND "${CUOBJDUMP}" -sass "${_object}" OUTPUT_FILE "${WORK}.sass"
+                  RESULT_VARIABLE _rc ERROR_VARIABLE _err)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "cuobjdump -sass ${_object} failed (${_rc}): ${_err}")
+  endif()
+  execute_process(COMMAND "${SASS_TOOL}" "${WORK}.sass" ${SASS_BUDGETS}
+                  RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "${SOURCE}: SASS check failed (${_rc}):\n${_out}${_err}")
+  endif()
+  message(STATUS "SASS:\n${_out}")
 endif()

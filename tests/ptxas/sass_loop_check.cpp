@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// Reads `cuobjdump -sass` output and checks every TMA + WGMMA kernel in it (label ptxas, no GPU):
+//  - it uses the FP8 tensor-core instruction (QGMMA) and never HMMA (the FP16 path);
+//  - its K loop stays lean: the innermost loop that holds a QGMMA (the steady-state trip) issues
+//    at most a budget of instructions per QGMMA besides its FP32 math (FFMA / FADD / FMUL: the
+//    promotion, one per accumulator, which no schedule removes).
+// The H200 showed that instruction count is what bounds the promoted loops (bench/NOTES.md,
+// twelfth section: 168 -> ~125 instructions per k-block took Blockwise from 0.79 to 0.86x cuBLASLt
+// on the same tile), so a change that puts the descriptor or index math back into the loop fails
+// here before it reaches a GPU. Budgets per loop kind, on the command line:
+//   sass_loop_check <sass.txt> <promoted budget> <blockwise budget> <fast budget>
+// "fast": a loop without FP32 math (FastAccumulation); "blockwise": a kernel whose name holds
+// Blockwise; "promoted": the rest.
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Instruction {
+  long address = 0;
+  std::string text;  // without the predicate
+};
+
+struct Kernel {
+  std::string name;
+  std::vector<Instruction> code;
+};
+
+bool starts_with(std::string const& s, char const* prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+
+std::vector<Kernel> parse(std::istream& in) {
+  std::vector<Kernel> kernels;
+  std::regex const function(R"(Function : (\S+))");
+  std::regex const instruction(R"(/\*([0-9a-f]{4,})\*/\s+(@!?U?P[0-9T]\s+)?([^;]*);)");
+  std::string line;
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (std::regex_search(line, m, function)) {
+      kernels.push_back({m[1].str(), {}});
+    } else if (!kernels.empty() && std::regex_search(line, m, instruction)) {
+      kernels.back().code.push_back({std::stol(m[1].str(), nullptr, 16), m[3].str()});
+    }
+  }
+  return kernels;
+}
+
+struct Loop {
+  int instructions = 0;
+  int qgmma = 0;
+  int fp32 = 0;  // FFMA, FADD, FMUL
+};
+
+/// The smallest loop (a backward branch and its target) that holds a QGMMA; instructions = 0 if
+/// there is none.
+Loop innermost_qgmma_loop(Kernel const& k) {
+  std::regex const branch(R"(^BRA (?:`\()?0x([0-9a-f]+))");
+  Loop best;
+  std::smatch m;
+  for (Instruction const& br : k.code) {
+    if (!std::regex_search(br.text, m, branch)) continue;
+    long const target = std::stol(m[1].str(), nullptr, 16);
+    if (target >= br.address) continue;
+    Loop l;
+    for (Instruction const& i : k.code) {
+      if (i.address < target || i.address > br.address) continue;
+      ++l.instructions;
+      if (starts_with(i.text, "QGMMA")) ++l.qgmma;
+      if (starts_with(i.text, "FFMA") || starts_with(i.text, "FADD") ||
+          starts_with(i.text, "FMUL"))
+        ++l.fp32;
+    }
+    if (l.qgmma > 0 && (best.instructions == 0 || l.instructions < best.instructions)) best = l;
+  }
+  return best;
+}
+
+/// A short name for a mangled WarpSpecializedGemmKernel: tile, warpgroups, stages, granularity,
+/// and the schedule / cluster when they are not the default (e.g. "128x256 w2 s3 Blockwise").
+std::string label(std::string const& mangled) {
+  std::smatch m;
+  std::string out;
+  if (std::regex_search(mangled, m, std::regex(R"(WgmmaTilePolicyILi(\d+)ELi(\d+)ELi(\d+)ELi(\d+)E)")))
+    out = m[1].str() + "x" + m[2].str() + " w" + m[3].str() + " s" + m[4].str();
+  else if (std::regex_search(mangled, m,
+                             std::regex(R"(WgmmaSwapABPolicyILi(\d+)ELi(\d+)ELi(\d+)ELi(\d+)E)")))
+    out = "swapped " + m[1].str() + "x" + m[2].str() + " w" + m[3].str() + " s" + m[4].str();
+  for (char const* g : {"PerTensor", "PerChannel"})
+    if (mangled.find(g) != std::string::npos) out += std::string(" ") + g;
+  if (std::regex_search(mangled, m, std::regex(R"(BlockwiseILi(\d+)ELi(\d+)ELi(\d+)E)")))
+    out += " Blockwise<" + m[1].str() + "," + m[2].str() + "," + m[3].str() + ">";
+  if (mangled.find("WgmmaScheduleE1") != std::string::npos) out += " ping-pong";
+  if (std::regex_search(mangled, std::regex("WgmmaMulticastE[12]"))) out += " multicast";
+  return out.empty() ? mangled.substr(0, 60) : out;
+}
+
+int count_prefix(Kernel const& k, char const* prefix) {
+  int n = 0;
+  for (Instruction const& i : k.code) n += starts_with(i.text, prefix) ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 5) {
+    std::cerr << "usage: sass_loop_check <sass.txt> <promoted budget> <blockwise budget> "
+                 "<fast budget>\n";
+    return 2;
+  }
+  std::ifstream in(argv[1]);
+  if (!in) {
+    std::cerr << "cannot read " << argv[1] << "\n";
+    return 2;
+  }
+  double const budget_promoted = std::atof(argv[2]);
+  double const budget_blockwise = std::atof(argv[3]);
+  double const budget_fast = std::atof(argv[4]);
+  int checked = 0, failed = 0;
+  for (Kernel const& k : parse(in)) {
+    if (k.name.find("WarpSpecializedGemmKernel") == std::string::npos ||
+        k.name.find("SplitKReduce") != std::string::npos)
+      continue;
+    ++checked;
+    int const qgmma = count_prefix(k, "QGMMA"), hmma = count_prefix(k, "HMMA");
+    Loop const l = innermost_qgmma_loop(k);
+    bool const blockwise = k.name.find("Blockwise") != std::string::npos;
+    char const* kind = l.fp32 == 0 ? "fast" : blockwise ? "blockwise" : "promoted";
+    double const budget = l.fp32 == 0 ? budget_fast : blockwise ? budget_blockwise : budget_promoted;
+    double const per_qgmma =
+        l.qgmma > 0 ? static_cast<double>(l.instructions - l.fp32) / l.qgmma : 0.0;
+    bool const ok = qgmma > 0 && hmma == 0 && l.qgmma > 0 && per_qgmma <= budget;
+    std::printf("%s %-9s QGMMA %3d HMMA %d loop %4d instructions, %3d QGMMA, %3d FP32: %5.2f others "
+                "per QGMMA (budget %.2f)  %s\n",
+                ok ? "ok  " : "FAIL", kind, qgmma, hmma, l.instructions, l.qgmma, l.fp32, per_qgmma,
+                budget, label(k.name).c_str());
+    failed += ok ? 0 : 1;
+  }
+  if (checked == 0) {
+    std::printf("no WarpSpecializedGemmKernel in %s\n", argv[1]);
+    return 1;
+  }
+  std::printf("%d kernels, %d over budget or without QGMMA / with HMMA\n", checked, failed);
+  return failed == 0 ? 0 : 1;
+}
