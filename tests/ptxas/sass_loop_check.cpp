@@ -72,8 +72,7 @@ Loop innermost_qgmma_loop(Kernel const& k) {
       if (i.address < target || i.address > br.address) continue;
       ++l.instructions;
       if (starts_with(i.text, "QGMMA")) ++l.qgmma;
-      if (starts_with(i.text, "FFMA") || starts_with(i.text, "FADD") ||
-          starts_with(i.text, "FMUL"))
+      if (starts_with(i.text, "FFMA") || starts_with(i.text, "FADD") || starts_with(i.text, "FMUL"))
         ++l.fp32;
     }
     if (l.qgmma > 0 && (best.instructions == 0 || l.instructions < best.instructions)) best = l;
@@ -86,7 +85,8 @@ Loop innermost_qgmma_loop(Kernel const& k) {
 std::string label(std::string const& mangled) {
   std::smatch m;
   std::string out;
-  if (std::regex_search(mangled, m, std::regex(R"(WgmmaTilePolicyILi(\d+)ELi(\d+)ELi(\d+)ELi(\d+)E)")))
+  if (std::regex_search(mangled, m,
+                        std::regex(R"(WgmmaTilePolicyILi(\d+)ELi(\d+)ELi(\d+)ELi(\d+)E)")))
     out = m[1].str() + "x" + m[2].str() + " w" + m[3].str() + " s" + m[4].str();
   else if (std::regex_search(mangled, m,
                              std::regex(R"(WgmmaSwapABPolicyILi(\d+)ELi(\d+)ELi(\d+)ELi(\d+)E)")))
@@ -132,14 +132,17 @@ int main(int argc, char** argv) {
     Loop const l = innermost_qgmma_loop(k);
     bool const blockwise = k.name.find("Blockwise") != std::string::npos;
     char const* kind = l.fp32 == 0 ? "fast" : blockwise ? "blockwise" : "promoted";
-    double const budget = l.fp32 == 0 ? budget_fast : blockwise ? budget_blockwise : budget_promoted;
+    double const budget = l.fp32 == 0 ? budget_fast
+                          : blockwise ? budget_blockwise
+                                      : budget_promoted;
     double const per_qgmma =
         l.qgmma > 0 ? static_cast<double>(l.instructions - l.fp32) / l.qgmma : 0.0;
     bool const ok = qgmma > 0 && hmma == 0 && l.qgmma > 0 && per_qgmma <= budget;
-    std::printf("%s %-9s QGMMA %3d HMMA %d loop %4d instructions, %3d QGMMA, %3d FP32: %5.2f others "
-                "per QGMMA (budget %.2f)  %s\n",
-                ok ? "ok  " : "FAIL", kind, qgmma, hmma, l.instructions, l.qgmma, l.fp32, per_qgmma,
-                budget, label(k.name).c_str());
+    std::printf(
+        "%s %-9s QGMMA %3d HMMA %d loop %4d instructions, %3d QGMMA, %3d FP32: %5.2f others "
+        "per QGMMA (budget %.2f)  %s\n",
+        ok ? "ok  " : "FAIL", kind, qgmma, hmma, l.instructions, l.qgmma, l.fp32, per_qgmma, budget,
+        label(k.name).c_str());
     failed += ok ? 0 : 1;
   }
   if (checked == 0) {
