@@ -443,7 +443,7 @@ struct TmaWgmmaMainloop {
       [[maybe_unused]] auto const rows = scale_rows(p, m0 + row0, n0, c.t);
       for (int kb = kb_begin; kb < kb_end; ++kb) {
         BlockScales sc;
-        if constexpr (kKBlocked) sc.load(p, rows, kb);        // lands under the wgmmas
+        if constexpr (kKBlocked) sc.load(p, rows, kb);        // issued before the stage's wait
         arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);  // waits for: the stage's A and B
         FP8GEMM_UNROLL
         for (int i = 0; i < Policy::kAtomsM; ++i) {
