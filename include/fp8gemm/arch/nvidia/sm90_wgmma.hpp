@@ -241,12 +241,12 @@ FP8GEMM_DEVICE void wgmma_pin_accumulators(float (&d)[Regs]) {
 // One wgmma.mma_async, SS form: D (+)= A·B with both operands from shared-memory descriptors.
 // scale-d is a predicate from a register (0: D = A·B, the accumulators' old values ignored);
 // imm-scale-a = imm-scale-b = 1 (no negation). FP8 has no transpose immediates: K-major only.
-#define FP8GEMM_SM90_WGMMA_SS(N_STR, TA, TB, D_LIST, D_OPERANDS, IA, IB, IS)                      \
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" IS                                            \
-               ", 0;\n"                                                                           \
-               "wgmma.mma_async.sync.aligned.m64n" N_STR "k32.f32." TA "." TB " {" D_LIST "}, %" IA \
-               ", %" IB ", p, 1, 1;\n}\n"                                                         \
-               : D_OPERANDS()                                                                     \
+#define FP8GEMM_SM90_WGMMA_SS(N_STR, TA, TB, D_LIST, D_OPERANDS, IA, IB, IS)              \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" IS                                    \
+               ", 0;\n"                                                                   \
+               "wgmma.mma_async.sync.aligned.m64n" N_STR "k32.f32." TA "." TB " {" D_LIST \
+               "}, %" IA ", %" IB ", p, 1, 1;\n}\n"                                       \
+               : D_OPERANDS()                                                             \
                : "l"(desc_a), "l"(desc_b), "r"(scale_d))
 
 #define FP8GEMM_SM90_WGMMA_SS_PAIRS(N_STR, D_LIST, D_OPERANDS, IA, IB, IS)        \
