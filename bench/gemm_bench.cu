@@ -415,6 +415,10 @@ int register_all() {
       bench_fp8gemm<Sm90WgmmaDefault<>, AtomDefaultAccumulation, PerTensor, GeluTanh>(st, s.m, s.n,
                                                                                       s.k);
     });
+    add("fp8gemm/sm90_wgmma_large_gelu_tanh/" + shape_name(s), [s](benchmark::State& st) {
+      bench_fp8gemm<Sm90WgmmaLarge<>, AtomDefaultAccumulation, PerTensor, GeluTanh>(st, s.m, s.n,
+                                                                                    s.k);
+    });
     add_cublaslt("cublaslt_then_gelu", s, LtMode::kPerTensorGelu);
   }
   // 1x128 (A) . 128x128 (B) block scales against cuBLASLt's blockwise mode.

@@ -48,12 +48,14 @@ using Configs = ::testing::Types<
     GemmConfig<WgmmaTilePolicy<128, 192, 2, 4, e4m3fn, e5m2>, PerChannel, LayoutB::kNK,
                Epilogue<bf16, Identity>>,
     // promotion in chunks of N (two partial-sum sets of a narrower wgmma, kPromoteChunks):
-    // Sm90WgmmaLarge (128 x 256) in four n64 chunks (TMA stores; fp32 C from registers), 128 x 144
+    // Sm90WgmmaLarge (128 x 256) in four n64 chunks (TMA stores, with GELU-tanh too; fp32 C and
+    // GELU-erf from registers), 128 x 144
     // / 160 / 176 in two n72 / n80 / n88 chunks (192 above is two n96 chunks)
     GemmConfig<Sm90WgmmaLarge<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>,
     GemmConfig<Sm90WgmmaLarge<e5m2, e4m3fn>, Blockwise<1, 128, 128>, LayoutB::kNK,
                Epilogue<bf16, Identity>>,
     GemmConfig<Sm90WgmmaLarge<e4m3fn, e5m2>, PerChannel, LayoutB::kNK, Epilogue<float, GeluErf>>,
+    GemmConfig<Sm90WgmmaLarge<e5m2, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<fp16, GeluTanh>>,
     GemmConfig<WgmmaTilePolicy<128, 144, 2, 6, e4m3fn, e5m2>, PerChannel, LayoutB::kNK,
                Epilogue<fp16, GeluTanh>>,
     GemmConfig<WgmmaTilePolicy<128, 160, 2, 6>, Blockwise<1, 32, 128>, LayoutB::kNK,

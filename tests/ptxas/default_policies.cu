@@ -19,13 +19,15 @@ using FastBf16 =
 using Promoted192 =
     GemmConfig<WgmmaTilePolicy<128, 192, 2, 4>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
 // 128 x 256 promoted in four n64 chunks (128 accumulators + two sets of 32 partial sums), TMA
-// stores; with GELU-erf from registers
+// stores (with GELU-tanh as well); with GELU-erf from registers
 using LargeBf16 = GemmConfig<Sm90WgmmaLarge<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+using LargeGeluTanh =
+    GemmConfig<Sm90WgmmaLarge<>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>>;
 using LargeGelu =
     GemmConfig<Sm90WgmmaLarge<e5m2, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluErf>>;
 using LargeBlockwise =
     GemmConfig<Sm90WgmmaLarge<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
-// GELU on the 128 x 256 tile (128 accumulators per thread: register stores)
+// GELU-tanh on the 128 x 256 tile with fast accumulation (TMA stores)
 using FastGelu = GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>,
                             FastAccumulation>;
 using SmallMFp32 = GemmConfig<Sm90WgmmaSmallM<>, PerTensor, LayoutB::kNK, Epilogue<float>>;
@@ -71,7 +73,9 @@ Status run_all(Gemm<PromotedBf16>::Arguments const& a, Gemm<PromotedGelu>::Argum
                Gemm<PingPongPromoted>::Arguments const& i, Gemm<PingPongFast>::Arguments const& j,
                Gemm<MediumMBf16>::Arguments const& k, Gemm<FastGelu>::Arguments const& l,
                Gemm<Promoted192>::Arguments const& m, Gemm<LargeBf16>::Arguments const& n,
-               Gemm<LargeGelu>::Arguments const& o, Gemm<LargeBlockwise>::Arguments const& q) {
+               Gemm<LargeGelu>::Arguments const& o, Gemm<LargeBlockwise>::Arguments const& q,
+               Gemm<LargeGeluTanh>::Arguments const& r) {
+  FP8GEMM_RETURN_IF_ERROR(Gemm<LargeGeluTanh>::run(r));
   FP8GEMM_RETURN_IF_ERROR(Gemm<LargeBlockwise>::run(q));
   FP8GEMM_RETURN_IF_ERROR(Gemm<LargeBf16>::run(n));
   FP8GEMM_RETURN_IF_ERROR(Gemm<LargeGelu>::run(o));
