@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <regex>
@@ -540,15 +541,141 @@ inline bool is_fp8_operand_f8f6f4(Instr const& i) {
   return a <= 1 && b <= 1;
 }
 
+/// One vector register: 'v' or 'a' and its index.
+struct VReg {
+  char file = 'v';
+  int index = 0;
+  bool operator==(VReg const& o) const { return file == o.file && index == o.index; }
+  std::string name() const { return std::string(1, file) + std::to_string(index); }
+};
+
+/// The vector registers an operand names: "v[4:11]" is v4..v11, "a7" is a7; a constant, an SGPR
+/// or a modifier names none.
+inline std::vector<VReg> vector_regs(std::string const& operand) {
+  static std::regex const range(R"(^([va])\[(\d+):(\d+)\]$)"), one(R"(^([va])(\d+)$)");
+  std::smatch m;
+  std::string const t = trim(operand);
+  std::vector<VReg> out;
+  if (std::regex_match(t, m, range)) {
+    for (int r = std::stoi(m[2]); r <= std::stoi(m[3]); ++r) out.push_back({m.str(1)[0], r});
+  } else if (std::regex_match(t, m, one)) {
+    out.push_back({m.str(1)[0], std::stoi(m[2])});
+  }
+  return out;
+}
+
+/// The vector registers an instruction writes, where the stand-in below needs them: the first
+/// operand of a vector ALU or MFMA op (none when it is an SGPR or VCC: compares, readlane,
+/// readfirstlane), both of v_swap*; of an LDS op that returns data (reads, permutes, swizzles,
+/// `_rtn` atomics; not writes); of a load into registers (global, buffer, flat, scratch: spill
+/// reloads; a direct-to-LDS load writes none) and of an atomic that returns (glc / sc0).
+inline std::vector<VReg> vector_regs_written(Instr const& i) {
+  VmemLoad const v = vmem_load(i);
+  std::string const& op = i.op;
+  bool const lds_returns = starts_with(op, "ds_") && !starts_with(op, "ds_write") &&
+                           !starts_with(op, "ds_store") &&
+                           (starts_with(op, "ds_read") || starts_with(op, "ds_load") ||
+                            op.find("permute") != std::string::npos ||
+                            starts_with(op, "ds_swizzle") || op.find("_rtn") != std::string::npos);
+  static std::regex const returning(R"((^|[\s,])(glc|sc0)($|[\s,]))");
+  bool const atomic_returns =
+      op.find("_atomic_") != std::string::npos && std::regex_search(i.operands, returning);
+  bool const load = (v.is_load && !v.to_lds) || (starts_with(op, "scratch_load") &&
+                                                 i.operands.find(" lds") == std::string::npos);
+  bool const writes =
+      (starts_with(op, "v_") && !starts_with(op, "v_cmp")) || lds_returns || load || atomic_returns;
+  if (!writes) return {};
+  std::vector<std::string> const o = split_operands(i.operands);
+  if (o.empty()) return {};
+  std::vector<VReg> w = vector_regs(o[0]);
+  if (starts_with(op, "v_swap") && o.size() > 1)
+    for (VReg const& r : vector_regs(o[1])) w.push_back(r);
+  return w;
+}
+
+/// The llvm-mca stand-in for an FP8-operand f8f6f4 MFMA (see mca_input): an MFMA of the same
+/// D / C shape that llvm-mca's gfx950 model prices at the FP8 rate in one instruction,
+/// v_mfma_f32_16x16x4_f32 (8 passes; for 16x16x128) or v_mfma_f32_32x32x2_f32 (16 passes; for
+/// 32x32x64), with the original D and C. Its A and B are one register each: of every register the
+/// original reads (A, B and, scaled, the two scale operands), the two the model makes ready last,
+/// by (latency of the writer) - (instructions since it, wrapping around the trip), so the
+/// stand-in waits for whatever the original would wait for longest. `latency[j]`: llvm-mca's
+/// latency of path[j] (run_mca_latencies); empty: every writer counts as 1.
+inline std::string mfma_stand_in(std::vector<Instr const*> const& path, std::size_t at,
+                                 std::vector<int> const& latency) {
+  Instr const& i = *path[at];
+  std::vector<std::string> const o = split_operands(i.operands);
+  bool const scaled = starts_with(i.op, "v_mfma_scale");
+  // an operand without the modifiers after it (cbsz, blgp, op_sel, ...)
+  auto bare = [](std::string const& x) { return x.substr(0, x.find(' ')); };
+  std::vector<std::string> sources = {o.at(1), o.at(2)};
+  if (scaled) sources.push_back(bare(o.at(4))), sources.push_back(bare(o.at(5)));
+  std::size_t const n = path.size();
+  struct Candidate {
+    long slack;
+    std::size_t back, writer;
+    VReg reg;
+  };
+  std::vector<Candidate> ready;
+  for (auto const& src : sources) {
+    for (VReg const& r : vector_regs(src)) {
+      for (std::size_t back = 1; back <= n; ++back) {
+        std::size_t const j = (at + n - back) % n;
+        auto const w = vector_regs_written(*path[j]);
+        if (std::find(w.begin(), w.end(), r) == w.end()) continue;
+        long const lat = j < latency.size() ? latency[j] : 1;
+        ready.push_back({lat - static_cast<long>(back), back, j, r});
+        break;
+      }
+    }
+  }
+  std::stable_sort(ready.begin(), ready.end(), [](Candidate const& x, Candidate const& y) {
+    return x.slack != y.slack ? x.slack > y.slack : x.back < y.back;
+  });
+  // the second from another writer (the same writer's other registers add nothing); registers
+  // written nowhere in the trip carry no dependency: any will do
+  std::vector<VReg> pick;
+  for (auto const& c : ready)
+    if (pick.empty() || (pick.size() == 1 && c.writer != ready.front().writer))
+      pick.push_back(c.reg);
+  for (auto const& src : {o.at(1), o.at(2)}) {
+    auto const r = vector_regs(src);
+    if (pick.size() < 2 && !r.empty() && std::find(pick.begin(), pick.end(), r[0]) == pick.end())
+      pick.push_back(r[0]);
+  }
+  if (pick.empty()) pick.push_back(VReg{'v', 0});     // no vector source at all (not seen)
+  if (pick.size() < 2) pick.push_back(pick.front());  // A and B the same registers
+  bool const big = i.op.find("32x32x64") != std::string::npos;
+  std::string const c = bare(o.at(3));
+  return std::string(big ? "v_mfma_f32_32x32x2_f32 " : "v_mfma_f32_16x16x4_f32 ") + o.at(0) + ", " +
+         pick.at(0).name() + ", " + pick.at(1).name() + ", " + c;
+}
+
+/// How an FP8-operand f8f6f4 MFMA goes into the llvm-mca input (llvm-mca 22 holds the matrix pipe
+/// for the FP4 rate, half the FP8 rate):
+///   kStandIn: replaced by mfma_stand_in: one instruction that holds the pipe for the FP8 rate and
+///             lets the instructions after it issue while it runs, as the SIMD does (the table);
+///   kTwice:   written twice (the previous pricing, kept as a column): the second copy waits for
+///             the pipe at issue, and llvm-mca issues in order, so at most 3 instructions overlap
+///             an MFMA's 8 passes instead of 7;
+///   kModel:   left as it is (the FP4 rate; self-tests).
+enum class F8f6f4Price { kStandIn, kTwice, kModel };
+
 /// The llvm-mca input for one trip: the path's instructions in order, branches included (they
-/// take issue slots; llvm-mca does not follow them). Each FP8-operand f8f6f4 MFMA is written twice
-/// so the matrix pipe is held for the FP8 rate (a second identical MFMA adds exactly its passes:
-/// the model's accumulate dependency costs no more than the pipe, checked by a self-test).
-inline std::string mca_input(std::vector<Instr const*> const& path, bool fp8_rate) {
+/// take issue slots; llvm-mca does not follow them), each FP8-operand f8f6f4 MFMA priced as
+/// `price` says. `latency`: for kStandIn (mfma_stand_in).
+inline std::string mca_input(std::vector<Instr const*> const& path, F8f6f4Price price,
+                             std::vector<int> const& latency = {}) {
   std::string s;
-  for (Instr const* i : path) {
-    s += i->text + "\n";
-    if (fp8_rate && is_fp8_operand_f8f6f4(*i)) s += i->text + "\n";
+  for (std::size_t at = 0; at < path.size(); ++at) {
+    Instr const& i = *path[at];
+    bool const fp8 = is_fp8_operand_f8f6f4(i);
+    if (fp8 && price == F8f6f4Price::kStandIn) {
+      s += mfma_stand_in(path, at, latency) + "\n";
+      continue;
+    }
+    s += i.text + "\n";
+    if (fp8 && price == F8f6f4Price::kTwice) s += i.text + "\n";
   }
   return s;
 }
@@ -594,26 +721,97 @@ inline McaResult parse_mca(std::string const& out) {
   return r;
 }
 
+/// Runs `mca` (llvm-mca-22) on `input_path` for `arch` ("gfx950") with `options`: its output, or
+/// an error (why) in `error`.
+inline std::string mca_output(std::string const& mca, std::string const& input_path,
+                              std::string const& arch, std::string const& options,
+                              std::string& error) {
+  if (mca.empty()) {
+    error = "llvm-mca-22 not found (scripts/install_deps.sh installs llvm-22)";
+    return "";
+  }
+  std::string const cmd = "'" + mca + "' -mtriple=amdgcn-amd-amdhsa -mcpu=" + arch + " " + options +
+                          " '" + input_path + "' 2>&1";
+  std::string out;
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+  if (!pipe) {
+    error = "cannot run " + mca;
+    return "";
+  }
+  char buf[4096];
+  while (std::size_t const got = std::fread(buf, 1, sizeof buf, pipe.get())) out.append(buf, got);
+  int const status = pclose(pipe.release());
+  if (status != 0) error = mca + " failed: " + out.substr(0, 400);
+  return out;
+}
+
 /// Runs `mca` (llvm-mca-22) on `input_path` for `arch` ("gfx950") and reads the result.
 inline McaResult run_mca(std::string const& mca, std::string const& input_path,
                          std::string const& arch, int iterations = 100) {
   McaResult r;
-  auto fail = [&r](std::string why) {
-    r.error = std::move(why);
-    return r;
-  };
-  if (mca.empty()) return fail("llvm-mca-22 not found (scripts/install_deps.sh installs llvm-22)");
-  std::string const cmd = "'" + mca + "' -mtriple=amdgcn-amd-amdhsa -mcpu=" + arch +
-                          " -iterations=" + std::to_string(iterations) +
-                          " -instruction-info=false '" + input_path + "' 2>&1";
-  std::string out;
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
-  if (!pipe) return fail("cannot run " + mca);
-  char buf[4096];
-  while (std::size_t const got = std::fread(buf, 1, sizeof buf, pipe.get())) out.append(buf, got);
-  int const status = pclose(pipe.release());
-  if (status != 0) return fail(mca + " failed: " + out.substr(0, 400));
-  return parse_mca(out);
+  std::string const out =
+      mca_output(mca, input_path, arch,
+                 "-iterations=" + std::to_string(iterations) + " -instruction-info=false", r.error);
+  return r.error.empty() ? parse_mca(out) : r;
+}
+
+/// llvm-mca's latency of each instruction of `input_path` (its "Instruction Info" table, column
+/// [2]), in order; empty with `error` set when it cannot be read.
+inline std::vector<int> run_mca_latencies(std::string const& mca, std::string const& input_path,
+                                          std::string const& arch, std::string& error) {
+  std::string const out = mca_output(
+      mca, input_path, arch, "-iterations=1 -resource-pressure=false -timeline=false", error);
+  std::vector<int> lat;
+  if (!error.empty()) return lat;
+  auto const p = out.find("Instructions:\n", out.find("Instruction Info:"));
+  if (p == std::string::npos) {
+    error = "no instruction info in llvm-mca output";
+    return lat;
+  }
+  std::istringstream lines(out.substr(p + 14));
+  static std::regex const row(R"(^\s*\d+\s+(\d+)\s+\d+\.\d+\s)");
+  std::smatch m;
+  for (std::string line; std::getline(lines, line) && std::regex_search(line, m, row);)
+    lat.push_back(std::stoi(m[1]));
+  return lat;
+}
+
+/// A trip priced both ways (F8f6f4Price): kStandIn, the table's share, and kTwice, the
+/// previous pricing. Writes the llvm-mca inputs next to `base` (base.mca.s: the stand-in input;
+/// base.twice.s; base.model.s: the trip as compiled). The stand-ins' sources are chosen twice:
+/// with the latencies of the trip as compiled, then with those of the stand-in input (the same
+/// instructions one for one, the MFMAs' latencies now the stand-ins'), which are final: a
+/// stand-in's latency does not depend on the sources it reads.
+struct TripPrice {
+  McaResult stand_in, twice;
+};
+inline TripPrice price_trip(std::string const& mca, std::vector<Instr const*> const& path,
+                            std::string const& arch, std::string const& base) {
+  TripPrice t;
+  for (char const* ext : {".mca.s", ".twice.s", ".model.s"}) std::remove((base + ext).c_str());
+  std::ofstream(base + ".twice.s") << mca_input(path, F8f6f4Price::kTwice);
+  t.twice = run_mca(mca, base + ".twice.s", arch);
+  std::vector<int> latency;
+  if (std::any_of(path.begin(), path.end(),
+                  [](Instr const* i) { return is_fp8_operand_f8f6f4(*i); })) {
+    std::ofstream(base + ".model.s") << mca_input(path, F8f6f4Price::kModel);
+    for (std::string const& input : {base + ".model.s", base + ".mca.s"}) {
+      if (input != base + ".model.s")
+        std::ofstream(input) << mca_input(path, F8f6f4Price::kStandIn, latency);
+      std::string error;
+      latency = run_mca_latencies(mca, input, arch, error);
+      if (error.empty() && latency.size() != path.size())
+        error = "llvm-mca listed " + std::to_string(latency.size()) + " latencies for " +
+                std::to_string(path.size()) + " instructions";
+      if (!error.empty()) {
+        t.stand_in.error = error;
+        return t;
+      }
+    }
+  }
+  std::ofstream(base + ".mca.s") << mca_input(path, F8f6f4Price::kStandIn, latency);
+  t.stand_in = run_mca(mca, base + ".mca.s", arch);
+  return t;
 }
 
 }  // namespace fp8gemm::isa

@@ -257,10 +257,10 @@ std::vector<Instr> mfmas(char const* op, int n, int dst_regs, bool chained, char
   return v;
 }
 
-std::vector<std::string> lines(std::vector<Instr> const& v, bool fp8_rate) {
+std::vector<std::string> lines(std::vector<Instr> const& v, F8f6f4Price price) {
   std::vector<Instr const*> p;
   for (auto const& i : v) p.push_back(&i);
-  std::string const s = mca_input(p, fp8_rate);
+  std::string const s = mca_input(p, price);
   std::vector<std::string> out;
   std::size_t b = 0;
   for (std::size_t e; (e = s.find('\n', b)) != std::string::npos; b = e + 1)
@@ -268,61 +268,175 @@ std::vector<std::string> lines(std::vector<Instr> const& v, bool fp8_rate) {
   return out;
 }
 
+Instr instr(std::string const& text) {
+  auto const sp = text.find(' ');
+  return Instr{text.substr(0, sp), sp == std::string::npos ? "" : text.substr(sp + 1), text};
+}
+
 TEST(SteadyStateSelfTest, F8f6f4IsPricedAtTheFp8Rate) {
   // Eight independent 16x16x128 f8f6f4 with FP8 operands: llvm-mca's gfx950 model holds the matrix
-  // pipe 4 cycles each (the FP4 rate); written twice, 8 = the FP8 rate, and nothing else moves.
+  // pipe 4 cycles each (the FP4 rate); the stand-ins hold it 8 (the FP8 rate), and nothing else
+  // limits the trip. Written twice, the same.
   auto const v = mfmas("v_mfma_f32_16x16x128_f8f6f4", 8, 4, false, "v[100:107], v[108:115]");
-  McaResult const model = price(lines(v, false), "gfx950", "selftest_f8f6f4_model.s");
+  McaResult const model = price(lines(v, F8f6f4Price::kModel), "gfx950", "selftest_f8f6f4_model.s");
   ASSERT_TRUE(model.error.empty()) << model.error;
   EXPECT_DOUBLE_EQ(model.matrix_per_trip, 8 * 4.0)
       << "llvm-mca's f8f6f4 price changed: revisit the correction";
-  McaResult const fp8 = price(lines(v, true), "gfx950", "selftest_f8f6f4_fp8.s");
-  ASSERT_TRUE(fp8.error.empty()) << fp8.error;
   int passes = 0;
   for (auto const& i : v) passes += mfma_fp8_passes(i);
   EXPECT_EQ(passes, 8 * 8);
-  EXPECT_DOUBLE_EQ(fp8.matrix_per_trip, passes);
-  EXPECT_NEAR(fp8.cycles_per_trip, passes, 0.02 * passes);  // the pipe is the only limit
-  EXPECT_NEAR(fp8.share(), 1.0, 0.02);
-  // The same MFMAs all on one accumulator: the duplicate's dependency costs nothing beyond the
-  // pipe.
-  auto const chain = mfmas("v_mfma_f32_16x16x128_f8f6f4", 8, 4, true, "v[100:107], v[108:115]");
-  McaResult const dep = price(lines(chain, true), "gfx950", "selftest_f8f6f4_chain.s");
-  ASSERT_TRUE(dep.error.empty()) << dep.error;
-  EXPECT_NEAR(dep.cycles_per_trip, fp8.cycles_per_trip, 0.02 * passes);
-  // 32x32x64: 8 in the model, 16 at the FP8 rate.
-  auto const big = mfmas("v_mfma_f32_32x32x64_f8f6f4", 4, 16, false, "v[100:107], v[108:115]");
-  McaResult const b = price(lines(big, true), "gfx950", "selftest_f8f6f4_32.s");
-  ASSERT_TRUE(b.error.empty()) << b.error;
-  EXPECT_DOUBLE_EQ(b.matrix_per_trip, 4 * 16.0);
+  for (F8f6f4Price const p : {F8f6f4Price::kStandIn, F8f6f4Price::kTwice}) {
+    bool const in = p == F8f6f4Price::kStandIn;
+    McaResult const fp8 =
+        price(lines(v, p), "gfx950", in ? "selftest_f8f6f4_standin.s" : "selftest_f8f6f4_twice.s");
+    ASSERT_TRUE(fp8.error.empty()) << fp8.error;
+    EXPECT_DOUBLE_EQ(fp8.matrix_per_trip, passes);
+    EXPECT_NEAR(fp8.cycles_per_trip, passes, 0.02 * passes);  // the pipe is the only limit
+    EXPECT_NEAR(fp8.share(), 1.0, 0.02);
+    // The same MFMAs all on one accumulator: the dependency costs nothing beyond the pipe.
+    auto const chain = mfmas("v_mfma_f32_16x16x128_f8f6f4", 8, 4, true, "v[100:107], v[108:115]");
+    McaResult const dep = price(lines(chain, p), "gfx950",
+                                in ? "selftest_f8f6f4_chain.s" : "selftest_f8f6f4_chain_twice.s");
+    ASSERT_TRUE(dep.error.empty()) << dep.error;
+    EXPECT_NEAR(dep.cycles_per_trip, fp8.cycles_per_trip, 0.02 * passes);
+    // 32x32x64: 8 in the model, 16 at the FP8 rate.
+    auto const big = mfmas("v_mfma_f32_32x32x64_f8f6f4", 4, 16, false, "v[100:107], v[108:115]");
+    McaResult const b =
+        price(lines(big, p), "gfx950", in ? "selftest_f8f6f4_32.s" : "selftest_f8f6f4_32_twice.s");
+    ASSERT_TRUE(b.error.empty()) << b.error;
+    EXPECT_DOUBLE_EQ(b.matrix_per_trip, 4 * 16.0);
+  }
+}
+
+TEST(SteadyStateSelfTest, StandInsHoldThePipeForTheirTablePasses) {
+  // AMD's CDNA3/CDNA4 instruction tables: v_mfma_f32_16x16x4_f32 32 cycles = 8 passes,
+  // v_mfma_f32_32x32x2_f32 64 cycles = 16 passes, the FP8 rate of 16x16x128 / 32x32x64 f8f6f4.
+  // llvm-mca 22's gfx950 model must agree, or the stand-ins price something else.
+  McaResult const s16 =
+      price(lines(mfmas("v_mfma_f32_16x16x4_f32", 4, 4, false, "v100, v101"), F8f6f4Price::kModel),
+            "gfx950", "selftest_standin16.s");
+  ASSERT_TRUE(s16.error.empty()) << s16.error;
+  EXPECT_DOUBLE_EQ(s16.matrix_per_trip, 4 * 8.0);
+  McaResult const s32 =
+      price(lines(mfmas("v_mfma_f32_32x32x2_f32", 4, 16, false, "v100, v101"), F8f6f4Price::kModel),
+            "gfx950", "selftest_standin32.s");
+  ASSERT_TRUE(s32.error.empty()) << s32.error;
+  EXPECT_DOUBLE_EQ(s32.matrix_per_trip, 4 * 16.0);
+}
+
+TEST(SteadyStateSelfTest, InstructionsAfterAStandInIssueWhileItRuns) {
+  // Four MFMAs, each followed by 7 independent ALU instructions: 4 x (1 + 7) issue slots against
+  // 4 x 8 passes, so the pipe never waits. Written twice, the second copy waits at issue for the
+  // pipe the first holds (llvm-mca issues in order), 4 cycles, and the 7 issue after it, of which
+  // only 3 overlap its 4 passes: 4 x (4 + 1 + 7) = 48 cycles.
+  std::vector<Instr> v;
+  for (int m = 0; m < 4; ++m) {
+    std::string const d = "v[" + std::to_string(4 * m) + ":" + std::to_string(4 * m + 3) + "]";
+    v.push_back(instr("v_mfma_f32_16x16x128_f8f6f4 " + d + ", v[100:107], v[108:115], 0"));
+    for (int k = 0; k < 7; ++k)
+      v.push_back(instr("v_add_u32_e32 v" + std::to_string(40 + 8 * m + k) + ", v120, v121"));
+  }
+  McaResult const in = price(lines(v, F8f6f4Price::kStandIn), "gfx950", "selftest_overlap.s");
+  ASSERT_TRUE(in.error.empty()) << in.error;
+  EXPECT_DOUBLE_EQ(in.matrix_per_trip, 32.0);
+  EXPECT_NEAR(in.cycles_per_trip, 32.0, 0.5);
+  McaResult const tw = price(lines(v, F8f6f4Price::kTwice), "gfx950", "selftest_overlap_twice.s");
+  ASSERT_TRUE(tw.error.empty()) << tw.error;
+  EXPECT_DOUBLE_EQ(tw.matrix_per_trip, 32.0);
+  EXPECT_NEAR(tw.cycles_per_trip, 4 * 12.0, 0.5);
+}
+
+TEST(SteadyStateSelfTest, StandInReadsTheSourcesReadyLast) {
+  // Model latencies (llvm-mca's gfx950: ds_read_b128 5, a VALU op 1, a buffer load into
+  // registers 80): ready = latency - instructions since the writer.
+  std::vector<Instr> v = {
+      instr("ds_read_b128 v[100:103], v1"),                  // 5 back: ready 0
+      instr("v_mov_b32_e32 v200, v201"),                     //
+      instr("ds_read_b128 v[104:107], v2 offset:16"),        // 3 back: ready +2
+      instr("buffer_load_dword v120, v3, s[4:7], 0 offen"),  // 2 back: ready +78
+      instr("v_mov_b32_e32 v108, v202"),                     // 1 back: ready 0
+      instr("v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[100:107], v[108:115], 0"),
+      instr("v_mfma_scale_f32_16x16x128_f8f6f4 v[4:7], v[100:107], v[108:115], v[4:7], v120, "
+            "v121 op_sel_hi:[0,0,0]")};
+  std::vector<int> const latency = {5, 1, 5, 80, 1, 8, 8};
+  std::vector<Instr const*> p;
+  for (auto const& i : v) p.push_back(&i);
+  // A and B only: the later LDS read, then (a tie at ready 0: the nearer writer) the v_mov
+  EXPECT_EQ(mfma_stand_in(p, 5, latency), "v_mfma_f32_16x16x4_f32 v[0:3], v104, v108, 0");
+  // scaled: the scale register's load comes first; C is kept, the modifiers dropped
+  EXPECT_EQ(mfma_stand_in(p, 6, latency), "v_mfma_f32_16x16x4_f32 v[4:7], v120, v104, v[4:7]");
+  // the second source never comes from the first one's writer
+  std::vector<Instr> w = {instr("ds_read_b128 v[100:103], v1"),
+                          instr("v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[100:107], v[108:115], 0")};
+  std::vector<Instr const*> q = {&w[0], &w[1]};
+  EXPECT_EQ(mfma_stand_in(q, 1, {5, 8}), "v_mfma_f32_16x16x4_f32 v[0:3], v100, v108, 0");
+  // A and B the same registers, one writer: that register twice
+  std::vector<Instr> same = {
+      instr("ds_read_b128 v[100:103], v1"),
+      instr("v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[100:107], v[100:107], 0")};
+  std::vector<Instr const*> r = {&same[0], &same[1]};
+  EXPECT_EQ(mfma_stand_in(r, 1, {5, 8}), "v_mfma_f32_16x16x4_f32 v[0:3], v100, v100, 0");
+}
+
+TEST(SteadyStateSelfTest, VectorRegistersWrittenByClass) {
+  auto written = [](char const* text) {
+    std::string out;
+    for (VReg const& r : vector_regs_written(instr(text))) out += r.name() + " ";
+    return out;
+  };
+  EXPECT_EQ(written("v_fma_f32 v84, v10, v214, v84"), "v84 ");
+  EXPECT_EQ(written("v_pk_fma_f32 v[4:5], v[6:7], v[8:9], v[4:5]"), "v4 v5 ");
+  EXPECT_EQ(written("v_accvgpr_write_b32 a2, v246"), "a2 ");
+  EXPECT_EQ(written("v_swap_b32 v1, v2"), "v1 v2 ");
+  EXPECT_EQ(written("v_cmp_ne_u32_e64 s[66:67], 0, v18"), "");
+  EXPECT_EQ(written("v_cmp_class_f32_e32 vcc, v18, v201"), "");
+  EXPECT_EQ(written("v_readfirstlane_b32 s4, v1"), "");
+  EXPECT_EQ(written("ds_read_b128 v[42:45], v18 offset:2048"), "v42 v43 v44 v45 ");
+  EXPECT_EQ(written("ds_bpermute_b32 v3, v4, v5"), "v3 ");
+  EXPECT_EQ(written("ds_write_b128 v18, v[42:45]"), "");
+  EXPECT_EQ(written("buffer_load_dword v120, v3, s[4:7], 0 offen"), "v120 ");
+  EXPECT_EQ(written("buffer_load_dwordx4 v206, s[4:7], s65 offen lds"), "");
+  EXPECT_EQ(written("scratch_load_dword v7, off, s0 offset:16"), "v7 ");
+  EXPECT_EQ(written("global_atomic_add_f32 v1, v[2:3], v4, off sc0"), "v1 ");
+  EXPECT_EQ(written("global_atomic_add_f32 v[2:3], v4, off"), "");
+  EXPECT_EQ(written("buffer_store_dword v1, v2, s[4:7], 0 offen"), "");
 }
 
 TEST(SteadyStateSelfTest, Gfx942Fp8MfmaNeedsNoCorrection) {
   auto const v = mfmas("v_mfma_f32_16x16x32_fp8_fp8", 8, 4, false, "v[100:101], v[108:109]");
-  EXPECT_EQ(lines(v, true).size(), 8u);  // not duplicated
-  McaResult const r = price(lines(v, true), "gfx942", "selftest_gfx942.s");
+  EXPECT_EQ(lines(v, F8f6f4Price::kTwice).size(), 8u);                        // not duplicated
+  EXPECT_EQ(lines(v, F8f6f4Price::kStandIn), lines(v, F8f6f4Price::kModel));  // nor replaced
+  McaResult const r = price(lines(v, F8f6f4Price::kStandIn), "gfx942", "selftest_gfx942.s");
   ASSERT_TRUE(r.error.empty()) << r.error;
   EXPECT_DOUBLE_EQ(r.matrix_per_trip, 8 * 4.0);
   auto const big = mfmas("v_mfma_f32_32x32x16_fp8_fp8", 4, 16, false, "v[100:101], v[108:109]");
-  McaResult const b = price(lines(big, true), "gfx942", "selftest_gfx942_32.s");
+  McaResult const b = price(lines(big, F8f6f4Price::kStandIn), "gfx942", "selftest_gfx942_32.s");
   ASSERT_TRUE(b.error.empty()) << b.error;
   EXPECT_DOUBLE_EQ(b.matrix_per_trip, 4 * 8.0);
 }
 
 TEST(SteadyStateSelfTest, SnippetShareIsTheHandComputedOne) {
-  // 3 MFMAs x 8 passes = 24 matrix-pipe cycles per trip; the trip has 31 instructions + 3
-  // duplicates, one issue each, so at least 34 cycles: share <= 24/34.
+  // 3 MFMAs x 8 passes = 24 matrix-pipe cycles per trip; the trip has 31 instructions (the
+  // MFMAs' stand-ins among them), one issue each, so at least 31 cycles: share <= 24/31. Written
+  // twice: 34 instructions, share <= 24/34.
   std::vector<AsmKernel> ks;
   SteadyStatePath const p = walk_snippet(kSnippet, ks);
   ASSERT_TRUE(p.error.empty()) << p.error;
-  std::string const s = mca_input(p.instrs, true);
-  EXPECT_EQ(std::count(s.begin(), s.end(), '\n'), 34);
+  std::string const s = mca_input(p.instrs, F8f6f4Price::kStandIn);
+  EXPECT_EQ(std::count(s.begin(), s.end(), '\n'), 31);
+  EXPECT_EQ(s.find("f8f6f4"), std::string::npos);
   McaResult const r = price({s}, "gfx950", "selftest_snippet.s");
   ASSERT_TRUE(r.error.empty()) << r.error;
   EXPECT_DOUBLE_EQ(r.matrix_per_trip, 24.0);
-  EXPECT_GE(r.cycles_per_trip, 34.0 - 0.5);
-  EXPECT_LE(r.share(), 24.0 / 34.0 + 0.01);
+  EXPECT_GE(r.cycles_per_trip, 31.0 - 0.5);
+  EXPECT_LE(r.share(), 24.0 / 31.0 + 0.01);
   EXPECT_GT(r.share(), 0.0);
+  std::string const t = mca_input(p.instrs, F8f6f4Price::kTwice);
+  EXPECT_EQ(std::count(t.begin(), t.end(), '\n'), 34);
+  McaResult const w = price({t}, "gfx950", "selftest_snippet_twice.s");
+  ASSERT_TRUE(w.error.empty()) << w.error;
+  EXPECT_DOUBLE_EQ(w.matrix_per_trip, 24.0);
+  EXPECT_LE(w.share(), 24.0 / 34.0 + 0.01);
 }
 
 }  // namespace
