@@ -37,16 +37,16 @@ using Configs = ::testing::Types<
     // the previous default: 256 x 128, two m64 row blocks per consumer, one partial-sum set
     GemmConfig<WgmmaTilePolicy<256, 128, 2, 4, e5m2, e5m2>, PerTensor, LayoutB::kNK,
                Epilogue<e5m2, Identity>>,
-    // fast accumulation
-    GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>,
+    // fast accumulation (GELU-tanh through TMA stores; fp32 C and GELU-erf from registers)
+    GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>,
                FastAccumulation>,
     GemmConfig<Sm90WgmmaFast<e5m2, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<float, GeluErf>,
                FastAccumulation>,
     // other tile shapes: one consumer; 3 stages; N = 64; N = 192 (two n96 promotion chunks,
-    // three 128-byte boxes of C through TMA)
+    // three 128-byte boxes of C through TMA, with GELU-tanh)
     GemmConfig<WgmmaTilePolicy<128, 128, 1, 3>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>>,
     GemmConfig<WgmmaTilePolicy<128, 192, 2, 4, e4m3fn, e5m2>, PerChannel, LayoutB::kNK,
-               Epilogue<bf16, Identity>>,
+               Epilogue<bf16, GeluTanh>>,
     // promotion in chunks of N (two partial-sum sets of a narrower wgmma, kPromoteChunks):
     // Sm90WgmmaLarge (128 x 256) in four n64 chunks (TMA stores, with GELU-tanh too; fp32 C and
     // GELU-erf from registers), 128 x 144

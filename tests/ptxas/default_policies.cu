@@ -15,9 +15,9 @@ using BlockwiseFp8 =
 using FastBf16 =
     GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
 // wgmma n192: 128 x 192 promoted (96 accumulators + two sets of 48 partial sums: two n96
-// chunks), TMA stores
+// chunks), TMA stores with GELU-tanh
 using Promoted192 =
-    GemmConfig<WgmmaTilePolicy<128, 192, 2, 4>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+    GemmConfig<WgmmaTilePolicy<128, 192, 2, 4>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>>;
 // 128 x 256 promoted in four n64 chunks (128 accumulators + two sets of 32 partial sums), TMA
 // stores (with GELU-tanh as well); with GELU-erf from registers
 using LargeBf16 = GemmConfig<Sm90WgmmaLarge<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
