@@ -309,9 +309,10 @@ TEST(SteadyStateSelfTest, F8f6f4IsPricedAtTheFp8Rate) {
 }
 
 TEST(SteadyStateSelfTest, StandInsHoldThePipeForTheirTablePasses) {
-  // AMD's CDNA3/CDNA4 instruction tables: v_mfma_f32_16x16x4_f32 32 cycles = 8 passes,
+  // AMD's matrix instruction calculator (github.com/ROCm/amd_matrix_instruction_calculator,
+  // matrix_calculator.py, its CDNA3 table): v_mfma_f32_16x16x4_f32 32 cycles = 8 passes,
   // v_mfma_f32_32x32x2_f32 64 cycles = 16 passes, the FP8 rate of 16x16x128 / 32x32x64 f8f6f4.
-  // llvm-mca 22's gfx950 model must agree, or the stand-ins price something else.
+  // llvm-mca 22's gfx950 model must give the same, or the stand-ins price something else.
   McaResult const s16 =
       price(lines(mfmas("v_mfma_f32_16x16x4_f32", 4, 4, false, "v100, v101"), F8f6f4Price::kModel),
             "gfx950", "selftest_standin16.s");
