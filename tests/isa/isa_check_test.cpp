@@ -919,6 +919,40 @@ std::vector<std::string> table_cells(std::string const& row) {
   return cells;
 }
 
+/// Issue 11's static bar, kept by CI (stand-in pricing, docs/isa_report.md): the gfx950 default
+/// (PerTensor, mk_nk_mn) at least HipKittens' 8-wave share under the same pricing (the frozen
+/// row), no wait to zero directly before an MFMA, at most 3 other instructions per MFMA, no
+/// register-staged global loads, no scratch; the other gfx950 defaults (Blockwise, MX-32) and
+/// Cdna3Default at least 0.70.
+TEST(IsaSteadyState, DefaultsMeetTheStaticBar) {
+  double const hipkittens = std::stod(kHipKittens8Wave.share);
+  struct Bar {
+    char const* name;
+    double share;
+    bool strict;  // the gfx950 default's other conditions
+  };
+  for (Bar const& bar :
+       {Bar{"Gfx950E4m3PerTensorNk", hipkittens, true}, Bar{"Gfx950E4m3BlockwiseNk", 0.70, false},
+        Bar{"Gfx950E4m3Mx32Nk", 0.70, false}, Bar{"Gfx942E4m3PerTensorNk", 0.70, false}}) {
+    Case const* c = nullptr;
+    for (Case const& x : cases())
+      if (x.e.name == bar.name) c = &x;
+    ASSERT_NE(c, nullptr) << bar.name << ": no such config";
+    AsmKernel const* k = find_kernel(kernels_in(c->asm_path), c->e.name);
+    ASSERT_NE(k, nullptr) << bar.name << ": kernel not found";
+    std::vector<LoopSteadyState> const loops = measure_steady_state(c->e.name, c->e.arch, *k);
+    ASSERT_FALSE(loops.empty()) << bar.name << ": no K loop";
+    LoopSteadyState const& l = loops.front();
+    ASSERT_TRUE(l.mca.error.empty()) << bar.name << ": " << l.mca.error;
+    EXPECT_GE(l.mca.share(), bar.share) << bar.name << ": matrix-pipe share";
+    if (!bar.strict) continue;
+    EXPECT_EQ(l.counts.zero_wait_before_mfma, 0) << bar.name;
+    EXPECT_LE(l.counts.nonmfma_per_mfma(), 3.0) << bar.name;
+    EXPECT_EQ(l.counts.staged_loads, 0) << bar.name;
+    EXPECT_EQ(analyze(*k).private_bytes, 0) << bar.name << ": scratch";
+  }
+}
+
 /// The per-config table, on stdout and as markdown (path: FP8GEMM_ISA_REPORT_PATH). It must say
 /// what the checks say: one row per config in order, every row as wide as the header and marked
 /// "pass", no failure listed; and the file must hold exactly what was printed.
