@@ -37,25 +37,26 @@ using Configs = ::testing::Types<
     // the previous default: 256 x 128, two m64 row blocks per consumer, one partial-sum set
     GemmConfig<WgmmaTilePolicy<256, 128, 2, 4, e5m2, e5m2>, PerTensor, LayoutB::kNK,
                Epilogue<e5m2, Identity>>,
-    // fast accumulation (GELU-tanh through TMA stores; fp32 C and GELU-erf from registers)
+    // fast accumulation (GELU-tanh with per-tensor scales through TMA stores, the same staging
+    // loop as Identity's; fp32 C and GELU-erf from registers)
     GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>,
                FastAccumulation>,
     GemmConfig<Sm90WgmmaFast<e5m2, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<float, GeluErf>,
                FastAccumulation>,
     // other tile shapes: one consumer; 3 stages; N = 64; N = 192 (two n96 promotion chunks,
-    // three 128-byte boxes of C through TMA, with GELU-tanh)
+    // three 128-byte boxes of C through TMA)
     GemmConfig<WgmmaTilePolicy<128, 128, 1, 3>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>>,
     GemmConfig<WgmmaTilePolicy<128, 192, 2, 4, e4m3fn, e5m2>, PerChannel, LayoutB::kNK,
-               Epilogue<bf16, GeluTanh>>,
+               Epilogue<bf16, Identity>>,
     // promotion in chunks of N (two partial-sum sets of a narrower wgmma, kPromoteChunks):
-    // Sm90WgmmaLarge (128 x 256) in four n64 chunks (TMA stores, with GELU-tanh too; fp32 C and
-    // GELU-erf from registers), 128 x 144
+    // Sm90WgmmaLarge (128 x 256) in four n64 chunks (TMA stores, with per-tensor GELU-tanh too;
+    // fp32 C and GELU-erf from registers), 128 x 144
     // / 160 / 176 in two n72 / n80 / n88 chunks (192 above is two n96 chunks)
     GemmConfig<Sm90WgmmaLarge<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>,
     GemmConfig<Sm90WgmmaLarge<e5m2, e4m3fn>, Blockwise<1, 128, 128>, LayoutB::kNK,
                Epilogue<bf16, Identity>>,
     GemmConfig<Sm90WgmmaLarge<e4m3fn, e5m2>, PerChannel, LayoutB::kNK, Epilogue<float, GeluErf>>,
-    GemmConfig<Sm90WgmmaLarge<e5m2, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<fp16, GeluTanh>>,
+    GemmConfig<Sm90WgmmaLarge<e5m2, e4m3fn>, PerTensor, LayoutB::kNK, Epilogue<fp16, GeluTanh>>,
     GemmConfig<WgmmaTilePolicy<128, 144, 2, 6, e4m3fn, e5m2>, PerChannel, LayoutB::kNK,
                Epilogue<fp16, GeluTanh>>,
     GemmConfig<WgmmaTilePolicy<128, 160, 2, 6>, Blockwise<1, 32, 128>, LayoutB::kNK,

@@ -921,9 +921,10 @@ std::vector<std::string> table_cells(std::string const& row) {
 
 /// Issue 11's static bar, kept by CI (stand-in pricing, docs/isa_report.md): the gfx950 default
 /// (PerTensor, mk_nk_mn) at least HipKittens' 8-wave share under the same pricing (the frozen
-/// row), no wait to zero directly before an MFMA, at most 3 other instructions per MFMA, no
-/// register-staged global loads, no scratch; the other gfx950 defaults (Blockwise, MX-32) and
-/// Cdna3Default at least 0.70.
+/// row: re-measure it with fp8gemm_isa_steady_state whenever the pricing changes), no wait to
+/// zero directly before an MFMA (not even past s_setprio / s_nop), at most 3 other instructions
+/// per MFMA, no register-staged global loads, no scratch; the other gfx950 defaults (Blockwise,
+/// MX-32), Cdna3Default and gfx942 Blockwise at least 0.70.
 TEST(IsaSteadyState, DefaultsMeetTheStaticBar) {
   double const hipkittens = std::stod(kHipKittens8Wave.share);
   struct Bar {
@@ -933,7 +934,8 @@ TEST(IsaSteadyState, DefaultsMeetTheStaticBar) {
   };
   for (Bar const& bar :
        {Bar{"Gfx950E4m3PerTensorNk", hipkittens, true}, Bar{"Gfx950E4m3BlockwiseNk", 0.70, false},
-        Bar{"Gfx950E4m3Mx32Nk", 0.70, false}, Bar{"Gfx942E4m3PerTensorNk", 0.70, false}}) {
+        Bar{"Gfx950E4m3Mx32Nk", 0.70, false}, Bar{"Gfx942E4m3PerTensorNk", 0.70, false},
+        Bar{"Gfx942E4m3BlockwiseNk", 0.70, false}}) {
     Case const* c = nullptr;
     for (Case const& x : cases())
       if (x.e.name == bar.name) c = &x;
@@ -947,6 +949,7 @@ TEST(IsaSteadyState, DefaultsMeetTheStaticBar) {
     EXPECT_GE(l.mca.share(), bar.share) << bar.name << ": matrix-pipe share";
     if (!bar.strict) continue;
     EXPECT_EQ(l.counts.zero_wait_before_mfma, 0) << bar.name;
+    EXPECT_EQ(l.counts.zero_wait_before_mfma_loose, 0) << bar.name;
     EXPECT_LE(l.counts.nonmfma_per_mfma(), 3.0) << bar.name;
     EXPECT_EQ(l.counts.staged_loads, 0) << bar.name;
     EXPECT_EQ(analyze(*k).private_bytes, 0) << bar.name << ": scratch";

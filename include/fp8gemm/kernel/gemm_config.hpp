@@ -57,9 +57,12 @@ struct PortableKernelPieces {
 /// 4-byte C); else
 /// DirectStoreEpilogue (stores from registers): ping-pong, swapped operands (a transposed
 /// accumulator map), 256-row tiles, fp32 C on Sm90WgmmaDefault / Large (64 / 128 KiB of staging
-/// next to the ring), fp8 C 64 columns wide, and GELU-erf on tiles of more than 64 accumulators
-/// per thread (Sm90WgmmaLarge's 128: ptxas spills 36 bytes with it in the staging loop; GELU-tanh
-/// fits since the main loop's instruction diet, tests/ptxas checks it). H200 (2026-12-01,
+/// next to the ring), fp8 C 64 columns wide, and an activation beside more than 64 accumulators
+/// per thread (Sm90WgmmaLarge's 128, 128 x 192's 96) unless it is GELU-tanh with per-tensor
+/// scales: ptxas (nvcc 13, 2026-12-01) spills in the staging loop with GELU-erf (36 bytes on
+/// Sm90WgmmaLarge), with GELU-tanh and per-channel scales (40 bytes, fp16 C) or Blockwise<1, 64,
+/// 128> on 128 x 192 (4); GELU-tanh with per-tensor scales fits since the main loop's instruction
+/// diet (tests/ptxas compiles it on 128 x 192 and 128 x 256, promoted and fast). H200 (2026-12-01,
 /// bench/NOTES.md), with the lean staging loop: GELU-tanh on Sm90WgmmaDefault 136 / 999 us at
 /// 4096^3 / 8192^3 through TMA against 141 / 1024 from registers (an earlier, heavier staging loop
 /// had made TMA the slower).
@@ -67,7 +70,8 @@ template <class P, class G, class E, int PromoteK,
           bool Candidate = !P::kPingPong && !WgmmaSwapsAB<P>::value && P::kAtomsM == 1 &&
                            P::kBlockN * sizeof(typename E::Element) % 128 == 0 &&
                            (std::is_same_v<typename E::Act, Identity> || P::kAccumulators <= 64 ||
-                            (std::is_same_v<typename E::Act, GeluTanh> && P::kAccumulators <= 128))>
+                            (std::is_same_v<typename E::Act, GeluTanh> &&
+                             std::is_same_v<G, PerTensor> && P::kAccumulators <= 128))>
 struct WgmmaEpilogueChoice {
   using type = DirectStoreEpilogue<P, G, E>;
 };

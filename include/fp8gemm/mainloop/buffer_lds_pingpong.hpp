@@ -259,9 +259,9 @@ struct BufferLdsPingPongMainloop {
   /// ALU reads a result the matrix pipe has finished; one partial-sum set per atom in flight).
   /// NOTE: measured (issue 11's steady-state share, docs/isa_report.md): 3 atoms. One MFMA per
   /// atom (gfx950, stand-in pricing): 3: 0.755 (262 registers), 2: 0.742, 4: 0.738 (267), 5: 0.755
-  /// (279), 6: 0.732 (with the MFMAs written twice 4 led: 0.588, 3: 0.584); two (gfx942): 3: 0.700,
-  /// 4: 0.698, 2: 0.683 (measured before Blockwise on gfx942 reached 0.715; both pricings agree
-  /// there).
+  /// (279), 6: 0.732; 3 over 5 for 17 fewer registers (with the MFMAs written twice 4 led: 0.588,
+  /// 3: 0.584); two (gfx942): 3: 0.700, 4: 0.698, 2: 0.683 (measured before Blockwise on gfx942
+  /// reached 0.715; both pricings agree there).
   static constexpr int kPromoteLag = 3;
   static constexpr int kPartialSets = kPromoteLag + 1;  // partial sums in flight
   /// Outside the folded K loop: the tail tile and, after a failed vote, the rest of the range.

@@ -112,11 +112,12 @@ struct IsTmaStore<TmaStoreEpilogue<P, G, E>> : std::true_type {};
 
 // Which configurations store through TMA: the default tile with 2-byte and fp8 C (192 KiB ring +
 // 32 / 16 KiB staging), with or without an activation; the 128 x 256 tile (Large = Fast) with
-// 2-byte C (144 + 64 KiB), with no activation or GELU-tanh; 128 x 192 with GELU-tanh (160 + 48
-// KiB); SmallM (208 + 8 KiB). From registers: fp32 C on the default and on the 128 x 256 tile (64
-// / 128 KiB of staging would not fit next to the ring), GELU-erf beside 128 accumulators per
-// thread (ptxas spills), a four-stage 128 x 256 (192 + 64 KiB), ping-pong, 256-row tiles, fp8 C on
-// 64 columns (64-byte rows: not a 128-byte box), 2-byte C on 144 columns (288-byte rows).
+// 2-byte C (144 + 64 KiB), with no activation or with GELU-tanh and per-tensor scales; 128 x 192
+// likewise (160 + 48 KiB); SmallM (208 + 8 KiB). From registers: fp32 C on the default and on the
+// 128 x 256 tile (64 / 128 KiB of staging would not fit next to the ring), any other activation
+// or granularity beside more than 64 accumulators per thread (ptxas spills: GELU-erf, per-channel
+// GELU-tanh), a four-stage 128 x 256 (192 + 64 KiB), ping-pong, 256-row tiles, fp8 C on 64
+// columns (64-byte rows: not a 128-byte box), 2-byte C on 144 columns (288-byte rows).
 static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<bf16, Identity>>>::value);
 static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<fp16, Identity>>>::value);
 static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<fp16, GeluTanh>>>::value);
@@ -135,6 +136,12 @@ static_assert(
     IsTmaStore<EpilogueOf<WgmmaTilePolicy<128, 192, 2, 4>, Epilogue<bf16, GeluTanh>>>::value);
 static_assert(  // GELU-erf there: ptxas spills 36 bytes
     !IsTmaStore<EpilogueOf<Sm90WgmmaLarge<>, Epilogue<bf16, GeluErf>>>::value);
+static_assert(  // per-channel GELU-tanh there: 40 bytes (fp16 C)
+    !IsTmaStore<typename GemmConfig<Sm90WgmmaLarge<>, PerChannel, LayoutB::kNK,
+                                    Epilogue<fp16, GeluTanh>>::CollectiveEpilogue>::value);
+static_assert(  // the same tile and granularity without an activation: through TMA
+    IsTmaStore<typename GemmConfig<Sm90WgmmaLarge<>, PerChannel, LayoutB::kNK,
+                                   Epilogue<fp16, Identity>>::CollectiveEpilogue>::value);
 static_assert(
     !IsTmaStore<EpilogueOf<WgmmaTilePolicy<128, 144, 2, 6>, Epilogue<bf16, GeluTanh>>>::value);
 static_assert(!IsTmaStore<EpilogueOf<WgmmaTilePolicy<128, 256, 2, 4>, Epilogue<bf16, Identity>,
