@@ -38,20 +38,22 @@ template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaDefault = WgmmaTilePolicy<128, 128, 2, 6, EA, EB>;
 
 /// Hopper peak path for large GEMMs with per-tensor, per-channel or Blockwise scales (promoted
-/// accumulation; identity or GELU-tanh epilogue): 128 x 256 x 128, two cooperative consumer
-/// warpgroups of 64 rows x 256 columns (128 accumulators each), promoted in four n64 chunks (two
-/// sets of 32 partial sums: 192 registers, kPromoteChunks), three stages = 144 KiB next to the
-/// TMA-store epilogue's 64 KiB of bf16 / fp16 staging. The same tile as Sm90WgmmaFast. H200
-/// (2026-12-01, bench/NOTES.md, same process, interleaved), after the main loop's instruction diet
-/// (05822cd): 1.02 / 1.00 / 0.99 / 1.02 / 1.02x cuBLASLt at the five large per-tensor shapes (a
-/// second call: 1.00 / 1.00 at 8192^3 / 4096 x 8192^2) against Sm90WgmmaDefault's 0.96-1.00x (its
-/// main loop reads 25 % fewer bytes of A and B per unit of work from L2, where the 128 x 128 loop
-/// is bound), and 0.96 / 0.96x cuBLASLt's blockwise mode with Blockwise<1, 128, 128> scales against
-/// Sm90WgmmaDefault's 0.85 / 0.86x. With GELU-tanh, through TMA stores since the diet (794a6c3):
-/// 1.17 / 1.07x cuBLASLt followed by a GELU kernel at 4096^3 / 8192^3 against Sm90WgmmaDefault's
-/// 1.13 / 1.01x (same call); GELU-erf still stores from registers here (it spills in the staging
-/// loop). Sm90WgmmaDefault stays ahead where 128 x 256 tiles fill few waves of the 132 SMs
-/// (2304^2 x 4096: 0.81 against 0.97x; 2048 x 2560 x 8192: 0.77 against 0.89x).
+/// accumulation; identity epilogue, or GELU-tanh with per-tensor scales): 128 x 256 x 128, two
+/// cooperative consumer warpgroups of 64 rows x 256 columns (128 accumulators each), promoted in
+/// four n64 chunks (two sets of 32 partial sums: 192 registers, kPromoteChunks), three stages = 144
+/// KiB next to the TMA-store epilogue's 64 KiB of bf16 / fp16 staging. The same tile as
+/// Sm90WgmmaFast. H200 (2026-12-01, bench/NOTES.md, same process, interleaved), after the main
+/// loop's instruction diet (05822cd): 1.02 / 1.00 / 0.99 / 1.02 / 1.02x cuBLASLt at the five large
+/// per-tensor shapes (a second call: 1.00 / 1.00 at 8192^3 / 4096 x 8192^2) against
+/// Sm90WgmmaDefault's 0.96-1.00x (its main loop reads 25 % fewer bytes of A and B per unit of work
+/// from L2, where the 128 x 128 loop is bound), and 0.96 / 0.96x cuBLASLt's blockwise mode with
+/// Blockwise<1, 128, 128> scales against Sm90WgmmaDefault's 0.85 / 0.86x. With per-tensor
+/// GELU-tanh, through TMA stores since the diet (794a6c3): 1.17 / 1.07x cuBLASLt followed by a GELU
+/// kernel at 4096^3 / 8192^3 against Sm90WgmmaDefault's 1.13 / 1.01x (same call); GELU-erf, and
+/// GELU-tanh with per-channel or Blockwise scales, store from registers here (they spill in the
+/// staging loop: WgmmaEpilogueChoice). Sm90WgmmaDefault stays ahead where 128 x 256 tiles fill few
+/// waves of the 132 SMs (2304^2 x 4096: 0.81 against 0.97x; 2048 x 2560 x 8192: 0.77 against
+/// 0.89x).
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaLarge = WgmmaTilePolicy<128, 256, 2, 3, EA, EB>;
 
