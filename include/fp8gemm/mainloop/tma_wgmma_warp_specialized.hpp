@@ -648,14 +648,14 @@ struct TmaWgmmaMainloop {
         for (int h = 0; h < 2; ++h) {
           int m = m_first + i * Atom::kM + Atom::acc_row(t, 2 * h);
           m = m < p.m ? m : p.m - 1;  // rows past M hold zeros (TMA fill): any valid row serves
-          r.a[i][h] = (m / Granularity::kABlockM) * static_cast<int>(p.scale_a.cols);
+          r.a[i][h] = p.scale_a.row_start(m, Granularity::kABlockM);
         }
       }
       FP8GEMM_UNROLL
       for (int g = 0; g < kBGroups; ++g) {
         int n = n0 + g * kScaleBlockN;
         n = n < p.n ? n : p.n - 1;
-        r.b[g] = (n / kScaleBlockN) * static_cast<int>(p.scale_b.cols);
+        r.b[g] = p.scale_b.row_start(n, kScaleBlockN);
       }
       return r;
     }
@@ -664,12 +664,10 @@ struct TmaWgmmaMainloop {
       FP8GEMM_UNROLL
       for (int i = 0; i < Policy::kAtomsM; ++i) {
         FP8GEMM_UNROLL
-        for (int h = 0; h < 2; ++h)
-          sa[i][h] = ScaleView<Granularity>::to_float(p.scale_a.data[r.a[i][h] + kb]);
+        for (int h = 0; h < 2; ++h) sa[i][h] = p.scale_a.at(r.a[i][h] + kb);
       }
       FP8GEMM_UNROLL
-      for (int g = 0; g < kBGroups; ++g)
-        sb[g] = ScaleView<Granularity>::to_float(p.scale_b.data[r.b[g] + kb]);
+      for (int g = 0; g < kBGroups; ++g) sb[g] = p.scale_b.at(r.b[g] + kb);
     }
     /// The same from scratch (host tests).
     FP8GEMM_DEVICE void load(Params const& p, int m_first, int n0, int kb, int t) {

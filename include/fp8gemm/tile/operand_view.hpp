@@ -43,6 +43,12 @@ struct ScaleView {
   FP8GEMM_HOST_DEVICE float block(int row, int k, int rows_per_block) const {
     return to_float(data[(row / rows_per_block) * cols + k / Granularity::kBlockK]);
   }
+  /// The same in two steps, with 32-bit offsets (callers that bound the array below 2^31
+  /// elements): where row `row`'s K blocks start, once; then K block kb's scale, at(start + kb).
+  FP8GEMM_HOST_DEVICE int row_start(int row, int rows_per_block) const {
+    return (row / rows_per_block) * static_cast<int>(cols);
+  }
+  FP8GEMM_HOST_DEVICE float at(int offset) const { return to_float(data[offset]); }
   /// Per-tensor: the one scale; per-channel: the scale of row `row`.
   FP8GEMM_HOST_DEVICE float tensor() const { return to_float(data[0]); }
   FP8GEMM_HOST_DEVICE float channel(int row) const { return to_float(data[row]); }
