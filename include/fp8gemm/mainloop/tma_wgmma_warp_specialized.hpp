@@ -484,8 +484,12 @@ struct TmaWgmmaMainloop {
     constexpr int kChunkRegs = ChunkAtom::kAccumulators;
     int const row0 = c.first_row();
     float partial[2][kChunkRegs];
-    // sc[h]: the scales of the k-blocks kb with (kb - kb_begin) % 2 == h, loaded with their
-    // first chunk (the previous k-block's last chunk is still to be promoted then)
+    // sc[h]: the scales of the k-blocks kb with (kb - kb_begin) % 2 == h. One chunk (kQ = 1):
+    // loaded with the k-block's wgmmas, a k-block before they are promoted. Several chunks: loaded
+    // a k-block ahead, with the previous k-block's second chunk (its last chunk, the last reader
+    // of the slot, has just been promoted); loaded with their own first chunk instead they had only
+    // one chunk's wgmmas to land under and the consumers waited for them (H200, bench/NOTES.md).
+    constexpr bool kScalesAhead = kKBlocked && kQ > 1;
     BlockScales sc[2];
     [[maybe_unused]] auto const rows = scale_rows(p, m0 + row0, n0, c.t);
     int stage[2] = {0, 0};
@@ -501,10 +505,13 @@ struct TmaWgmmaMainloop {
         ChunkAtom::mma(partial[b], desc_a(s, pos.stage, row0, k),
                        desc_b(s, pos.stage, k, q * ChunkAtom::kN), k > 0);
       arch::wgmma_commit_group();
-      // The k-block's scales, loaded after its first chunk's wgmmas are issued: ptxas moves the
-      // warp-uniform B scale into a uniform register right after its load, which waits for the
-      // load; issued before the wgmmas, that wait held their issue (bench/NOTES.md).
-      if constexpr (kKBlocked && q == 0) sc[decltype(h_c)::value].load(p, rows, kb);
+      // Scales loaded after the chunk's wgmmas are issued: ptxas moves the warp-uniform B scale
+      // into a uniform register right after its load, which waits for the load; issued before
+      // the wgmmas, that wait held their issue (bench/NOTES.md).
+      if constexpr (kKBlocked && !kScalesAhead && q == 0)
+        sc[decltype(h_c)::value].load(p, rows, kb);
+      if constexpr (kScalesAhead && q == 1)  // the last k-block loads its own again: in bounds
+        sc[1 - decltype(h_c)::value].load(p, rows, kb + 1 < kb_end ? kb + 1 : kb);
       if constexpr (q == kQ - 1) pos.advance<kStages>();
     };
     // Promotes set b (chunk q) once at most `pending` later groups are still running; frees the
@@ -523,6 +530,7 @@ struct TmaWgmmaMainloop {
     using Pending0 = std::integral_constant<int, 0>;
     using Pending1 = std::integral_constant<int, 1>;
     using Zero = std::integral_constant<int, 0>;
+    if constexpr (kScalesAhead) sc[0].load(p, rows, kb_begin);
     issue(Zero{}, Zero{}, Zero{}, kb_begin);  // item 0
     for (int j0 = 1;; j0 += kTripItems) {
       // Item j = j0 + u: k-block kb_begin + j / Q, chunk j % Q, set j % 2. j0 - 1 is a multiple
