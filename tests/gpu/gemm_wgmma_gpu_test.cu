@@ -74,7 +74,10 @@ using Configs = ::testing::Types<
     GemmConfig<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
                Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>,
     GemmConfig<WgmmaTilePolicy<64, 256, 2, 5, e5m2, e4m3fn, WgmmaSchedule::kPingPong>, PerTensor,
-               LayoutB::kNK, Epilogue<fp16, GeluErf>, FastAccumulation>>;
+               LayoutB::kNK, Epilogue<fp16, GeluErf>, FastAccumulation>,
+    // ping-pong, promoted in four n64 chunks per consumer tile (64 x 256)
+    GemmConfig<WgmmaTilePolicy<64, 256, 2, 5, e4m3fn, e5m2, WgmmaSchedule::kPingPong>,
+               Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, GeluTanh>>>;
 
 template <class Config>
 class WgmmaGemm : public ::testing::Test {};
