@@ -32,7 +32,9 @@ using Sm90SmallM = TilePolicy<64, 128, 64, 1, 4, arch::Sm90MmaFp8ViaF16<EA, EB>,
 /// main loop's instruction diet), its main loop bound by L2 (64 B of A and B per clock per SM at
 /// the tensor rate). The ping-pong schedule measured 0.64-0.67x
 /// cuBLASLt at 128 x 128 per consumer (one partial set: 128 + 2 x 64 registers would not fit)
-/// against this one's 0.86 then; a pipelined ping-pong (64 x 128 per consumer) was not measured. B
+/// against this one's 0.86 then; a pipelined ping-pong (64 x 128 per consumer) was not measured;
+/// 64 x 256 per consumer promoted in four n64 chunks was 14-31 % slower than Sm90WgmmaLarge
+/// (2026-12-02, bench/NOTES.md). B
 /// must be [N, K].
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaDefault = WgmmaTilePolicy<128, 128, 2, 6, EA, EB>;
@@ -47,7 +49,8 @@ using Sm90WgmmaDefault = WgmmaTilePolicy<128, 128, 2, 6, EA, EB>;
 /// per-tensor shapes (a second call: 1.00 / 1.00 at 8192^3 / 4096 x 8192^2) against
 /// Sm90WgmmaDefault's 0.96-1.00x (its main loop reads 25 % fewer bytes of A and B per unit of work
 /// from L2, where the 128 x 128 loop is bound), and 0.96 / 0.96x cuBLASLt's blockwise mode with
-/// Blockwise<1, 128, 128> scales against Sm90WgmmaDefault's 0.85 / 0.86x. With per-tensor
+/// Blockwise<1, 128, 128> scales against Sm90WgmmaDefault's 0.85 / 0.86x (0.98 / 0.93x at b084afb,
+/// its Blockwise scales loaded a k-block ahead; the 1.20x bar is missed). With per-tensor
 /// GELU-tanh, through TMA stores since the diet (794a6c3): 1.17 / 1.07x cuBLASLt followed by a GELU
 /// kernel at 4096^3 / 8192^3 against Sm90WgmmaDefault's 1.13 / 1.01x (same call); GELU-erf, and
 /// GELU-tanh with per-channel or Blockwise scales, store from registers here (they spill in the
