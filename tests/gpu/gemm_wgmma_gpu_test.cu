@@ -322,7 +322,7 @@ TEST(WgmmaAccumulation, PromotionBeatsFastAtK16384AndBothMatchTheModel) {
 // Each split run within the derived bound of FP64, bit-identical from run to run (partials
 // reduced in split order), and as close to the unsplit run as the two bounds allow. Splits of
 // 8/8/8 K tiles, 3/3/3/2 (K-blocked scales applied per split), and 2/2/1/0 (an empty split adds
-// zeros); FP8 output with amax through the reduction kernel.
+// zeros); FP8 output with amax through the reduction kernel; the chunked Blockwise loop per split.
 TEST(WgmmaSplitK, DeterministicAndMatchesUnsplit) {
   using SmallM = GemmConfig<Sm90WgmmaSmallM<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>;
   using Block = GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK,
@@ -348,6 +348,13 @@ TEST(WgmmaSplitK, DeterministicAndMatchesUnsplit) {
   GemmCase d{1100, 1000, 600, seed++};
   d.split_k = 4;
   EXPECT_TRUE(split_k_consistent<PingPong>(d, run_on_gpu<PingPong>));
+  // promotion in four n64 chunks with Blockwise scales loaded a k-block ahead (Sm90WgmmaLarge),
+  // 11 K tiles in 3 splits: K ranges that start past k-block 0, of even and odd length
+  using LargeBlock =
+      GemmConfig<Sm90WgmmaLarge<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<float, Identity>>;
+  GemmCase e{300, 600, 1300, seed++};
+  e.split_k = 3;
+  EXPECT_TRUE(split_k_consistent<LargeBlock>(e, run_on_gpu<LargeBlock>));
 }
 
 // ---- sm_count: fewer CTAs than SMs --------------------------------------------------------------

@@ -485,10 +485,11 @@ struct TmaWgmmaMainloop {
     int const row0 = c.first_row();
     float partial[2][kChunkRegs];
     // sc[h]: the scales of the k-blocks kb with (kb - kb_begin) % 2 == h. One chunk (kQ = 1):
-    // loaded with the k-block's wgmmas, a k-block before they are promoted. Several chunks: loaded
-    // a k-block ahead, with the previous k-block's second chunk (its last chunk, the last reader
-    // of the slot, has just been promoted); loaded with their own first chunk instead they had only
-    // one chunk's wgmmas to land under and the consumers waited for them (H200, bench/NOTES.md).
+    // loaded with the k-block's wgmmas, a k-block before they are promoted. Several chunks: a
+    // k-block's scales are loaded with the previous k-block's second chunk, into the slot of the
+    // k-block before that, whose last chunk has just been promoted (the first k-block's before
+    // item 0); loaded with their own first chunk instead they had only one chunk's wgmmas to land
+    // under and the consumers waited for them (H200, bench/NOTES.md).
     constexpr bool kScalesAhead = kKBlocked && kQ > 1;
     BlockScales sc[2];
     [[maybe_unused]] auto const rows = scale_rows(p, m0 + row0, n0, c.t);
