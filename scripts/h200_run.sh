@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the H200 (device tool): the GPU test suite, a compute-sanitizer subset, and the
 # benchmark, from binaries built here with nvcc and carried in .carry/. Everything lands in $OUT.
-#   usage there: bash scripts/h200_run.sh [tests|bench|all|profile]
+#   usage there: bash scripts/h200_run.sh [tests|bench|all|profile|power]
 # Environment (for short runs): FP8GEMM_TEST_BINARIES (glob under .carry/, default
 # fp8gemm_*_gpu_test), FP8GEMM_TEST_TIMEOUT (seconds per binary, default 200), FP8GEMM_SANITIZE=0
 # (skip compute-sanitizer), FP8GEMM_BENCH_FILTER (a --benchmark_filter regex, default all),
@@ -12,6 +12,11 @@
 # profile: FP8GEMM_NCU_BENCHES (space-separated benchmark names): Nsight Compute (clocks left
 # alone) on one GEMM launch of each, after 30 of them, into ncu.txt; FP8GEMM_NCU_STALLS=1 adds
 # the per-reason warp stall ratios (metrics smsp__average_warps_issue_stalled_*; not yet run).
+# power: FP8GEMM_POWER_BENCHES (space-separated benchmark names) each run alone for
+# FP8GEMM_POWER_MIN_TIME seconds of measured GPU time (default 0.5: about 13 s of wall time at
+# 8192^3), with power, SM clock and the clock-event reasons sampled every 100 ms
+# (power_smi.csv, power_phases.txt; bench/power_phases.py summarizes them per benchmark): the
+# sustained, power-capped regime, which the interleaved bench mode only samples between gaps.
 set -uo pipefail
 what=${1:-all}
 out=${OUT:-/tmp/out}
@@ -71,7 +76,8 @@ if [[ $what == tests || $what == all ]]; then
   done
 fi
 if [[ $what == bench || $what == all ]]; then
-  # SM clock sampled twice a second while the benchmark runs (reported with every figure)
+  # SM clock sampled twice a second while the benchmark runs (reported with every figure; the
+  # samples include the host's operand setup between benchmarks, when the GPU idles)
   (while :; do nvidia-smi --query-gpu=clocks.sm --format=csv,noheader,nounits; sleep 0.5; done) \
     > "$out/bench_clocks.txt" 2>&1 &
   sampler=$!
@@ -105,6 +111,23 @@ if [[ $what == profile ]]; then
     r=$?; rc=$((rc | r))
     echo "ncu $b exit $r"
   done
+fi
+if [[ $what == power ]]; then
+  query=timestamp,power.draw,clocks.sm,temperature.gpu,clocks_event_reasons.active
+  nvidia-smi --query-gpu=$query --format=csv,noheader >/dev/null 2>&1 ||
+    query=timestamp,power.draw,clocks.sm,temperature.gpu,clocks_throttle_reasons.active
+  nvidia-smi --query-gpu=$query --format=csv,noheader,nounits -lms 100 > "$out/power_smi.csv" &
+  sampler=$!
+  for b in ${FP8GEMM_POWER_BENCHES:-}; do
+    echo "$(date +%s.%N) start $b" >> "$out/power_phases.txt"
+    timeout 120 .carry/fp8gemm_bench --benchmark_filter="^$b/manual_time\$" \
+      --benchmark_min_time="${FP8GEMM_POWER_MIN_TIME:-0.5}" --benchmark_repetitions=1 2>&1 |
+      grep manual_time >> "$out/power_phases.txt"
+    r=${PIPESTATUS[0]}; rc=$((rc | r))
+    echo "$(date +%s.%N) end $b" >> "$out/power_phases.txt"
+  done
+  kill $sampler
+  python3 bench/power_phases.py "$out/power_phases.txt" "$out/power_smi.csv"
 fi
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu --format=csv >> "$out/env.txt" 2>&1
 # the device tool brings back at most 8 files: past that, the logs travel as one archive
