@@ -12,11 +12,12 @@
 # profile: FP8GEMM_NCU_BENCHES (space-separated benchmark names): Nsight Compute (clocks left
 # alone) on one GEMM launch of each, after 30 of them, into ncu.txt; FP8GEMM_NCU_STALLS=1 adds
 # the per-reason warp stall ratios (metrics smsp__average_warps_issue_stalled_*; not yet run).
-# power: FP8GEMM_POWER_BENCHES (space-separated benchmark names) each run alone for
-# FP8GEMM_POWER_MIN_TIME seconds of measured GPU time (default 0.5: about 13 s of wall time at
-# 8192^3), with power, SM clock and the clock-event reasons sampled every 100 ms
-# (power_smi.csv, power_phases.txt; bench/power_phases.py summarizes them per benchmark): the
-# sustained, power-capped regime, which the interleaved bench mode only samples between gaps.
+# power: FP8GEMM_POWER_BENCHES (space-separated benchmark names, required) each run alone with
+# --benchmark_min_time=FP8GEMM_POWER_MIN_TIME (default 0.5; the benchmark's time is elapsed / 10
+# launches, so at 8192^3 that is ~7 s of GPU load, ~13 s of wall time with the setup), with
+# power, SM clock and the clock-event reasons sampled every 100 ms (power_smi.csv,
+# power_phases.txt, power_bench.log; bench/power_phases.py summarizes them per benchmark): the
+# sustained, power-capped regime.
 set -uo pipefail
 what=${1:-all}
 out=${OUT:-/tmp/out}
@@ -113,6 +114,10 @@ if [[ $what == profile ]]; then
   done
 fi
 if [[ $what == power ]]; then
+  if [[ -z ${FP8GEMM_POWER_BENCHES:-} ]]; then
+    echo "power: set FP8GEMM_POWER_BENCHES to the benchmark names to run" >&2
+    exit 2
+  fi
   query=timestamp,power.draw,clocks.sm,temperature.gpu,clocks_event_reasons.active
   nvidia-smi --query-gpu=$query --format=csv,noheader >/dev/null 2>&1 ||
     query=timestamp,power.draw,clocks.sm,temperature.gpu,clocks_throttle_reasons.active
@@ -120,13 +125,18 @@ if [[ $what == power ]]; then
   sampler=$!
   for b in ${FP8GEMM_POWER_BENCHES:-}; do
     echo "$(date +%s.%N) start $b" >> "$out/power_phases.txt"
-    timeout 120 .carry/fp8gemm_bench --benchmark_filter="^$b/manual_time\$" \
-      --benchmark_min_time="${FP8GEMM_POWER_MIN_TIME:-0.5}" --benchmark_repetitions=1 2>&1 |
-      grep manual_time >> "$out/power_phases.txt"
-    r=${PIPESTATUS[0]}; rc=$((rc | r))
+    timeout 300 .carry/fp8gemm_bench --benchmark_filter="^$b/manual_time\$" \
+      --benchmark_min_time="${FP8GEMM_POWER_MIN_TIME:-0.5}" --benchmark_repetitions=1 \
+      > "$out/power_run.log" 2>&1
+    r=$?; rc=$((rc | r))
+    cat "$out/power_run.log" >> "$out/power_bench.log"
+    # the time line, or why there is none (a name that matched nothing, an error, a timeout)
+    grep manual_time "$out/power_run.log" >> "$out/power_phases.txt" ||
+      echo "$b: no time (exit $r); see power_bench.log" | tee -a "$out/power_phases.txt"
     echo "$(date +%s.%N) end $b" >> "$out/power_phases.txt"
   done
   kill $sampler
+  rm -f "$out/power_run.log"
   python3 bench/power_phases.py "$out/power_phases.txt" "$out/power_smi.csv"
 fi
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu --format=csv >> "$out/env.txt" 2>&1
