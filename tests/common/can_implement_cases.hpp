@@ -177,8 +177,9 @@ void check_every_refusal() {
   args = valid, args.split_k = 1000;
   expect_refused<Config>(args, StatusCode::kErrorInvalidArgument,
                          "split_k must be in [1, min(ceil(K / BlockK)");
-  args = valid, args.split_k = 1, args.group_m = 0;
-  expect_refused<Config>(args, StatusCode::kErrorInvalidArgument, "group_m must be >= 1");
+  args = valid, args.split_k = 1, args.group_m = -1;
+  expect_refused<Config>(args, StatusCode::kErrorInvalidArgument,
+                         "group_m must be >= 0 (0: the scheduler's choice); got -1");
   if constexpr (!IsWgmmaPolicy<typename Config::Policy>::value) {  // persistent WGMMA kernel only
     args = valid, args.sm_count = 8;
     expect_refused<Config>(args, StatusCode::kErrorUnsupported,

@@ -205,5 +205,49 @@ TEST(PersistentTileOrder, EveryTileAndKTileOnceBalancedGrouped) {
             std::string::npos);
 }
 
+// group_m = 0 (Gemm's default): the persistent scheduler groups the whole g tile rows that
+// minimize a wave's reads per k-block, g BlockM + (W / g) BlockN for W tiles in flight. Pinned for
+// the H200's 132 SMs (sqrt(132 x 256 / 128) = 16.2, sqrt(132) = 11.5, sqrt(128 x 64 / 128) = 8),
+// brute-forced over wave sizes and tile shapes, and passed through initialize(); an explicit
+// group_m is kept.
+template <class Policy>
+void expect_least_wave_bytes() {
+  using S = PersistentTileScheduler<Policy>;
+  for (int w = 1; w <= 400; ++w) {
+    int const g = S::auto_group_m(w);
+    auto bytes = [&](int rows) {  // per k-block and 128 B of K, times rows (exact in double)
+      return double(rows) * rows * Policy::kBlockM + double(w) * Policy::kBlockN;
+    };
+    for (int other = 1; other <= w + 1; ++other)  // bytes(x) / x compared as x * bytes(g) / g
+      ASSERT_LE(bytes(g) * other, bytes(other) * g)
+          << Policy::kBlockM << "x" << Policy::kBlockN << " wave " << w << ": " << g
+          << " rows, " << other << " read less";
+    if (g > 1) {
+      ASSERT_LT(bytes(g) * (g - 1), bytes(g - 1) * g) << "a tie takes the smaller";
+    }
+  }
+}
+
+TEST(PersistentTileOrder, AutoGroupMIsTheSquarestWave) {
+  EXPECT_EQ(PersistentTileScheduler<Sm90WgmmaLarge<>>::auto_group_m(132), 16);
+  EXPECT_EQ(PersistentTileScheduler<Sm90WgmmaDefault<>>::auto_group_m(132), 11);
+  EXPECT_EQ(PersistentTileScheduler<Sm90WgmmaMediumM<>>::auto_group_m(128), 8);
+  EXPECT_EQ(PersistentTileScheduler<Sm90WgmmaDefault<>>::auto_group_m(0), 1);
+  expect_least_wave_bytes<Sm90WgmmaLarge<>>();
+  expect_least_wave_bytes<Sm90WgmmaDefault<>>();
+  expect_least_wave_bytes<Sm90WgmmaMediumM<>>();
+  expect_least_wave_bytes<Sm90WgmmaSmallM<>>();
+  using Large = PersistentTileScheduler<Sm90WgmmaLarge<>>;
+  Large::Arguments args{8192, 8192, 8192, 1, 0};
+  Large::Params p;
+  ASSERT_TRUE(Large::initialize(args, p).ok());
+  EXPECT_EQ(p.group_m, Large::auto_group_m(p.grid));  // a host build: one "SM"
+  args.sm_count = 0, args.group_m = 5;
+  ASSERT_TRUE(Large::initialize(args, p).ok());
+  EXPECT_EQ(p.group_m, 5);
+  args.group_m = -1;
+  EXPECT_NE(Large::can_implement(args).message().find("group_m must be >= 0"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace fp8gemm::test

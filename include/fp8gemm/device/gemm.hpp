@@ -44,7 +44,10 @@ class Gemm {
     std::int64_t scale_b_count = 0;  // = scale_shape_b(n, k).size() (checked)
     EpilogueParams epilogue{};       // c, ldc, bias, output_scale (fp8 C only), amax
     int split_k = 1;                 // >1: K split over workgroups, reduced deterministically
-    int group_m = 8;                 // grouped tile order (tile rows per group)
+    /// Grouped tile order: tile rows per group. 0: the scheduler's choice: the persistent WGMMA
+    /// kernel takes the squarest wave for its tile and SM count (16 for 128 x 256 tiles on 132
+    /// SMs, 11 for 128 x 128; PersistentTileScheduler::auto_group_m), the others 8.
+    int group_m = 0;
     void* workspace = nullptr;       // workspace_size(args) bytes when split_k > 1
     /// Persistent WGMMA kernel: > 0 runs on at most that many SMs (CTAs; the multicast policies
     /// on whole 2-CTA clusters, at least one), leaving the others to concurrent work; 0: every
