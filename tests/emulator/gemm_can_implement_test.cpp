@@ -220,8 +220,8 @@ void expect_least_wave_bytes() {
     };
     for (int other = 1; other <= w + 1; ++other)  // bytes(x) / x compared as x * bytes(g) / g
       ASSERT_LE(bytes(g) * other, bytes(other) * g)
-          << Policy::kBlockM << "x" << Policy::kBlockN << " wave " << w << ": " << g
-          << " rows, " << other << " read less";
+          << Policy::kBlockM << "x" << Policy::kBlockN << " wave " << w << ": " << g << " rows, "
+          << other << " read less";
     if (g > 1) {
       ASSERT_LT(bytes(g) * (g - 1), bytes(g - 1) * g) << "a tie takes the smaller";
     }

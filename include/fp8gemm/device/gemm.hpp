@@ -48,7 +48,7 @@ class Gemm {
     /// kernel takes the squarest wave for its tile and SM count (16 for 128 x 256 tiles on 132
     /// SMs, 11 for 128 x 128; PersistentTileScheduler::auto_group_m), the others 8.
     int group_m = 0;
-    void* workspace = nullptr;       // workspace_size(args) bytes when split_k > 1
+    void* workspace = nullptr;  // workspace_size(args) bytes when split_k > 1
     /// Persistent WGMMA kernel: > 0 runs on at most that many SMs (CTAs; the multicast policies
     /// on whole 2-CTA clusters, at least one), leaving the others to concurrent work; 0: every
     /// SM of the device. Results do not depend on it.

@@ -85,9 +85,9 @@ struct GroupedTileScheduler {
                       ", " + std::to_string(Arch::kMaxBlocksY) + " (grid.y))]; got " +
                       std::to_string(args.split_k));
     if (args.group_m < 0)
-      return fail(StatusCode::kErrorInvalidArgument,
-                  "group_m must be >= 0 (0: the scheduler's choice); got " +
-                      std::to_string(args.group_m));
+      return fail(
+          StatusCode::kErrorInvalidArgument,
+          "group_m must be >= 0 (0: the scheduler's choice); got " + std::to_string(args.group_m));
     return Status::success();
   }
 
@@ -178,9 +178,9 @@ struct PersistentTileScheduler {
                       " / " + std::to_string(Policy::kBlockK) + ") = " + std::to_string(k_tiles) +
                       "]; got " + std::to_string(args.split_k));
     if (args.group_m < 0)
-      return fail(StatusCode::kErrorInvalidArgument,
-                  "group_m must be >= 0 (0: the scheduler's choice); got " +
-                      std::to_string(args.group_m));
+      return fail(
+          StatusCode::kErrorInvalidArgument,
+          "group_m must be >= 0 (0: the scheduler's choice); got " + std::to_string(args.group_m));
     if (args.sm_count < 0)
       return fail(StatusCode::kErrorInvalidArgument,
                   "sm_count must be >= 0 (0: every SM); got " + std::to_string(args.sm_count));
@@ -218,8 +218,9 @@ struct PersistentTileScheduler {
   /// least near g = sqrt(W BlockN / BlockM): the wave as square as the tile shape allows. This is
   /// the whole g that minimizes it (bytes(g + 1) >= bytes(g) once g (g + 1) BlockM >= W BlockN; a
   /// tie takes the smaller); grouped_tile clamps it to tiles_m. H200, 132 SMs (bench/NOTES.md,
-  /// 2026-12-02): 128 x 256 tiles give 16, measured 0-2 % faster than 8 at the large per-tensor,
-  /// GELU and Blockwise shapes; 128 x 128 tiles give 11 (12 measured 1.3 % faster than 8 at 8192^3).
+  /// 2026-12-02): 128 x 256 tiles give 16, measured 0.4-1.9 % faster than 8 at the large
+  /// per-tensor, GELU and Blockwise shapes, at 8192^3 within 1 % either way interleaved and 1 %
+  /// faster sustained; 128 x 128 tiles give 11 (12 measured 1.3 % faster than 8 at 8192^3).
   FP8GEMM_HOST_DEVICE static constexpr int auto_group_m(int tiles) {
     std::int64_t const wave = std::int64_t(tiles > 1 ? tiles : 1) * Policy::kBlockN;
     int g = 1;
