@@ -238,11 +238,15 @@ TEST(PersistentTileOrder, AutoGroupMIsTheSquarestWave) {
   expect_least_wave_bytes<Sm90WgmmaMediumM<>>();
   expect_least_wave_bytes<Sm90WgmmaSmallM<>>();
   using Large = PersistentTileScheduler<Sm90WgmmaLarge<>>;
+  EXPECT_EQ(Large::group_m_for(0, 132, 1), 16);
+  EXPECT_EQ(Large::group_m_for(0, 132, 2), 11);  // 66 tiles in flight: 11 x 12 x 128 >= 66 x 256
+  EXPECT_EQ(Large::group_m_for(0, 1, 1), 1);
+  EXPECT_EQ(Large::group_m_for(5, 132, 1), 5);
   Large::Arguments args{8192, 8192, 8192, 1, 0};
   Large::Params p;
   ASSERT_TRUE(Large::initialize(args, p).ok());
-  EXPECT_EQ(p.group_m, Large::auto_group_m(p.grid));  // a host build: one "SM"
-  args.sm_count = 0, args.group_m = 5;
+  EXPECT_EQ(p.group_m, Large::group_m_for(0, p.grid, 1));  // a host build: one "SM"
+  args.group_m = 5;
   ASSERT_TRUE(Large::initialize(args, p).ok());
   EXPECT_EQ(p.group_m, 5);
   args.group_m = -1;

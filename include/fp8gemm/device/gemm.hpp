@@ -46,7 +46,8 @@ class Gemm {
     int split_k = 1;                 // >1: K split over workgroups, reduced deterministically
     /// Grouped tile order: tile rows per group. 0: the scheduler's choice: the persistent WGMMA
     /// kernel takes the squarest wave for its tile and SM count (16 for 128 x 256 tiles on 132
-    /// SMs, 11 for 128 x 128; PersistentTileScheduler::auto_group_m), the others 8.
+    /// SMs, 11 for 128 x 128; PersistentTileScheduler::auto_group_m), the others 8. Any value
+    /// >= 1 is taken as given; the order never changes the results.
     int group_m = 0;
     void* workspace = nullptr;  // workspace_size(args) bytes when split_k > 1
     /// Persistent WGMMA kernel: > 0 runs on at most that many SMs (CTAs; the multicast policies

@@ -103,7 +103,7 @@ struct WarpSpecializedGemmKernel {
                                  std::to_string(kSharedBytes) +
                                  " bytes of shared memory each (TMA multicast policy): use the "
                                  "unclustered policy");
-      TileScheduler::limit_clusters(p.scheduler, clusters);
+      TileScheduler::limit_clusters(args.scheduler, p.scheduler, clusters);
     }
     p.workspace = workspace;
     return Status::success();

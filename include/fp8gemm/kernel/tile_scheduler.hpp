@@ -208,7 +208,7 @@ struct PersistentTileScheduler {
     FP8GEMM_RETURN_IF_ERROR(arch::multiprocessor_count(&sms));
     if (args.sm_count > 0 && args.sm_count < sms) sms = args.sm_count;
     p.grid = grid_for(items(p), sms);
-    p.group_m = args.group_m > 0 ? args.group_m : auto_group_m(p.grid / p.split_k);
+    p.group_m = group_m_for(args.group_m, p.grid, p.split_k);
     return Status::success();
   }
 
@@ -218,9 +218,10 @@ struct PersistentTileScheduler {
   /// least near g = sqrt(W BlockN / BlockM): the wave as square as the tile shape allows. This is
   /// the whole g that minimizes it (bytes(g + 1) >= bytes(g) once g (g + 1) BlockM >= W BlockN; a
   /// tie takes the smaller); grouped_tile clamps it to tiles_m. H200, 132 SMs (bench/NOTES.md,
-  /// 2026-12-02): 128 x 256 tiles give 16, measured 0.4-1.9 % faster than 8 at the large
-  /// per-tensor, GELU and Blockwise shapes, at 8192^3 within 1 % either way interleaved and 1 %
-  /// faster sustained; 128 x 128 tiles give 11 (12 measured 1.3 % faster than 8 at 8192^3).
+  /// 2026-12-02): 128 x 256 tiles give 16, measured 0.3-2.3 % faster than 8 at the large
+  /// per-tensor, GELU and Blockwise shapes, equal at 4096^3, at 8192^3 within 1 % either way
+  /// interleaved and 1 % faster sustained; 128 x 128 tiles give 11 (not measured; 12 measured
+  /// 1.2 % faster than 8 at 8192^3).
   FP8GEMM_HOST_DEVICE static constexpr int auto_group_m(int tiles) {
     std::int64_t const wave = std::int64_t(tiles > 1 ? tiles : 1) * Policy::kBlockN;
     int g = 1;
@@ -228,10 +229,18 @@ struct PersistentTileScheduler {
     return g;
   }
 
+  /// group_m as the scheduler uses it: `requested` when >= 1, else auto_group_m of the tiles in
+  /// flight (`grid` CTAs, split_k of them per tile).
+  static int group_m_for(int requested, int grid, int split_k) {
+    return requested > 0 ? requested : auto_group_m(grid / split_k);
+  }
+
   /// At most `clusters` clusters resident at once (arch::max_active_clusters): the grid shrinks
-  /// to that many, the items unchanged (each cluster then takes more).
-  static void limit_clusters(Params& p, int clusters) {
+  /// to that many, the items unchanged (each cluster then takes more), and an automatic group_m
+  /// follows the smaller wave.
+  static void limit_clusters(Arguments const& args, Params& p, int clusters) {
     if (p.grid > clusters * kClusterSize) p.grid = clusters * kClusterSize;
+    p.group_m = group_m_for(args.group_m, p.grid, p.split_k);
   }
 
   /// CTAs for `n_items` items on `sms` SMs: one per item up to the SM count; with clusters

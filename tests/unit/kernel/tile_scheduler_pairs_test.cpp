@@ -132,10 +132,19 @@ TEST(TileSchedulerPairs, GridIsWholeClusters) {
   EXPECT_EQ(S::grid_x(p) % 2, 0);
   // fewer clusters resident than SMs / 2 (a GPC with an odd number of free SMs): the grid shrinks
   p.grid = 132;
-  S::limit_clusters(p, 64);
+  S::limit_clusters(args, p, 64);
   EXPECT_EQ(S::grid_x(p), 128);
-  S::limit_clusters(p, 100);
+  EXPECT_EQ(p.group_m, 8);  // as requested
+  S::limit_clusters(args, p, 100);
   EXPECT_EQ(S::grid_x(p), 128);
+  // group_m 0: the automatic height follows the smaller wave (128 x 128 tiles: 11 for 132, 9
+  // for 80: 8 x 9 < 80 <= 9 x 10)
+  args.group_m = 0, p.grid = 132;
+  S::limit_clusters(args, p, 66);
+  EXPECT_EQ(p.group_m, 11);
+  S::limit_clusters(args, p, 40);
+  EXPECT_EQ(S::grid_x(p), 80);
+  EXPECT_EQ(p.group_m, 9);
 }
 
 // Split-K with pairs: both ranks' tiles take the same split; every split of both tiles appears.
