@@ -162,17 +162,44 @@ void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1
   BENCH_CHECK_CUDA(cudaFree(workspace));
 }
 
+/// GELU-tanh of one bf16 pair (low half first), rounded to bf16 as the fused epilogue rounds.
+__device__ std::uint32_t gelu_tanh_bf16x2(std::uint32_t v) {
+  float x[2] = {__uint_as_float(v << 16), __uint_as_float(v & 0xFFFF0000u)};
+  FP8GEMM_UNROLL
+  for (float& e : x) e = GeluTanh::apply(e);
+  return (std::uint32_t(float_to_bf16(x[1]).bits) << 16) | float_to_bf16(x[0]).bits;
+}
+
 /// y = GELU-tanh(x) on bf16, in place: the separate activation kernel a cuBLASLt user runs after
-/// the GEMM. Two elements per thread (4-byte loads and stores), grid-stride.
-__global__ void gelu_tanh_bf16_inplace(std::uint32_t* c, std::int64_t pairs) {
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < pairs;
-       i += std::int64_t(gridDim.x) * blockDim.x) {
-    std::uint32_t const v = c[i];
-    float x[2] = {__uint_as_float(v << 16), __uint_as_float(v & 0xFFFF0000u)};
-    FP8GEMM_UNROLL
-    for (float& e : x) e = GeluTanh::apply(e);
-    c[i] = (std::uint32_t(float_to_bf16(x[1]).bits) << 16) | float_to_bf16(x[0]).bits;
+/// the GEMM. 16 bytes (8 elements) per thread and step, grid-stride; the last pairs % 4 pairs one
+/// per thread. Launched with 8 blocks of 256 per SM (2048 threads, 32 KiB in flight per SM): 979
+/// µs for cuBLASLt + this kernel at 8192^3 against 995 with the 4-byte version this replaced
+/// (bench/NOTES.md, 2026-12-02), which was latency-bound (8 KiB in flight per SM).
+__global__ void gelu_tanh_bf16_inplace(uint4* c, std::int64_t vecs, std::uint32_t* tail,
+                                       std::int64_t tail_pairs) {
+  std::int64_t const first = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
+  std::int64_t const stride = std::int64_t(gridDim.x) * blockDim.x;
+  for (std::int64_t i = first; i < vecs; i += stride) {
+    uint4 v = c[i];
+    v.x = gelu_tanh_bf16x2(v.x), v.y = gelu_tanh_bf16x2(v.y);
+    v.z = gelu_tanh_bf16x2(v.z), v.w = gelu_tanh_bf16x2(v.w);
+    c[i] = v;
   }
+  for (std::int64_t i = first; i < tail_pairs; i += stride) tail[i] = gelu_tanh_bf16x2(tail[i]);
+}
+
+/// Applies gelu_tanh_bf16_inplace to `pairs` bf16 pairs at c (16-byte aligned, as cudaMalloc's).
+void gelu_tanh_bf16(void* c, std::int64_t pairs, int sms) {
+  std::int64_t const vecs = pairs / 4;
+  gelu_tanh_bf16_inplace<<<8 * sms, 256>>>(
+      static_cast<uint4*>(c), vecs, static_cast<std::uint32_t*>(c) + 4 * vecs, pairs - 4 * vecs);
+  BENCH_CHECK_CUDA(cudaGetLastError());
+}
+
+/// One thread per pair: the reference gelu_tanh_bf16 is checked against at startup.
+__global__ void gelu_tanh_bf16_pairs(std::uint32_t* c, std::int64_t pairs) {
+  std::int64_t const i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
+  if (i < pairs) c[i] = gelu_tanh_bf16x2(c[i]);
 }
 
 /// What cuBLASLt is asked to do (the fp8gemm benchmark it is the baseline of).
@@ -180,7 +207,7 @@ enum class LtMode {
   kPerTensor,      // default accumulation (cuBLASLt promotes)
   kFastAccum,      // CUBLASLT_MATMUL_DESC_FAST_ACCUM
   kBlockwise,      // A: 1x128 (VEC128_32F), B: 128x128 (BLK128x128_32F)
-  kPerTensorGelu,  // per-tensor, then gelu_tanh_bf16_inplace on C
+  kPerTensorGelu,  // per-tensor, then gelu_tanh_bf16 on C
 };
 
 /// cuBLASLt FP8: D[M,N] (row-major) = s_a s_b A[M,K] B[N,K]^T, as column-major D^T = B A^T ("TN").
@@ -254,14 +281,13 @@ void bench_cublaslt(benchmark::State& state, int m, int n, int k, LtMode mode) {
     return;
   }
   std::int64_t const pairs = std::int64_t(m) * n / 2;
+  int sms = 0;
+  BENCH_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   time_loop(state, ops, [&](int set) {
     BENCH_CHECK_CUBLAS(cublasLtMatmul(handle, desc, &alpha, ops.b[set], la, ops.a[set], lb, &beta,
                                       ops.c, lc, ops.c, lc, &heur[chosen].algo, ws, ws_bytes,
                                       nullptr));
-    if (mode == LtMode::kPerTensorGelu) {
-      gelu_tanh_bf16_inplace<<<1056, 256>>>(static_cast<std::uint32_t*>(ops.c), pairs);
-      BENCH_CHECK_CUDA(cudaGetLastError());
-    }
+    if (mode == LtMode::kPerTensorGelu) gelu_tanh_bf16(ops.c, pairs, sms);
   });
   state.SetLabel(mode == LtMode::kFastAccum       ? "cublaslt_fp8_e4m3_tn_bf16_fast_accum"
                  : mode == LtMode::kBlockwise     ? "cublaslt_fp8_e4m3_tn_bf16_1x128_128x128"
@@ -441,9 +467,51 @@ int register_all() {
   return 0;
 }
 
+/// The baseline's GELU kernel (gelu_tanh_bf16) against one thread per pair on 2^20 + 3 random bf16
+/// pairs (normal values, |x| in [2^-8, 2^8), both signs): bit-identical, and the activation changed
+/// most of them. Returns false (and says why) otherwise.
+bool gelu_baseline_is_exact() {
+  std::int64_t const pairs = (std::int64_t(1) << 20) + 3;  // + 3: the tail loop runs
+  std::vector<std::uint32_t> host(pairs);
+  std::mt19937_64 rng(std::random_device{}());
+  auto bf16_bits = [&] {  // sign, exponent 119..134 (2^-8 .. 2^7), 7 mantissa bits
+    std::uint64_t const r = rng();
+    return std::uint32_t((r & 0x8000u) | ((119u + (r >> 16) % 16u) << 7) | (r & 0x7Fu));
+  };
+  for (auto& v : host) v = bf16_bits() | (bf16_bits() << 16);
+  std::uint32_t *vec = nullptr, *ref = nullptr;
+  BENCH_CHECK_CUDA(cudaMalloc(&vec, pairs * 4));
+  BENCH_CHECK_CUDA(cudaMalloc(&ref, pairs * 4));
+  BENCH_CHECK_CUDA(cudaMemcpy(vec, host.data(), pairs * 4, cudaMemcpyHostToDevice));
+  BENCH_CHECK_CUDA(cudaMemcpy(ref, host.data(), pairs * 4, cudaMemcpyHostToDevice));
+  int sms = 0;
+  BENCH_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  gelu_tanh_bf16(vec, pairs, sms);
+  gelu_tanh_bf16_pairs<<<int((pairs + 255) / 256), 256>>>(ref, pairs);
+  BENCH_CHECK_CUDA(cudaGetLastError());
+  std::vector<std::uint32_t> got(pairs), want(pairs);
+  BENCH_CHECK_CUDA(cudaMemcpy(got.data(), vec, pairs * 4, cudaMemcpyDeviceToHost));
+  BENCH_CHECK_CUDA(cudaMemcpy(want.data(), ref, pairs * 4, cudaMemcpyDeviceToHost));
+  BENCH_CHECK_CUDA(cudaFree(vec));
+  BENCH_CHECK_CUDA(cudaFree(ref));
+  std::int64_t differ = 0, changed = 0;
+  for (std::int64_t i = 0; i < pairs; ++i)
+    differ += got[i] != want[i], changed += got[i] != host[i];
+  std::printf(
+      "GELU baseline kernel: %lld of %lld bf16 pairs differ from one thread per pair; GELU "
+      "changed %lld\n",
+      static_cast<long long>(differ), static_cast<long long>(pairs),
+      static_cast<long long>(changed));
+  return differ == 0 && changed > pairs / 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (!gelu_baseline_is_exact()) {
+    std::fprintf(stderr, "the GELU baseline kernel is wrong: not benchmarking against it\n");
+    return 1;
+  }
   register_all();
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
