@@ -97,6 +97,9 @@ struct TmaWgmmaMainloop {
                 "Blockwise scales are not offered by the swapped-operand policies "
                 "(WgmmaSwapABPolicy, Sm90WgmmaDecode): their accumulator rows are columns of C; "
                 "use Sm90WgmmaSmallM for Blockwise decode");
+  static_assert(!Policy::kL2StreamHints || (kClusterSize == 1 && !kSwapAB),
+                "kL2StreamHints: the L2 hints mark B as the operand a single tile row streams; "
+                "offered on unclustered policies without swapped operands only");
   static constexpr int kScaleBlockN = scale_block_n<Granularity>();
   static_assert(!kKBlocked || (kScaleBlockN % 8 == 0 && (Policy::kBlockN % kScaleBlockN == 0 ||
                                                          kScaleBlockN % Policy::kBlockN == 0)),
@@ -173,6 +176,15 @@ struct TmaWgmmaMainloop {
   /// wgmma's N: the unwritten ones feed accumulator columns >= M, again C rows nothing stores.
   FP8GEMM_HOST_DEVICE static int a_box_rows(int m) {
     return m < Policy::kBlockM ? (m + 7) / 8 * 8 : Policy::kBlockM;
+  }
+
+  /// Whether the producer's copies carry L2 cache hints (Policy::kL2StreamHints, unclustered
+  /// policies): only when all of M fits one tile row (M <= BlockM). Then each byte of B is read
+  /// once, by the one CTA of its tile column, and its lines go first (evict_first), while every
+  /// CTA reads all of A, whose lines stay (evict_last). With more tile rows both operands are
+  /// read again by other tiles and keep L2's default policy.
+  FP8GEMM_HOST_DEVICE static constexpr bool l2_stream_hints(int m) {
+    return Policy::kL2StreamHints && m <= Policy::kBlockM;
   }
 
   /// One TMA copy per operand and stage: `rows` rows of 128 B (the tensor map's box) into the
@@ -379,11 +391,25 @@ struct TmaWgmmaMainloop {
   FP8GEMM_DEVICE static void load(Params const& p, SharedStorage& s, RingPosition& pos, int m0,
                                   int n0, int kb_begin, int kb_end, int rank = 0) {
     if constexpr (kClusterSize == 1) {
+      bool hinted = false;  // l2_stream_hints: B's lines evict first, A's last
+      std::uint64_t policy_a = 0, policy_b = 0;
+      if constexpr (Policy::kL2StreamHints) {
+        hinted = l2_stream_hints(p.m);
+        if (hinted)
+          policy_a = arch::l2_policy_evict_last(), policy_b = arch::l2_policy_evict_first();
+      }
       for (int kb = kb_begin; kb < kb_end; ++kb) {
         arch::Mbarrier::wait(&s.empty[pos.stage], pos.phase ^ 1);  // waits for: consumers freed it
         arch::Mbarrier::arrive_expect_tx(&s.full[pos.stage], p.stage_tx_bytes);
-        arch::tma_load_2d(s.a[pos.stage], &p.map_a, &s.full[pos.stage], kb * kBlockK, m0);
-        arch::tma_load_2d(s.b[pos.stage], &p.map_b, &s.full[pos.stage], kb * kBlockK, n0);
+        if (hinted) {
+          arch::tma_load_2d(s.a[pos.stage], &p.map_a, &s.full[pos.stage], kb * kBlockK, m0,
+                            policy_a);
+          arch::tma_load_2d(s.b[pos.stage], &p.map_b, &s.full[pos.stage], kb * kBlockK, n0,
+                            policy_b);
+        } else {
+          arch::tma_load_2d(s.a[pos.stage], &p.map_a, &s.full[pos.stage], kb * kBlockK, m0);
+          arch::tma_load_2d(s.b[pos.stage], &p.map_b, &s.full[pos.stage], kb * kBlockK, n0);
+        }
         pos.advance<kStages>();
       }
     } else {

@@ -104,8 +104,13 @@ using Sm90WgmmaSmallM = WgmmaTilePolicy<64, 64, 1, 13, EA, EB>;
 /// (128 + 64) x 128 B = 216 KiB: N = 8192 gives 128 tiles in one wave, where SmallM's 64-row
 /// tiles need two (256 tiles). H200 (bench/NOTES.md, b73067b) at 128 x 8192 x 8192: 24.7 us
 /// against SmallM's 29.5 and cuBLASLt's 23.0 (cuBLASLt picks a 128 x 64 tile there too).
+/// L2 hints on (kL2StreamHints): with M <= 128, B's lines evict first and A's last; H200
+/// (2026-12-02, 9 interleaved repetitions): 23.51 against 23.82 us at M = 128 (cuBLASLt 23.37),
+/// 23.34 against 23.66 at M = 96 (cuBLASLt 23.09).
 template <class EA = e4m3fn, class EB = e4m3fn>
-using Sm90WgmmaMediumM = WgmmaTilePolicy<128, 64, 2, 9, EA, EB>;
+struct Sm90WgmmaMediumM : WgmmaTilePolicy<128, 64, 2, 9, EA, EB> {
+  static constexpr bool kL2StreamHints = true;
+};
 
 /// Hopper decode with swapped operands (C^T = B A^T, WgmmaSwapABPolicy): 64 rows of B as the
 /// wgmma M and BlockMCols = 8, 16 or 32 rows of A as its N, one consumer warpgroup, as many

@@ -65,6 +65,9 @@ namespace fp8gemm {
 ///   W10. WgmmaSwapABPolicy's shape (here): "WgmmaSwapABPolicy: BlockNRows must be 64 (one m64
 ///       wgmma of B rows per k-step), BlockMCols 8, 16, 32, 64 or 128 (the wgmma N), one
 ///       consumer" [wgmma_swapab_shape]
+///   W11. L2 stream hints (mainloop): "kL2StreamHints: the L2 hints mark B as the operand a single
+///       tile row streams; offered on unclustered policies without swapped operands only"
+///       [wgmma_l2_stream_hints]
 /// How two consumer warpgroups share the work: the same tile (cooperative) or alternate tiles.
 enum class WgmmaSchedule { kCooperative, kPingPong };
 
@@ -114,6 +117,11 @@ struct WgmmaTilePolicy : WgmmaPolicyTag {
   /// A tuning member (shadow it in a derived struct); 256 B measured the same as 128 B on the
   /// H200 at decode and at 4096^3 / 8192^3 (bench/NOTES.md, d5226c3).
   static constexpr arch::TmaL2Promotion kL2Promotion = arch::TmaL2Promotion::k128B;
+  /// L2 cache hints on the operand copies when all of M fits one tile row
+  /// (TmaWgmmaMainloop::l2_stream_hints: B's lines evict first, A's last); unclustered policies
+  /// only. A tuning member: on for Sm90WgmmaMediumM, where it was measured (bench/NOTES.md,
+  /// 2026-12-02), off elsewhere.
+  static constexpr bool kL2StreamHints = false;
 
   static constexpr int kStageBytesA = BlockM * kBlockK;
   static constexpr int kStageBytesB = BlockN * kBlockK;
@@ -197,6 +205,7 @@ struct WgmmaSwapABPolicy : WgmmaPolicyTag {
   static constexpr int kClusterSize = 1;
   static constexpr char const* kMulticastSuffix = "";
   static constexpr arch::TmaL2Promotion kL2Promotion = arch::TmaL2Promotion::k128B;
+  static constexpr bool kL2StreamHints = false;  // as WgmmaTilePolicy's (not measured here)
 
   static constexpr int kStageBytesA = BlockMCols * kBlockK;  // [BlockMCols][128 B] of A
   static constexpr int kStageBytesB = BlockNRows * kBlockK;  // [BlockNRows][128 B] of B

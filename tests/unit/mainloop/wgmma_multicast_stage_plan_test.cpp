@@ -276,5 +276,21 @@ TEST(WgmmaMulticastStagePlan, SimulationCatchesWrongExpectTx) {
   EXPECT_FALSE(full.passed(0)) << "never completes: the consumers would wait forever";
 }
 
+// The producer's L2 hints (TmaWgmmaMainloop::l2_stream_hints): only a policy that asks for them
+// (Sm90WgmmaMediumM), and only while all of M fits one tile row, where each byte of B is read once.
+TEST(WgmmaL2StreamHints, OnlyMediumMWithOneTileRow) {
+  using Medium = MainloopFor<Sm90WgmmaMediumM<>>;
+  static_assert(Sm90WgmmaMediumM<>::kL2StreamHints && Sm90WgmmaMediumM<>::kBlockM == 128);
+  for (int m : {1, 8, 96, 127, 128}) EXPECT_TRUE(Medium::l2_stream_hints(m)) << m;
+  for (int m : {129, 256, 8192}) EXPECT_FALSE(Medium::l2_stream_hints(m)) << m;
+  // the other named policies keep L2's default policy at every M
+  for (int m : {1, 64, 128, 8192}) {
+    EXPECT_FALSE(MainloopFor<Sm90WgmmaDefault<>>::l2_stream_hints(m)) << m;
+    EXPECT_FALSE(MainloopFor<Sm90WgmmaSmallM<>>::l2_stream_hints(m)) << m;
+    EXPECT_FALSE(MainloopFor<Sm90WgmmaDecode<16>>::l2_stream_hints(m)) << m;
+    EXPECT_FALSE(MainloopFor<Sm90WgmmaDefaultMulticastA<>>::l2_stream_hints(m)) << m;
+  }
+}
+
 }  // namespace
 }  // namespace fp8gemm

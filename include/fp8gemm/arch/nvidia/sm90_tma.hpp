@@ -277,6 +277,47 @@ FP8GEMM_DEVICE void tma_load_2d(void* smem_dst, TmaDescriptor const* map, std::u
 #endif
 }
 
+/// L2 cache policies for TMA copies (createpolicy.fractional, fraction 1.0: every line the copy
+/// brings): evict_first for lines read once (an operand streamed through the GEMM), evict_last
+/// for lines many CTAs read again (the operand every tile shares). Opaque 64-bit values, made on
+/// the device.
+FP8GEMM_DEVICE std::uint64_t l2_policy_evict_first() {
+  std::uint64_t policy = 0;
+#if defined(FP8GEMM_ARCH_SM90A)
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
+#elif defined(FP8GEMM_DEVICE_PASS)
+  FP8GEMM_DEVICE_TRAP();
+#endif
+  return policy;
+}
+FP8GEMM_DEVICE std::uint64_t l2_policy_evict_last() {
+  std::uint64_t policy = 0;
+#if defined(FP8GEMM_ARCH_SM90A)
+  asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));
+#elif defined(FP8GEMM_DEVICE_PASS)
+  FP8GEMM_DEVICE_TRAP();
+#endif
+  return policy;
+}
+
+/// tma_load_2d's copy with an L2 cache policy (.L2::cache_hint; l2_policy_evict_first / _last).
+FP8GEMM_DEVICE void tma_load_2d(void* smem_dst, TmaDescriptor const* map, std::uint64_t* bar,
+                                int c0, int c1, std::uint64_t l2_policy) {
+#if defined(FP8GEMM_ARCH_SM90A)
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
+      " [%0], [%1, {%3, %4}], [%2], %5;\n" ::"r"(smem_address(smem_dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_address(bar)), "r"(c0), "r"(c1),
+      "l"(l2_policy)
+      : "memory");
+#elif defined(FP8GEMM_DEVICE_PASS)
+  (void)smem_dst, (void)map, (void)bar, (void)c0, (void)c1, (void)l2_policy;
+  FP8GEMM_DEVICE_TRAP();
+#else
+  (void)smem_dst, (void)map, (void)bar, (void)c0, (void)c1, (void)l2_policy;
+#endif
+}
+
 /// cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster:
 /// tma_load_2d's copy, landing at the same shared-memory offset (`smem_dst`'s) in every CTA of the
 /// cluster whose rank has its bit set in `cta_mask` (bit r: rank r; this CTA's own bit included
