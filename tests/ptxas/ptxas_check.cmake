@@ -8,7 +8,9 @@
 # the K loop's instructions per QGMMA within the budgets; sass_loop_check.cpp says why).
 #   cmake -DNVCC=<nvcc> -DSOURCE=<file.cu> -DINCLUDE=<dir;...> [-DEXPECT_FAILURE=ON]
 #         [-DCUOBJDUMP=<cuobjdump> -DSASS_TOOL=<sass_loop_check> -DSASS_BUDGETS=<a;b;c>
-#          -DWORK=<file prefix>] -P ptxas_check.cmake
+#          -DWORK=<file prefix> [-DSASS_L2_HINTED=<policy name>]] -P ptxas_check.cmake
+# SASS_L2_HINTED: the policy whose kernels must carry L2 cache hints on their TMA copies (every
+# other kernel must not; sass_loop_check.cpp).
 set(_inc "")
 foreach(_d IN LISTS INCLUDE)
   list(APPEND _inc "-I${_d}")
@@ -56,7 +58,7 @@ if(SASS_TOOL)
   if(NOT _rc EQUAL 0)
     message(FATAL_ERROR "cuobjdump -sass ${_object} failed (${_rc}): ${_err}")
   endif()
-  execute_process(COMMAND "${SASS_TOOL}" "${WORK}.sass" ${SASS_BUDGETS}
+  execute_process(COMMAND "${SASS_TOOL}" "${WORK}.sass" ${SASS_BUDGETS} ${SASS_L2_HINTED}
                   RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
   if(NOT _rc EQUAL 0)
     message(FATAL_ERROR "${SOURCE}: SASS check failed (${_rc}):\n${_out}${_err}")

@@ -11,6 +11,10 @@
 //   sass_loop_check <sass.txt> <promoted budget> <blockwise budget> <fast budget>
 // "fast": a loop without FP32 math (FastAccumulation); "blockwise": a kernel whose name holds
 // Blockwise; "promoted": the rest.
+// With a fifth argument, a fragment of a policy's mangled name, it also checks the L2 cache
+// hints (kL2StreamHints): the kernels of that policy issue TMA copies with an L2 cache policy
+// (`UTMALDG ... desc[...]`), every other kernel none.
+//   sass_loop_check <sass.txt> <promoted> <blockwise> <fast> [<hinted policy>]
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -85,8 +89,10 @@ Loop innermost_qgmma_loop(Kernel const& k) {
 std::string label(std::string const& mangled) {
   std::smatch m;
   std::string out;
-  if (std::regex_search(mangled, m,
-                        std::regex(R"(WgmmaTilePolicyILi(\d+)ELi(\d+)ELi(\d+)ELi(\d+)E)")))
+  if (mangled.find("Sm90WgmmaMediumM") != std::string::npos)
+    out = "Sm90WgmmaMediumM";
+  else if (std::regex_search(mangled, m,
+                             std::regex(R"(WgmmaTilePolicyILi(\d+)ELi(\d+)ELi(\d+)ELi(\d+)E)")))
     out = m[1].str() + "x" + m[2].str() + " w" + m[3].str() + " s" + m[4].str();
   else if (std::regex_search(mangled, m,
                              std::regex(R"(WgmmaSwapABPolicyILi(\d+)ELi(\d+)ELi(\d+)ELi(\d+)E)")))
@@ -109,11 +115,12 @@ int count_prefix(Kernel const& k, char const* prefix) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
+  if (argc != 5 && argc != 6) {
     std::cerr << "usage: sass_loop_check <sass.txt> <promoted budget> <blockwise budget> "
-                 "<fast budget>\n";
+                 "<fast budget> [<hinted policy>]\n";
     return 2;
   }
+  std::string const hinted_policy = argc == 6 ? argv[5] : "";
   std::ifstream in(argv[1]);
   if (!in) {
     std::cerr << "cannot read " << argv[1] << "\n";
@@ -137,11 +144,20 @@ int main(int argc, char** argv) {
                                       : budget_promoted;
     double const per_qgmma =
         l.qgmma > 0 ? static_cast<double>(l.instructions - l.fp32) / l.qgmma : 0.0;
-    bool const ok = qgmma > 0 && hmma == 0 && l.qgmma > 0 && per_qgmma <= budget;
+    // TMA copies with an L2 cache policy operand: at least A's and B's in the hinted policy's
+    // kernels, none elsewhere
+    int hinted = 0;
+    for (Instruction const& i : k.code)
+      hinted += starts_with(i.text, "UTMALDG") && i.text.find("desc[") != std::string::npos;
+    bool const wants_hints =
+        !hinted_policy.empty() && k.name.find(hinted_policy) != std::string::npos;
+    bool const hints_ok = hinted_policy.empty() || (wants_hints ? hinted >= 2 : hinted == 0);
+    bool const ok = qgmma > 0 && hmma == 0 && l.qgmma > 0 && per_qgmma <= budget && hints_ok;
     std::printf(
         "%s %-9s QGMMA %3d HMMA %d loop %4d instructions, %3d QGMMA, %3d FP32: %5.2f others "
-        "per QGMMA (budget %.2f)  %s\n",
+        "per QGMMA (budget %.2f), %d L2-hinted copies%s  %s\n",
         ok ? "ok  " : "FAIL", kind, qgmma, hmma, l.instructions, l.qgmma, l.fp32, per_qgmma, budget,
+        hinted, hints_ok ? "" : (wants_hints ? " (expected >= 2)" : " (expected 0)"),
         label(k.name).c_str());
     failed += ok ? 0 : 1;
   }
@@ -149,6 +165,9 @@ int main(int argc, char** argv) {
     std::printf("no WarpSpecializedGemmKernel in %s\n", argv[1]);
     return 1;
   }
-  std::printf("%d kernels, %d over budget or without QGMMA / with HMMA\n", checked, failed);
+  std::printf(
+      "%d kernels, %d over budget, without QGMMA / with HMMA, or with L2 hints where not "
+      "expected\n",
+      checked, failed);
   return failed == 0 ? 0 : 1;
 }
