@@ -182,7 +182,9 @@ struct TmaWgmmaMainloop {
   /// policies): only when all of M fits one tile row (M <= BlockM). Then each byte of B is read
   /// once, by the one CTA of its tile column, and its lines go first (evict_first), while every
   /// CTA reads all of A, whose lines stay (evict_last). With more tile rows both operands are
-  /// read again by other tiles and keep L2's default policy.
+  /// read again by other tiles and keep L2's default policy. A's evict_last lines (at most
+  /// BlockM x K bytes) may stay in L2 past the kernel ahead of a later kernel's data; its effect
+  /// on the kernels that follow is not measured.
   FP8GEMM_HOST_DEVICE static constexpr bool l2_stream_hints(int m) {
     return Policy::kL2StreamHints && m <= Policy::kBlockM;
   }
