@@ -188,10 +188,13 @@ __global__ void gelu_tanh_bf16_inplace(uint4* c, std::int64_t vecs, std::uint32_
   for (std::int64_t i = first; i < tail_pairs; i += stride) tail[i] = gelu_tanh_bf16x2(tail[i]);
 }
 
+/// gelu_tanh_bf16_inplace's launch: blocks per SM and threads per block.
+constexpr int kGeluBlocksPerSm = 8, kGeluThreads = 256;
+
 /// Applies gelu_tanh_bf16_inplace to `pairs` bf16 pairs at c (16-byte aligned, as cudaMalloc's).
 void gelu_tanh_bf16(void* c, std::int64_t pairs, int sms) {
   std::int64_t const vecs = pairs / 4;
-  gelu_tanh_bf16_inplace<<<8 * sms, 256>>>(
+  gelu_tanh_bf16_inplace<<<kGeluBlocksPerSm * sms, kGeluThreads>>>(
       static_cast<uint4*>(c), vecs, static_cast<std::uint32_t*>(c) + 4 * vecs, pairs - 4 * vecs);
   BENCH_CHECK_CUDA(cudaGetLastError());
 }
@@ -476,7 +479,7 @@ int register_all() {
 bool gelu_baseline_is_exact() {
   int sms = 0;
   BENCH_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  std::int64_t const stride_pairs = 4 * std::int64_t(8 * sms) * 256;  // one grid stride
+  std::int64_t const stride_pairs = 4 * std::int64_t(kGeluBlocksPerSm) * sms * kGeluThreads;
   std::int64_t const pairs = 5 * stride_pairs / 2 + 3;
   std::vector<std::uint32_t> host(pairs);
   std::uint64_t const seed = std::random_device{}();
