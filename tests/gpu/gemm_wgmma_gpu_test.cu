@@ -67,6 +67,8 @@ using Configs = ::testing::Types<
     // over k-blocks; odd and even k-block counts below); then two row blocks per consumer, N = 64
     GemmConfig<Sm90WgmmaMediumM<e4m3fn, e5m2>, Blockwise<1, 64, 128>, LayoutB::kNK,
                Epilogue<fp16, Identity>>,
+    // the decode benchmark's config (per-tensor bf16: TMA stores beside its 8-stage ring)
+    GemmConfig<Sm90WgmmaMediumM<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>,
     GemmConfig<Sm90WgmmaSmallM<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>,
     GemmConfig<WgmmaTilePolicy<256, 64, 2, 4, e5m2, e4m3fn>, PerChannel, LayoutB::kNK,
                Epilogue<float, GeluTanh>>,

@@ -100,17 +100,23 @@ template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaSmallM = WgmmaTilePolicy<64, 64, 1, 13, EA, EB>;
 
 /// Hopper peak path for 64 < M <= 128 (decode with a batch): 128 x 64 x 128 tiles, two
-/// cooperative consumers of one m64 row block each (pipelined promotion), nine stages of
-/// (128 + 64) x 128 B = 216 KiB: N = 8192 gives 128 tiles in one wave, where SmallM's 64-row
-/// tiles need two (256 tiles). H200 (bench/NOTES.md, b73067b) at 128 x 8192 x 8192: 24.7 us
-/// against SmallM's 29.5 and cuBLASLt's 23.0 (cuBLASLt's kernel there is named 128x64; as it
-/// computes C^T, that is 64 rows of M x 128 columns of N in 2-CTA clusters along M).
+/// cooperative consumers of one m64 row block each (pipelined promotion), eight stages of
+/// (128 + 64) x 128 B = 192 KiB, which leave room for the TMA-store epilogue's staging tile:
+/// N = 8192 gives 128 tiles in one wave, where SmallM's 64-row tiles need two (256 tiles). H200
+/// (bench/NOTES.md, b73067b) at 128 x 8192 x 8192: 24.7 us against SmallM's 29.5 and cuBLASLt's
+/// 23.0 (cuBLASLt's kernel there is named 128x64; as it computes C^T, that is 64 rows of M x 128
+/// columns of N in 2-CTA clusters along M).
 /// L2 hints on (kL2StreamHints): with M <= 128, B's lines evict first and A's last; H200
 /// (2026-12-02, one process, 9 interleaved repetitions, the hints as an experiment build's
 /// variant): 23.51 against 23.82 us at M = 128 (cuBLASLt 23.37), 23.34 against 23.66 at M = 96
 /// (cuBLASLt 23.09).
+/// Eight stages rather than nine (2026-12-02, three calls, hints on in all): 1.6 / 1.7 / 2.5 %
+/// faster at M = 128 (23.3 against 23.9 us in the last, cuBLASLt 23.7), and 1.4 % slower / equal /
+/// 0.8 % slower at M = 96; equal at M = 112 and 120 (one call). 64 x 128 tiles in 2-CTA clusters
+/// sharing B (cuBLASLt's shape) measured no faster at M = 128 and 6-11 % slower at M = 96-120,
+/// where their second tile's A box runs past M.
 template <class EA = e4m3fn, class EB = e4m3fn>
-struct Sm90WgmmaMediumM : WgmmaTilePolicy<128, 64, 2, 9, EA, EB> {
+struct Sm90WgmmaMediumM : WgmmaTilePolicy<128, 64, 2, 8, EA, EB> {
   static constexpr bool kL2StreamHints = true;
 };
 
