@@ -110,11 +110,12 @@ using Sm90WgmmaSmallM = WgmmaTilePolicy<64, 64, 1, 13, EA, EB>;
 /// (2026-12-02, one process, 9 interleaved repetitions, the hints as an experiment build's
 /// variant): 23.51 against 23.82 us at M = 128 (cuBLASLt 23.37), 23.34 against 23.66 at M = 96
 /// (cuBLASLt 23.09).
-/// Eight stages rather than nine (2026-12-02, three calls, hints on in all): 1.6 / 1.7 / 2.5 %
+/// Eight stages rather than nine (2026-12-02, three calls, hints on in all): 1.6 / 1.8 / 2.2 %
 /// faster at M = 128 (23.3 against 23.9 us in the last, cuBLASLt 23.7), and 1.4 % slower / equal /
-/// 0.8 % slower at M = 96; equal at M = 112 and 120 (one call). 64 x 128 tiles in 2-CTA clusters
-/// sharing B (cuBLASLt's shape) measured no faster at M = 128 and 6-11 % slower at M = 96-120,
-/// where their second tile's A box runs past M.
+/// 0.8 % slower at M = 96; 0.3-0.4 % slower at M = 112 and 120 (one call); 6 and 7 stages 5 % and
+/// 1 % slower than 8 at M = 128 (one call). 64 x 128 tiles in 2-CTA clusters
+/// sharing B (cuBLASLt's shape) measured no faster at M = 128 and 6-11 % slower at M = 96-120 (two
+/// calls), where their second tile's A box runs past M.
 template <class EA = e4m3fn, class EB = e4m3fn>
 struct Sm90WgmmaMediumM : WgmmaTilePolicy<128, 64, 2, 8, EA, EB> {
   static constexpr bool kL2StreamHints = true;
