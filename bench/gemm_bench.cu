@@ -328,7 +328,9 @@ void add_cublaslt(std::string const& name, Shape s, LtMode mode) {
 /// Swapped-operand decode (C^T = B A^T, Sm90WgmmaDecode<BlockMCols>): the smallest BlockMCols
 /// >= M among 8, 16, 32 (one m-tile: B streamed once, 128 tiles at N = 8192); above 32, 128
 /// (M = 128 in one m-tile: 128 tiles, one wave, 9 stages; Decode<32> would take 4 m-tiles and
-/// stream B four times). Not measured yet.
+/// stream B four times). H200 (bench/NOTES.md, eighteenth section): 1.09 / 1.07 / 1.03x cuBLASLt
+/// at M = 1 / 16 / 32; above 32 the unswapped Sm90WgmmaSmallM (M = 64) and Sm90WgmmaMediumM
+/// (M = 80-128) are faster than Decode<128>.
 template <class Accumulation = AtomDefaultAccumulation>
 void bench_decode_swapab(benchmark::State& st, Shape s, int split_k) {
   if (s.m <= 8)
