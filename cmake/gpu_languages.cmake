@@ -28,3 +28,16 @@ if(NOT fp8gemm_amd_module)
   set(FP8GEMM_HAVE_AMD_TOOLCHAIN OFF)
 endif()
 message(STATUS "fp8gemm: AMD toolchain ${FP8GEMM_HAVE_AMD_TOOLCHAIN}")
+
+# CI sets this (.ci/run): a missing toolchain must fail the run, not quietly drop the ISA checks of
+# the CDNA kernels or the ptxas / SASS checks of the WGMMA kernels.
+option(FP8GEMM_REQUIRE_TOOLCHAINS "Fail the configure when nvcc or the AMD toolchain is missing" OFF)
+if(FP8GEMM_REQUIRE_TOOLCHAINS AND NOT FP8GEMM_HAVE_CUDA)
+  message(FATAL_ERROR "fp8gemm: FP8GEMM_REQUIRE_TOOLCHAINS is on and nvcc was not found (or "
+                      "FP8GEMM_ENABLE_CUDA is off): the WGMMA kernels' ptxas and SASS checks need it")
+endif()
+if(FP8GEMM_REQUIRE_TOOLCHAINS AND NOT FP8GEMM_HAVE_AMD_TOOLCHAIN)
+  message(FATAL_ERROR "fp8gemm: FP8GEMM_REQUIRE_TOOLCHAINS is on and the AMD toolchain (clang-22 "
+                      "with the unpacked ROCm pieces, scripts/install_deps.sh) was not found: the "
+                      "gfx942 / gfx950 ISA checks need it")
+endif()

@@ -7,7 +7,8 @@
 #   bash scripts/test.sh                  full run
 #   bash scripts/test.sh --configure-only install + configure only (used by scripts/demo.sh)
 # Environment: FP8GEMM_BUILD_DIR (default <repo>/build/ci), FP8GEMM_JOBS (default nproc),
-#              FP8GEMM_ENABLE_CUDA=ON|OFF (default: ON when nvcc is found), FP8GEMM_DEPS_DIR (install_deps.sh)
+#              FP8GEMM_ENABLE_CUDA=ON|OFF (default: ON when nvcc is found), FP8GEMM_DEPS_DIR (install_deps.sh),
+#              FP8GEMM_REQUIRE_TOOLCHAINS=ON|OFF (default OFF; CI: ON, a missing nvcc / AMD toolchain fails)
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -41,6 +42,8 @@ elif command -v nvcc >/dev/null 2>&1 || [[ -x /usr/local/cuda/bin/nvcc ]]; then
 else
   cfg+=(-DFP8GEMM_ENABLE_CUDA=OFF)
 fi
+# FP8GEMM_REQUIRE_TOOLCHAINS=ON (.ci/run): configure fails when nvcc or the AMD toolchain is missing
+cfg+=("-DFP8GEMM_REQUIRE_TOOLCHAINS=${FP8GEMM_REQUIRE_TOOLCHAINS:-OFF}")
 cmake "${cfg[@]}"
 if ((CONFIGURE_ONLY)); then
   exit 0

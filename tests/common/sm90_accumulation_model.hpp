@@ -94,6 +94,43 @@ inline float sm90_wgmma_accumulate(std::vector<Sm90Product> const& products,
   return static_cast<float>(d);
 }
 
+/// A bound on what the kMeasured chain loses, computed along the chain it models: per k-step the
+/// terms (the nonzero products and a nonzero D) are each cut by less than q = 2^(E - 13) and the
+/// sum by less than 2^(floor(log2 |sum|) - 13), so
+///   |sm90_wgmma_accumulate(products) - sum of products| < sum over steps of (terms · q + that),
+/// with D the model's own (the hardware's, where the model reproduces it). Where |D| grows as
+/// sqrt(K) (random signs) this is about K/32 · 2^-12 · |D| rather than the a-priori
+/// K · 2^-13 · sum |a b|, which is vacuous from K = 8192 on.
+inline double sm90_wgmma_error_bound(std::vector<Sm90Product> const& products,
+                                     int fraction_bits = 13) {
+  auto cut = [](double x, double q) { return std::trunc(x / q) * q; };
+  double d = 0.0, bound = 0.0;
+  for (std::size_t s = 0; s < products.size(); s += 32) {
+    std::size_t const end = s + 32 < products.size() ? s + 32 : products.size();
+    int e = INT_MIN, terms = 0;
+    for (std::size_t j = s; j < end; ++j) {
+      if (products[j].value == 0.0) continue;
+      e = products[j].exponent > e ? products[j].exponent : e;
+      ++terms;
+    }
+    if (d != 0.0) {
+      e = std::ilogb(d) > e ? std::ilogb(d) : e;
+      ++terms;
+    }
+    if (e == INT_MIN) continue;  // every term zero: nothing cut
+    double const q = std::ldexp(1.0, e - fraction_bits);
+    double sum = cut(d, q);
+    for (std::size_t j = s; j < end; ++j) sum += cut(products[j].value, q);
+    bound += terms * q;
+    if (sum != 0.0) {
+      bound += std::ldexp(1.0, std::ilogb(sum) - fraction_bits);
+      sum = cut(sum, std::ldexp(1.0, std::ilogb(sum) - fraction_bits));
+    }
+    d = sum;
+  }
+  return bound;
+}
+
 /// Products of powers of two or of values whose exponents are their own (tests that craft them).
 inline std::vector<Sm90Product> products_with_value_exponents(std::vector<double> const& p) {
   std::vector<Sm90Product> out(p.size());

@@ -38,9 +38,11 @@ __global__ void fill_operand(std::uint8_t* p, std::uint64_t count, std::uint64_t
     p[i] = operand_byte(seed, i);
 }
 
-TEST(WgmmaLarge, SixtyFourBitOffsetsInAAndC) {
-  using Config = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+template <class Policy>
+void check_sixty_four_bit_offsets() {
+  using Config = GemmConfig<Policy, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
   using G = Gemm<Config>;
+  std::cout << "  " << G::name() << "\n";
   constexpr int kM = 65536, kN = 33024, kK = 40960;
   std::uint64_t const a_count = std::uint64_t(kM) * kK, b_count = std::uint64_t(kN) * kK;
   std::uint64_t const c_count = std::uint64_t(kM) * kN;
@@ -107,6 +109,15 @@ TEST(WgmmaLarge, SixtyFourBitOffsetsInAAndC) {
     worst = std::max(worst, std::fabs(y - ref) / bound);
   }
   std::cout << "  " << samples.size() << " sampled outputs, worst error / bound " << worst << "\n";
+}
+
+// The 128 x 128 default tile and the 128 x 256 one (the per-tensor policy for large M: its
+// chunked promotion and TMA-store epilogue address C through their own offsets).
+TEST(WgmmaLarge, SixtyFourBitOffsetsInAAndC) {
+  check_sixty_four_bit_offsets<Sm90WgmmaDefault<>>();
+}
+TEST(WgmmaLarge, SixtyFourBitOffsetsInAAndCOnTheLargeTile) {
+  check_sixty_four_bit_offsets<Sm90WgmmaLarge<>>();
 }
 
 }  // namespace

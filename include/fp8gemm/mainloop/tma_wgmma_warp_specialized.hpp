@@ -718,9 +718,10 @@ struct TmaWgmmaMainloop {
       return (detail::float_as_bits(x) & 0x7fffffffu) - 0x00800000u < 0x7f000000u;
     }
 
-    /// acc += partial · (s_a · s_b) (one FFMA per element) when every product s_a · s_b of the
-    /// warp is a normal FP32 number; otherwise acc += (partial · s_a) · s_b, the portable
-    /// path's order, so that a product outside FP32 never scales a representable partial sum.
+    /// acc = fma(partial, s_a · s_b, acc) (one FFMA per element) when every product s_a · s_b of
+    /// the warp is a normal FP32 number; otherwise acc = fma(partial · s_a, s_b, acc), the
+    /// portable path's order (the last multiply fused with the add, as nvcc contracted the
+    /// unfused form anyway), so that a product outside FP32 never scales a representable sum.
     /// The choice is warp-uniform (a vote), so no lane diverges. `partial` holds registers
     /// r0 .. r0 + Regs - 1 of m64 row block i's accumulators (a promotion chunk; r0 a multiple of
     /// 4, so register r0 + r has r's row).
@@ -743,7 +744,7 @@ struct TmaWgmmaMainloop {
       } else {
         FP8GEMM_UNROLL
         for (int r = 0; r < Regs; ++r)
-          acc[r0 + r] += scale_twice(partial[r], sa[i][(r / 2) % 2], sb[group(r0 + r)]);
+          acc[r0 + r] = fmaf(partial[r] * sa[i][(r / 2) % 2], sb[group(r0 + r)], acc[r0 + r]);
       }
     }
 
