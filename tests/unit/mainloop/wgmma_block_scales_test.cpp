@@ -2,8 +2,9 @@
 // The TMA + WGMMA mainloop's K-block scales (TmaWgmmaMainloop::BlockScales), on the host: which
 // scale each accumulator register of each consumer thread gets (against an index computed here
 // from the accumulator map and the scale layout), and the promotion rule: one FFMA with s_a·s_b
-// when every product is a normal float, else (partial·s_a)·s_b. The GPU tests run these on the
-// H200; here the fallback branch runs too, which quantized scales never reach there.
+// when every product is a normal float, else fma(partial·s_a, s_b, acc). On the H200 the GEMM
+// tests run the folded branch (quantized scales never leave it) and
+// WgmmaBlockScalesVote (tests/gpu/gemm_wgmma_gpu_test.cu) both, voted by a whole warp.
 #include <gtest/gtest.h>
 
 #include <cfloat>
@@ -85,7 +86,7 @@ TEST(WgmmaBlockScales, IndexingBlocksOf128RowsAnd64Columns) {
 }
 
 /// The rule: normal products -> acc = fma(partial, s_a·s_b, acc), bit for bit; a product that is
-/// not a normal float (here 2^-100 · 2^-60 = 2^-160: zero in FP32) -> acc + (partial·s_a)·s_b,
+/// not a normal float (here 2^-100 · 2^-60 = 2^-160: zero in FP32) -> fma(partial·s_a, s_b, acc),
 /// which keeps the representable result (partial · 2^-160 with partial = 2^100 is 2^-60).
 TEST(WgmmaBlockScales, FoldedWhenNormalTwoStepOtherwise) {
   using P = WgmmaTilePolicy<256, 128, 2, 4>;  // two m64 row blocks per consumer: i = 0, 1
