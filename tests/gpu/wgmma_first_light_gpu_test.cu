@@ -7,7 +7,8 @@
 // swizzle equals Swizzle128B byte for byte; every e4m3/e5m2 pair and N in {64, 128, 256} is exact
 // on small-integer data and inside the derived bound on random data against FP64, with the outputs
 // poisoned first; and a crafted-input experiment measures how many accumulator bits the FP8
-// tensor core keeps (printed, and recorded as gtest properties).
+// tensor core keeps (printed, and recorded as gtest properties). Also the epilogue's GELU-tanh
+// approximations, on every FP32 input that matters (EpilogueApproximations).
 
 // A pipeline bug hangs in an mbarrier wait: give up after ~2 s of SM cycles and trap instead.
 #define FP8GEMM_MBARRIER_TIMEOUT_CYCLES 4000000000LL
@@ -19,6 +20,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <sstream>
 #include <string>
@@ -33,6 +35,7 @@
 #include "fp8gemm/arch/nvidia/sm90_sync.hpp"
 #include "fp8gemm/arch/nvidia/sm90_tma.hpp"
 #include "fp8gemm/arch/nvidia/sm90_wgmma.hpp"
+#include "fp8gemm/epilogue/functors.hpp"
 #include "fp8gemm/numeric/numeric.hpp"
 #include "fp8gemm/tile/smem_swizzle.hpp"
 
@@ -628,6 +631,122 @@ TEST(WgmmaFirstLight, AccumulatorBitsE5m2E4m3) {
 }
 TEST(WgmmaFirstLight, AccumulatorBitsE5m2E5m2) {
   report_accumulator_bits<e5m2, e5m2>();
+}
+
+// ---- the epilogue's GELU-tanh approximations, on every input
+// -------------------------------------
+
+/// Largest relative error (as FP32 bits of a nonnegative float, so atomicMax orders them) of
+/// ex2.approx.ftz.f32 over every FP32 t in [-126, 128) (results normal: 2^-126 .. 2^128), and
+/// whether every t >= 128 gives inf; and of rcp.approx.ftz.f32 over every FP32 d in [1, 2^126).
+__global__ void approximation_errors(unsigned* ex2_err, unsigned* rcp_err, unsigned* ex2_not_inf) {
+  float ex2_worst = 0.0f, rcp_worst = 0.0f;
+  unsigned not_inf = 0;
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < (1ull << 32);
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
+    float const v = __uint_as_float(static_cast<unsigned>(i));
+    float r;
+    if (v >= -126.0f && v < 128.0f) {
+      asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(v));
+      double const want = exp2(double(v));
+      ex2_worst = fmaxf(ex2_worst, float(fabs(double(r) - want) / want));
+    } else if (v >= 128.0f) {
+      asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(v));
+      not_inf += !isinf(r);
+    }
+    if (v >= 1.0f && v < 0x1p126f) {
+      asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(v));
+      double const want = 1.0 / double(v);
+      rcp_worst = fmaxf(rcp_worst, float(fabs(double(r) - want) / want));
+    }
+  }
+  atomicMax(ex2_err, __float_as_uint(ex2_worst));
+  atomicMax(rcp_err, __float_as_uint(rcp_worst));
+  atomicAdd(ex2_not_inf, not_inf);
+}
+
+/// The largest error of GeluTanh::apply (the device's) against GELU-tanh in FP64 (as the logistic
+/// function, which does not cancel), in units of 2^-24 (|y| + |x|): the activation term of the
+/// tests' tolerance (tests/common/tolerance.hpp), over every FP32 x with |x| <= 64 and a few
+/// beyond; NaN must stay NaN.
+__global__ void gelu_tanh_errors(unsigned* worst_ulps, unsigned* nan_lost) {
+  float worst = 0.0f;
+  unsigned lost = 0;
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < (1ull << 32);
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
+    float const x = __uint_as_float(static_cast<unsigned>(i));
+    if (isnan(x)) {
+      lost += !isnan(GeluTanh::apply(x));
+      continue;
+    }
+    if (!(fabsf(x) <= 64.0f) && (i & 0xFFFu) != 0) continue;  // beyond 64: every 4096th
+    double const xd = x, u = 0.7978845608028654 * (xd + 0.044715 * xd * xd * xd);
+    double const want = xd / (1.0 + exp(-2.0 * u));
+    double const got = GeluTanh::apply(x);
+    if (isinf(x)) continue;  // checked on the host: +inf -> inf; -inf gives NaN (inf / inf)
+    worst = fmaxf(worst, float(fabs(got - want) / (0x1p-24 * (fabs(want) + fabs(xd)))));
+  }
+  atomicMax(worst_ulps, __float_as_uint(worst));
+  atomicAdd(nan_lost, lost);
+}
+
+__global__ void apply_gelu_tanh(float* x, int n) {
+  if (int(threadIdx.x) < n) x[threadIdx.x] = GeluTanh::apply(x[threadIdx.x]);
+}
+
+/// The errors the tolerance's activation term is derived from (tests/common/tolerance.hpp):
+/// ex2.approx.ftz below 2^-22 relative and rcp.approx.ftz below 2^-23 on this H200, and
+/// GELU-tanh as the epilogue evaluates it within 4 units of 2^-24 (|y| + |x|), the tolerance's
+/// activation_eval_ulps. Measured values are printed and recorded as gtest properties.
+TEST(EpilogueApproximations, Ex2RcpAndGeluTanhWithinTheToleranceTerm) {
+  DeviceBuffer buf;
+  ASSERT_EQ(buf.allocate(6 * sizeof(unsigned)), cudaSuccess);
+  ASSERT_EQ(cudaMemset(buf.as<unsigned>(), 0, 6 * sizeof(unsigned)), cudaSuccess);
+  unsigned* d = buf.as<unsigned>();
+  approximation_errors<<<132 * 8, 256>>>(d, d + 1, d + 2);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  gelu_tanh_errors<<<132 * 8, 256>>>(d + 3, d + 4);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  unsigned h[6];
+  ASSERT_EQ(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost), cudaSuccess);
+  float ex2, rcp, gelu;
+  std::memcpy(&ex2, &h[0], 4), std::memcpy(&rcp, &h[1], 4), std::memcpy(&gelu, &h[3], 4);
+  std::printf(
+      "  ex2.approx.ftz.f32: max relative error %.3g (%.2f units of 2^-24) over t in "
+      "[-126, 128); rcp.approx.ftz.f32: %.3g (%.2f) over d in [1, 2^126); GELU-tanh: "
+      "%.2f units of 2^-24 (|y| + |x|)\n",
+      ex2, ex2 * 0x1p24, rcp, rcp * 0x1p24, gelu);
+  ::testing::Test::RecordProperty("ex2_approx_ftz_max_rel_error_units",
+                                  std::to_string(ex2 * 0x1p24));
+  ::testing::Test::RecordProperty("rcp_approx_ftz_max_rel_error_units",
+                                  std::to_string(rcp * 0x1p24));
+  ::testing::Test::RecordProperty("gelu_tanh_max_error_units", std::to_string(gelu));
+  EXPECT_GT(ex2, 0.0f);  // approximate: the sweep sees errors, so it could see too large ones
+  EXPECT_LT(ex2, 0x1p-22f);
+  EXPECT_EQ(h[2], 0u) << "ex2.approx.ftz of t >= 128 not inf";
+  EXPECT_LT(rcp, 0x1p-23f);
+  EXPECT_LE(gelu, 4.0f);
+  EXPECT_EQ(h[4], 0u) << "GELU-tanh of NaN not NaN";
+  // The ends: +inf -> +inf, large negative x -> -0 (2^t overflows), large positive -> x.
+  EXPECT_EQ(GeluTanh::apply(-1e30f), 0.0f);  // host formula; the device's below
+  std::vector<float> xs = {INFINITY, -100.0f, 100.0f, -1e30f, 0.0f}, ys(xs.size());
+  DeviceBuffer dx;
+  ASSERT_EQ(dx.allocate(xs.size() * sizeof(float)), cudaSuccess);
+  ASSERT_EQ(
+      cudaMemcpy(dx.as<float>(), xs.data(), xs.size() * sizeof(float), cudaMemcpyHostToDevice),
+      cudaSuccess);
+  apply_gelu_tanh<<<1, 32>>>(dx.as<float>(), static_cast<int>(xs.size()));
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  ASSERT_EQ(
+      cudaMemcpy(ys.data(), dx.as<float>(), ys.size() * sizeof(float), cudaMemcpyDeviceToHost),
+      cudaSuccess);
+  EXPECT_EQ(ys[0], INFINITY);
+  EXPECT_EQ(ys[1], 0.0f);
+  EXPECT_TRUE(std::signbit(ys[1]));
+  EXPECT_EQ(ys[2], 100.0f);
+  EXPECT_EQ(ys[3], 0.0f);
+  EXPECT_EQ(ys[4], 0.0f);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /// Element functors of the fused epilogue (epilogue layer). Host+device, so the FP64 reference's
-/// tests and the host emulator use exactly these formulas (device code evaluates GELU-tanh's exp
-/// and division with the hardware's approximations: arch::div_one_plus_exp_neg).
+/// tests and the host emulator use exactly these formulas (device code evaluates GELU-tanh's
+/// exp2 and division with the hardware's approximations: arch::div_one_plus_exp2).
 #pragma once
 
 #include <cmath>
@@ -20,14 +20,16 @@ struct Identity {
 };
 
 /// y = 0.5 x (1 + tanh(u)),  u = sqrt(2/pi) (x + 0.044715 x^3)   (the tanh approximation of GELU)
-/// evaluated as y = x / (1 + e^(-2u)) (0.5 (1 + tanh u) is the logistic function of 2u): no
-/// cancellation in 1 + tanh u for negative x, and on the GPU one approximate exp and one
-/// reciprocal (arch::div_one_plus_exp_neg).
+/// evaluated as y = x / (1 + 2^t), t = -2 u log2(e) = x (c1 + c3 x^2) with c1 = -2 sqrt(2/pi)
+/// log2(e) and c3 = 0.044715 c1 (0.5 (1 + tanh u) is the logistic function of 2u): no
+/// cancellation in 1 + tanh u for negative x; c1 and c3 have one sign, so c1 + c3 x^2 does not
+/// cancel either; on the GPU one approximate exp2 and one reciprocal (arch::div_one_plus_exp2).
 struct GeluTanh {
   static constexpr char const* kName = "gelu_tanh";
   FP8GEMM_HOST_DEVICE static float apply(float x) {
-    float const kTwoSqrt2OverPi = 1.5957691216057308f;  // 2 sqrt(2/pi)
-    return arch::div_one_plus_exp_neg(x, kTwoSqrt2OverPi * (x + 0.044715f * x * x * x));
+    float const c1 = -2.302208198144325f;   // -2 sqrt(2/pi) log2(e)
+    float const c3 = -0.1029432395800235f;  // 0.044715 c1
+    return arch::div_one_plus_exp2(x, x * fmaf(c3, x * x, c1));
   }
 };
 
