@@ -220,8 +220,9 @@ struct GemmProblem {
   }
 
   /// The derived tolerance (tolerance.hpp): K products accumulated with the atom's unit roundoff,
-  /// plus per promotion chunk an add (K-blocked scales: also two multiplies, (partial·s_a)·s_b;
-  /// the folded fma(partial, s_a·s_b, acc) has one rounding fewer),
+  /// plus per promotion chunk an add (K-blocked scales: also two multiplies, (partial·s_a)·s_b
+  /// then the add: three roundings counted, an upper bound for the Hopper kernel's two forms,
+  /// fma(partial, s_a·s_b, acc) and fma(partial·s_a, s_b, acc), with two each),
   /// plus dequant (2: (acc·s_a)·s_b) and bias (1), plus one add per split-K partial.
   ToleranceParams tolerance(OutputType out) const {
     ToleranceParams p;

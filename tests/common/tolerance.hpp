@@ -22,7 +22,7 @@
 ///      exp2 and reciprocal: with e_x and e_r their relative errors and t's three roundings
 ///      (about 4u · |t|), the error is at most ((e_x + 4u |t| ln 2) 2^t / (1 + 2^t) + 2u + e_r)
 ///      · |y| and |y| / (|y| + |z|) = 1 / (2 + 2^t): below 2.7 ulps of |y| + |z| for e_x <= 4u,
-///      e_r <= 2u (largest near t = -1.9; 2.4 with the measured ones). On the H200 (ex2.approx.ftz,
+///      e_r <= 2u (largest near t = -1.9; 2.3 with the measured ones). On the H200 (ex2.approx.ftz,
 ///      rcp.approx.ftz; EpilogueApproximations in tests/gpu/wgmma_first_light_gpu_test.cu, every
 ///      input) e_x = 2.45u, e_r = 1.65u, and GELU-tanh itself is within 1.47 ulps over every FP32 z
 ///      with |z| <= 64).

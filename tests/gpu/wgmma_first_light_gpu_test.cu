@@ -639,9 +639,11 @@ TEST(WgmmaFirstLight, AccumulatorBitsE5m2E5m2) {
 /// Largest relative error (as FP32 bits of a nonnegative float, so atomicMax orders them) of
 /// ex2.approx.ftz.f32 over every FP32 t in [-126, 128) (results normal: 2^-126 .. 2^128), and
 /// whether every t >= 128 gives inf; and of rcp.approx.ftz.f32 over every FP32 d in [1, 2^126).
-__global__ void approximation_errors(unsigned* ex2_err, unsigned* rcp_err, unsigned* ex2_not_inf) {
+/// A NaN result counts in `nans` (fmaxf would pass over its error).
+__global__ void approximation_errors(unsigned* ex2_err, unsigned* rcp_err, unsigned* ex2_not_inf,
+                                     unsigned* nans) {
   float ex2_worst = 0.0f, rcp_worst = 0.0f;
-  unsigned not_inf = 0;
+  unsigned not_inf = 0, nan_results = 0;
   for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < (1ull << 32);
        i += std::uint64_t(gridDim.x) * blockDim.x) {
     float const v = __uint_as_float(static_cast<unsigned>(i));
@@ -650,6 +652,7 @@ __global__ void approximation_errors(unsigned* ex2_err, unsigned* rcp_err, unsig
       asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(v));
       double const want = exp2(double(v));
       ex2_worst = fmaxf(ex2_worst, float(fabs(double(r) - want) / want));
+      nan_results += isnan(r);
     } else if (v >= 128.0f) {
       asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(v));
       not_inf += !isinf(r);
@@ -658,20 +661,22 @@ __global__ void approximation_errors(unsigned* ex2_err, unsigned* rcp_err, unsig
       asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(v));
       double const want = 1.0 / double(v);
       rcp_worst = fmaxf(rcp_worst, float(fabs(double(r) - want) / want));
+      nan_results += isnan(r);
     }
   }
   atomicMax(ex2_err, __float_as_uint(ex2_worst));
   atomicMax(rcp_err, __float_as_uint(rcp_worst));
   atomicAdd(ex2_not_inf, not_inf);
+  atomicAdd(nans, nan_results);
 }
 
 /// The largest error of GeluTanh::apply (the device's) against GELU-tanh in FP64 (as the logistic
 /// function, which does not cancel), in units of 2^-24 (|y| + |x|): the activation term of the
 /// tests' tolerance (tests/common/tolerance.hpp), over every FP32 x with |x| <= 64 and every
-/// 4096th bit pattern beyond; NaN must stay NaN.
-__global__ void gelu_tanh_errors(unsigned* worst_ulps, unsigned* nan_lost) {
+/// 4096th bit pattern beyond; NaN must stay NaN, and nothing else may become NaN (`nans`).
+__global__ void gelu_tanh_errors(unsigned* worst_ulps, unsigned* nan_lost, unsigned* nans) {
   float worst = 0.0f;
-  unsigned lost = 0;
+  unsigned lost = 0, nan_results = 0;
   for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < (1ull << 32);
        i += std::uint64_t(gridDim.x) * blockDim.x) {
     float const x = __uint_as_float(static_cast<unsigned>(i));
@@ -683,7 +688,8 @@ __global__ void gelu_tanh_errors(unsigned* worst_ulps, unsigned* nan_lost) {
     double const xd = x, u = 0.7978845608028654 * (xd + 0.044715 * xd * xd * xd);
     double const want = xd / (1.0 + exp(-2.0 * u));
     double const got = GeluTanh::apply(x);
-    if (isinf(x)) continue;  // checked on the host: +inf -> inf; -inf gives NaN (inf / inf)
+    if (isinf(x)) continue;  // checked below: +inf -> inf; -inf gives NaN (-inf · 0)
+    nan_results += isnan(got);
     // less the FP32 result's own rounding where it underflows (at most half the smallest
     // subnormal: y = -2^-149 / 2 rounds to -0), which the tolerance counts as output rounding
     double const beyond_underflow = fmax(fabs(got - want) - 0x1p-150, 0.0);
@@ -691,6 +697,7 @@ __global__ void gelu_tanh_errors(unsigned* worst_ulps, unsigned* nan_lost) {
   }
   atomicMax(worst_ulps, __float_as_uint(worst));
   atomicAdd(nan_lost, lost);
+  atomicAdd(nans, nan_results);
 }
 
 __global__ void apply_gelu_tanh(float* x, int n) {
@@ -706,9 +713,9 @@ TEST(EpilogueApproximations, Ex2RcpAndGeluTanhWithinTheToleranceTerm) {
   ASSERT_EQ(buf.allocate(6 * sizeof(unsigned)), cudaSuccess);
   ASSERT_EQ(cudaMemset(buf.as<unsigned>(), 0, 6 * sizeof(unsigned)), cudaSuccess);
   unsigned* d = buf.as<unsigned>();
-  approximation_errors<<<132 * 8, 256>>>(d, d + 1, d + 2);
+  approximation_errors<<<132 * 8, 256>>>(d, d + 1, d + 2, d + 5);
   ASSERT_EQ(cudaGetLastError(), cudaSuccess);
-  gelu_tanh_errors<<<132 * 8, 256>>>(d + 3, d + 4);
+  gelu_tanh_errors<<<132 * 8, 256>>>(d + 3, d + 4, d + 5);
   ASSERT_EQ(cudaGetLastError(), cudaSuccess);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   unsigned h[6];
@@ -731,6 +738,7 @@ TEST(EpilogueApproximations, Ex2RcpAndGeluTanhWithinTheToleranceTerm) {
   EXPECT_LT(rcp, 0x1p-23f);
   EXPECT_LE(gelu, 4.0f);
   EXPECT_EQ(h[4], 0u) << "GELU-tanh of NaN not NaN";
+  EXPECT_EQ(h[5], 0u) << "NaN results from inputs that are not NaN";
   // The ends: +inf -> +inf, large negative x -> -0 (2^t overflows), large positive -> x.
   EXPECT_EQ(GeluTanh::apply(-1e30f), 0.0f);  // host formula; the device's below
   std::vector<float> xs = {INFINITY, -100.0f, 100.0f, -1e30f, 0.0f}, ys(xs.size());

@@ -168,17 +168,20 @@ FP8GEMM_DEVICE void atomic_max_nonnegative(float* addr, float value) {
 /// x / (1 + 2^t), the logistic function's form of the epilogue's GELU-tanh (t carries the
 /// functor's -2 log2(e) factor). Device code takes the hardware's approximations as they are,
 /// one MUFU op each and nothing around them (2026-12-02, H200: 1 % faster at 8192^3 with
-/// GELU-tanh than __expf and __fdividef, whose range handling made 12.9 instructions per element
-/// of this 8.3; bench/NOTES.md):
-///   NVIDIA: ex2.approx.ftz.f32, rcp.approx.ftz.f32 and a multiply. 2^t past FP32's range is inf,
+/// GELU-tanh than __expf and __fdividef, whose range handling made 12.9 SASS instructions per
+/// element of this form's 7.3; bench/NOTES.md):
+///   NVIDIA (nvcc, or HIP on NVIDIA: any __CUDA_ARCH__ pass): ex2.approx.ftz.f32,
+///     rcp.approx.ftz.f32 and a multiply. 2^t past FP32's range is inf,
 ///     whose reciprocal is 0: y = ±0, as x / inf is; below 2^-126 it flushes to 0: y = x, as
 ///     x / (1 + 2^-127) rounds; 1 + 2^t past 2^126 has a subnormal reciprocal, flushed: y = ±0,
 ///     where x / (1 + 2^t) is below 2^-126 |x|. Their errors, measured on every FP32 input
 ///     that matters on the H200, are pinned by tests/gpu/wgmma_first_light_gpu_test.cu.
-///   AMD: exp2f (v_exp_f32) and __fdividef (v_rcp_f32 and a multiply).
+///   AMD: exp2f and __fdividef, as the HIP headers define them (with this project's flags, no
+///     fast math, a correctly rounded division and exp2f's denormal handling; not measured on
+///     hardware, the emulator runs the host formula).
 /// On the host (and the emulator): exp2 and a division.
 FP8GEMM_HOST_DEVICE float div_one_plus_exp2(float x, float t) {
-#if defined(FP8GEMM_DEVICE_PASS) && defined(FP8GEMM_BACKEND_CUDA)
+#if defined(__CUDA_ARCH__)
   float e, r;
   asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(t));
   asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(1.0f + e));

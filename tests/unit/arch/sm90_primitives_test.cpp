@@ -290,7 +290,7 @@ TEST(Sm90AccumulationModel, ReproducesTheMeasuredTable) {
 
 // The chain's a-posteriori bound (sm90_wgmma_error_bound): on random e4m3-like chains of 16384
 // products it covers the model's error against the exact sum, and it is not vacuous: below 1/8 of
-// the a-priori bound's scale, sum |p| (measured: 0.4-1.3 % of it, about 100x the chain's actual
+// the a-priori bound's scale, sum |p| (measured: 0.4-1.3 % of it, 110-930x the chain's actual
 // error). A crafted chain where every cut loses almost a full unit: 32 products 1 + (1 - 2^-20) ·
 // 2^-13 each lose (1 - 2^-20) · 2^-13; the bound counts those 32 units and one more for the sum's
 // cut (a full unit at 2^5, though this sum, 32, is exact): within a factor 2 + 2^-19 of what is
@@ -325,6 +325,19 @@ TEST(Sm90AccumulationModel, ErrorBoundCoversTheChainAndIsNotVacuous) {
   EXPECT_EQ(test::sm90_wgmma_accumulate(worst), 32.0f);
   EXPECT_GE(test::sm90_wgmma_error_bound(worst), lost);
   EXPECT_LE(test::sm90_wgmma_error_bound(worst), 64 * std::ldexp(1.0, -13));
+  // Each part of the bound, exactly, so that none can go missing: one product (a unit for its cut
+  // and one for the sum's); zeros count for nothing; D counts as a term in the next k-step, whose
+  // unit a larger product there sets (2^20: unit 2^7 for D, the product and the sum).
+  auto bound_of = [](std::vector<double> const& p) {
+    return test::sm90_wgmma_error_bound(test::products_with_value_exponents(p));
+  };
+  EXPECT_EQ(bound_of({1.5}), 2 * std::ldexp(1.0, -13));
+  std::vector<double> one_in_32(32, 0.0);
+  one_in_32[17] = 1.5;
+  EXPECT_EQ(bound_of(one_in_32), 2 * std::ldexp(1.0, -13));
+  std::vector<double> two_steps(64, 0.0);
+  two_steps[0] = 1.5, two_steps[32] = std::ldexp(1.0, 20);
+  EXPECT_EQ(bound_of(two_steps), 2 * std::ldexp(1.0, -13) + 3 * std::ldexp(1.0, 7));
 }
 
 // ---- TMA tensor-map parameters ----------------------------------------------------------------

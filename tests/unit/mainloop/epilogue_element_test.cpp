@@ -2,8 +2,8 @@
 // The epilogue's element pieces on the host: Epilogue::write_pair (the register-store path's one
 // access) writes exactly Epilogue::pair_bits (also TmaStoreEpilogue's st.shared) and nothing
 // around it, y0 first and each the output's conversion, for every output type; and GELU-tanh
-// evaluated as x / (1 + e^(-2u)) against 0.5 x (1 + tanh u) in FP64, including the negative x
-// where 1 + tanh u cancels in float.
+// evaluated as x / (1 + 2^t), t = -2u log2(e), against 0.5 x (1 + tanh u) in FP64, including the
+// negative x where 1 + tanh u cancels in float.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -60,11 +60,12 @@ double gelu_tanh_fp64(double x) {
   return x / (1.0 + std::exp(-2.0 * u));
 }
 
-// The host form (expf and a division; device code uses __expf and __fdividef instead: on NVIDIA
-// covered by the GPU tests' bounds). Two measures. Relative to |y| over x in [-8, 12] (y stays a
-// normal float there): within the conditioning of the float argument, 3 |2u| + 4 ulps (y ~ x e^(2u)
-// for negative x, so u's relative error, up to ~3 ulps from its four roundings, is amplified |2u|
-// times: ~150 ulps allowed at x = -8), where the float evaluation
+// The host form (exp2 and a division; device code uses ex2.approx.ftz and rcp.approx.ftz on
+// NVIDIA, swept over every input by the first-light GPU test, and exp2f / __fdividef on AMD). Two
+// measures. Relative to |y| over x in [-8, 12] (y stays a normal float there): within the
+// conditioning of the float argument, 3 |2u| + 4 ulps (y ~ x 2^(-t) for negative x, so t's
+// relative error, up to ~3 ulps from its three roundings and the constants', is amplified
+// ln 2 · |t| = |2u| times: ~150 ulps allowed at x = -8), where the float evaluation
 // of 0.5 x (1 + tanhf(u)) loses most of its digits below x ~ -4 (1 + tanh u is a difference of
 // nearly equal numbers). And the tests' bound for the activation (tolerance.hpp:
 // activation_eval_ulps = 4 units of 2^-24 (|y| + |x|)) over [-12, 12], where y underflows at the
