@@ -220,31 +220,9 @@ using Promoted = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogu
 using Fast =
     GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<float>, FastAccumulation>;
 
-/// The FP32 value the kernel leaves for one output before the epilogue, from the measured model
-/// (tests/common/sm90_accumulation_model.hpp): fast = one wgmma chain over all K; promoted = a
-/// chain per 128-K block, each added to an FP32 accumulator in K order.
-float modeled_accumulator(GemmProblem<Promoted> const& p, int m, int n, bool promoted) {
-  int const k = p.cs.k;
-  std::vector<Sm90Product> products;
-  products.reserve(static_cast<std::size_t>(k));
-  float acc = 0.0f;
-  for (int kk = 0; kk < k; ++kk) {
-    double const a = fp8_to_float(p.a_q[static_cast<std::size_t>(m * p.lda + kk)]);
-    double const b = fp8_to_float(p.b_q[static_cast<std::size_t>(n * p.ldb + kk)]);
-    Sm90Product pr;
-    pr.value = a * b;
-    if (pr.value != 0.0) pr.exponent = fp8_operand_exponent(a, -6) + fp8_operand_exponent(b, -6);
-    products.push_back(pr);
-    if (promoted && (kk % 128 == 127 || kk == k - 1)) {
-      acc += sm90_wgmma_accumulate(products);
-      products.clear();
-    }
-  }
-  return promoted ? acc : sm90_wgmma_accumulate(products);
-}
-
-/// sm90_wgmma_error_bound of output (m, n)'s one chain over all K (the fast path's).
-double fast_chain_error_bound(GemmProblem<Promoted> const& p, int m, int n) {
+/// Output (m, n)'s K products a_k·b_k in K order, with their operand exponent sums
+/// (tests/common/sm90_accumulation_model.hpp).
+std::vector<Sm90Product> chain_products(GemmProblem<Promoted> const& p, int m, int n) {
   std::vector<Sm90Product> products(static_cast<std::size_t>(p.cs.k));
   for (int kk = 0; kk < p.cs.k; ++kk) {
     double const a = fp8_to_float(p.a_q[static_cast<std::size_t>(m * p.lda + kk)]);
@@ -253,7 +231,21 @@ double fast_chain_error_bound(GemmProblem<Promoted> const& p, int m, int n) {
     pr.value = a * b;
     if (pr.value != 0.0) pr.exponent = fp8_operand_exponent(a, -6) + fp8_operand_exponent(b, -6);
   }
-  return sm90_wgmma_error_bound(products);
+  return products;
+}
+
+/// The FP32 value the kernel leaves for one output before the epilogue, from the measured model:
+/// fast = one wgmma chain over all K; promoted = a chain per 128-K block, each added to an FP32
+/// accumulator in K order.
+float modeled_accumulator(std::vector<Sm90Product> const& products, bool promoted) {
+  if (!promoted) return sm90_wgmma_accumulate(products);
+  float acc = 0.0f;
+  for (std::size_t k0 = 0; k0 < products.size(); k0 += 128) {
+    std::size_t const k1 = std::min(products.size(), k0 + 128);
+    acc += sm90_wgmma_accumulate(
+        std::vector<Sm90Product>(products.begin() + k0, products.begin() + k1));
+  }
+  return acc;
 }
 
 /// Runs one config on the bytes of `p` (a Promoted problem: same A, B, scales), returns C.
@@ -331,13 +323,14 @@ TEST(WgmmaAccumulation, PromotionBeatsFastAtK16384AndBothMatchTheModel) {
     int const m = sample < 2 ? (sample == 0 ? 0 : c.m - 1) : static_cast<int>(rng() % c.m);
     int const n = sample < 2 ? (sample == 0 ? 0 : c.n - 1) : static_cast<int>(rng() % c.n);
     std::size_t const i = static_cast<std::size_t>(m * p.ldc + n);
-    float const want_p = scale_twice(modeled_accumulator(p, m, n, true), p.sa_f[0], p.sb_f[0]);
-    float const want_f = scale_twice(modeled_accumulator(p, m, n, false), p.sa_f[0], p.sb_f[0]);
+    std::vector<Sm90Product> const products = chain_products(p, m, n);
+    float const want_p = scale_twice(modeled_accumulator(products, true), p.sa_f[0], p.sb_f[0]);
+    float const want_f = scale_twice(modeled_accumulator(products, false), p.sa_f[0], p.sb_f[0]);
     mismatches_p += promoted[i] != want_p;
     mismatches_f += fast[i] != want_f;
     double const ref = p.ref.c[static_cast<std::size_t>(m * c.n + n)];
     double const bound_f =
-        s_ab * fast_chain_error_bound(p, m, n) * (1 + gamma2) + gamma2 * std::fabs(ref);
+        s_ab * sm90_wgmma_error_bound(products) * (1 + gamma2) + gamma2 * std::fabs(ref);
     worst_fast_ratio = std::max(worst_fast_ratio, std::fabs(fast[i] - ref) / bound_f);
   }
   std::cout << "  fast: worst error / its chain's bound " << worst_fast_ratio << " (" << kSamples
