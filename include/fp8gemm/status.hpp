@@ -13,7 +13,7 @@ enum class StatusCode {
   kSuccess = 0,
   kErrorNullPointer,       // a required pointer is null
   kErrorInvalidSize,       // a size is < 1 (or a count does not fit)
-  kErrorLeadingDimension,  // a leading dimension is smaller than the row it must hold
+  kErrorLeadingDimension,  // a leading dimension below its row, or too large for 32-bit offsets
   kErrorMisaligned,        // a pointer or leading dimension breaks the alignment vector loads need
   kErrorScaleShape,        // a scale array has the wrong length or shape for the granularity
   kErrorUnsupported,       // a valid request this build/target cannot do (says why)
@@ -30,7 +30,7 @@ inline char const* to_string(StatusCode c) {
     case StatusCode::kErrorInvalidSize:
       return "invalid size";
     case StatusCode::kErrorLeadingDimension:
-      return "leading dimension too small";
+      return "invalid leading dimension";
     case StatusCode::kErrorMisaligned:
       return "misaligned";
     case StatusCode::kErrorScaleShape:
@@ -80,7 +80,8 @@ inline Status check_aligned(void const* p, std::size_t alignment, char const* wh
   return Status::error(StatusCode::kErrorMisaligned,
                        std::string(what) + " must be " + std::to_string(alignment) +
                            "-byte aligned (" + access + "); its address is " + std::to_string(off) +
-                           " bytes past a multiple of " + std::to_string(alignment));
+                           (off == 1 ? " byte" : " bytes") + " past a multiple of " +
+                           std::to_string(alignment));
 }
 
 }  // namespace fp8gemm

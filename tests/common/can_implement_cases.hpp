@@ -95,7 +95,7 @@ void check_every_refusal() {
   args = valid, args.a = args.a + 1;
   expect_refused<Config>(
       args, StatusCode::kErrorMisaligned,
-      "A must be 16-byte aligned (16-byte vector loads); its address is 1 bytes past");
+      "A must be 16-byte aligned (16-byte vector loads); its address is 1 byte past");
   args = valid, args.b = args.b + 8;
   expect_refused<Config>(
       args, StatusCode::kErrorMisaligned,
@@ -121,11 +121,11 @@ void check_every_refusal() {
     expect_refused<Config>(args, StatusCode::kErrorMisaligned,
                            "C must be " + size + "-byte aligned (");
     expect_refused<Config>(args, StatusCode::kErrorMisaligned,
-                           "its address is 1 bytes past a multiple of " + size);
+                           "its address is 1 byte past a multiple of " + size);
     args = valid,
     args.epilogue.c = offset_bytes(args.epilogue.c, 16 + 1);  // past a 16-byte boundary
     expect_refused<Config>(args, StatusCode::kErrorMisaligned,
-                           "its address is 1 bytes past a multiple of " + size);
+                           "its address is 1 byte past a multiple of " + size);
   }
   args = valid, args.epilogue.c += 1, args.scale_a += 1, args.scale_b += 1;  // one element in: fine
   EXPECT_TRUE(G::can_implement(args).ok()) << G::can_implement(args).to_string();
@@ -139,12 +139,12 @@ void check_every_refusal() {
     args = valid, args.epilogue.c = offset_bytes(args.epilogue.c, 3);
     expect_refused<Config>(args, StatusCode::kErrorMisaligned,
                            "C must be 2-byte aligned (bf16 stores, one element each); its address "
-                           "is 1 bytes past a multiple of 2");
+                           "is 1 byte past a multiple of 2");
   }
   if constexpr (std::is_same_v<Scale, float>) {
     args = valid, args.scale_a = offset_bytes(args.scale_a, 1);
     expect_refused<Config>(args, StatusCode::kErrorMisaligned,
-                           "scale_a must be 4-byte aligned (float loads); its address is 1 bytes "
+                           "scale_a must be 4-byte aligned (float loads); its address is 1 byte "
                            "past a multiple of 4");
     args = valid, args.scale_b = offset_bytes(args.scale_b, 6);
     expect_refused<Config>(args, StatusCode::kErrorMisaligned,

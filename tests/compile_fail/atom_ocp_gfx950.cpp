@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Compile-fail case: FNUZ operands on gfx950.
-// expect-error: gfx950 MFMA computes OCP fp8 (e4m3fn / e5m2)
+// expect-error: gfx950 MFMA computes OCP fp8 (e4m3fn / e5m2): FNUZ e4m3fnuz / e5m2fnuz bytes
+// expect-error: would be read as different numbers
 #include "fp8gemm/fp8gemm.hpp"
 
 using namespace fp8gemm;

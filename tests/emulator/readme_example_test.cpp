@@ -42,7 +42,7 @@ void readme_per_channel(int M, int N, int K, e4m3fn const* a, e4m3fn const* b, G
   args.scale_b = sb; args.scale_b_count = G::scale_shape_b(N, K).size();  // {N, 1}
   args.epilogue.c = c; args.epilogue.ldc = N; args.epilogue.bias = bias;  // bias optional
   // run() checks can_implement first (both [[nodiscard]]); the Status message names the failed check.
-  if (Status s = G::run(args, stream); !s.ok()) puts(s.to_string().c_str());  // stream: hipStream_t
+  if (Status s = G::run(args, stream); !s.ok()) puts(s.to_string().c_str());  // stream: gpuStream_t
 }
 
 void readme_mx32(int M, int N, int K, e4m3fn const* a, e4m3fn const* b, MxGemm::Scale const* mx_sa,

@@ -37,8 +37,12 @@ struct BufferLdsPingPongSupports {
   using Arch = typename Policy::Arch;
   static constexpr int kWaves = Policy::kWaves;
   static constexpr bool kKBlocked = PromotionPlan<Policy, Granularity, kPromoteK>::kKBlockedScales;
+  /// K-blocked scales: each K tile lies inside one scale block, so the scale block is a whole
+  /// number of K tiles (scale_offset: K tile t uses scale block t · BlockK / bk). A block of 96
+  /// or 192 K over tiles of 64 or 128 would straddle tiles: those go to LdsMultistageMainloop,
+  /// whose static_asserts refuse them in words.
   static constexpr bool kPromotesPerTile = kKBlocked
-                                               ? Granularity::kBlockK >= Policy::kBlockK
+                                               ? Granularity::kBlockK % Policy::kBlockK == 0
                                                : (kPromoteK == 0 || kPromoteK == Policy::kBlockK);
   /// Rows a wave's tile load fills: 64 lanes x kLoadBytes over rows of BlockK bytes (16 bytes
   /// through registers, else the arch's direct-to-LDS width).

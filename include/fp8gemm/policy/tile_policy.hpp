@@ -55,11 +55,12 @@ namespace fp8gemm {
 /// Scales and accumulation (mainloop/lds_multistage.hpp, per GemmConfig):
 ///  13. K-blocked scales (Blockwise; Mx32 on an atom without hardware scaling): the scale block's K
 ///      and BlockK divide one another: "K-blocked scales: the scale block along K and BlockK must
-///      divide one another" [scale_block_k_divides]
+///      divide one another" [scale_block_k_divides] [scale_block_k_divides_cdna3]
 ///  14. Blockwise<bm, bn, bk>: bk % Atom::kK == 0 (gfx950's 16x16x128: bk a multiple of 128):
 ///      "Blockwise scales: the K-scale block (Blockwise<.., .., BlockK>) must be a multiple of the
 ///      atom's K (Atom::kK: 128 for gfx950's 16x16x128 MFMA, 64 for its 32x32x64, 32 for gfx942's
 ///      16x16x32 and Hopper's atom, 16 for gfx942's 32x32x16)" [blockwise_k_atoms]
+///      [blockwise_k_atoms_cdna4]
 ///  15. Mx32 on an atom without hardware E8M0 scaling: 32 % Atom::kK == 0: "MX-32 scales on an atom
 ///      without hardware E8M0 scaling are applied per 32 K, so the atom's K must divide 32"
 ///      [mx32_software_atom_k]
@@ -72,7 +73,8 @@ namespace fp8gemm {
 ///      size: use fewer waves per SIMD or a smaller wave tile (gfx950 with Blockwise scales:
 ///      Cdna4KBlocked)" [partial_accumulator_budget]
 /// Atoms (arch/): operands in the target's encoding: gfx950 and Hopper OCP (e4m3fn / e5m2), gfx942
-/// FNUZ: "gfx950 MFMA computes OCP fp8 (e4m3fn / e5m2)" [atom_ocp_gfx950], "gfx942 MFMA computes
+/// FNUZ: "gfx950 MFMA computes OCP fp8 (e4m3fn / e5m2): FNUZ e4m3fnuz / e5m2fnuz bytes would be
+/// read as different numbers" [atom_ocp_gfx950], "gfx942 MFMA computes
 /// FNUZ fp8 (e4m3fnuz / e5m2fnuz): OCP e4m3fn / e5m2 bytes would be read as different numbers"
 /// [atom_fnuz_gfx942]. Properties of an atom itself, which every shipped atom has and so no case
 /// breaks: a hardware MX-32 atom's K is 32 x (wave size / kM) (the mainloop's "hardware MX-32

@@ -39,7 +39,8 @@ struct Cdna4MmaFp8 {
   static_assert((std::is_same_v<EA, e4m3fn> ||
                  std::is_same_v<EA, e5m2>)&&(std::is_same_v<EB, e4m3fn> ||
                                              std::is_same_v<EB, e5m2>),
-                "gfx950 MFMA computes OCP fp8 (e4m3fn / e5m2)");
+                "gfx950 MFMA computes OCP fp8 (e4m3fn / e5m2): FNUZ e4m3fnuz / e5m2fnuz bytes "
+                "would be read as different numbers");
   using Arch = Cdna4;
   using ElementA = EA;
   using ElementB = EB;
