@@ -39,6 +39,26 @@ TEST(GemmCanImplement, BufferLoadOffsetsOfABlockTileFit31Bits) {
       << Gemm<Config>::can_implement(args).to_string();
 }
 
+// gfx950 mk_nk_mn with MX-32: each operand's E8M0 bytes are one buffer range (32-bit offsets).
+// M = 2^20 rows of ceil(K / 32) = 2^11 bytes is 2^31 bytes: one past the largest offset. Never
+// dereferenced: can_implement reads only the shapes and the pointers' alignment.
+TEST(GemmCanImplement, Mx32ScaleOffsetsFit31Bits) {
+  using Config = GemmConfig<Cdna4KBlocked<>, Mx32, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  static_assert(std::is_same_v<Config::Mainloop,
+                               BufferLdsPingPongMainloop<Cdna4KBlocked<>, Mx32, LayoutB::kNK, 0>>);
+  using G = Gemm<Config>;
+  auto args = valid_arguments_64<Config>();
+  args.m = 1 << 20, args.k = 1 << 16, args.lda = args.k, args.ldb = args.k;
+  args.scale_a_count = G::scale_shape_a(args.m, args.k).size();
+  args.scale_b_count = G::scale_shape_b(args.n, args.k).size();
+  expect_refused<Config>(args, StatusCode::kErrorInvalidSize,
+                         "MX-32 scales: this kernel reads each E8M0 array with 32-bit offsets, and "
+                         "A's has 2147483648, B's 131072 bytes");
+  args.m = (1 << 20) - 1;  // 2^31 - 2^11 bytes: fits
+  args.scale_a_count = G::scale_shape_a(args.m, args.k).size();
+  EXPECT_TRUE(G::can_implement(args).ok()) << G::can_implement(args).to_string();
+}
+
 TEST(GemmCanImplement, ExplainsEveryRefusalGfx942) {
   check_every_refusal<
       GemmConfig<Cdna3Default<>, Blockwise<1, 128, 128>, LayoutB::kKN, Epilogue<float, GeluErf>>>();

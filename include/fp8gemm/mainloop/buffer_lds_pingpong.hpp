@@ -60,6 +60,19 @@ struct BufferLdsPingPongSupports {
                 Atom::kAChunkBytes == 16 && Atom::kBChunkBytes == 16
           : Policy::kBlockK % Atom::kK == 0 && Atom::kAChunks == 1 && Atom::kBChunks == 1 &&
                 Atom::kAChunkBytes == 8 && Atom::kBChunkBytes == 8 && Atom::kK == 32;
+  /// A cluster's MFMAs (2 B atoms x kAtomsM A atoms x kBlockK / kK each) carry the next
+  /// cluster's B reads, one 16-byte read after each of the first 2 kBlockK / 64: a 16-row wave
+  /// tile on gfx950 (2 MFMAs for 4 reads) would leave reads out.
+  static constexpr bool kReadsFit =
+      Atom::kK <= Policy::kBlockK &&
+      2 * Policy::kAtomsM * (Policy::kBlockK / Atom::kK) >= 2 * (Policy::kBlockK / 64);
+  /// Hardware MX-32 scales go into the MFMA itself, which the promoted path (partial sums per
+  /// atom) does not issue: MX-32 with PromoteEvery runs on LdsMultistageMainloop.
+  static constexpr bool kScalesFitPromotion =
+      !PromotionPlan<Policy, Granularity, kPromoteK>::kHardwareMx || kPromoteK == 0;
+  /// Blockwise: each wave loads its tile's scales a wave-wide row (64 floats) at a time.
+  static constexpr bool kScaleLoadsFit = !kKBlocked || (Policy::kWaveTileM % Arch::kWaveSize == 0 &&
+                                                        Policy::kWaveTileN % Arch::kWaveSize == 0);
   static constexpr bool value =
       arch::direct_to_lds_bytes<Arch>::value > 0 && (kLoadBytes == 16 || kLoadBytes == 4) &&
       (!kStaged || kWaves == 4) &&
@@ -67,7 +80,8 @@ struct BufferLdsPingPongSupports {
       (Policy::kBlockK == 128 || Policy::kBlockK == 64) && kAtomFits &&
       (kWaves == 4 || kWaves == 8) && Policy::kAtomsN % 4 == 0 &&
       Policy::kBlockM % (kSlotsPerWaveLoad * kWaves) == 0 &&
-      (Policy::kWavesN * 32) % (kSlotsPerWaveLoad * kWaves) == 0 && kPromotesPerTile;
+      (Policy::kWavesN * 32) % (kSlotsPerWaveLoad * kWaves) == 0 &&
+      kPromotesPerTile&& kReadsFit&& kScalesFitPromotion&& kScaleLoadsFit;
 };
 
 /// Two LDS stages of [kBlockM][kBlockK] A and [kBlockN][kBlockK] B, XOR-swizzled
@@ -140,7 +154,9 @@ struct BufferLdsPingPongMainloop {
       BufferLdsPingPongSupports<Policy, Granularity, kLayoutB, kPromoteKV, TileLoadT>::value,
       "BufferLdsPingPongMainloop: CDNA, mk_nk_mn, 16x16x128 atoms with BlockK 128 "
       "(gfx950) or 16x16x32 atoms with BlockK 64 (gfx942), 4 or 8 waves, an even number "
-      "of B atom pairs per wave, promotion once per K tile (GemmConfig checks this first)");
+      "of B atom pairs per wave, promotion once per K tile (K-blocked scales: whole K tiles per "
+      "scale block; no hardware MX-32 with PromoteEvery), wave tiles of 32 rows or more on "
+      "gfx950 (Blockwise: multiples of 64) (GemmConfig checks this first)");
   static constexpr int kStages = 2;
   static constexpr int kThreads = Policy::kThreads;
   static constexpr int kWaves = Policy::kWaves;
@@ -218,6 +234,14 @@ struct BufferLdsPingPongMainloop {
   static constexpr int kLoadsPerTile = kLoadsA + kClusters * kLoadsBPart;
   /// ds_read_b128 per cluster of B (2 atoms x kReadsPerFragment).
   static constexpr int kReadsBCluster = kClusterAtomsN * kReadsPerFragment;
+  /// MFMAs per cluster, and the most loads one L phase issues (kLoadsInMPhase: more than
+  /// kMfmasPerCluster - kReadsBCluster share MFMAs, load_slot).
+  static constexpr int kMfmasPerCluster = kClusterAtomsN * kAtomsM * kMmasPerAtom;
+  FP8GEMM_HOST_DEVICE static constexpr int most_phase_loads() {
+    int most = 0;
+    for (int c = 0; c < kClusters; ++c) most = phase_loads(c) > most ? phase_loads(c) : most;
+    return most;
+  }
 
   // ---- the load schedule and the waits it implies -------------------------------------------
   /// Phase (1 .. kClusters-1) in which A load j of tile s+2 is issued during tile s.
@@ -444,6 +468,17 @@ struct BufferLdsPingPongMainloop {
                   "ldb * " + std::to_string(Policy::kBlockN) +
                       " must be below 2^31 (32-bit buffer offsets of one block tile); got ldb=" +
                       std::to_string(args.b.ld));
+    if constexpr (kHardwareMx) {
+      // The E8M0 bytes are read through one buffer range per operand: 32-bit offsets.
+      std::int64_t const a_bytes = std::int64_t{args.scale_a.extent} * args.scale_a.cols;
+      std::int64_t const b_bytes = std::int64_t{args.scale_b.extent} * args.scale_b.cols;
+      if (a_bytes > kMaxRange || b_bytes > kMaxRange)
+        return fail(StatusCode::kErrorInvalidSize,
+                    "MX-32 scales: this kernel reads each E8M0 array with 32-bit offsets, and A's "
+                    "has " +
+                        std::to_string(a_bytes) + ", B's " + std::to_string(b_bytes) +
+                        " bytes (at most 2^31 - 1 each): split the GEMM along M or N");
+    }
     return Status::success();
   }
 
@@ -823,6 +858,15 @@ struct BufferLdsPingPongMainloop {
             }
           });
   }
+  /// kLoadsInMPhase: loads [n, end) of L phase c of tile s, after one MFMA of M_(c-1) (each
+  /// staged load first writes the previous tile's registers of the same load to LDS).
+  template <int c, int n, int end>
+  FP8GEMM_DEVICE static void issue_phase_loads_in_m(Operands const& ops, SharedStorage& lds, int s,
+                                                    Fragments& f) {
+    if constexpr (kStaged) write_staged<c, n>(ops, lds, s, f);
+    issue_phase_load<c, n>(ops, lds, s, f);
+    if constexpr (n + 1 < end) issue_phase_loads_in_m<c, n + 1, end>(ops, lds, s, f);
+  }
   template <int c, bool kPrologue, int n = 0>
   FP8GEMM_DEVICE static void issue_phase_loads_from(Operands const& ops, SharedStorage& lds, int s,
                                                     Fragments& f) {
@@ -1086,12 +1130,24 @@ struct BufferLdsPingPongMainloop {
                         kb);
   }
 
-  /// kLoadsInMPhase: the load issued after MFMA k of a cluster of kMfmas (-1: none): load n after
-  /// MFMA kReadsBCluster + n * (kMfmas - kReadsBCluster) / loads, past the next cluster's reads.
+  /// kLoadsInMPhase: the MFMA of a cluster of kMfmas after which load n of `loads` goes:
+  ///   kReadsBCluster + n · (kMfmas - kReadsBCluster) / loads
+  /// past the next cluster's reads; with more loads than MFMAs after the reads, several go after
+  /// one MFMA (in load order), and with no MFMA after them, all go after the last.
+  FP8GEMM_HOST_DEVICE static constexpr int load_slot(int n, int mfmas, int loads) {
+    int const slot = kReadsBCluster + n * (mfmas - kReadsBCluster) / loads;
+    return slot < mfmas ? slot : mfmas - 1;
+  }
+  /// The first load issued after MFMA k (-1: none) and how many follow it there.
   FP8GEMM_HOST_DEVICE static constexpr int load_after_mfma(int k, int mfmas, int loads) {
     for (int n = 0; n < loads; ++n)
-      if (kReadsBCluster + n * (mfmas - kReadsBCluster) / loads == k) return n;
+      if (load_slot(n, mfmas, loads) == k) return n;
     return -1;
+  }
+  FP8GEMM_HOST_DEVICE static constexpr int loads_after_mfma(int k, int mfmas, int loads) {
+    int count = 0;
+    for (int n = 0; n < loads; ++n) count += load_slot(n, mfmas, loads) == k;
+    return count;
   }
   /// Part m of a lane's tile bytes: the fragment MFMA m of the atom takes (all of it when
   /// kMmasPerAtom == 1).
@@ -1169,11 +1225,9 @@ struct BufferLdsPingPongMainloop {
     if constexpr (kLoadsInMPhase) {  // L_(c+1)'s loads, one after every few MFMAs
       constexpr int kNextPhase = (c + 1) % kClusters;
       constexpr int n = load_after_mfma(k, kMfmas, phase_loads(kNextPhase));
+      constexpr int count = loads_after_mfma(k, kMfmas, phase_loads(kNextPhase));
       int const s_next = c + 1 < kClusters ? s : s + 1;
-      if constexpr (n >= 0) {
-        if constexpr (kStaged) write_staged<kNextPhase, n>(ops, lds, s_next, f);
-        issue_phase_load<kNextPhase, n>(ops, lds, s_next, f);
-      }
+      if constexpr (n >= 0) issue_phase_loads_in_m<kNextPhase, n, n + count>(ops, lds, s_next, f);
     }
     // NOTE: promoting, each MFMA's step stays where the schedule puts it (the scheduler would pull
     // a promotion up behind the next MFMA, where it waits for the MFMA it reads: s_nop).
