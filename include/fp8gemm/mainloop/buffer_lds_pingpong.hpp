@@ -81,7 +81,7 @@ struct BufferLdsPingPongSupports {
       (kWaves == 4 || kWaves == 8) && Policy::kAtomsN % 4 == 0 &&
       Policy::kBlockM % (kSlotsPerWaveLoad * kWaves) == 0 &&
       (Policy::kWavesN * 32) % (kSlotsPerWaveLoad * kWaves) == 0 &&
-      kPromotesPerTile&& kReadsFit&& kScalesFitPromotion&& kScaleLoadsFit;
+      (kPromotesPerTile && kReadsFit && kScalesFitPromotion && kScaleLoadsFit);
 };
 
 /// Two LDS stages of [kBlockM][kBlockK] A and [kBlockN][kBlockK] B, XOR-swizzled
