@@ -22,7 +22,7 @@ typename Gemm<Config>::Arguments valid_arguments_64() {
   static typename Config::Scale sa[64 * 2], sb[64 * 2];
   static typename Config::ElementC c[64 * 64];
   typename G::Arguments args;
-  args.m = 64, args.n = 64, args.k = 64;
+  args.problem.m = 64, args.problem.n = 64, args.problem.k = 64;
   args.a = a, args.lda = 64, args.b = b, args.ldb = 64;
   args.scale_a = sa, args.scale_b = sb;
   args.scale_a_count = G::scale_shape_a(64, 64).size();
@@ -54,25 +54,25 @@ void check_every_refusal() {
   auto const valid = valid_arguments_64<Config>();
   ASSERT_TRUE(G::can_implement(valid).ok()) << G::can_implement(valid).to_string();
   auto args = valid;
-  args.m = 0;
+  args.problem.m = 0;
   expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "M, N and K must be >= 1 (got M=0");
-  args = valid, args.k = -3;
+  args = valid, args.problem.k = -3;
   expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "K=-3");
-  args = valid, args.m = INT32_MAX - 10;  // m0 + row would wrap past 2^31
+  args = valid, args.problem.m = INT32_MAX - 10;  // m0 + row would wrap past 2^31
   expect_refused<Config>(args, StatusCode::kErrorInvalidSize,
                          "so that tile indices fit in int; got M=2147483637");
-  args = valid, args.n = INT32_MAX - 1;
+  args = valid, args.problem.n = INT32_MAX - 1;
   expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "N=2147483646");
-  args = valid, args.k = INT32_MAX - Config::Policy::kBlockK + 1;  // one past the largest K
+  args = valid, args.problem.k = INT32_MAX - Config::Policy::kBlockK + 1;  // one past the largest K
   expect_refused<Config>(
       args, StatusCode::kErrorInvalidSize,
-      "so that tile indices fit in int; got M=64, N=64, K=" + std::to_string(args.k));
+      "so that tile indices fit in int; got M=64, N=64, K=" + std::to_string(args.problem.k));
   args = valid,
-  args.m = INT32_MAX - Config::Policy::kBlockM;  // the largest M: refused later, if at all
+  args.problem.m = INT32_MAX - Config::Policy::kBlockM;  // the largest M: refused later, if at all
   EXPECT_EQ(G::can_implement(args).message().find("tile indices fit"), std::string::npos);
-  args = valid, args.m = 1 << 23,
-  args.n = 1 << 23;  // 2^46 outputs: more tiles than any grid.x holds
-  args.ldb = Config::kLayoutB == LayoutB::kNK ? 64 : args.n, args.epilogue.ldc = args.n;
+  args = valid, args.problem.m = 1 << 23,
+  args.problem.n = 1 << 23;  // 2^46 outputs: more tiles than any grid.x holds
+  args.ldb = Config::kLayoutB == LayoutB::kNK ? 64 : args.problem.n, args.epilogue.ldc = args.problem.n;
   expect_refused<Config>(args, StatusCode::kErrorInvalidSize,
                          "output tiles (one workgroup each); a " +
                              std::string(Config::Policy::Arch::kName) + " grid holds at most");
@@ -177,9 +177,9 @@ void check_every_refusal() {
   args = valid, args.split_k = 1000;
   expect_refused<Config>(args, StatusCode::kErrorInvalidArgument,
                          "split_k must be in [1, min(ceil(K / BlockK)");
-  args = valid, args.split_k = 1, args.group_m = -1;
+  args = valid, args.split_k = 1, args.band_m = -1;
   expect_refused<Config>(args, StatusCode::kErrorInvalidArgument,
-                         "group_m must be >= 0 (0: the scheduler's choice); got -1");
+                         "band_m must be >= 0 (0: the scheduler's choice); got -1");
   if constexpr (!IsWgmmaPolicy<typename Config::Policy>::value) {  // persistent WGMMA kernel only
     args = valid, args.sm_count = 8;
     expect_refused<Config>(args, StatusCode::kErrorUnsupported,
@@ -204,7 +204,7 @@ void check_every_refusal() {
   }
   if (G::workspace_size(valid) == 0) {
     args = valid;
-    args.k = 4096, args.lda = 4096, args.ldb = Config::kLayoutB == LayoutB::kNK ? 4096 : 64;
+    args.problem.k = 4096, args.lda = 4096, args.ldb = Config::kLayoutB == LayoutB::kNK ? 4096 : 64;
     args.scale_a_count = scale_shape<typename Config::Granularity>(Operand::kA, 64, 4096).size();
     args.scale_b_count = scale_shape<typename Config::Granularity>(Operand::kB, 64, 4096).size();
     args.split_k = 2;  // no workspace given
@@ -221,7 +221,7 @@ void check_every_refusal() {
     // threads < 2^32: 2^18 tiles, 2^26 > 2^24 - 1 workgroups).
     int const side =
         Config::Policy::Arch::max_blocks_x(256) > (std::int64_t(1) << 30) ? (1 << 20) : (1 << 17);
-    args.m = side, args.n = side;
+    args.problem.m = side, args.problem.n = side;
     args.ldb = Config::kLayoutB == LayoutB::kNK ? 4096 : side;
     args.epilogue.ldc = side;
     args.scale_a_count = scale_shape<typename Config::Granularity>(Operand::kA, side, 4096).size();

@@ -248,7 +248,7 @@ struct GemmProblem {
                                   Scale const* sb, float const* bias, ElementC* c,
                                   float* amax) const {
     typename G::Arguments args;
-    args.m = cs.m, args.n = cs.n, args.k = cs.k;
+    args.problem = {cs.m, cs.n, cs.k};
     args.a = a, args.lda = lda, args.b = b, args.ldb = ldb;
     args.scale_a = sa, args.scale_b = sb;
     args.scale_a_count = scale_shape<Granularity>(Operand::kA, cs.m, cs.k).size();

@@ -48,14 +48,14 @@ TEST(GemmCanImplement, Mx32ScaleOffsetsFit31Bits) {
                                BufferLdsPingPongMainloop<Cdna4KBlocked<>, Mx32, LayoutB::kNK, 0>>);
   using G = Gemm<Config>;
   auto args = valid_arguments_64<Config>();
-  args.m = 1 << 20, args.k = 1 << 16, args.lda = args.k, args.ldb = args.k;
-  args.scale_a_count = G::scale_shape_a(args.m, args.k).size();
-  args.scale_b_count = G::scale_shape_b(args.n, args.k).size();
+  args.problem.m = 1 << 20, args.problem.k = 1 << 16, args.lda = args.problem.k, args.ldb = args.problem.k;
+  args.scale_a_count = G::scale_shape_a(args.problem.m, args.problem.k).size();
+  args.scale_b_count = G::scale_shape_b(args.problem.n, args.problem.k).size();
   expect_refused<Config>(args, StatusCode::kErrorInvalidSize,
                          "MX-32 scales: this kernel reads each E8M0 array with 32-bit offsets, and "
                          "A's has 2147483648, B's 131072 bytes");
-  args.m = (1 << 20) - 1;  // 2^31 - 2^11 bytes: fits
-  args.scale_a_count = G::scale_shape_a(args.m, args.k).size();
+  args.problem.m = (1 << 20) - 1;  // 2^31 - 2^11 bytes: fits
+  args.scale_a_count = G::scale_shape_a(args.problem.m, args.problem.k).size();
   EXPECT_TRUE(G::can_implement(args).ok()) << G::can_implement(args).to_string();
 }
 
@@ -101,25 +101,25 @@ TEST(GemmScaleShape, StatesTheShapeEachGranularityExpects) {
 }
 
 // The grouped tile order is a bijection of [0, tiles_m * tiles_n) onto the tile grid for any
-// group_m >= 1, including groups taller than the matrix (INT32_MAX: "no grouping"), whose
-// group_m * tiles_n would overflow int without the clamp.
+// band_m >= 1, including groups taller than the matrix (INT32_MAX: "no grouping"), whose
+// band_m * tiles_n would overflow int without the clamp.
 TEST(GroupedTileOrder, EveryTileExactlyOnceForAnyGroupM) {
   for (int tiles_m : {1, 3, 8, 13})
     for (int tiles_n : {1, 5, 16})
-      for (int group_m : {1, 2, 4, 8, 13, 100, INT32_MAX}) {
+      for (int band_m : {1, 2, 4, 8, 13, 100, INT32_MAX}) {
         std::vector<int> seen(static_cast<std::size_t>(tiles_m) * tiles_n, 0);
         for (int linear = 0; linear < tiles_m * tiles_n; ++linear) {
-          TileCoord const t = grouped_tile(linear, tiles_m, tiles_n, group_m);
+          TileCoord const t = banded_tile(linear, tiles_m, tiles_n, band_m);
           ASSERT_TRUE(t.m >= 0 && t.m < tiles_m && t.n >= 0 && t.n < tiles_n)
-              << tiles_m << "x" << tiles_n << " group_m " << group_m << " linear " << linear;
+              << tiles_m << "x" << tiles_n << " band_m " << band_m << " linear " << linear;
           ++seen[static_cast<std::size_t>(t.m) * tiles_n + t.n];
         }
-        for (int v : seen) ASSERT_EQ(v, 1) << tiles_m << "x" << tiles_n << " group_m " << group_m;
+        for (int v : seen) ASSERT_EQ(v, 1) << tiles_m << "x" << tiles_n << " band_m " << band_m;
       }
   // Consecutive workgroups walk down one tile column of the group first.
-  EXPECT_EQ(grouped_tile(1, 8, 8, 4).m, 1);
-  EXPECT_EQ(grouped_tile(1, 8, 8, 4).n, 0);
-  EXPECT_EQ(grouped_tile(4, 8, 8, 4).n, 1);
+  EXPECT_EQ(banded_tile(1, 8, 8, 4).m, 1);
+  EXPECT_EQ(banded_tile(1, 8, 8, 4).n, 0);
+  EXPECT_EQ(banded_tile(4, 8, 8, 4).n, 1);
 }
 
 // The XCD renumbering is a bijection of [0, blocks) for any block count, and die x gets a
@@ -146,7 +146,7 @@ TEST(XcdTileOrder, BijectionAndContiguousPerDie) {
 // The L2 model behind the XCD-aware order (MI355X: 8 dies x 32 CUs, one 256x256 workgroup per CU,
 // dispatched round-robin): the first 256 workgroups of an 8192^3 GEMM are resident together, 32
 // per die; per 128-deep K step a die fetches one 256 x 128 A tile per distinct tile row and one B
-// tile per distinct tile column among its 32: 32 KiB each. Grouped order alone (group_m 8): die x
+// tile per distinct tile column among its 32: 32 KiB each. Grouped order alone (band_m 8): die x
 // gets tile row x of 32 columns = 33 tiles = 1056 KiB; with the renumbering, 8 rows x 4 columns =
 // 12 tiles = 384 KiB.
 TEST(XcdTileOrder, FetchPerDieAt8192) {
@@ -158,7 +158,7 @@ TEST(XcdTileOrder, FetchPerDieAt8192) {
       int distinct = 0;
       for (int b = die; b < kResident; b += kXcds) {
         int const linear = xcd_aware ? xcd_contiguous(b, kTiles * kTiles, kXcds) : b;
-        TileCoord const t = grouped_tile(linear, kTiles, kTiles, 8);
+        TileCoord const t = banded_tile(linear, kTiles, kTiles, 8);
         if (!rows[t.m]) rows[t.m] = true, ++distinct;
         if (!cols[t.n]) cols[t.n] = true, ++distinct;
       }
@@ -168,7 +168,7 @@ TEST(XcdTileOrder, FetchPerDieAt8192) {
   };
   EXPECT_EQ(fetch_kib(false), 1056);
   EXPECT_EQ(fetch_kib(true), 384);
-  static_assert(GroupedTileScheduler<Cdna4Default<>>::Arch::kXcds == kXcds);
+  static_assert(RasterTileScheduler<Cdna4Default<>>::Arch::kXcds == kXcds);
 }
 
 // The persistent scheduler (Hopper TMA + WGMMA): CTA b of `grid` takes work items b, b + grid, ...;
@@ -182,7 +182,7 @@ TEST(PersistentTileOrder, EveryTileAndKTileOnceBalancedGrouped) {
       for (int grid : {1, 7, 132})
         for (auto [k_tiles, split_k] : {std::pair{1, 1}, {64, 1}, {5, 4}, {7, 3}, {64, 2}}) {
           S::Params p;
-          p.tiles_m = tiles_m, p.tiles_n = tiles_n, p.group_m = 8, p.grid = grid;
+          p.tiles_m = tiles_m, p.tiles_n = tiles_n, p.band_m = 8, p.grid = grid;
           p.split_k = split_k, p.k_tiles = k_tiles;
           p.k_tiles_per_split = (k_tiles + split_k - 1) / split_k;
           std::vector<int> seen(static_cast<std::size_t>(tiles_m) * tiles_n * k_tiles, 0);
@@ -191,8 +191,8 @@ TEST(PersistentTileOrder, EveryTileAndKTileOnceBalancedGrouped) {
             int mine = 0;
             for (int w = b; w < S::items(p); w += grid, ++mine) {
               auto const t = S::work(p, w);
-              ASSERT_EQ(t.m, grouped_tile(w / split_k, tiles_m, tiles_n, 8).m);
-              ASSERT_EQ(t.n, grouped_tile(w / split_k, tiles_m, tiles_n, 8).n);
+              ASSERT_EQ(t.m, banded_tile(w / split_k, tiles_m, tiles_n, 8).m);
+              ASSERT_EQ(t.n, banded_tile(w / split_k, tiles_m, tiles_n, 8).n);
               ASSERT_EQ(t.split, w % split_k);
               ASSERT_LE(t.k_tile_end - t.k_tile_begin, p.k_tiles_per_split);
               // an empty split is [k_tiles, k_tiles): a reversed range would move a ping-pong
@@ -209,32 +209,33 @@ TEST(PersistentTileOrder, EveryTileAndKTileOnceBalancedGrouped) {
                             << k_tiles << " split_k " << split_k;
           EXPECT_LE(most - fewest, 1);
         }
-  S::Arguments args{4096, 4096, 4096, 1, 8};
+  ProblemShape const problem{4096, 4096, 4096};
+  S::Arguments args{1, 8};
   S::Params p;
-  ASSERT_TRUE(S::initialize(args, p).ok());
+  ASSERT_TRUE(S::initialize(problem, args, p).ok());
   EXPECT_EQ(p.tiles_m, 32);  // 4096 / 128
   EXPECT_EQ(p.tiles_n, 32);  // 4096 / 128
   EXPECT_EQ(S::grid_x(p), 1);
   args.split_k = 3;
-  ASSERT_TRUE(S::initialize(args, p).ok());
+  ASSERT_TRUE(S::initialize(problem, args, p).ok());
   EXPECT_EQ(p.k_tiles, 32);
   EXPECT_EQ(p.k_tiles_per_split, 11);  // 11 + 11 + 10
   EXPECT_EQ(S::items(p), 32 * 32 * 3);
   args.split_k = 33;  // more splits than K tiles
-  EXPECT_NE(S::can_implement(args).message().find("split_k must be in [1, ceil(K / BlockK)"),
+  EXPECT_NE(S::can_implement(problem, args).message().find("split_k must be in [1, ceil(K / BlockK)"),
             std::string::npos);
 }
 
-// group_m = 0 (Gemm's default): the persistent scheduler groups the whole g tile rows that
+// band_m = 0 (Gemm's default): the persistent scheduler groups the whole g tile rows that
 // minimize a wave's reads per k-block, g BlockM + (W / g) BlockN for W tiles in flight. Pinned for
 // the H200's 132 SMs (sqrt(132 x 256 / 128) = 16.2, sqrt(132) = 11.5, sqrt(128 x 64 / 128) = 8),
 // brute-forced over wave sizes and tile shapes, and passed through initialize(); an explicit
-// group_m is kept.
+// band_m is kept.
 template <class Policy>
 void expect_least_wave_bytes() {
   using S = PersistentTileScheduler<Policy>;
   for (int w = 1; w <= 400; ++w) {
-    int const g = S::auto_group_m(w);
+    int const g = S::auto_band_m(w);
     auto bytes = [&](int rows) {  // per k-block and 128 B of K, times rows (exact in double)
       return double(rows) * rows * Policy::kBlockM + double(w) * Policy::kBlockN;
     };
@@ -248,29 +249,30 @@ void expect_least_wave_bytes() {
   }
 }
 
-TEST(PersistentTileOrder, AutoGroupMIsTheSquarestWave) {
-  EXPECT_EQ(PersistentTileScheduler<Sm90WgmmaLarge<>>::auto_group_m(132), 16);
-  EXPECT_EQ(PersistentTileScheduler<Sm90WgmmaDefault<>>::auto_group_m(132), 11);
-  EXPECT_EQ(PersistentTileScheduler<Sm90WgmmaMediumM<>>::auto_group_m(128), 8);
-  EXPECT_EQ(PersistentTileScheduler<Sm90WgmmaDefault<>>::auto_group_m(0), 1);
+TEST(PersistentTileOrder, AutoBandMIsTheSquarestWave) {
+  EXPECT_EQ(PersistentTileScheduler<Sm90WgmmaLarge<>>::auto_band_m(132), 16);
+  EXPECT_EQ(PersistentTileScheduler<Sm90WgmmaDefault<>>::auto_band_m(132), 11);
+  EXPECT_EQ(PersistentTileScheduler<Sm90WgmmaMediumM<>>::auto_band_m(128), 8);
+  EXPECT_EQ(PersistentTileScheduler<Sm90WgmmaDefault<>>::auto_band_m(0), 1);
   expect_least_wave_bytes<Sm90WgmmaLarge<>>();
   expect_least_wave_bytes<Sm90WgmmaDefault<>>();
   expect_least_wave_bytes<Sm90WgmmaMediumM<>>();
   expect_least_wave_bytes<Sm90WgmmaSmallM<>>();
   using Large = PersistentTileScheduler<Sm90WgmmaLarge<>>;
-  EXPECT_EQ(Large::group_m_for(0, 132, 1), 16);
-  EXPECT_EQ(Large::group_m_for(0, 132, 2), 11);  // 66 tiles in flight: 11 x 12 x 128 >= 66 x 256
-  EXPECT_EQ(Large::group_m_for(0, 1, 1), 1);
-  EXPECT_EQ(Large::group_m_for(5, 132, 1), 5);
-  Large::Arguments args{8192, 8192, 8192, 1, 0};
+  EXPECT_EQ(Large::band_m_for(0, 132, 1), 16);
+  EXPECT_EQ(Large::band_m_for(0, 132, 2), 11);  // 66 tiles in flight: 11 x 12 x 128 >= 66 x 256
+  EXPECT_EQ(Large::band_m_for(0, 1, 1), 1);
+  EXPECT_EQ(Large::band_m_for(5, 132, 1), 5);
+  ProblemShape const problem{8192, 8192, 8192};
+  Large::Arguments args{1, 0};
   Large::Params p;
-  ASSERT_TRUE(Large::initialize(args, p).ok());
-  EXPECT_EQ(p.group_m, Large::group_m_for(0, p.grid, 1));  // a host build: one "SM"
-  args.group_m = 5;
-  ASSERT_TRUE(Large::initialize(args, p).ok());
-  EXPECT_EQ(p.group_m, 5);
-  args.group_m = -1;
-  EXPECT_NE(Large::can_implement(args).message().find("group_m must be >= 0"), std::string::npos);
+  ASSERT_TRUE(Large::initialize(problem, args, p).ok());
+  EXPECT_EQ(p.band_m, Large::band_m_for(0, p.grid, 1));  // a host build: one "SM"
+  args.band_m = 5;
+  ASSERT_TRUE(Large::initialize(problem, args, p).ok());
+  EXPECT_EQ(p.band_m, 5);
+  args.band_m = -1;
+  EXPECT_NE(Large::can_implement(problem, args).message().find("band_m must be >= 0"), std::string::npos);
 }
 
 }  // namespace

@@ -105,7 +105,7 @@ void check_extreme_scales() {
   std::vector<float> sa(sha.size(), s), sb(shb.size(), s);
   std::vector<float> c(m * n, -12345.0f);
   typename G::Arguments args;
-  args.m = m, args.n = n, args.k = k;
+  args.problem.m = m, args.problem.n = n, args.problem.k = k;
   args.a = a.data(), args.lda = k, args.b = b.data(), args.ldb = k;
   args.scale_a = sa.data(), args.scale_a_count = sha.size();
   args.scale_b = sb.data(), args.scale_b_count = shb.size();

@@ -269,7 +269,7 @@ double mx32_gemm_relative_error() {
       sb[r * kBlocks + q] = e8m0::from_exponent(mx_exponent(r + 5, q));
   std::vector<float> c(kM * kN, std::nanf(""));
   typename Gemm<Config>::Arguments args;
-  args.m = kM, args.n = kN, args.k = kK;
+  args.problem.m = kM, args.problem.n = kN, args.problem.k = kK;
   args.a = reinterpret_cast<e4m3fn const*>(a.data()), args.lda = kK;
   args.b = reinterpret_cast<e5m2 const*>(b.data()), args.ldb = kK;
   args.scale_a = sa.data(), args.scale_a_count = static_cast<std::int64_t>(sa.size());

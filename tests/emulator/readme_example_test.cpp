@@ -35,7 +35,7 @@ void readme_per_channel(int M, int N, int K, e4m3fn const* a, e4m3fn const* b, G
                         G::Scale const* sb, bf16* c, float const* bias, gpuStream_t stream) {
   // ---- README, first example (statements) ----
   G::Arguments args;
-  args.m = M; args.n = N; args.k = K;
+  args.problem = {M, N, K};
   args.a = a; args.lda = K;                      // [M, K], K contiguous (16-byte aligned, lda % 16 == 0)
   args.b = b; args.ldb = K;                      // [N, K] (LayoutB::kNK) or [K, N] (LayoutB::kKN)
   args.scale_a = sa; args.scale_a_count = G::scale_shape_a(M, K).size();  // {M, 1}
@@ -51,7 +51,7 @@ void readme_mx32(int M, int N, int K, e4m3fn const* a, e4m3fn const* b, MxGemm::
   ScaleShape const mx_a = MxGemm::scale_shape_a(M, K);  // {M, ceil(K / 32)}, row-major
   ScaleShape const mx_b = MxGemm::scale_shape_b(N, K);  // {N, ceil(K / 32)}
   MxGemm::Arguments mx;
-  mx.m = M; mx.n = N; mx.k = K;
+  mx.problem = {M, N, K};
   mx.a = a; mx.lda = K; mx.b = b; mx.ldb = K;
   mx.scale_a = mx_sa; mx.scale_a_count = mx_a.size();
   mx.scale_b = mx_sb; mx.scale_b_count = mx_b.size();

@@ -259,7 +259,7 @@ template <class Config>
   FP8GEMM_TEST_CUDA(cbuf.allocate(p.c_size() * sizeof(float)));
   FP8GEMM_TEST_CUDA(poison_device(cbuf.as<float>(), p.c_size()));
   typename Gemm<Config>::Arguments args;
-  args.m = p.cs.m, args.n = p.cs.n, args.k = p.cs.k;
+  args.problem.m = p.cs.m, args.problem.n = p.cs.n, args.problem.k = p.cs.k;
   args.a = a.as<e4m3fn>(), args.lda = p.lda;
   args.b = b.as<e4m3fn>(), args.ldb = p.ldb;
   args.scale_a = sa.as<float>(), args.scale_a_count = 1;
@@ -517,7 +517,7 @@ struct UnfilledOperands {
     FP8GEMM_TEST_CUDA(sa.allocate(sizeof(float)));
     FP8GEMM_TEST_CUDA(sb.allocate(sizeof(float)));
     FP8GEMM_TEST_CUDA(c.allocate(std::size_t(m) * ldc * sizeof(C)));
-    args.m = m, args.n = n, args.k = k;
+    args.problem.m = m, args.problem.n = n, args.problem.k = k;
     args.a = a.as<typename Config::ElementA>(), args.lda = k;
     args.b = b.as<typename Config::ElementB>(), args.ldb = k;
     args.scale_a = sa.as<float>(), args.scale_a_count = 1;
@@ -548,7 +548,7 @@ TEST(WgmmaTmaStore, TakenWhereCsRowsAre16ByteAligned) {
                              {256, 259, false},
                              {256, 258, false},
                              {250, 256, false}}) {
-    args.n = n, args.epilogue.ldc = ldc;
+    args.problem.n = n, args.epilogue.ldc = ldc;
     ASSERT_TRUE(Gemm<Config>::can_implement(args).ok());
     Kernel::Params p;
     Status const st = Kernel::initialize(Gemm<Config>::kernel_arguments(args), nullptr, p);

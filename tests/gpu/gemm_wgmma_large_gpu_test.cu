@@ -66,7 +66,7 @@ void check_sixty_four_bit_offsets() {
   ASSERT_EQ(upload(sb, std::vector<float>{scale_b}), cudaSuccess);
 
   typename G::Arguments args;
-  args.m = kM, args.n = kN, args.k = kK;
+  args.problem.m = kM, args.problem.n = kN, args.problem.k = kK;
   args.a = a.as<e4m3fn>(), args.lda = kK, args.b = b.as<e4m3fn>(), args.ldb = kK;
   args.scale_a = sa.as<float>(), args.scale_a_count = 1;
   args.scale_b = sb.as<float>(), args.scale_b_count = 1;

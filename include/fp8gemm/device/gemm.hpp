@@ -33,7 +33,7 @@ class Gemm {
   /// Alignment (can_implement refuses less): A and B 16 bytes, lda and ldb multiples of 16; C, the
   /// scales, bias, amax and the workspace their element's size (accessed one element at a time).
   struct Arguments {
-    int m = 0, n = 0, k = 0;
+    ProblemShape problem;         // M, N, K; L = 1 (one GEMM)
     ElementA const* a = nullptr;  // [M, K], lda >= K
     std::int64_t lda = 0;
     ElementB const* b = nullptr;  // kNK: [N, K], ldb >= K;  kKN: [K, N], ldb >= N
@@ -44,11 +44,12 @@ class Gemm {
     std::int64_t scale_b_count = 0;  // = scale_shape_b(n, k).size() (checked)
     EpilogueParams epilogue{};       // c, ldc, bias, output_scale (fp8 C only), amax
     int split_k = 1;                 // >1: K split over workgroups, reduced deterministically
-    /// Grouped tile order: tile rows per group. 0: the scheduler's choice: the persistent WGMMA
-    /// kernel takes the squarest wave for its tile and SM count (16 for 128 x 256 tiles on 132
-    /// SMs, 11 for 128 x 128; PersistentTileScheduler::auto_group_m), the others 8. Any value
-    /// >= 1 is taken as given; the order never changes the results.
-    int group_m = 0;
+    /// Raster order: tile rows per band (consecutive tiles walk a band down each tile column).
+    /// 0: the scheduler's choice: the persistent WGMMA kernel takes the squarest wave for its
+    /// tile and SM count (16 for 128 x 256 tiles on 132 SMs, 11 for 128 x 128;
+    /// PersistentTileScheduler::auto_band_m), the others 8. Any value >= 1 is taken as given; the
+    /// order never changes the results.
+    int band_m = 0;
     void* workspace = nullptr;  // workspace_size(args) bytes when split_k > 1
     /// Persistent WGMMA kernel: > 0 runs on at most that many SMs (CTAs; the multicast policies
     /// on whole 2-CTA clusters, at least one), leaving the others to concurrent work; 0: every
@@ -102,9 +103,9 @@ class Gemm {
   /// Bytes of workspace `run` needs (0 unless split_k > 1).
   /// SIZE_MAX when the size does not fit a size_t (can_implement refuses such arguments anyway).
   static std::size_t workspace_size(Arguments const& args) {
-    if (args.split_k <= 1 || args.m < 1 || args.n < 1) return 0;
-    std::size_t const per_split =
-        std::size_t(args.m) * std::size_t(args.n) * sizeof(float);  // < 2^64
+    ProblemShape const& pr = args.problem;
+    if (args.split_k <= 1 || pr.m < 1 || pr.n < 1) return 0;
+    std::size_t const per_split = std::size_t(pr.m) * std::size_t(pr.n) * sizeof(float);  // < 2^64
     if (per_split > SIZE_MAX / std::size_t(args.split_k)) return SIZE_MAX;
     return std::size_t(args.split_k) * per_split;
   }
@@ -114,19 +115,23 @@ class Gemm {
   /// tile scheduler), then the scales, the split-K reduction and workspace, and the device.
   [[nodiscard]] static Status can_implement(Arguments const& args) {
     auto fail = [](StatusCode code, std::string const& what) { return Status::error(code, what); };
-    if (args.m < 1 || args.n < 1 || args.k < 1)
+    ProblemShape const& pr = args.problem;
+    if (pr.m < 1 || pr.n < 1 || pr.k < 1)
       return fail(StatusCode::kErrorInvalidSize,
-                  "M, N and K must be >= 1 (got M=" + std::to_string(args.m) +
-                      ", N=" + std::to_string(args.n) + ", K=" + std::to_string(args.k) + ")");
+                  "M, N and K must be >= 1 (got M=" + std::to_string(pr.m) +
+                      ", N=" + std::to_string(pr.n) + ", K=" + std::to_string(pr.k) + ")");
+    if (pr.l != 1)
+      return fail(StatusCode::kErrorInvalidSize,
+                  "Gemm computes one GEMM: problem.l must be 1 (got " + std::to_string(pr.l) + ")");
     // Tile origins plus an in-tile offset (m0 + row, k0 + k) are int: keep them below 2^31.
-    if (args.m > INT32_MAX - Policy::kBlockM || args.n > INT32_MAX - Policy::kBlockN ||
-        args.k > INT32_MAX - Policy::kBlockK)
+    if (pr.m > INT32_MAX - Policy::kBlockM || pr.n > INT32_MAX - Policy::kBlockN ||
+        pr.k > INT32_MAX - Policy::kBlockK)
       return fail(StatusCode::kErrorInvalidSize,
                   "M, N and K must be at most 2^31 - 1 minus the block tile (" +
                       std::to_string(Policy::kBlockM) + " x " + std::to_string(Policy::kBlockN) +
                       " x " + std::to_string(Policy::kBlockK) +
-                      ") so that tile indices fit in int; got M=" + std::to_string(args.m) +
-                      ", N=" + std::to_string(args.n) + ", K=" + std::to_string(args.k));
+                      ") so that tile indices fit in int; got M=" + std::to_string(pr.m) +
+                      ", N=" + std::to_string(pr.n) + ", K=" + std::to_string(pr.k));
     if constexpr (!IsWgmmaPolicy<Policy>::value) {
       if (args.sm_count != 0)
         return fail(StatusCode::kErrorUnsupported,
@@ -140,8 +145,8 @@ class Gemm {
                                           std::string(element_name<Scale>()) + " loads"));
     FP8GEMM_RETURN_IF_ERROR(check_aligned(args.scale_b, alignof(Scale), "scale_b",
                                           std::string(element_name<Scale>()) + " loads"));
-    ScaleShape const sa = scale_shape_a(args.m, args.k);
-    ScaleShape const sb = scale_shape_b(args.n, args.k);
+    ScaleShape const sa = scale_shape_a(pr.m, pr.k);
+    ScaleShape const sb = scale_shape_b(pr.n, pr.k);
     if (args.scale_a_count != sa.size())
       return fail(
           StatusCode::kErrorScaleShape,
@@ -157,9 +162,9 @@ class Gemm {
               " values, got " + std::to_string(args.scale_b_count) +
               " (Gemm::scale_shape_b(N, K) gives the shape; " + element_name<Scale>() + " values)");
     std::int64_t const max_reduce_blocks = Policy::Arch::max_blocks_x(ReduceKernel::kThreads);
-    if (args.split_k > 1 && ReduceKernel::blocks(args.m, args.n) > max_reduce_blocks)
+    if (args.split_k > 1 && ReduceKernel::blocks(pr) > max_reduce_blocks)
       return fail(StatusCode::kErrorInvalidSize,
-                  "split-K reduction of M x N = " + std::to_string(std::int64_t(args.m) * args.n) +
+                  "split-K reduction of M x N = " + std::to_string(std::int64_t(pr.m) * pr.n) +
                       " outputs needs more than " + std::to_string(max_reduce_blocks) +
                       " workgroups of " + std::to_string(ReduceKernel::kThreads) +
                       " threads; use split_k = 1");
@@ -186,7 +191,7 @@ class Gemm {
     FP8GEMM_RETURN_IF_ERROR(arch::launch<Kernel>(Scheduler::grid_x(p.scheduler),
                                                  Scheduler::grid_y(p.scheduler), p, stream));
     if (args.split_k == 1) return Status::success();
-    return arch::launch<ReduceKernel>(static_cast<int>(ReduceKernel::blocks(args.m, args.n)), 1, p,
+    return arch::launch<ReduceKernel>(static_cast<int>(ReduceKernel::blocks(args.problem)), 1, p,
                                       stream);
   }
 
@@ -203,19 +208,20 @@ class Gemm {
   /// The user's Arguments as the kernel's layers take them.
   static typename Kernel::Arguments kernel_arguments(Arguments const& args) {
     typename Kernel::Arguments k;
+    ProblemShape const& pr = args.problem;
     bool const nk = kLayoutB == LayoutB::kNK;
-    k.mainloop.a = {args.a, args.lda, args.m, args.k};
-    k.mainloop.b = {args.b, args.ldb, nk ? args.n : args.k, nk ? args.k : args.n};
-    k.mainloop.scale_a = {args.scale_a, scale_shape<Granularity>(Operand::kA, args.m, args.k).cols,
-                          args.m};
-    k.mainloop.scale_b = {args.scale_b, scale_shape<Granularity>(Operand::kB, args.n, args.k).cols,
-                          args.n};
+    k.problem = pr;
+    k.mainloop.a = {args.a, args.lda, pr.m, pr.k};
+    k.mainloop.b = {args.b, args.ldb, nk ? pr.n : pr.k, nk ? pr.k : pr.n};
+    k.mainloop.scale_a = {args.scale_a, scale_shape<Granularity>(Operand::kA, pr.m, pr.k).cols,
+                          pr.m};
+    k.mainloop.scale_b = {args.scale_b, scale_shape<Granularity>(Operand::kB, pr.n, pr.k).cols,
+                          pr.n};
     k.epilogue.params = args.epilogue;
     k.epilogue.scale_a = k.mainloop.scale_a;
     k.epilogue.scale_b = k.mainloop.scale_b;
-    k.epilogue.m = args.m;
-    k.epilogue.n = args.n;
-    k.scheduler = {args.m, args.n, args.k, args.split_k, args.group_m};
+    k.scheduler.split_k = args.split_k;
+    k.scheduler.band_m = args.band_m;
     if constexpr (IsWgmmaPolicy<Policy>::value) k.scheduler.sm_count = args.sm_count;
     return k;
   }

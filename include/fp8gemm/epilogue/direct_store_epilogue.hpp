@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /// The epilogue that stores an accumulator tile straight from registers (epilogue layer): per
 /// element dequant (per-tensor / per-channel scales), bias, activation, conversion, store, and the
-/// output amax. Its contract, all in this file: Arguments, can_implement, store.
+/// output amax. Its contract, all in this file: Arguments, can_implement (with the problem's
+/// shape), store (with the tile's OutputBounds).
 #pragma once
 
 #include <cmath>
@@ -12,6 +13,7 @@
 #include "fp8gemm/arch/thread.hpp"
 #include "fp8gemm/epilogue/epilogue.hpp"
 #include "fp8gemm/numeric/numeric.hpp"
+#include "fp8gemm/problem_shape.hpp"
 #include "fp8gemm/quant/granularity.hpp"
 #include "fp8gemm/status.hpp"
 #include "fp8gemm/tile/operand_view.hpp"
@@ -30,7 +32,6 @@ struct DirectStoreEpilogue {
     typename EpilogueOp::Params params;  // c, ldc, bias, output_scale, amax
     ScaleView<Granularity> scale_a;      // per-tensor / per-channel only
     ScaleView<Granularity> scale_b;
-    int m = 0, n = 0;
     // set by to_params: C's even columns start aligned pairs (EpilogueOp::pair_stores_aligned)
     bool pair_stores = false;
   };
@@ -45,25 +46,26 @@ struct DirectStoreEpilogue {
   /// nothing to finish before the CTA exits.
   using Params = Arguments;
   struct SharedStorage {};
-  static Status initialize(Arguments const& args, Params& p) {
+  static Status initialize(ProblemShape const&, Arguments const& args, Params& p) {
     p = to_params(args);
     return Status::success();
   }
   template <class Accumulators, class Coords, class Dq>
-  FP8GEMM_DEVICE static void store(Params const& p, SharedStorage&, int m0, int n0,
-                                   Accumulators const& acc, Coords const& tc, Dq const& dq) {
-    store(p, m0, n0, acc, tc, dq);
+  FP8GEMM_DEVICE static void store(Params const& p, SharedStorage&, OutputBounds const& bounds,
+                                   int m0, int n0, Accumulators const& acc, Coords const& tc,
+                                   Dq const& dq) {
+    store(p, bounds, m0, n0, acc, tc, dq);
   }
   template <class Coords>
   FP8GEMM_DEVICE static void finish(Params const&, Coords const&) {}
 
-  static Status can_implement(Arguments const& args) {
+  static Status can_implement(ProblemShape const& problem, Arguments const& args) {
     auto fail = [](StatusCode code, std::string const& what) { return Status::error(code, what); };
     if (args.params.c == nullptr) return fail(StatusCode::kErrorNullPointer, "C is null");
-    if (args.params.ldc < args.n)
+    if (args.params.ldc < problem.n)
       return fail(StatusCode::kErrorLeadingDimension, "ldc (" + std::to_string(args.params.ldc) +
                                                           ") must be >= N (" +
-                                                          std::to_string(args.n) + ")");
+                                                          std::to_string(problem.n) + ")");
     // C, bias and amax are read or written one element at a time (no vector or TMA access; gfx950
     // ISA: global_store_dword / _short for C, global_load_dword for bias, global_atomic_smax for
     // amax): the element's own alignment, which the GPU's stores, loads and atomics assume (NVIDIA
@@ -131,19 +133,20 @@ struct DirectStoreEpilogue {
     return fabsf(y);
   }
 
-  /// Every in-bounds element of the tile at (m0, n0) this thread holds, then the amax. Atoms whose
+  /// Every element of the tile at (m0, n0) this thread holds inside `bounds`, then the amax. Atoms whose
   /// registers 2q and 2q + 1 hold neighbouring columns of one row (kCAdjacentPairs) store the two
   /// as one access where C's alignment allows (args.pair_stores) and both are inside N.
   template <class Accumulators, class Coords>
-  FP8GEMM_DEVICE static void store(Arguments const& args, int m0, int n0, Accumulators const& acc,
-                                   Coords const& tc) {
-    store(args, m0, n0, acc, tc, Dequant::load(args));
+  FP8GEMM_DEVICE static void store(Arguments const& args, OutputBounds const& bounds, int m0,
+                                   int n0, Accumulators const& acc, Coords const& tc) {
+    store(args, bounds, m0, n0, acc, tc, Dequant::load(args));
   }
   /// The same with the scales read by the caller (Dequant::load), e.g. once before a persistent
   /// kernel's first tile, where a read per tile would wait for a round trip to L2 at every tile.
   template <class Accumulators, class Coords>
-  FP8GEMM_DEVICE static void store(Arguments const& args, int m0, int n0, Accumulators const& acc,
-                                   Coords const& tc, Dequant const& dq) {
+  FP8GEMM_DEVICE static void store(Arguments const& args, OutputBounds const& bounds, int m0,
+                                   int n0, Accumulators const& acc, Coords const& tc,
+                                   Dequant const& dq) {
     using Atom = typename Policy::Atom;
     constexpr bool kLeanCopy = Policy::kAtomsM * Policy::kAtomsN * Atom::kCRegs <= 64;
     float amax = 0.0f;
@@ -168,7 +171,7 @@ struct DirectStoreEpilogue {
       // interior tile with aligned pairs: no bounds, no branches
       // (registers outermost: a column's bias and scale serve every row block i in a row, which
       // keeps few of them live)
-      if (args.pair_stores && m0 + Policy::kBlockM <= args.m && n0 + Policy::kBlockN <= args.n) {
+      if (args.pair_stores && m0 + Policy::kBlockM <= bounds.m_end && n0 + Policy::kBlockN <= bounds.n_end) {
         // the epilogue's parameters in registers, read once per tile (a store to C may alias
         // parameter space for the compiler, which then re-reads them per element)
         typename EpilogueOp::Params const params = args.params;
@@ -193,8 +196,8 @@ struct DirectStoreEpilogue {
           }
         };
         // The common case (no amax to fold, a bias known to be null: no branch per element) as
-        // its own copy of the loop where the accumulators leave room for it: beside 128 per
-        // thread (Sm90WgmmaFast with GELU-erf) the second copy made ptxas spill 24 bytes.
+        // its own copy of the loop where the accumulators leave room for it (beside 128 per
+        // thread, Sm90WgmmaLarge with GELU-erf, the second copy made ptxas spill).
         if (kLeanCopy && params.amax == nullptr && params.bias == nullptr) {
           typename EpilogueOp::Params lean = params;
           lean.bias = nullptr;
@@ -214,16 +217,16 @@ struct DirectStoreEpilogue {
         for (int r = 0; r < Atom::kCRegs; r += kStep) {
           int const m = m0 + tc.row(i, r);
           int const n = n0 + tc.col(j, r);
-          if (m >= args.m) continue;
+          if (m >= bounds.m_end) continue;
           if constexpr (kStep == 2) {
-            if (args.pair_stores && n + 1 < args.n) {
+            if (args.pair_stores && n + 1 < bounds.n_end) {
               finish_pair(m, n, acc.v[i][j][r], acc.v[i][j][r + 1]);
               continue;
             }
           }
           FP8GEMM_UNROLL
           for (int q = 0; q < kStep; ++q) {
-            if (n + q >= args.n) continue;
+            if (n + q >= bounds.n_end) continue;
             float const y = value(m, n + q, acc.v[i][j][r + q]);
             EpilogueOp::store(args.params, m, n + q, y);
             fold(y);

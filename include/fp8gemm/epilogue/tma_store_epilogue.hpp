@@ -59,7 +59,9 @@ struct TmaStoreEpilogue {
     bool tma_store = false;     // false: every tile goes through Direct::store
   };
 
-  static Status can_implement(Arguments const& args) { return Direct::can_implement(args); }
+  static Status can_implement(ProblemShape const& problem, Arguments const& args) {
+    return Direct::can_implement(problem, args);
+  }
 
   /// One element, from registers (the split-K reduction's epilogue): Direct's.
   FP8GEMM_DEVICE static float finish_element(Arguments const& args, int m, int n, float acc) {
@@ -68,18 +70,17 @@ struct TmaStoreEpilogue {
 
   /// C's tensor map, or none: TMA needs C 16-byte aligned and ldc · sizeof(C) a multiple of 16
   /// (else Direct's stores serve this launch, with the same values).
-  /// NOTE: and N · sizeof(C) a multiple of 16 (use_tma): on the H200 (2026-12-01, 920377e) a TMA
-  /// store whose box crossed column N of a row whose N · sizeof(C) was not a multiple of 16
-  /// wrote up to the next 16-byte boundary (C's padding columns, which the GPU tests poison and
-  /// check): it clips in 16-byte units, not elements.
-  static arch::TmaTensor2d map(Arguments const& args) {
+  /// NOTE: and N · sizeof(C) a multiple of 16 (use_tma): a TMA store whose box crosses column N
+  /// of a row clips in 16-byte units, not elements, and would write C's padding columns
+  /// (docs/performance.md#tma-store-clipping).
+  static arch::TmaTensor2d map(ProblemShape const& problem, Arguments const& args) {
     arch::TmaTensor2d t;
     t.base = args.params.c;
     t.element = kElementBytes == 4   ? arch::TmaElement::kF32
                 : kElementBytes == 2 ? arch::TmaElement::kU16
                                      : arch::TmaElement::kU8;
-    t.inner = static_cast<std::uint64_t>(args.n);
-    t.outer = static_cast<std::uint64_t>(args.m);
+    t.inner = static_cast<std::uint64_t>(problem.n);
+    t.outer = static_cast<std::uint64_t>(problem.m);
     t.row_stride_bytes = static_cast<std::uint64_t>(args.params.ldc) * kElementBytes;
     t.box_inner = static_cast<std::uint32_t>(kBoxCols);
     t.box_outer = static_cast<std::uint32_t>(kRows);
@@ -90,19 +91,20 @@ struct TmaStoreEpilogue {
   /// Whether C allows the TMA path: a valid tensor map (C 16-byte aligned, ldc · sizeof(C) a
   /// multiple of 16) and rows that end on 16-byte boundaries (N · sizeof(C) % 16 == 0: the NOTE
   /// above). Host-checkable; use_tma adds the build's encoder.
-  static bool c_allows_tma(Arguments const& args) {
-    return arch::check_tma_tensor_2d(map(args)).ok() &&
-           static_cast<std::int64_t>(args.n) * kElementBytes % 16 == 0;
+  static bool c_allows_tma(ProblemShape const& problem, Arguments const& args) {
+    return arch::check_tma_tensor_2d(map(problem, args)).ok() &&
+           static_cast<std::int64_t>(problem.n) * kElementBytes % 16 == 0;
   }
   /// Whether a launch stores through TMA.
-  static bool use_tma(Arguments const& args) {
-    return arch::kTmaEncoderAvailable && c_allows_tma(args);
+  static bool use_tma(ProblemShape const& problem, Arguments const& args) {
+    return arch::kTmaEncoderAvailable && c_allows_tma(problem, args);
   }
 
-  static Status initialize(Arguments const& args, Params& p) {
+  static Status initialize(ProblemShape const& problem, Arguments const& args, Params& p) {
     static_cast<Arguments&>(p) = Direct::to_params(args);
-    p.tma_store = use_tma(args);
-    if (p.tma_store) FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(map(args), &p.map_c));
+    p.tma_store = use_tma(problem, args);
+    if (p.tma_store)
+      FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(map(problem, args), &p.map_c));
     return Status::success();
   }
 
@@ -119,10 +121,11 @@ struct TmaStoreEpilogue {
   /// staging tile, then one thread's TMA stores. All 128 threads of the consumer call it; `dq`:
   /// Dequant::load(p), read before the first tile.
   template <class Accumulators, class Coords>
-  FP8GEMM_DEVICE static void store(Params const& p, SharedStorage& s, int m0, int n0,
-                                   Accumulators const& acc, Coords const& c, Dequant const& dq) {
+  FP8GEMM_DEVICE static void store(Params const& p, SharedStorage& s, OutputBounds const& bounds,
+                                   int m0, int n0, Accumulators const& acc, Coords const& c,
+                                   Dequant const& dq) {
     if (!p.tma_store) {
-      Direct::store(p, m0, n0, acc, c, dq);
+      Direct::store(p, bounds, m0, n0, acc, c, dq);
       return;
     }
     std::uint8_t* const tile = s.c[c.consumer];
@@ -138,7 +141,7 @@ struct TmaStoreEpilogue {
     int const row0 = m0 + c.first_row();
     // The epilogue's parameters in registers, read once per tile
     typename EpilogueOp::Params const params = p.params;
-    bool const interior = m0 + Policy::kBlockM <= p.m && n0 + Policy::kBlockN <= p.n;
+    bool const interior = m0 + Policy::kBlockM <= bounds.m_end && n0 + Policy::kBlockN <= bounds.n_end;
     // Register pairs (r, r + 1): C[row0 + acc_row][n0 + acc_col], and its right neighbour
     // (Atom::kCAdjacentPairs) into the staging tile. kEdge: the general case (outputs outside C
     // are clipped by the TMA store; they are computed on a valid (m, n), so that bias and
@@ -155,11 +158,12 @@ struct TmaStoreEpilogue {
         int m = row0 + row, n = n0 + col, n1 = n + 1;
         bool in0 = true, in1 = true;
         if constexpr (kEdge) {
-          in0 = interior || (m < p.m && n < p.n);
-          in1 = interior || (m < p.m && n1 < p.n);
-          m = m < p.m ? m : p.m - 1;
-          n1 = n1 < p.n ? n1 : p.n - 1;
-          n = n < p.n ? n : p.n - 1;
+          int const m_end = bounds.m_end, n_end = bounds.n_end;
+          in0 = interior || (m < m_end && n < n_end);
+          in1 = interior || (m < m_end && n1 < n_end);
+          m = m < m_end ? m : m_end - 1;
+          n1 = n1 < n_end ? n1 : n_end - 1;
+          n = n < n_end ? n : n_end - 1;
         }
         float const y0 = EpilogueOp::compute(q, dq(p, m, n, acc.v[0][0][r]), n);
         float const y1 = EpilogueOp::compute(q, dq(p, m, n1, acc.v[0][0][r + 1]), n1);

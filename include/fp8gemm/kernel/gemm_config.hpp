@@ -46,26 +46,20 @@ struct PortableKernelPieces {
                                       BufferLdsPingPongMainloop<P, G, LB, PromoteK>,
                                       LdsMultistageMainloop<P, G, LB, PromoteK>>;
   using CollectiveEpilogue = DirectStoreEpilogue<P, G, E>;
-  using TileScheduler = GroupedTileScheduler<P>;
+  using TileScheduler = RasterTileScheduler<P>;
   using Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
 };
 /// The WGMMA kernel's epilogue: TmaStoreEpilogue (C staged in shared memory, stored by TMA while
 /// the consumers go on) for cooperative tiles of one m64 row block per consumer, rows of C that
 /// are whole 128-byte boxes, and a ring and staging tiles that fit the 227 KiB together
 /// (Sm90WgmmaDefault: 192 KiB of ring + 32 KiB of bf16 / fp16 or 16 KiB of fp8 staging;
-/// Sm90WgmmaFast = Sm90WgmmaLarge: 144 + 64 KiB of bf16 / fp16; Sm90WgmmaSmallM with 2- or
-/// 4-byte C); else
+/// Sm90WgmmaLarge: 144 + 64 KiB of bf16 / fp16; Sm90WgmmaSmallM with 2- or 4-byte C); else
 /// DirectStoreEpilogue (stores from registers): ping-pong, swapped operands (a transposed
 /// accumulator map), 256-row tiles, fp32 C on Sm90WgmmaDefault / Large (64 / 128 KiB of staging
 /// next to the ring), fp8 C 64 columns wide, and an activation beside more than 64 accumulators
 /// per thread (Sm90WgmmaLarge's 128, 128 x 192's 96) unless it is GELU-tanh with per-tensor
-/// scales: ptxas (nvcc 13, 2026-12-01) spills in the staging loop with GELU-erf (36 bytes on
-/// Sm90WgmmaLarge), with GELU-tanh and per-channel scales (40 bytes, fp16 C) or Blockwise<1, 64,
-/// 128> on 128 x 192 (4); GELU-tanh with per-tensor scales fits since the main loop's instruction
-/// diet (tests/ptxas compiles it on 128 x 192 and 128 x 256, promoted and fast). H200 (2026-12-01,
-/// bench/NOTES.md), with the lean staging loop: GELU-tanh on Sm90WgmmaDefault 136 / 999 us at
-/// 4096^3 / 8192^3 through TMA against 141 / 1024 from registers (an earlier, heavier staging loop
-/// had made TMA the slower).
+/// scales: beyond that ptxas spills in the staging loop (tests/ptxas compiles GELU-tanh on
+/// 128 x 192 and 128 x 256, promoted and fast). Measured: docs/performance.md#wgmma-epilogue.
 template <class P, class G, class E, int PromoteK,
           bool Candidate = !P::kPingPong && !WgmmaSwapsAB<P>::value && P::kAtomsM == 1 &&
                            P::kBlockN * sizeof(typename E::Element) % 128 == 0 &&
@@ -99,8 +93,9 @@ struct WgmmaKernelPieces {
 };
 
 /// Compile-time GEMM: C[M,N] = epilogue(A[M,K] (mk) * B (nk or kn), scales), and the kernel that
-/// computes it: Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>. A config with
-/// other pieces (another mainloop, a persistent scheduler) is how a new kernel plugs in.
+/// computes it: Kernel = GemmKernel<Mainloop, CollectiveEpilogue, TileScheduler> (portable) or
+/// WarpSpecializedGemmKernel<...> (WGMMA). A config with other pieces (another mainloop, a
+/// grouped scheduler) is how a new kernel plugs in.
 template <class PolicyT, class GranularityT, LayoutB LayoutBV, class EpilogueT,
           class AccumulationT = AtomDefaultAccumulation>
 struct GemmConfig {

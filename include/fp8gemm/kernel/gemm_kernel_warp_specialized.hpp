@@ -19,6 +19,7 @@
 #include "fp8gemm/arch/launch.hpp"
 #include "fp8gemm/arch/nvidia/sm90_sync.hpp"
 #include "fp8gemm/arch/thread.hpp"
+#include "fp8gemm/kernel/kernel_common.hpp"
 #include "fp8gemm/kernel/tile_scheduler.hpp"
 #include "fp8gemm/status.hpp"
 
@@ -66,12 +67,9 @@ struct WarpSpecializedGemmKernel {
                 "WarpSpecializedGemmKernel: the ring and the epilogue's staging tiles do not fit "
                 "the 227 KiB of shared memory a block may use: fewer stages");
 
-  struct Arguments {
-    typename Mainloop::Arguments mainloop;
-    typename Epilogue::Arguments epilogue;
-    typename TileScheduler::Arguments scheduler;
-  };
+  using Arguments = KernelArguments<Mainloop, Epilogue, TileScheduler>;
   struct Params {
+    ProblemShape problem;
     typename Mainloop::Params mainloop;
     typename Epilogue::Params epilogue;
     typename TileScheduler::Params scheduler;
@@ -79,17 +77,14 @@ struct WarpSpecializedGemmKernel {
   };
 
   /// The layers' checks, in order: mainloop (A, B, tensor maps), epilogue (C), scheduler.
-  static Status can_implement(Arguments const& args) {
-    FP8GEMM_RETURN_IF_ERROR(Mainloop::can_implement(args.mainloop));
-    FP8GEMM_RETURN_IF_ERROR(Epilogue::can_implement(args.epilogue));
-    return TileScheduler::can_implement(args.scheduler);
-  }
+  static Status can_implement(Arguments const& args) { return check_kernel_layers(args); }
 
   /// Params from checked Arguments: tensor maps (driver) and the grid (SM count).
   static Status initialize(Arguments const& args, float* workspace, Params& p) {
-    FP8GEMM_RETURN_IF_ERROR(Mainloop::to_params(args.mainloop, p.mainloop));
-    FP8GEMM_RETURN_IF_ERROR(Epilogue::initialize(args.epilogue, p.epilogue));
-    FP8GEMM_RETURN_IF_ERROR(TileScheduler::initialize(args.scheduler, p.scheduler));
+    p.problem = args.problem;
+    FP8GEMM_RETURN_IF_ERROR(Mainloop::to_params(args.problem, args.mainloop, p.mainloop));
+    FP8GEMM_RETURN_IF_ERROR(Epilogue::initialize(args.problem, args.epilogue, p.epilogue));
+    FP8GEMM_RETURN_IF_ERROR(TileScheduler::initialize(args.problem, args.scheduler, p.scheduler));
     if constexpr (kClusterSize > 1) {
       // persistent clusters: no more than the device holds at once (a GPC with an odd number of
       // free SMs leaves one out). NOTE: asked on every call (cudaFuncSetAttribute and
@@ -130,20 +125,16 @@ struct WarpSpecializedGemmKernel {
     arch::grid_dependency_wait();  // waits for: the previous kernel's writes (A, B, scales, C)
 
     // Items are tiles (tile pairs with a cluster, one tile of the pair per rank); cluster c of
-    // the grid's clusters takes items c, c + clusters, ...
+    // the grid's clusters takes items c, c + clusters, ... (the scheduler's walk)
     int const rank = kClusterSize > 1 ? arch::cluster_ctarank() : 0;
-    int const items = TileScheduler::items(p.scheduler);
-    int const first = arch::block_idx_x() / kClusterSize;
-    int const stride = arch::grid_dim_x() / kClusterSize;
+    TileScheduler scheduler(p.scheduler, arch::block_idx_x() / kClusterSize,
+                            arch::grid_dim_x() / kClusterSize, rank);
     typename Mainloop::Position pos;  // this thread's place in the ring, across tiles
     if (warpgroup == 0) {             // producer
       if constexpr (Policy::kConsumers > 1) arch::setmaxnreg_dec<Policy::kProducerRegisters>();
       if (tid < Arch::kWaveSize && arch::elect_one_sync()) {  // one thread of warp 0
-        for (int w = first; w < items; w += stride) {
-          auto const t = TileScheduler::work(p.scheduler, w, rank);
-          Mainloop::load(p.mainloop, s, pos, t.m * Policy::kBlockM, t.n * Policy::kBlockN,
-                         t.k_tile_begin, t.k_tile_end, rank);
-        }
+        for (WorkTile t = scheduler.first(); t; t = scheduler.next())
+          Mainloop::load(p.mainloop, s, pos, t.m0, t.n0, t.k_tile_begin, t.k_tile_end, rank);
         // Every load of this CTA is issued: the stream's next grid may be scheduled once every
         // CTA got here (or exited); it waits in its own grid_dependency_wait for this one to
         // complete (programmatic launch).
@@ -156,15 +147,16 @@ struct WarpSpecializedGemmKernel {
       // Per-tensor scales, read once: read at each tile's epilogue, the load's L2 round trip
       // (under the main loop's traffic) was paid by every tile while the tensor cores idled.
       auto const dq = Epilogue::Dequant::load(p.epilogue);
-      int mine = 0;  // the CTA's items in order; ping-pong: consumer c takes c, c + 2, ...
-      for (int w = first; w < items; w += stride, ++mine) {
-        auto const t = TileScheduler::work(p.scheduler, w, rank);
+      OutputBounds const bounds = OutputBounds::of(p.problem);
+      // the CTA's items in order; ping-pong: consumer c takes c, c + 2, ...
+      int mine = 0;
+      for (WorkTile t = scheduler.first(); t; t = scheduler.next(), ++mine) {
         if (Policy::kPingPong && mine % 2 != coords.consumer) {
           // the other consumer's tile: its k-blocks pass through the ring untouched by this one
           pos.template advance_by<Policy::kStages>(t.k_tile_end - t.k_tile_begin);
           continue;
         }
-        int const m0 = t.m * Policy::kBlockM, n0 = t.n * Policy::kBlockN;
+        int const m0 = t.m0, n0 = t.n0;
         Accumulators acc;
         acc.clear();
         // Ping-pong order: a ring wait is a parity wait, right only within one lap of the ring,
@@ -176,15 +168,16 @@ struct WarpSpecializedGemmKernel {
         if (t.k_tile_begin < t.k_tile_end)  // a split past K's end adds zeros
           Mainloop::multiply(p.mainloop, s, pos, m0, n0, t.k_tile_begin, t.k_tile_end, coords, acc);
         // the next item is the other consumer's: it may start (one arrival per item, matched)
-        if (Policy::kPingPong && w + stride < items)
+        if (Policy::kPingPong && scheduler.more())
           arch::named_barrier_arrive(handoff_barrier(1 - coords.consumer), 256);
         // a pair's tile past the matrix (odd tile count) multiplied its partner's tile, to
         // consume the shared stages: nothing to store
         if (!t.store) continue;
         if (p.scheduler.split_k == 1)
-          Epilogue::store(p.epilogue, epilogue_storage(shared_all), m0, n0, acc, coords, dq);
+          Epilogue::store(p.epilogue, epilogue_storage(shared_all), bounds, m0, n0, acc, coords,
+                          dq);
         else
-          store_partial(p, m0, n0, t.split, acc, coords);
+          store_split_k_partial(p.workspace, p.problem, m0, n0, t.split, acc, coords);
       }
       Epilogue::finish(p.epilogue, coords);  // its copies out of shared memory, before exit
     }
@@ -206,24 +199,6 @@ struct WarpSpecializedGemmKernel {
   /// on its own, the other consumer arrives on it. Two ids, so each sees arrivals from one side
   /// and waits from the other, strictly alternating. 256 = both consumer warpgroups.
   FP8GEMM_DEVICE static int handoff_barrier(int consumer) { return 1 + consumer; }
-
-  /// Split-K: this consumer's FP32 sums of one tile (scaled already for K-blocked granularities,
-  /// as on the portable path) into workspace[split][m][n]; SplitKReduceKernel adds the splits in
-  /// order and runs the epilogue.
-  FP8GEMM_DEVICE static void store_partial(Params const& p, int m0, int n0, int split,
-                                           Accumulators const& acc,
-                                           typename Mainloop::Coords const& c) {
-    int const m_total = p.epilogue.m, n_total = p.epilogue.n;
-    float* out = p.workspace + std::int64_t(split) * m_total * n_total;
-    FP8GEMM_UNROLL
-    for (int i = 0; i < Policy::kAtomsM; ++i) {
-      FP8GEMM_UNROLL
-      for (int r = 0; r < Mainloop::Atom::kAccumulators; ++r) {
-        int const m = m0 + c.row(i, r), n = n0 + c.col(0, r);
-        if (m < m_total && n < n_total) out[std::int64_t(m) * n_total + n] = acc.v[i][0][r];
-      }
-    }
-  }
 };
 
 }  // namespace fp8gemm

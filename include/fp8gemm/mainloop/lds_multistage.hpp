@@ -12,6 +12,7 @@
 
 #include "fp8gemm/arch/mma_atom.hpp"
 #include "fp8gemm/arch/thread.hpp"
+#include "fp8gemm/mainloop/operand_checks.hpp"
 #include "fp8gemm/quant/granularity.hpp"
 #include "fp8gemm/status.hpp"
 #include "fp8gemm/tile/global_to_lds.hpp"
@@ -182,30 +183,7 @@ struct LdsMultistageMainloop {
 
   /// What this mainloop needs of its arguments (host side); the message names the failed check.
   static Status can_implement(Arguments const& args) {
-    auto fail = [](StatusCode code, std::string const& what) { return Status::error(code, what); };
-    if (args.a.data == nullptr) return fail(StatusCode::kErrorNullPointer, "A is null");
-    if (args.b.data == nullptr) return fail(StatusCode::kErrorNullPointer, "B is null");
-    if (args.a.ld < args.a.cols)
-      return fail(StatusCode::kErrorLeadingDimension, "lda (" + std::to_string(args.a.ld) +
-                                                          ") must be >= K (" +
-                                                          std::to_string(args.a.cols) + ")");
-    if (args.b.ld < args.b.cols)
-      return fail(StatusCode::kErrorLeadingDimension,
-                  std::string("ldb (") + std::to_string(args.b.ld) +
-                      ") must be >= " + (kLayoutB == LayoutB::kNK ? "K" : "N") + " (" +
-                      std::to_string(args.b.cols) + ") for " + layout_name(kLayoutB));
-    // 16-byte vector loads of every row: the pointer and the row pitch both.
-    FP8GEMM_RETURN_IF_ERROR(check_aligned(args.a.data, 16, "A", "16-byte vector loads"));
-    if (args.a.ld % 16 != 0)
-      return fail(StatusCode::kErrorMisaligned,
-                  "lda must be a multiple of 16 (16-byte vector loads of every row); got lda=" +
-                      std::to_string(args.a.ld) + ": pad the leading dimension");
-    FP8GEMM_RETURN_IF_ERROR(check_aligned(args.b.data, 16, "B", "16-byte vector loads"));
-    if (args.b.ld % 16 != 0)
-      return fail(StatusCode::kErrorMisaligned,
-                  "ldb must be a multiple of 16 (16-byte vector loads of every row); got ldb=" +
-                      std::to_string(args.b.ld) + ": pad the leading dimension");
-    return Status::success();
+    return check_operands_for_vector_loads(args.a, args.b, kLayoutB);
   }
 
   /// acc += A[m0:, k_tiles] * B[k_tiles, n0:] for K-tiles [k_tile_begin, k_tile_end).

@@ -15,8 +15,10 @@
 #include "fp8gemm/arch/nvidia/sm90_tma.hpp"
 #include "fp8gemm/arch/nvidia/sm90_wgmma.hpp"
 #include "fp8gemm/arch/thread.hpp"
+#include "fp8gemm/mainloop/operand_checks.hpp"
 #include "fp8gemm/numeric/float_codec.hpp"
 #include "fp8gemm/policy/wgmma_policy.hpp"
+#include "fp8gemm/problem_shape.hpp"
 #include "fp8gemm/quant/granularity.hpp"
 #include "fp8gemm/status.hpp"
 #include "fp8gemm/tile/operand_view.hpp"
@@ -164,7 +166,7 @@ struct TmaWgmmaMainloop {
     arch::TmaDescriptor map_b;  // B [N, K], box 128 (K) x BlockN rows
     ScaleView<Granularity> scale_a;
     ScaleView<Granularity> scale_b;
-    int m = 0, n = 0, k = 0;
+    ProblemShape problem;
     std::uint32_t stage_tx_bytes = 0;  // stage_plan(m, rank).tx_bytes: every byte landing per stage
   };
 
@@ -308,16 +310,7 @@ struct TmaWgmmaMainloop {
                            "(nvcc with -gencode=arch=compute_90a,code=sm_90a); the host emulator "
                            "and HIP do not model TMA or wgmma: use the portable policy Sm90Default "
                            "there");
-    if (args.a.data == nullptr) return Status::error(StatusCode::kErrorNullPointer, "A is null");
-    if (args.b.data == nullptr) return Status::error(StatusCode::kErrorNullPointer, "B is null");
-    if (args.a.ld < args.a.cols)
-      return Status::error(StatusCode::kErrorLeadingDimension,
-                           "lda (" + std::to_string(args.a.ld) + ") must be >= K (" +
-                               std::to_string(args.a.cols) + ")");
-    if (args.b.ld < args.b.cols)
-      return Status::error(StatusCode::kErrorLeadingDimension,
-                           "ldb (" + std::to_string(args.b.ld) + ") must be >= K (" +
-                               std::to_string(args.b.cols) + ")");
+    FP8GEMM_RETURN_IF_ERROR(check_operands(args.a, args.b, LayoutB::kNK));
     if constexpr (kKBlocked) {
       // BlockScales::Rows indexes the scale arrays with 32-bit offsets
       std::int64_t const a_blocks =
@@ -351,14 +344,12 @@ struct TmaWgmmaMainloop {
   }
 
   /// Params from Arguments: encodes the two tensor maps (driver call).
-  static Status to_params(Arguments const& args, Params& p) {
+  static Status to_params(ProblemShape const& problem, Arguments const& args, Params& p) {
     FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(map_a(args), &p.map_a));
     FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(map_b(args), &p.map_b));
     p.scale_a = args.scale_a;
     p.scale_b = args.scale_b;
-    p.m = args.a.rows;
-    p.n = args.b.rows;
-    p.k = args.a.cols;
+    p.problem = problem;
     p.stage_tx_bytes = stage_plan(args.a.rows, 0).tx_bytes;  // the same for both ranks
     return Status::success();
   }
@@ -367,7 +358,7 @@ struct TmaWgmmaMainloop {
   static constexpr int kEmptyArrivals =
       kClusterSize * Policy::kConsumersPerTile * Arch::kWarpgroupThreads / Arch::kWaveSize;
 
-  FP8GEMM_HOST_DEVICE static int k_blocks(Params const& p) { return (p.k + kBlockK - 1) / kBlockK; }
+  FP8GEMM_HOST_DEVICE static int k_blocks(Params const& p) { return (p.problem.k + kBlockK - 1) / kBlockK; }
 
   /// One thread, before any other use: full[s] expects one arrival (the producer's, with the
   /// stage's transaction bytes), empty[s] one per warp of the consumers that read a stage (both
@@ -396,7 +387,7 @@ struct TmaWgmmaMainloop {
       bool hinted = false;  // l2_stream_hints: B's lines evict first, A's last
       std::uint64_t policy_a = 0, policy_b = 0;
       if constexpr (Policy::kL2StreamHints) {
-        hinted = l2_stream_hints(p.m);
+        hinted = l2_stream_hints(p.problem.m);
         if (hinted)
           policy_a = arch::l2_policy_evict_last(), policy_b = arch::l2_policy_evict_first();
       }
@@ -415,11 +406,11 @@ struct TmaWgmmaMainloop {
         pos.advance<kStages>();
       }
     } else {
-      StagePlan const plan = stage_plan(p.m, rank);
+      StagePlan const plan = stage_plan(p.problem.m, rank);
       // A half past the matrix's last row starts at its last row instead: a box wholly outside
       // the tensor is avoided; the rows it brings (or zeros) feed only outputs past M (N).
-      int const a_row = min_int(m0 + plan.a.smem_row, p.m - 1);
-      int const b_row = min_int(n0 + plan.b.smem_row, p.n - 1);
+      int const a_row = min_int(m0 + plan.a.smem_row, p.problem.m - 1);
+      int const b_row = min_int(n0 + plan.b.smem_row, p.problem.n - 1);
       for (int kb = kb_begin; kb < kb_end; ++kb) {
         // waits for: the consumers of both CTAs freed the stage (this producer writes both)
         arch::Mbarrier::wait(&s.empty[pos.stage], pos.phase ^ 1);
@@ -684,14 +675,14 @@ struct TmaWgmmaMainloop {
         FP8GEMM_UNROLL
         for (int h = 0; h < 2; ++h) {
           int m = m_first + i * Atom::kM + Atom::acc_row(t, 2 * h);
-          m = m < p.m ? m : p.m - 1;  // rows past M hold zeros (TMA fill): any valid row serves
+          m = m < p.problem.m ? m : p.problem.m - 1;  // rows past M hold zeros (TMA fill): any row serves
           r.a[i][h] = p.scale_a.row_start(m, Granularity::kABlockM);
         }
       }
       FP8GEMM_UNROLL
       for (int g = 0; g < kBGroups; ++g) {
         int n = n0 + g * kScaleBlockN;
-        n = n < p.n ? n : p.n - 1;
+        n = n < p.problem.n ? n : p.problem.n - 1;
         r.b[g] = p.scale_b.row_start(n, kScaleBlockN);
       }
       return r;

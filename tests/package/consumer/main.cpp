@@ -52,7 +52,7 @@ int main() {
 
   std::vector<float> c(std::size_t(m) * n, -1e30f);  // poisoned
   G::Arguments args;
-  args.m = m, args.n = n, args.k = k;
+  args.problem.m = m, args.problem.n = n, args.problem.k = k;
   args.a = aq.data(), args.lda = ld, args.b = bq.data(), args.ldb = ld;
   args.scale_a = sa.data(), args.scale_a_count = std::int64_t(sa.size());
   args.scale_b = sb.data(), args.scale_b_count = std::int64_t(sb.size());

@@ -22,7 +22,7 @@ Gemm<Config>::Arguments arguments(float* c) {
   alignas(16) static e4m3fn a[64 * 64], b[64 * 64];
   static float sa = 1.0f, sb = 1.0f;
   Gemm<Config>::Arguments args;
-  args.m = args.n = args.k = 64;
+  args.problem.m = args.problem.n = args.problem.k = 64;
   args.a = a, args.lda = 64, args.b = b, args.ldb = 64;
   args.scale_a = &sa, args.scale_b = &sb, args.scale_a_count = 1, args.scale_b_count = 1;
   args.epilogue.c = c, args.epilogue.ldc = 64;

@@ -27,9 +27,9 @@ void check_pairs(bool pair_along_n) {
     for (int tiles_n : {1, 2, 5, 64})
       for (int clusters : {1, 3, 66})
         for (auto [k_tiles, split_k] : {std::pair{1, 1}, {64, 1}, {5, 4}, {7, 3}, {64, 2}})
-          for (int group_m : {1, 8}) {
+          for (int band_m : {1, 8}) {
             typename S::Params p;
-            p.tiles_m = tiles_m, p.tiles_n = tiles_n, p.group_m = group_m;
+            p.tiles_m = tiles_m, p.tiles_n = tiles_n, p.band_m = band_m;
             p.grid = 2 * clusters;
             p.split_k = split_k, p.k_tiles = k_tiles;
             p.k_tiles_per_split = (k_tiles + split_k - 1) / split_k;
@@ -98,12 +98,12 @@ TEST(TileSchedulerPairs, MulticastBPairsNeighboursInOneTileColumn) {
   check_pairs<Sm90WgmmaFastMulticastB<>>(/*pair_along_n=*/false);
 }
 
-// Grouped raster over pairs: with kA a wave of consecutive pair items walks group_m tile rows
-// down a pair column (the A tiles of group_m rows, each shared by the pair).
+// Grouped raster over pairs: with kA a wave of consecutive pair items walks band_m tile rows
+// down a pair column (the A tiles of band_m rows, each shared by the pair).
 TEST(TileSchedulerPairs, GroupedOverPairs) {
   using S = PersistentTileScheduler<Sm90WgmmaDefaultMulticastA<>>;
   typename S::Params p;
-  p.tiles_m = 32, p.tiles_n = 32, p.group_m = 8, p.grid = 132;
+  p.tiles_m = 32, p.tiles_n = 32, p.band_m = 8, p.grid = 132;
   p.split_k = 1, p.k_tiles = 4, p.k_tiles_per_split = 4;
   for (int w = 0; w < 8; ++w) {
     EXPECT_EQ(S::work(p, w, 0).m, w);
@@ -125,33 +125,34 @@ TEST(TileSchedulerPairs, GridIsWholeClusters) {
   using U = PersistentTileScheduler<Sm90WgmmaDefault<>>;
   EXPECT_EQ(U::grid_for(1000, 133), 133);
   EXPECT_EQ(U::grid_for(5, 132), 5);
-  S::Arguments args{4096, 4096 + 128, 4096, 1, 8};  // 32 x 33 tiles: B pairs along M
+  ProblemShape const problem{4096, 4096 + 128, 4096};  // 32 x 33 tiles: B pairs along M
+  S::Arguments args{1, 8};
   S::Params p;
-  ASSERT_TRUE(S::initialize(args, p).ok());
+  ASSERT_TRUE(S::initialize(problem, args, p).ok());
   EXPECT_EQ(S::items(p), 16 * 33);
   EXPECT_EQ(S::grid_x(p) % 2, 0);
   // fewer clusters resident than SMs / 2 (a GPC with an odd number of free SMs): the grid shrinks
   p.grid = 132;
   S::limit_clusters(args, p, 64);
   EXPECT_EQ(S::grid_x(p), 128);
-  EXPECT_EQ(p.group_m, 8);  // as requested
+  EXPECT_EQ(p.band_m, 8);  // as requested
   S::limit_clusters(args, p, 100);
   EXPECT_EQ(S::grid_x(p), 128);
-  // group_m 0: the automatic height follows the smaller wave (128 x 128 tiles: 11 for 132, 9
+  // band_m 0: the automatic height follows the smaller wave (128 x 128 tiles: 11 for 132, 9
   // for 80: 8 x 9 < 80 <= 9 x 10)
-  args.group_m = 0, p.grid = 132;
+  args.band_m = 0, p.grid = 132;
   S::limit_clusters(args, p, 66);
-  EXPECT_EQ(p.group_m, 11);
+  EXPECT_EQ(p.band_m, 11);
   S::limit_clusters(args, p, 40);
   EXPECT_EQ(S::grid_x(p), 80);
-  EXPECT_EQ(p.group_m, 9);
+  EXPECT_EQ(p.band_m, 9);
 }
 
 // Split-K with pairs: both ranks' tiles take the same split; every split of both tiles appears.
 TEST(TileSchedulerPairs, SplitKSameSplitForBothRanks) {
   using S = PersistentTileScheduler<Sm90WgmmaDefaultMulticastA<>>;
   typename S::Params p;
-  p.tiles_m = 1, p.tiles_n = 3, p.group_m = 8, p.grid = 2;
+  p.tiles_m = 1, p.tiles_n = 3, p.band_m = 8, p.grid = 2;
   p.split_k = 3, p.k_tiles = 8, p.k_tiles_per_split = 3;  // splits [0,3) [3,6) [6,8)
   ASSERT_EQ(S::items(p), 2 * 3);
   for (int w = 0; w < S::items(p); ++w) {

@@ -82,24 +82,24 @@ TEST(TmaStoreEpilogue, TakenOnlyForWhole16ByteRows) {
   alignas(16) static bf16 c[64 * 1024];
   alignas(16) static e4m3fn c8[64 * 1024];
   // C of 64 rows and n columns, ldc elements apart, at ptr
-  auto args = [](auto* ptr, int n, int ldc) {
+  auto args = [](auto* ptr, int /*n: shape(n)*/, int ldc) {
     using Args = typename TmaStoreEpilogue<
         Sm90WgmmaDefault<>, PerTensor,
         Epilogue<std::remove_pointer_t<decltype(ptr)>, Identity>>::Arguments;
     Args x;
     x.params.c = ptr, x.params.ldc = ldc;
-    x.m = 64, x.n = n;
     return x;
   };
-  EXPECT_TRUE(E::c_allows_tma(args(c, 256, 256)));
-  EXPECT_TRUE(E::c_allows_tma(args(c, 248, 256)));       // 496 B rows, ldc 512 B
-  EXPECT_FALSE(E::c_allows_tma(args(c, 250, 256)));      // 500 B: not whole 16-byte units
-  EXPECT_FALSE(E::c_allows_tma(args(c, 256, 258)));      // rows 516 B apart: not 16-byte aligned
-  EXPECT_FALSE(E::c_allows_tma(args(c + 1, 256, 256)));  // C itself 2 B off 16
-  EXPECT_TRUE(E8::c_allows_tma(args(c8, 272, 288)));
-  EXPECT_FALSE(E8::c_allows_tma(args(c8, 264, 288)));  // 264 B
+  auto shape = [](int n) { return ProblemShape{64, n, 128}; };  // M = 64, K unused
+  EXPECT_TRUE(E::c_allows_tma(shape(256), args(c, 256, 256)));
+  EXPECT_TRUE(E::c_allows_tma(shape(248), args(c, 248, 256)));       // 496 B rows, ldc 512 B
+  EXPECT_FALSE(E::c_allows_tma(shape(250), args(c, 250, 256)));      // 500 B: not whole 16-byte units
+  EXPECT_FALSE(E::c_allows_tma(shape(256), args(c, 256, 258)));      // rows 516 B apart: not 16-byte aligned
+  EXPECT_FALSE(E::c_allows_tma(shape(256), args(c + 1, 256, 256)));  // C itself 2 B off 16
+  EXPECT_TRUE(E8::c_allows_tma(shape(272), args(c8, 272, 288)));
+  EXPECT_FALSE(E8::c_allows_tma(shape(264), args(c8, 264, 288)));  // 264 B
   if (!arch::kTmaEncoderAvailable) {  // a build without the CUDA runtime never takes it
-    EXPECT_FALSE(E::use_tma(args(c, 256, 256)));
+    EXPECT_FALSE(E::use_tma(shape(256), args(c, 256, 256)));
   }
 }
 

@@ -36,7 +36,7 @@ struct Fixture {
     for (std::size_t i = 0; i < sb.size(); ++i) sb[i] = 0.5f + static_cast<float>(i) / 1024.0f;
     p.scale_a = {sa.data(), a.cols, kM};
     p.scale_b = {sb.data(), b.cols, kN};
-    p.m = kM, p.n = kN, p.k = kK;
+    p.problem = {kM, kN, kK};
   }
   /// The scale of output row m / column n in k-block kb, rows and columns past M / N clamped.
   float want_a(int m, int kb) const {

@@ -178,8 +178,8 @@ void expect_epilogue_writes_c(int m_total, int n_total, int m0, int n0) {
   args.params.bias = bias.data();
   args.scale_a = {sa.data(), 1, m_total};
   args.scale_b = {sb.data(), 1, n_total};
-  args.m = m_total;
-  args.n = n_total;
+  args.problem.m = m_total;
+  args.problem.n = n_total;
   args = Store::to_params(args);
   ASSERT_TRUE(args.pair_stores) << "the test must run with pairs allowed";
 

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+/// ProblemShape: the extents of a GEMM problem, the one type every layer takes them from (device,
+/// kernel, tile scheduler, mainloop, epilogue); OutputBounds: the rows and columns of C a tile may
+/// store.
+#pragma once
+
+#include <cstdint>
+
+#include "fp8gemm/config.hpp"
+
+namespace fp8gemm {
+
+/// C[l] = A[l] · B[l] for l in [0, L): A [M, K], B [N, K] or [K, N], C [M, N]. L = 1 is one GEMM;
+/// a batched or grouped problem extends it (L problems of one shape, or L groups).
+struct ProblemShape {
+  int m = 0, n = 0, k = 0;
+  int l = 1;
+
+  /// Output tiles of BlockM x BlockN along M and N (64-bit: M and N are checked only later).
+  template <int BlockM>
+  FP8GEMM_HOST_DEVICE constexpr std::int64_t tiles_m() const {
+    return (std::int64_t(m) + BlockM - 1) / BlockM;
+  }
+  template <int BlockN>
+  FP8GEMM_HOST_DEVICE constexpr std::int64_t tiles_n() const {
+    return (std::int64_t(n) + BlockN - 1) / BlockN;
+  }
+  /// K tiles of BlockK (the last one partial when BlockK does not divide K).
+  template <int BlockK>
+  FP8GEMM_HOST_DEVICE constexpr int k_tiles() const {
+    return (k + BlockK - 1) / BlockK;
+  }
+};
+
+/// Exclusive limits of the outputs a tile may store: rows m < m_end, columns n < n_end of C. One
+/// GEMM: (M, N); a grouped problem: the end of the tile's group along M.
+struct OutputBounds {
+  int m_end = 0, n_end = 0;
+  FP8GEMM_HOST_DEVICE static constexpr OutputBounds of(ProblemShape const& p) {
+    return {p.m, p.n};
+  }
+};
+
+}  // namespace fp8gemm
