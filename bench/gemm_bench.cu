@@ -134,7 +134,7 @@ void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1
   Operands ops(m, n, k, IsBlockwise<Granularity>::value);
   typename Gemm<Config>::Arguments args;
   args.split_k = split_k;
-  args.m = m, args.n = n, args.k = k, args.lda = k, args.ldb = k;
+  args.problem.m = m, args.problem.n = n, args.problem.k = k, args.lda = k, args.ldb = k;
   args.scale_a = ops.scale_a, args.scale_b = ops.scale_b;
   args.scale_a_count = ops.scale_a_count, args.scale_b_count = ops.scale_b_count;
   args.epilogue.c = static_cast<bf16*>(ops.c), args.epilogue.ldc = n;

@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
   // 2. The GEMM.
   std::vector<bf16> c(std::size_t(m) * n);
   Gemm<Config>::Arguments args;
-  args.m = m, args.n = n, args.k = k, args.lda = ld, args.ldb = ld;
+  args.problem.m = m, args.problem.n = n, args.problem.k = k, args.lda = ld, args.ldb = ld;
   args.scale_a_count = Gemm<Config>::scale_shape_a(m, k).size();  // PerChannel: {m, 1}
   args.scale_b_count = Gemm<Config>::scale_shape_b(n, k).size();  // {n, 1}
   args.epilogue.ldc = n;
