@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the H200 (device tool): the GPU test suite, a compute-sanitizer subset, and the
 # benchmark, from binaries built here with nvcc and carried in .carry/. Everything lands in $OUT.
-#   usage there: bash scripts/h200_run.sh [tests|bench|all|profile|power]
+#   usage there: bash scripts/h200_run.sh [tests|bench|all|profile|power|ab]
 # Environment (for short runs): FP8GEMM_TEST_BINARIES (glob under .carry/, default
 # fp8gemm_*_gpu_test), FP8GEMM_TEST_TIMEOUT (seconds per binary, default 200), FP8GEMM_SANITIZE=0
 # (skip compute-sanitizer), FP8GEMM_BENCH_FILTER (a --benchmark_filter regex, default all),
@@ -96,6 +96,30 @@ if [[ $what == bench || $what == all ]]; then
   kill $sampler
   sort -n "$out/bench_clocks.txt" | awk '{a[NR]=$1} END {print "SM clock MHz during the benchmark: min", a[1], "median", a[int((NR+1)/2)], "max", a[NR], "(" NR " samples)"}'
   cat "$out"/bench*.log | grep -E "median|ERROR|status|failed" | awk '{print $1, $2, $3}' | sort
+fi
+if [[ $what == ab ]]; then
+  # Two builds side by side: .carry/fp8gemm_bench (this commit) and .carry/fp8gemm_bench_base (an
+  # earlier one, FP8GEMM_AB_BASE_COMMIT names it), alternated FP8GEMM_AB_ROUNDS times (default 2)
+  # on the same filter. Each process times cuBLASLt beside our kernels, so each row's ratio to
+  # cuBLASLt is a same-process figure; bench/ab_compare.py compares the two builds' ratios.
+  (while :; do nvidia-smi --query-gpu=clocks.sm --format=csv,noheader,nounits; sleep 0.5; done) \
+    > "$out/bench_clocks.txt" 2>&1 &
+  sampler=$!
+  for round in $(seq 1 "${FP8GEMM_AB_ROUNDS:-2}"); do
+    for which in new base; do
+      bin=.carry/fp8gemm_bench$([[ $which == base ]] && echo _base)
+      timeout "${FP8GEMM_BENCH_TIMEOUT:-400}" "$bin" --benchmark_repetitions=5 \
+        --benchmark_enable_random_interleaving=true --benchmark_filter="${FP8GEMM_BENCH_FILTER:-.}" \
+        --benchmark_report_aggregates_only=true --benchmark_min_time="${FP8GEMM_BENCH_MIN_TIME:-0.02}" \
+        --benchmark_out="$out/ab_${which}_$round.json" --benchmark_out_format=json \
+        > "$out/ab_${which}_$round.log" 2>&1
+      r=$?; rc=$((rc | r))
+      echo "ab round $round $which exit $r"
+    done
+  done
+  kill $sampler
+  sort -n "$out/bench_clocks.txt" | awk '{a[NR]=$1} END {print "SM clock MHz during the benchmark: min", a[1], "median", a[int((NR+1)/2)], "max", a[NR], "(" NR " samples)"}'
+  python3 bench/ab_compare.py "$out"/ab_new_*.json -- "$out"/ab_base_*.json | tee "$out/ab_compare.txt"
 fi
 if [[ $what == profile ]]; then
   for b in ${FP8GEMM_NCU_BENCHES:-}; do
