@@ -194,7 +194,7 @@ struct DirectStoreEpilogue {
         };
         // The common case (no amax to fold, a bias known to be null: no branch per element) as
         // its own copy of the loop where the accumulators leave room for it: beside 128 per
-        // thread (Sm90WgmmaFast with GELU-erf) the second copy made ptxas spill 24 bytes.
+        // thread (Sm90WgmmaLarge with GELU-erf) the second copy made ptxas spill 24 bytes.
         if (kLeanCopy && params.amax == nullptr && params.bias == nullptr) {
           typename EpilogueOp::Params lean = params;
           lean.bias = nullptr;

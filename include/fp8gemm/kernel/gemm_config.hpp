@@ -53,7 +53,7 @@ struct PortableKernelPieces {
 /// the consumers go on) for cooperative tiles of one m64 row block per consumer, rows of C that
 /// are whole 128-byte boxes, and a ring and staging tiles that fit the 227 KiB together
 /// (Sm90WgmmaDefault: 192 KiB of ring + 32 KiB of bf16 / fp16 or 16 KiB of fp8 staging;
-/// Sm90WgmmaFast = Sm90WgmmaLarge: 144 + 64 KiB of bf16 / fp16; Sm90WgmmaSmallM with 2- or
+/// Sm90WgmmaLarge: 144 + 64 KiB of bf16 / fp16; Sm90WgmmaSmallM with 2- or
 /// 4-byte C); else
 /// DirectStoreEpilogue (stores from registers): ping-pong, swapped operands (a transposed
 /// accumulator map), 256-row tiles, fp32 C on Sm90WgmmaDefault / Large (64 / 128 KiB of staging

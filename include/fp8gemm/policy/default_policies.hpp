@@ -43,8 +43,8 @@ using Sm90WgmmaDefault = WgmmaTilePolicy<128, 128, 2, 6, EA, EB>;
 /// accumulation; identity epilogue, or GELU-tanh with per-tensor scales): 128 x 256 x 128, two
 /// cooperative consumer warpgroups of 64 rows x 256 columns (128 accumulators each), promoted in
 /// four n64 chunks (two sets of 32 partial sums: 192 registers, kPromoteChunks), three stages = 144
-/// KiB next to the TMA-store epilogue's 64 KiB of bf16 / fp16 staging. The same tile as
-/// Sm90WgmmaFast. H200 (2026-12-01, bench/NOTES.md, same process, interleaved), after the main
+/// KiB next to the TMA-store epilogue's 64 KiB of bf16 / fp16 staging. With FastAccumulation
+/// the same policy. H200 (2026-12-01, bench/NOTES.md, same process, interleaved), after the main
 /// loop's instruction diet (05822cd): 1.02 / 1.00 / 0.99 / 1.02 / 1.02x cuBLASLt at the five large
 /// per-tensor shapes (a second call: 1.00 / 1.00 at 8192^3 / 4096 x 8192^2) against
 /// Sm90WgmmaDefault's 0.96-1.00x (its main loop reads 25 % fewer bytes of A and B per unit of work
@@ -60,18 +60,7 @@ using Sm90WgmmaDefault = WgmmaTilePolicy<128, 128, 2, 6, EA, EB>;
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaLarge = WgmmaTilePolicy<128, 256, 2, 3, EA, EB>;
 
-/// Hopper peak path with FastAccumulation (no partial-sum copy): 128 x 256 x 128, two consumer
-/// warpgroups of 64 rows x 256 columns (128 accumulators each), three stages = 144 KiB, which
-/// leaves room for the TMA-store epilogue's 64 KiB of bf16 / fp16 staging. H200 (2026-12-01,
-/// bench/NOTES.md): 110 / 838 us at 4096^3 / 8192^3 against 122 / 898 with four stages and
-/// register stores (0.97-0.99x cuBLASLt's fast accumulation against 0.88-0.93x); the main loop
-/// runs at the tensor-core rate with three. The ping-pong schedule (64 x 256 per consumer)
-/// measured the same as cooperative within 1 % (four stages each). The same policy as
-/// Sm90WgmmaLarge: the accumulation mode is GemmConfig's.
-template <class EA = e4m3fn, class EB = e4m3fn>
-using Sm90WgmmaFast = WgmmaTilePolicy<128, 256, 2, 3, EA, EB>;
-
-/// Sm90WgmmaDefault and a four-stage Sm90WgmmaFast (register stores) as 2-CTA clusters sharing
+/// Sm90WgmmaDefault and a four-stage Sm90WgmmaLarge (register stores) as 2-CTA clusters sharing
 /// A's tile (MulticastA: the pair computes neighbouring tiles of one tile row) or B's
 /// (MulticastB: of one tile column), fetched once from L2 by TMA multicast, each CTA copying half
 /// of it. Measured on the H200 no faster than unclustered (0.82-0.89x cuBLASLt against
