@@ -198,13 +198,12 @@ struct WgmmaTilePolicy : WgmmaPolicyTag {
 
   /// Bytes an L2 miss of the operands' TMA copies fetches from HBM (the tensor maps' L2
   /// promotion): a copy reads 128 B of each of its rows, and the next k-block reads the next 128.
-  /// A tuning member (shadow it in a derived struct); 256 B measured the same as 128 B on the
-  /// H200 at decode and at 4096^3 / 8192^3 (bench/NOTES.md, d5226c3).
+  /// A tuning member (shadow it in a derived struct); docs/performance.md#sm90-tma-l2-promotion.
   static constexpr arch::TmaL2Promotion kL2Promotion = arch::TmaL2Promotion::k128B;
   /// L2 cache hints on the operand copies when all of M fits one tile row
   /// (TmaWgmmaMainloop::l2_stream_hints: B's lines evict first, A's last); unclustered policies
-  /// only. A tuning member: on for Sm90WgmmaMediumM, where it was measured (bench/NOTES.md,
-  /// 2026-12-02), off elsewhere.
+  /// only. A tuning member: on for Sm90WgmmaMediumM (docs/performance.md#sm90-l2-stream-hints),
+  /// off elsewhere.
   static constexpr bool kL2StreamHints = false;
 
   static constexpr int kStageBytesA = BlockM * kBlockK;
