@@ -355,7 +355,7 @@ int register_all() {
     add("fp8gemm/sm90_wgmma_default/" + shape,
         [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaDefault<>>(st, s.m, s.n, s.k); });
     add("fp8gemm/sm90_wgmma_fast_accum/" + shape, [s](benchmark::State& st) {
-      bench_fp8gemm<Sm90WgmmaFast<>, FastAccumulation>(st, s.m, s.n, s.k);
+      bench_fp8gemm<Sm90WgmmaLarge<>, FastAccumulation>(st, s.m, s.n, s.k);
     });
     if (s.m <= 128) {
       add("fp8gemm/sm90_wgmma_small_m/" + shape,

@@ -9,5 +9,6 @@
 #include "fp8gemm/kernel/gemm_config.hpp"
 #include "fp8gemm/numeric/numeric.hpp"
 #include "fp8gemm/policy/default_policies.hpp"
+#include "fp8gemm/policy/validity.hpp"
 #include "fp8gemm/quant/granularity.hpp"
 #include "fp8gemm/status.hpp"

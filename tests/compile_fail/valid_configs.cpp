@@ -33,7 +33,7 @@ template void instantiate_run<
     GemmConfig<Sm90SmallM<>, Mx32, LayoutB::kKN, Epilogue<float>>,
     // the Hopper TMA + WGMMA kernel: each default, K-blocked scales, an fp8 output
     GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>,
-    GemmConfig<Sm90WgmmaFast<e5m2, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<e4m3fn, GeluErf>,
+    GemmConfig<Sm90WgmmaLarge<e5m2, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<e4m3fn, GeluErf>,
                FastAccumulation>,
     GemmConfig<Sm90WgmmaSmallM<>, PerTensor, LayoutB::kNK, Epilogue<float>>,
     GemmConfig<SmallMFetch256, PerTensor, LayoutB::kNK, Epilogue<bf16>>,

@@ -39,9 +39,9 @@ using Configs = ::testing::Types<
                Epilogue<e5m2, Identity>>,
     // fast accumulation (GELU-tanh with per-tensor scales through TMA stores, the same staging
     // loop as Identity's; fp32 C and GELU-erf from registers)
-    GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>,
+    GemmConfig<Sm90WgmmaLarge<>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>,
                FastAccumulation>,
-    GemmConfig<Sm90WgmmaFast<e5m2, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<float, GeluErf>,
+    GemmConfig<Sm90WgmmaLarge<e5m2, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<float, GeluErf>,
                FastAccumulation>,
     // other tile shapes: one consumer; 3 stages; N = 64; N = 192 (two n96 promotion chunks,
     // three 128-byte boxes of C through TMA)
@@ -218,7 +218,7 @@ TEST(WgmmaSwapABSplitK, DeterministicAndMatchesUnsplit) {
 
 using Promoted = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<float>>;
 using Fast =
-    GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<float>, FastAccumulation>;
+    GemmConfig<Sm90WgmmaLarge<>, PerTensor, LayoutB::kNK, Epilogue<float>, FastAccumulation>;
 
 /// Output (m, n)'s K products a_k·b_k in K order, with their operand exponent sums
 /// (tests/common/sm90_accumulation_model.hpp).

@@ -13,7 +13,7 @@ using PromotedGelu =
 using BlockwiseFp8 =
     GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<e4m3fn, GeluErf>>;
 using FastBf16 =
-    GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
+    GemmConfig<Sm90WgmmaLarge<>, PerTensor, LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
 // wgmma n192: 128 x 192 promoted (96 accumulators + two sets of 48 partial sums: two n96
 // chunks), TMA stores with GELU-tanh
 using Promoted192 =
@@ -28,7 +28,7 @@ using LargeGelu =
 using LargeBlockwise =
     GemmConfig<Sm90WgmmaLarge<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
 // GELU-tanh on the 128 x 256 tile with fast accumulation (TMA stores)
-using FastGelu = GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>,
+using FastGelu = GemmConfig<Sm90WgmmaLarge<>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>,
                             FastAccumulation>;
 using SmallMFp32 = GemmConfig<Sm90WgmmaSmallM<>, PerTensor, LayoutB::kNK, Epilogue<float>>;
 using MediumMBf16 = GemmConfig<Sm90WgmmaMediumM<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;

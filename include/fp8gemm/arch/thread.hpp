@@ -167,9 +167,7 @@ FP8GEMM_DEVICE void atomic_max_nonnegative(float* addr, float value) {
 
 /// x / (1 + 2^t), the logistic function's form of the epilogue's GELU-tanh (t carries the
 /// functor's -2 log2(e) factor). Device code takes the hardware's approximations as they are,
-/// one MUFU op each and nothing around them (2026-12-02, H200: 1 % faster at 8192^3 with
-/// GELU-tanh than __expf and __fdividef, whose range handling made 12.9 SASS instructions per
-/// element of this form's 7.3; bench/NOTES.md):
+/// one MUFU op each and nothing around them (docs/performance.md#gelu-tanh-mufu):
 ///   NVIDIA (nvcc, or HIP on NVIDIA: any __CUDA_ARCH__ pass): ex2.approx.ftz.f32,
 ///     rcp.approx.ftz.f32 and a multiply. 2^t past FP32's range is inf,
 ///     whose reciprocal is 0: y = ±0, as x / inf is; below 2^-126 it flushes to 0: y = x, as

@@ -82,10 +82,7 @@ struct WgmmaEpilogueChoice<P, G, E, PromoteK, true> {
 
 template <class P, class G, LayoutB LB, class E, int PromoteK>
 struct WgmmaKernelPieces {
-  static_assert(LB == LayoutB::kNK,
-                "FP8 wgmma reads B K-major only: store B as [N, K] (LayoutB::kNK; "
-                "transpose_kn_to_nk_gpu / _host in quant/transpose.hpp converts a [K, N] weight "
-                "once), or use the portable policy Sm90Default, which reads [K, N]");
+  static_assert(TmaWgmmaRules<P, G, PromoteK, LB>::kBKMajor, FP8GEMM_RULE_WGMMA_KN_B);
   using Mainloop = TmaWgmmaMainloop<P, G, PromoteK>;
   using CollectiveEpilogue = typename WgmmaEpilogueChoice<P, G, E, PromoteK>::type;
   using TileScheduler = PersistentTileScheduler<P>;

@@ -12,6 +12,7 @@
 
 #include "fp8gemm/arch/mma_atom.hpp"
 #include "fp8gemm/arch/thread.hpp"
+#include "fp8gemm/mainloop/mainloop_rules.hpp"
 #include "fp8gemm/mainloop/operand_checks.hpp"
 #include "fp8gemm/quant/granularity.hpp"
 #include "fp8gemm/status.hpp"
@@ -60,24 +61,14 @@ struct ThreadCoords {
 /// per scale block of K (Blockwise; MX-32 elsewhere), or promotion every PromoteKV of K, or none.
 template <class Policy, class Granularity, int PromoteKV>
 struct PromotionPlan {
-  using Atom = typename Policy::Atom;
-  using Arch = typename Policy::Arch;
+  using Rules = PromotionRules<typename TilePolicyRulesOf<Policy>::type, Granularity, PromoteKV>;
   /// MX-32 on an atom whose instruction applies E8M0 scales itself (gfx950): no promotion.
-  static constexpr bool kHardwareMx =
-      std::is_same_v<Granularity, Mx32> && arch::has_hardware_mx32<Atom>::value;
-  static constexpr bool kKBlockedScales = Granularity::kBlockK > 0 && !kHardwareMx;
+  static constexpr bool kHardwareMx = Rules::kHardwareMx;
+  static constexpr bool kKBlockedScales = Rules::kKBlockedScales;
   /// K between promotions: the scale block (at most BlockK) when K-blocked, else PromoteKV.
-  static constexpr int kPromoteK =
-      kKBlockedScales
-          ? (Granularity::kBlockK < Policy::kBlockK ? Granularity::kBlockK : Policy::kBlockK)
-          : PromoteKV;
-  static constexpr bool kUsePartial = kPromoteK > 0;  // a second accumulator set
-  static_assert(
-      !kUsePartial || (2 * Policy::kAccumulators <= Arch::kMaxAccumulatorRegs &&
-                       2 * Policy::kAccumulators <= Policy::kRegisterBudget * 3 / 4),
-      "promoted/K-blocked accumulation needs a second set of accumulators, and with it more than "
-      "3/4 of the registers a thread may use at this block size: use fewer waves per SIMD or a "
-      "smaller wave tile (gfx950 with Blockwise scales: Cdna4KBlocked)");
+  static constexpr int kPromoteK = Rules::kPromoteK;
+  static constexpr bool kUsePartial = Rules::kUsePartial;  // a second accumulator set
+  static_assert(Rules::kPartialBudget, FP8GEMM_RULE_PARTIAL_ACCUMULATOR_BUDGET);
 };
 
 /// kStages LDS stages; while the waves multiply K-tile t, K-tile t + kStages - 1 travels into LDS
@@ -121,8 +112,10 @@ struct LdsMultistageMainloop {
     std::uint8_t a[kStages][LdsLayoutA::kBytes];  // LdsLayoutA per stage
     std::uint8_t b[kStages][LdsLayoutB::kBytes];  // LdsLayoutB per stage
   };
-  static_assert(sizeof(SharedStorage) <= Arch::kLdsBytes,
-                "the LDS stages do not fit this target's LDS: shrink the tile, BlockK or Stages");
+  using Rules = LdsMultistageRules<Policy, Granularity, kLayoutB, kPromoteKV>;
+  static_assert(Rules::kLdsBudget, FP8GEMM_RULE_LDS_BUDGET);
+  static_assert(static_cast<std::size_t>(Rules::kLdsBytes) == sizeof(SharedStorage),
+                "the rules size the stages as laid out");
 
   using Promotion = PromotionPlan<Policy, Granularity, kPromoteKV>;
   static constexpr bool kHardwareMx = Promotion::kHardwareMx;
@@ -151,22 +144,11 @@ struct LdsMultistageMainloop {
   static constexpr int kMinBlocksPerSm = min_blocks_per_sm();
 
   static constexpr int kScaleBlockK = kKBlockedScales ? Granularity::kBlockK : Policy::kBlockK;
-  static_assert(kScaleBlockK % Policy::kBlockK == 0 || Policy::kBlockK % kScaleBlockK == 0,
-                "K-blocked scales: the scale block along K and BlockK must divide one another");
-  static_assert(!IsBlockwise<Granularity>::value || Granularity::kBlockK % Atom::kK == 0,
-                "Blockwise scales: the K-scale block (Blockwise<.., .., BlockK>) must be a "
-                "multiple of the atom's K (Atom::kK: 128 for gfx950's 16x16x128 MFMA, 64 for its "
-                "32x32x64, 32 for gfx942's 16x16x32 and Hopper's atom, 16 for gfx942's 32x32x16)");
-  static_assert(
-      !(kKBlockedScales && std::is_same_v<Granularity, Mx32>) || kPromoteK % Atom::kK == 0,
-      "MX-32 scales on an atom without hardware E8M0 scaling are applied per 32 K, so the "
-      "atom's K must divide 32");
-  static_assert(kKBlockedScales || kPromoteK % Atom::kK == 0,
-                "promotion interval (PromoteEvery<K>) must be a multiple of the atom's K");
-  static_assert(
-      !kHardwareMx || Atom::kK == 32 * (Atom::kThreads / Atom::kM),
-      "hardware MX-32 atoms take one E8M0 byte per lane, lane l's for row l % kM and the MX "
-      "block 32 * (l / kM) of the atom's K: kK must be 32 * (wave size / kM)");
+  static_assert(Rules::kScaleBlockKDivides, FP8GEMM_RULE_SCALE_BLOCK_K_DIVIDES);
+  static_assert(Rules::kBlockwiseKAtoms, FP8GEMM_RULE_BLOCKWISE_K_ATOMS);
+  static_assert(Rules::kMx32AtomK, FP8GEMM_RULE_MX32_SOFTWARE_ATOM_K);
+  static_assert(Rules::kPromotionAtoms, FP8GEMM_RULE_PROMOTION_ATOMS);
+  static_assert(Rules::kHardwareMxAtomK, FP8GEMM_RULE_HARDWARE_MX32_ATOM_K);
 
   /// K-contiguous tiles go global -> LDS without registers where the arch can (cp.async), through
   /// registers otherwise; mk_kn_mn B is transposed on the way, so it always goes through registers.

@@ -15,6 +15,7 @@
 #include "fp8gemm/arch/nvidia/sm90_tma.hpp"
 #include "fp8gemm/arch/nvidia/sm90_wgmma.hpp"
 #include "fp8gemm/arch/thread.hpp"
+#include "fp8gemm/mainloop/mainloop_rules.hpp"
 #include "fp8gemm/mainloop/operand_checks.hpp"
 #include "fp8gemm/numeric/float_codec.hpp"
 #include "fp8gemm/policy/wgmma_policy.hpp"
@@ -43,15 +44,6 @@ struct RingPosition {
     stage = s % Stages;
   }
 };
-
-/// B's scale block along N: Blockwise<bm, bn, bk>'s bn; 1 for the other granularities.
-template <class G>
-constexpr int scale_block_n() {
-  if constexpr (IsBlockwise<G>::value)
-    return G::kBBlockN;
-  else
-    return 1;
-}
 
 /// Policy: WgmmaTilePolicy. PromoteK: 128 (promote once per k-block) or 0 (FastAccumulation:
 /// the tensor core accumulates the whole K). Blockwise scales always promote, once per k-block.
@@ -82,32 +74,15 @@ struct TmaWgmmaMainloop {
   static constexpr std::uint16_t kClusterMask = (1u << kClusterSize) - 1;  // both CTAs: 0b11
   // NOTE: a half of a 64-row multiple is whole 8-row swizzle atoms, so each half starts 1024-byte
   // aligned in the stage and lands in the 128-byte swizzle pattern of the whole tile.
-  static_assert((Policy::kBlockM / kClusterSize) % 8 == 0 &&
-                    (Policy::kBlockN / kClusterSize) % 8 == 0,
-                "TmaWgmmaMainloop: a multicast half must be whole 8-row swizzle atoms");
-
-  static_assert(!std::is_same_v<Granularity, Mx32>,
-                "MX-32 scales are not offered by the WGMMA kernel (one scale per 32 K would be a "
-                "promotion per wgmma): use the portable policy Sm90Default for Mx32 on Hopper");
-  static_assert(PromoteK == 0 || PromoteK == kBlockK,
-                "WGMMA policies promote once per 128-K block (PromoteEvery<128>, the default) or "
-                "never (FastAccumulation)");
-  static_assert(!kKBlocked || Granularity::kBlockK == kBlockK,
-                "Blockwise scales on the WGMMA kernel: the K block must be 128 "
-                "(Blockwise<bm, bn, 128>), the k-block at which it promotes");
-  static_assert(!kSwapAB || !kKBlocked,
-                "Blockwise scales are not offered by the swapped-operand policies "
-                "(WgmmaSwapABPolicy, Sm90WgmmaDecode): their accumulator rows are columns of C; "
-                "use Sm90WgmmaSmallM for Blockwise decode");
-  static_assert(!Policy::kL2StreamHints || (kClusterSize == 1 && !kSwapAB),
-                "kL2StreamHints: the L2 hints mark B as the operand a single tile row streams; "
-                "offered on unclustered policies without swapped operands only");
-  static constexpr int kScaleBlockN = scale_block_n<Granularity>();
-  static_assert(!kKBlocked || (kScaleBlockN % 8 == 0 && (Policy::kBlockN % kScaleBlockN == 0 ||
-                                                         kScaleBlockN % Policy::kBlockN == 0)),
-                "Blockwise scales on the WGMMA kernel: B's scale block along N must be a multiple "
-                "of 8 that divides BlockN or is a multiple of it (each group of 8 accumulator "
-                "columns then has one B scale)");
+  using Rules = TmaWgmmaRules<Policy, Granularity, PromoteK>;
+  static_assert(Rules::kMulticastHalves, FP8GEMM_RULE_WGMMA_MULTICAST_HALVES);
+  static_assert(Rules::kNoMx32, FP8GEMM_RULE_WGMMA_MX32);
+  static_assert(Rules::kPromotionInterval, FP8GEMM_RULE_WGMMA_PROMOTION_INTERVAL);
+  static_assert(Rules::kBlockwiseK, FP8GEMM_RULE_WGMMA_BLOCKWISE_K);
+  static_assert(Rules::kSwapABNotBlockwise, FP8GEMM_RULE_WGMMA_SWAPAB_BLOCKWISE);
+  static_assert(Rules::kL2Hints, FP8GEMM_RULE_WGMMA_L2_STREAM_HINTS);
+  static constexpr int kScaleBlockN = Rules::kScaleBlockN;
+  static_assert(Rules::kBlockwiseN, FP8GEMM_RULE_WGMMA_BLOCKWISE_N);
   /// What a consumer thread may give its accumulators: its setmaxnreg budget less 40 registers
   /// for descriptors, addresses, ring state, scales and the epilogue's temporaries (ptxas checks
   /// the real count in CI: tests/ptxas).
@@ -147,11 +122,9 @@ struct TmaWgmmaMainloop {
       Policy::kAccumulators + (!kPromote             ? 0
                                : kPipelinedPromotion ? 2 * ChunkAtom::kAccumulators
                                                      : Atom::kAccumulators);
-  static_assert(kAccumulatorRegisters <= kAccumulatorRegisterLimit,
-                "WGMMA: accumulators (+ the promotion's partial sums) above 192 registers per "
-                "consumer thread leave too little of the 232 for addresses and scales: use "
-                "FastAccumulation or a smaller tile (128 x 256 promoted: one m64 row block per "
-                "consumer, promoted in chunks of N)");
+  static_assert(Rules::kAccumulatorBudget, FP8GEMM_RULE_WGMMA_ACCUMULATOR_BUDGET);
+  static_assert(Rules::kAccumulatorRegisters == kAccumulatorRegisters,
+                "the rules count the registers as the mainloop does");
 
   struct Arguments {
     MatrixView<ElementA> a;  // [M, K]

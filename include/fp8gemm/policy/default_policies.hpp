@@ -13,8 +13,8 @@ namespace fp8gemm {
 /// Hopper, portable mma.sync path: 128 x 128 x 64 block tile, 8 warps (2 x 4) of 64 x 32, four
 /// LDS stages = 4 x (128 + 128) x 80 B = 80 KiB, filled by cp.async (three K-tiles in flight).
 /// 64 x 32 per warp keeps accumulators + promoted partial sums (128 floats) within 255 registers
-/// without spills; FastAccumulation (no partial sums) leaves room for two blocks per SM. Register
-/// counts and timings: bench/NOTES.md.
+/// without spills; FastAccumulation (no partial sums) leaves room for two blocks per SM
+/// (docs/performance.md#sm90-default-registers).
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90Default = TilePolicy<128, 128, 64, 2, 4, arch::Sm90MmaFp8ViaF16<EA, EB>, 4>;
 
@@ -23,59 +23,33 @@ template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90SmallM = TilePolicy<64, 128, 64, 1, 4, arch::Sm90MmaFp8ViaF16<EA, EB>, 4>;
 
 /// Hopper peak path (TMA + WGMMA, persistent, warp-specialized), promoted accumulation (the
-/// default; for Blockwise scales and large shapes see Sm90WgmmaLarge): 128 x 128 x 128, two
-/// cooperative consumer warpgroups of one m64 row block each (64 accumulators + two sets of 64
-/// partial sums = 192 registers: the pipelined promotion, kPipelinedPromotion), six stages of (128
-/// + 128) x 128 B = 192 KiB. Measured on the H200 (bench/NOTES.md, 3b77b0e): 3.7-6.4 % faster than
-/// 256 x 128 with one partial set at every large shape (again at 04104b3 with the lean epilogue:
-/// 929 against 1086 us at 8192^3); 0.93-0.96x cuBLASLt at 04104b3, 0.96-1.00x at 05822cd (after the
-/// main loop's instruction diet), its main loop bound by L2 (64 B of A and B per clock per SM at
-/// the tensor rate). The ping-pong schedule measured 0.64-0.67x
-/// cuBLASLt at 128 x 128 per consumer (one partial set: 128 + 2 x 64 registers would not fit)
-/// against this one's 0.86 then; a pipelined ping-pong (64 x 128 per consumer) was not measured;
-/// 64 x 256 per consumer promoted in four n64 chunks was 14-31 % slower than Sm90WgmmaLarge
-/// (2026-12-02, bench/NOTES.md). B
-/// must be [N, K].
+/// default; for large shapes see Sm90WgmmaLarge): 128 x 128 x 128, two cooperative consumer
+/// warpgroups of one m64 row block each (64 accumulators + two sets of 64 partial sums = 192
+/// registers: the pipelined promotion, kPipelinedPromotion), six stages of (128 + 128) x 128 B =
+/// 192 KiB. Its main loop is bound by L2 (64 B of A and B per clock per SM at the tensor rate).
+/// Faster than 256 x 128 with one partial set, and than the ping-pong schedule
+/// (docs/performance.md#sm90-wgmma-default-tile). B must be [N, K].
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaDefault = WgmmaTilePolicy<128, 128, 2, 6, EA, EB>;
 
-/// Hopper peak path for large GEMMs with per-tensor, per-channel or Blockwise scales (promoted
-/// accumulation; identity epilogue, or GELU-tanh with per-tensor scales): 128 x 256 x 128, two
-/// cooperative consumer warpgroups of 64 rows x 256 columns (128 accumulators each), promoted in
-/// four n64 chunks (two sets of 32 partial sums: 192 registers, kPromoteChunks), three stages = 144
-/// KiB next to the TMA-store epilogue's 64 KiB of bf16 / fp16 staging. The same tile as
-/// Sm90WgmmaFast. H200 (2026-12-01, bench/NOTES.md, same process, interleaved), after the main
-/// loop's instruction diet (05822cd): 1.02 / 1.00 / 0.99 / 1.02 / 1.02x cuBLASLt at the five large
-/// per-tensor shapes (a second call: 1.00 / 1.00 at 8192^3 / 4096 x 8192^2) against
-/// Sm90WgmmaDefault's 0.96-1.00x (its main loop reads 25 % fewer bytes of A and B per unit of work
-/// from L2, where the 128 x 128 loop is bound), and 0.96 / 0.96x cuBLASLt's blockwise mode with
-/// Blockwise<1, 128, 128> scales against Sm90WgmmaDefault's 0.85 / 0.86x (0.98 / 0.93x at b084afb,
-/// its Blockwise scales loaded a k-block ahead; the 1.20x bar is missed). With per-tensor
-/// GELU-tanh, through TMA stores since the diet (794a6c3): 1.17 / 1.07x cuBLASLt followed by a GELU
-/// kernel at 4096^3 / 8192^3 against Sm90WgmmaDefault's 1.13 / 1.01x (same call); GELU-erf, and
-/// GELU-tanh with per-channel or Blockwise scales, store from registers here (they spill in the
-/// staging loop: WgmmaEpilogueChoice). Sm90WgmmaDefault stays ahead where 128 x 256 tiles fill few
-/// waves of the 132 SMs (2304^2 x 4096: 0.81 against 0.97x; 2048 x 2560 x 8192: 0.77 against
-/// 0.89x).
+/// Hopper peak path for large GEMMs with per-tensor, per-channel or Blockwise scales (identity
+/// epilogue, or GELU-tanh with per-tensor scales), promoted or with FastAccumulation (the same
+/// policy: the accumulation mode is GemmConfig's): 128 x 256 x 128, two cooperative consumer
+/// warpgroups of 64 rows x 256 columns (128 accumulators each), promoted in four n64 chunks (two
+/// sets of 32 partial sums: 192 registers, kPromoteChunks), three stages = 144 KiB next to the
+/// TMA-store epilogue's 64 KiB of bf16 / fp16 staging. Its main loop reads 25 % fewer bytes of A
+/// and B per unit of work from L2 than Sm90WgmmaDefault's, where the 128 x 128 loop is bound.
+/// GELU-erf, and GELU-tanh with per-channel or Blockwise scales, store from registers here (they
+/// spill in the staging loop: WgmmaEpilogueChoice). Sm90WgmmaDefault stays ahead where 128 x 256
+/// tiles fill few waves of the 132 SMs (docs/performance.md#sm90-wgmma-large).
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaLarge = WgmmaTilePolicy<128, 256, 2, 3, EA, EB>;
 
-/// Hopper peak path with FastAccumulation (no partial-sum copy): 128 x 256 x 128, two consumer
-/// warpgroups of 64 rows x 256 columns (128 accumulators each), three stages = 144 KiB, which
-/// leaves room for the TMA-store epilogue's 64 KiB of bf16 / fp16 staging. H200 (2026-12-01,
-/// bench/NOTES.md): 110 / 838 us at 4096^3 / 8192^3 against 122 / 898 with four stages and
-/// register stores (0.97-0.99x cuBLASLt's fast accumulation against 0.88-0.93x); the main loop
-/// runs at the tensor-core rate with three. The ping-pong schedule (64 x 256 per consumer)
-/// measured the same as cooperative within 1 % (four stages each). The same policy as
-/// Sm90WgmmaLarge: the accumulation mode is GemmConfig's.
-template <class EA = e4m3fn, class EB = e4m3fn>
-using Sm90WgmmaFast = WgmmaTilePolicy<128, 256, 2, 3, EA, EB>;
-
-/// Sm90WgmmaDefault and a four-stage Sm90WgmmaFast (register stores) as 2-CTA clusters sharing
+/// Sm90WgmmaDefault and a four-stage Sm90WgmmaLarge (register stores) as 2-CTA clusters sharing
 /// A's tile (MulticastA: the pair computes neighbouring tiles of one tile row) or B's
 /// (MulticastB: of one tile column), fetched once from L2 by TMA multicast, each CTA copying half
-/// of it. Measured on the H200 no faster than unclustered (0.82-0.89x cuBLASLt against
-/// 0.86-0.89x, bench/NOTES.md), so no default uses them.
+/// of it. No faster than unclustered, so no default uses them
+/// (docs/performance.md#sm90-multicast).
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaDefaultMulticastA =
     WgmmaTilePolicy<128, 128, 2, 6, EA, EB, WgmmaSchedule::kCooperative, WgmmaMulticast::kA>;
@@ -92,30 +66,17 @@ using Sm90WgmmaFastMulticastB =
 /// Hopper peak path for small M (decode, M <= 64): 64 x 64 x 128 tiles, one consumer warpgroup,
 /// thirteen stages of (64 + 64) x 128 B = 208 KiB: N = 8192 gives 128 tiles, one per SM, each
 /// streaming its 64 rows of B with 104 KiB of them in flight. Decode is bound by the bytes in
-/// flight per SM (H200, bench/NOTES.md, d5226c3): 13 stages took 26.8 / 26.3 / 29.4 us at
-/// M = 1 / 16 / 128 x 8192 x 8192 against 8 stages' 32.4 / 30.5 / 30.1; 256-byte L2 fetches
-/// changed nothing. A's copies are only as tall as M (TmaWgmmaMainloop::a_box_rows): 21.4 / 22.2
-/// us at M = 1 / 16 (b73067b; cuBLASLt 20.0 / 20.1). For 64 < M <= 128 use Sm90WgmmaMediumM.
+/// flight per SM, hence the stages (docs/performance.md#sm90-wgmma-small-m). A's copies are only
+/// as tall as M (TmaWgmmaMainloop::a_box_rows). For 64 < M <= 128 use Sm90WgmmaMediumM.
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaSmallM = WgmmaTilePolicy<64, 64, 1, 13, EA, EB>;
 
 /// Hopper peak path for 64 < M <= 128 (decode with a batch): 128 x 64 x 128 tiles, two
 /// cooperative consumers of one m64 row block each (pipelined promotion), eight stages of
 /// (128 + 64) x 128 B = 192 KiB, which leave room for the TMA-store epilogue's staging tile:
-/// N = 8192 gives 128 tiles in one wave, where SmallM's 64-row tiles need two (256 tiles). H200
-/// (bench/NOTES.md, b73067b) at 128 x 8192 x 8192: 24.7 us against SmallM's 29.5 and cuBLASLt's
-/// 23.0 (cuBLASLt's kernel there is named 128x64; as it computes C^T, that is 64 rows of M x 128
-/// columns of N in 2-CTA clusters along M).
-/// L2 hints on (kL2StreamHints): with M <= 128, B's lines evict first and A's last; H200
-/// (2026-12-02, one process, 9 interleaved repetitions, the hints as an experiment build's
-/// variant): 23.51 against 23.82 us at M = 128 (cuBLASLt 23.37), 23.34 against 23.66 at M = 96
-/// (cuBLASLt 23.09).
-/// Eight stages rather than nine (2026-12-02, three calls, hints on in all): 1.6 / 1.8 / 2.2 %
-/// faster at M = 128 (23.3 against 23.9 us in the last, cuBLASLt 23.7), and 1.4 % slower / equal /
-/// 0.8 % slower at M = 96; 0.3-0.4 % slower at M = 112 and 120 (one call); 6 and 7 stages 5 % and
-/// 1 % slower than 8 at M = 128 (one call). 64 x 128 tiles in 2-CTA clusters
-/// sharing B (cuBLASLt's shape) measured no faster at M = 128 and 6-11 % slower at M = 96-120 (two
-/// calls), where their second tile's A box runs past M.
+/// N = 8192 gives 128 tiles in one wave, where SmallM's 64-row tiles need two (256 tiles).
+/// L2 hints on (kL2StreamHints): with M <= 128, B's lines evict first and A's last. The tile,
+/// the hints and the eight stages: docs/performance.md#sm90-wgmma-medium-m.
 template <class EA = e4m3fn, class EB = e4m3fn>
 struct Sm90WgmmaMediumM : WgmmaTilePolicy<128, 64, 2, 8, EA, EB> {
   static constexpr bool kL2StreamHints = true;
@@ -128,11 +89,8 @@ struct Sm90WgmmaMediumM : WgmmaTilePolicy<128, 64, 2, 8, EA, EB> {
 /// 64-row A leaves 104 KiB (cuBLASLt's decode kernels swap the same way: 64x8 at M = 1, 64x16
 /// at M = 16). N = 8192 gives 128 tiles per BlockMCols rows of M. Pick the smallest BlockMCols
 /// >= M (each m-tile streams all of B again); 64 and 128 compile too (14 / 9 stages; 128 at
-/// M = 128 is one wave of 128 tiles, like Sm90WgmmaMediumM). H200 (c32ac0d): Decode<8> at M = 1
-/// 0.97x cuBLASLt, <16> at M = 16 0.95x and 1.02x at 16 x 4096 x 8192; <128> at M = 128 0.84x,
-/// behind Sm90WgmmaMediumM's 0.91x (bench/NOTES.md); at b526e51, with the programmatic launch,
-/// 1.07x / 1.05x / 1.08x at M = 1 / 16 / 16 x 4096 x 8192 (MediumM 0.99x at M = 128). No Blockwise
-/// scales (W9). B must be [N, K].
+/// M = 128 is one wave of 128 tiles, like Sm90WgmmaMediumM, which is faster there:
+/// docs/performance.md#sm90-wgmma-decode). No Blockwise scales (W9). B must be [N, K].
 template <int BlockMCols, class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaDecode =
     WgmmaSwapABPolicy<64, BlockMCols, 1, wgmma_max_stages<(64 + BlockMCols) * 128>(), EA, EB>;
@@ -143,8 +101,7 @@ using Sm90WgmmaDecode =
 /// one on rows padded to 144 B: 144 KiB. Also the MX-32 default: its E8M0 bytes (16 per lane and
 /// K tile: buffer byte loads, B's a tile and A's half a tile ahead) fit beside the accumulators at
 /// two waves per SIMD (232 VGPRs, no spill), where Cdna4KBlocked's one wave per SIMD has no second
-/// wave to run MFMAs during the load phases (issue 11's K-loop share: 0.725 here; 0.604 on
-/// Cdna4KBlocked with the earlier byte loads).
+/// wave to run MFMAs during the load phases (docs/performance.md#cdna4-mx32-default).
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Cdna4Default = TilePolicy<256, 256, 128, 4, 2, arch::Cdna4Mma16x16x128<EA, EB>, 2>;
 
@@ -154,9 +111,9 @@ using Cdna4Default = TilePolicy<256, 256, 128, 4, 2, arch::Cdna4Mma16x16x128<EA,
 /// registers per lane), two LDS stages = 2 x (256 + 128) x 128 B = 96 KiB + 6 KiB of scales on
 /// the direct-to-LDS mainloop (mk_nk_mn: the folded promotion's accumulators, products
 /// s_a · s_b (16: 64 rows) and fragments fit the 256 VGPRs (246), where 2 x 2 waves of 128 x 64
-/// (32 products) moved accumulators to and from AGPRs every trip (256 + 38): issue 11's share of
-/// the folded loop 0.518 against 0.424 when measured; 8 waves of 64 x 64 pay a wave's load-phase
-/// overhead on half the MFMAs), 144-byte padded rows = 108 KiB otherwise.
+/// (32 products) move accumulators to and from AGPRs every trip (256 + 38), and 8 waves of
+/// 64 x 64 pay a wave's load-phase overhead on half the MFMAs:
+/// docs/performance.md#cdna4-kblocked), 144-byte padded rows = 108 KiB otherwise.
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Cdna4KBlocked = TilePolicy<256, 128, 128, 4, 1, arch::Cdna4Mma16x16x128<EA, EB>, 2>;
 

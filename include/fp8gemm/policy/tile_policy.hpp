@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "fp8gemm/policy/rule.hpp"
+
 namespace fp8gemm {
 
 /// Block tile kBlockM x kBlockN x kBlockK per workgroup, split over kWavesM x kWavesN waves (each
@@ -13,7 +15,8 @@ namespace fp8gemm {
 /// (LDS layout and budget, which threads copy what) is checked by the mainloop
 /// (mainloop/lds_multistage.hpp).
 ///
-/// Which combinations compile. Each rule is a static_assert; its sentence is quoted, and the case
+/// Which combinations compile. Each rule is a static_assert on a TilePolicyRules (or mainloop
+/// rules) value; its sentence is quoted, and the case
 /// in [brackets] (tests/compile_fail/<case>.cpp, `ctest -R compile_fail`) breaks it and checks that
 /// the compile fails with that sentence. T = threads = WavesM x WavesN x wave size (64 on CDNA, 32
 /// on NVIDIA); WM = BlockM / WavesM, WN = BlockN / WavesN (the wave tile).
@@ -83,8 +86,74 @@ namespace fp8gemm {
 /// (tile/lds_layout.hpp: "BlockK must be an even multiple of the atom's LDS read width ...",
 /// implied by rule 5 for every shipped atom); and one atom runs on one wave ("TilePolicy runs one
 /// atom per wave; a warpgroup atom needs a policy of its own").
+/// The shape rules of TilePolicy<BlockM, BlockN, BlockK, WavesM, WavesN, Atom, Stages> as values
+/// (rules 1-8 and 10 above, and "one atom per wave"): each rule's bool next to its sentence, kValid
+/// and why_not() (the first failing rule's sentence, nullptr when valid). Evaluates on any
+/// numbers without a compile error; Atom itself must be a complete atom type.
+template <int BlockM, int BlockN, int BlockK, int WavesM, int WavesN, class AtomT, int Stages = 2>
+struct TilePolicyRules {
+  using Atom = AtomT;
+  using Arch = typename Atom::Arch;
+  static constexpr int kBlockM = BlockM, kBlockN = BlockN, kBlockK = BlockK, kStages = Stages;
+  static constexpr int kWaves = WavesM * WavesN;
+  static constexpr int kThreads = kWaves * Atom::kThreads;
+  static constexpr int kWaveTileM = rules::quotient(BlockM, WavesM);
+  static constexpr int kWaveTileN = rules::quotient(BlockN, WavesN);
+  static constexpr int kAtomsM = rules::quotient(kWaveTileM, Atom::kM);
+  static constexpr int kAtomsN = rules::quotient(kWaveTileN, Atom::kN);
+  static constexpr int kAccumulators = kAtomsM * kAtomsN * Atom::kCRegs;
+  static constexpr int kRegisterBudget = Arch::registers_per_lane(rules::at_least_one(kWaves));
+
+#define FP8GEMM_RULE_TILE_POSITIVE "tile sizes and wave counts must be positive"
+  static constexpr bool kPositive =
+      BlockM > 0 && BlockN > 0 && BlockK > 0 && WavesM > 0 && WavesN > 0;
+#define FP8GEMM_RULE_TILE_WAVES_SPLIT "the block tile must split evenly over the waves"
+  static constexpr bool kWavesSplit =
+      rules::divides(WavesM, BlockM) && rules::divides(WavesN, BlockN);
+#define FP8GEMM_RULE_TILE_WAVE_M_ATOMS \
+  "the wave tile's M extent must be a whole number of atoms (Atom::kM)"
+  static constexpr bool kWaveMAtoms = rules::divides(Atom::kM, kWaveTileM);
+#define FP8GEMM_RULE_TILE_WAVE_N_ATOMS \
+  "the wave tile's N extent must be a whole number of atoms (Atom::kN)"
+  static constexpr bool kWaveNAtoms = rules::divides(Atom::kN, kWaveTileN);
+#define FP8GEMM_RULE_TILE_BLOCK_K_ATOMS "BlockK must be a multiple of the atom's K"
+  static constexpr bool kBlockKAtoms = rules::divides(Atom::kK, BlockK);
+#define FP8GEMM_RULE_TILE_BLOCK_K_16 "BlockK must be a multiple of 16: global loads move 16 bytes"
+  static constexpr bool kBlockK16 = BlockK % 16 == 0;
+#define FP8GEMM_RULE_TILE_STAGES "the mainloop needs at least two LDS stages (2 = double buffer)"
+  static constexpr bool kTwoStages = Stages >= 2;
+#define FP8GEMM_RULE_TILE_ONE_ATOM_PER_WAVE \
+  "TilePolicy runs one atom per wave; a warpgroup atom needs a policy of its own"
+  static constexpr bool kOneAtomPerWave = Atom::kThreads == Arch::kWaveSize;
+#define FP8GEMM_RULE_TILE_THREADS "at most 1024 threads per workgroup"
+  static constexpr bool kThreadLimit = kThreads <= 1024;
+#define FP8GEMM_RULE_TILE_ACCUMULATOR_BUDGET                                           \
+  "too many FP32 accumulators per thread for this target (each K-blocked or promoted " \
+  "accumulator also needs a partial-sum copy): use more waves or a smaller tile"
+  static constexpr bool kAccumulatorBudget =
+      kAccumulators <= Arch::kMaxAccumulatorRegs / 2 && kAccumulators <= kRegisterBudget / 2;
+
+  static constexpr Rule kRules[] = {
+      {kPositive, FP8GEMM_RULE_TILE_POSITIVE},
+      {kWavesSplit, FP8GEMM_RULE_TILE_WAVES_SPLIT},
+      {kWaveMAtoms, FP8GEMM_RULE_TILE_WAVE_M_ATOMS},
+      {kWaveNAtoms, FP8GEMM_RULE_TILE_WAVE_N_ATOMS},
+      {kBlockKAtoms, FP8GEMM_RULE_TILE_BLOCK_K_ATOMS},
+      {kBlockK16, FP8GEMM_RULE_TILE_BLOCK_K_16},
+      {kTwoStages, FP8GEMM_RULE_TILE_STAGES},
+      {kOneAtomPerWave, FP8GEMM_RULE_TILE_ONE_ATOM_PER_WAVE},
+      {kThreadLimit, FP8GEMM_RULE_TILE_THREADS},
+      {kAccumulatorBudget, FP8GEMM_RULE_TILE_ACCUMULATOR_BUDGET},
+  };
+  static constexpr char const* why_not() {
+    return first_failing(kRules);
+  }
+  static constexpr bool kValid = why_not() == nullptr;
+};
+
 template <int BlockM, int BlockN, int BlockK, int WavesM, int WavesN, class AtomT, int Stages = 2>
 struct TilePolicy {
+  using Rules = TilePolicyRules<BlockM, BlockN, BlockK, WavesM, WavesN, AtomT, Stages>;
   using Atom = AtomT;
   using Arch = typename Atom::Arch;
   using ElementA = typename Atom::ElementA;
@@ -92,37 +161,40 @@ struct TilePolicy {
 
   static constexpr int kBlockM = BlockM, kBlockN = BlockN, kBlockK = BlockK;
   static constexpr int kWavesM = WavesM, kWavesN = WavesN, kStages = Stages;
-  static constexpr int kWaves = WavesM * WavesN;
-  static constexpr int kThreads = kWaves * Atom::kThreads;
-  static constexpr int kWaveTileM = BlockM / WavesM;  // rows of C one wave owns
-  static constexpr int kWaveTileN = BlockN / WavesN;  // columns of C one wave owns
-  static constexpr int kAtomsM = kWaveTileM / Atom::kM;
-  static constexpr int kAtomsN = kWaveTileN / Atom::kN;
-  static constexpr int kKSteps = BlockK / Atom::kK;  // atoms along K per K-tile
+  static constexpr int kWaves = Rules::kWaves;
+  static constexpr int kThreads = Rules::kThreads;
+  static constexpr int kWaveTileM = Rules::kWaveTileM;  // rows of C one wave owns
+  static constexpr int kWaveTileN = Rules::kWaveTileN;  // columns of C one wave owns
+  static constexpr int kAtomsM = Rules::kAtomsM;
+  static constexpr int kAtomsN = Rules::kAtomsN;
+  static constexpr int kKSteps = rules::quotient(BlockK, Atom::kK);  // atoms along K per K-tile
 
-  static constexpr int kAccumulators = kAtomsM * kAtomsN * Atom::kCRegs;  // FP32 per thread
+  static constexpr int kAccumulators = Rules::kAccumulators;  // FP32 per thread
   /// Registers a thread may hold (arch and block size); accumulators may take at most half, the
   /// rest is fragments, the staged copy and addresses.
-  static constexpr int kRegisterBudget = Arch::registers_per_lane(kWaves);
+  static constexpr int kRegisterBudget = Rules::kRegisterBudget;
 
-  static_assert(BlockM > 0 && BlockN > 0 && BlockK > 0 && WavesM > 0 && WavesN > 0,
-                "tile sizes and wave counts must be positive");
-  static_assert(BlockM % WavesM == 0 && BlockN % WavesN == 0,
-                "the block tile must split evenly over the waves");
-  static_assert(kWaveTileM % Atom::kM == 0,
-                "the wave tile's M extent must be a whole number of atoms (Atom::kM)");
-  static_assert(kWaveTileN % Atom::kN == 0,
-                "the wave tile's N extent must be a whole number of atoms (Atom::kN)");
-  static_assert(BlockK % Atom::kK == 0, "BlockK must be a multiple of the atom's K");
-  static_assert(BlockK % 16 == 0, "BlockK must be a multiple of 16: global loads move 16 bytes");
-  static_assert(Stages >= 2, "the mainloop needs at least two LDS stages (2 = double buffer)");
-  static_assert(Atom::kThreads == Arch::kWaveSize,
-                "TilePolicy runs one atom per wave; a warpgroup atom needs a policy of its own");
-  static_assert(kThreads <= 1024, "at most 1024 threads per workgroup");
-  static_assert(kAccumulators <= Arch::kMaxAccumulatorRegs / 2 &&
-                    kAccumulators <= kRegisterBudget / 2,
-                "too many FP32 accumulators per thread for this target (each K-blocked or promoted "
-                "accumulator also needs a partial-sum copy): use more waves or a smaller tile");
+  static_assert(Rules::kPositive, FP8GEMM_RULE_TILE_POSITIVE);
+  static_assert(Rules::kWavesSplit, FP8GEMM_RULE_TILE_WAVES_SPLIT);
+  static_assert(Rules::kWaveMAtoms, FP8GEMM_RULE_TILE_WAVE_M_ATOMS);
+  static_assert(Rules::kWaveNAtoms, FP8GEMM_RULE_TILE_WAVE_N_ATOMS);
+  static_assert(Rules::kBlockKAtoms, FP8GEMM_RULE_TILE_BLOCK_K_ATOMS);
+  static_assert(Rules::kBlockK16, FP8GEMM_RULE_TILE_BLOCK_K_16);
+  static_assert(Rules::kTwoStages, FP8GEMM_RULE_TILE_STAGES);
+  static_assert(Rules::kOneAtomPerWave, FP8GEMM_RULE_TILE_ONE_ATOM_PER_WAVE);
+  static_assert(Rules::kThreadLimit, FP8GEMM_RULE_TILE_THREADS);
+  static_assert(Rules::kAccumulatorBudget, FP8GEMM_RULE_TILE_ACCUMULATOR_BUDGET);
+};
+
+/// TilePolicyRules of a TilePolicy, without instantiating it (so on an invalid one too).
+template <class Policy>
+struct TilePolicyRulesOf {
+  using type = TilePolicyRules<Policy::kBlockM, Policy::kBlockN, Policy::kBlockK, Policy::kWavesM,
+                               Policy::kWavesN, typename Policy::Atom, Policy::kStages>;
+};
+template <int BM, int BN, int BK, int WM, int WN, class A, int S>
+struct TilePolicyRulesOf<TilePolicy<BM, BN, BK, WM, WN, A, S>> {
+  using type = TilePolicyRules<BM, BN, BK, WM, WN, A, S>;
 };
 
 }  // namespace fp8gemm

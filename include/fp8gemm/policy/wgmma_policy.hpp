@@ -9,6 +9,7 @@
 #include "fp8gemm/arch/nvidia/sm90_tma.hpp"
 #include "fp8gemm/arch/nvidia/sm90_wgmma.hpp"
 #include "fp8gemm/numeric/numeric.hpp"
+#include "fp8gemm/policy/rule.hpp"
 
 namespace fp8gemm {
 
@@ -78,6 +79,89 @@ enum class WgmmaMulticast { kNone, kA, kB };
 /// shadow a tuning member such as kL2Promotion; the shape members must stay as they are).
 struct WgmmaPolicyTag {};
 
+/// The most stages of stage_bytes that fit the 227 KiB a block may use, as the kernel lays them
+/// out: the stages, their two 8-byte mbarriers each (the SharedStorage struct rounds them up to
+/// its 1024-B alignment) and the 1024 B the kernel keeps to align the ring. 0 when stage_bytes is
+/// not a positive multiple of 1024 (wgmma_max_stages refuses those).
+constexpr int wgmma_max_stages_for(int stage_bytes) {
+  constexpr int kAlign = arch::Sm90a::kSmemAlignment;
+  if (stage_bytes <= 0 || stage_bytes % 1024 != 0) return 0;
+  int stages = 0;
+  while (true) {
+    int const next = stages + 1;
+    int const barriers = (2 * next * 8 + kAlign - 1) / kAlign * kAlign;
+    if (next * stage_bytes + barriers + kAlign > arch::Sm90a::kLdsBytes) return stages;
+    stages = next;
+  }
+}
+
+/// WgmmaTilePolicy's shape rules as values (W6, W8 and the shape rules below), evaluated without
+/// instantiating the policy or its atom: kValid, why_not() (the first failing rule's sentence,
+/// nullptr when valid), and the quantities the mainloop's rules need.
+template <int BlockM, int BlockN, int Consumers, int Stages,
+          WgmmaSchedule Schedule = WgmmaSchedule::kCooperative,
+          WgmmaMulticast Multicast = WgmmaMulticast::kNone>
+struct WgmmaPolicyRules {
+  static constexpr int kBlockM = BlockM, kBlockN = BlockN, kBlockK = 128, kStages = Stages;
+  static constexpr int kAtomM = 64, kAtomN = BlockN;  // Sm90Wgmma64xNx32<BlockN>
+  static constexpr bool kPingPong = Schedule == WgmmaSchedule::kPingPong;
+  static constexpr bool kSwapAB = false;
+  static constexpr int kConsumersPerTile = kPingPong ? 1 : Consumers;
+  static constexpr int kAtomsM =
+      rules::quotient(BlockM / rules::at_least_one(kConsumersPerTile), 64);
+  static constexpr int kAccumulators = kAtomsM * (BlockN / 2);
+  static constexpr int kConsumerRegisters = 232;
+  static constexpr int kClusterSize = Multicast == WgmmaMulticast::kNone ? 1 : 2;
+  static constexpr int kStageBytes = (BlockM + BlockN) * kBlockK;
+
+#define FP8GEMM_RULE_WGMMA_CONSUMERS \
+  "WgmmaTilePolicy: one consumer warpgroup, or two (cooperative or ping-pong)"
+  static constexpr bool kConsumerCount = Consumers == 1 || Consumers == 2;
+#define FP8GEMM_RULE_WGMMA_BLOCK_N                                                   \
+  "WgmmaTilePolicy: BlockN must be 64, 128, 144, 160, 176, 192 or 256 (the wgmma N " \
+  "of one instruction)"
+  static constexpr bool kBlockNShape = BlockN == 64 || BlockN == 128 || BlockN == 144 ||
+                                       BlockN == 160 || BlockN == 176 || BlockN == 192 ||
+                                       BlockN == 256;
+#define FP8GEMM_RULE_WGMMA_PINGPONG_CONSUMERS \
+  "WgmmaTilePolicy: the ping-pong schedule alternates two consumer warpgroups"
+  static constexpr bool kPingPongConsumers = !kPingPong || Consumers == 2;
+#define FP8GEMM_RULE_WGMMA_BLOCK_M                                                \
+  "WgmmaTilePolicy: BlockM must be a multiple of 64 x the consumers per tile (2 " \
+  "cooperative, else 1: each consumer owns whole m64 row blocks)"
+  static constexpr bool kBlockMShape = BlockM > 0 && rules::divides(64 * kConsumersPerTile, BlockM);
+#define FP8GEMM_RULE_WGMMA_BLOCK_M_MAX "WgmmaTilePolicy: BlockM must be at most 256 (one TMA box)"
+  static constexpr bool kBlockMMax = BlockM <= 256;
+#define FP8GEMM_RULE_WGMMA_STAGES "WgmmaTilePolicy: at least two stages"
+  static constexpr bool kTwoStages = Stages >= 2;
+#define FP8GEMM_RULE_WGMMA_SMEM_BUDGET                                               \
+  "WgmmaTilePolicy: the stages do not fit the 227 KiB of shared memory a block may " \
+  "use: shrink the tile or Stages"
+  static constexpr bool kSmemBudget =
+      Stages * kStageBytes + 2 * Stages * 8 + arch::Sm90a::kSmemAlignment <= arch::Sm90a::kLdsBytes;
+#define FP8GEMM_RULE_WGMMA_MULTICAST_PINGPONG                                         \
+  "WgmmaTilePolicy: TMA multicast needs the cooperative schedule: a multicast stage " \
+  "is read by both CTAs' consumers of one tile pair, while ping-pong consumers read " \
+  "different tiles from alternate stages, so the two CTAs' rings would not hold the " \
+  "same k-blocks"
+  static constexpr bool kMulticastCooperative = Multicast == WgmmaMulticast::kNone || !kPingPong;
+
+  static constexpr Rule kRules[] = {
+      {kConsumerCount, FP8GEMM_RULE_WGMMA_CONSUMERS},
+      {kBlockNShape, FP8GEMM_RULE_WGMMA_BLOCK_N},
+      {kPingPongConsumers, FP8GEMM_RULE_WGMMA_PINGPONG_CONSUMERS},
+      {kBlockMShape, FP8GEMM_RULE_WGMMA_BLOCK_M},
+      {kBlockMMax, FP8GEMM_RULE_WGMMA_BLOCK_M_MAX},
+      {kTwoStages, FP8GEMM_RULE_WGMMA_STAGES},
+      {kSmemBudget, FP8GEMM_RULE_WGMMA_SMEM_BUDGET},
+      {kMulticastCooperative, FP8GEMM_RULE_WGMMA_MULTICAST_PINGPONG},
+  };
+  static constexpr char const* why_not() {
+    return first_failing(kRules);
+  }
+  static constexpr bool kValid = why_not() == nullptr;
+};
+
 template <int BlockM, int BlockN, int Consumers, int Stages, class EA = e4m3fn, class EB = e4m3fn,
           WgmmaSchedule Schedule = WgmmaSchedule::kCooperative,
           WgmmaMulticast Multicast = WgmmaMulticast::kNone>
@@ -114,58 +198,75 @@ struct WgmmaTilePolicy : WgmmaPolicyTag {
 
   /// Bytes an L2 miss of the operands' TMA copies fetches from HBM (the tensor maps' L2
   /// promotion): a copy reads 128 B of each of its rows, and the next k-block reads the next 128.
-  /// A tuning member (shadow it in a derived struct); 256 B measured the same as 128 B on the
-  /// H200 at decode and at 4096^3 / 8192^3 (bench/NOTES.md, d5226c3).
+  /// A tuning member (shadow it in a derived struct); docs/performance.md#sm90-tma-l2-promotion.
   static constexpr arch::TmaL2Promotion kL2Promotion = arch::TmaL2Promotion::k128B;
   /// L2 cache hints on the operand copies when all of M fits one tile row
   /// (TmaWgmmaMainloop::l2_stream_hints: B's lines evict first, A's last); unclustered policies
-  /// only. A tuning member: on for Sm90WgmmaMediumM, where it was measured (bench/NOTES.md,
-  /// 2026-12-02), off elsewhere.
+  /// only. A tuning member: on for Sm90WgmmaMediumM (docs/performance.md#sm90-l2-stream-hints),
+  /// off elsewhere.
   static constexpr bool kL2StreamHints = false;
 
   static constexpr int kStageBytesA = BlockM * kBlockK;
   static constexpr int kStageBytesB = BlockN * kBlockK;
   static constexpr int kStageBytes = kStageBytesA + kStageBytesB;
 
-  static_assert(Consumers == 1 || Consumers == 2,
-                "WgmmaTilePolicy: one consumer warpgroup, or two (cooperative or ping-pong)");
-  static_assert(BlockN == 64 || BlockN == 128 || BlockN == 144 || BlockN == 160 || BlockN == 176 ||
-                    BlockN == 192 || BlockN == 256,
-                "WgmmaTilePolicy: BlockN must be 64, 128, 144, 160, 176, 192 or 256 (the wgmma N "
-                "of one instruction)");
-  static_assert(!kPingPong || Consumers == 2,
-                "WgmmaTilePolicy: the ping-pong schedule alternates two consumer warpgroups");
-  static_assert(BlockM > 0 && BlockM % (Atom::kM * kConsumersPerTile) == 0,
-                "WgmmaTilePolicy: BlockM must be a multiple of 64 x the consumers per tile (2 "
-                "cooperative, else 1: each consumer owns whole m64 row blocks)");
-  static_assert(BlockM <= 256, "WgmmaTilePolicy: BlockM must be at most 256 (one TMA box)");
-  static_assert(Stages >= 2, "WgmmaTilePolicy: at least two stages");
-  static_assert(Stages * kStageBytes + 2 * Stages * 8 + Arch::kSmemAlignment <= Arch::kLdsBytes,
-                "WgmmaTilePolicy: the stages do not fit the 227 KiB of shared memory a block may "
-                "use: shrink the tile or Stages");
-  static_assert(Multicast == WgmmaMulticast::kNone || !kPingPong,
-                "WgmmaTilePolicy: TMA multicast needs the cooperative schedule: a multicast stage "
-                "is read by both CTAs' consumers of one tile pair, while ping-pong consumers read "
-                "different tiles from alternate stages, so the two CTAs' rings would not hold the "
-                "same k-blocks");
+  using Rules = WgmmaPolicyRules<BlockM, BlockN, Consumers, Stages, Schedule, Multicast>;
+  static_assert(Rules::kConsumerCount, FP8GEMM_RULE_WGMMA_CONSUMERS);
+  static_assert(Rules::kBlockNShape, FP8GEMM_RULE_WGMMA_BLOCK_N);
+  static_assert(Rules::kPingPongConsumers, FP8GEMM_RULE_WGMMA_PINGPONG_CONSUMERS);
+  static_assert(Rules::kBlockMShape, FP8GEMM_RULE_WGMMA_BLOCK_M);
+  static_assert(Rules::kBlockMMax, FP8GEMM_RULE_WGMMA_BLOCK_M_MAX);
+  static_assert(Rules::kTwoStages, FP8GEMM_RULE_WGMMA_STAGES);
+  static_assert(Rules::kSmemBudget, FP8GEMM_RULE_WGMMA_SMEM_BUDGET);
+  static_assert(Rules::kMulticastCooperative, FP8GEMM_RULE_WGMMA_MULTICAST_PINGPONG);
 };
 
-/// The most stages of StageBytes (1024-B multiples) that fit the 227 KiB a block may use, as the
-/// kernel lays them out: the stages, their two 8-byte mbarriers each (the SharedStorage struct
-/// rounds them up to its 1024-B alignment) and the 1024 B the kernel keeps to align the ring.
+/// wgmma_max_stages_for(StageBytes), refusing a StageBytes that is not 1024-B multiples.
 template <int StageBytes>
 constexpr int wgmma_max_stages() {
   static_assert(StageBytes > 0 && StageBytes % 1024 == 0,
                 "wgmma_max_stages: a stage is a whole number of 1024-B swizzle atoms");
-  constexpr int kAlign = arch::Sm90a::kSmemAlignment;
-  int stages = 0;
-  while (true) {
-    int const next = stages + 1;
-    int const barriers = (2 * next * 8 + kAlign - 1) / kAlign * kAlign;
-    if (next * StageBytes + barriers + kAlign > arch::Sm90a::kLdsBytes) return stages;
-    stages = next;
-  }
+  return wgmma_max_stages_for(StageBytes);
 }
+
+/// WgmmaSwapABPolicy's rules as values (W10 and the stage rules), as WgmmaPolicyRules.
+template <int BlockNRows, int BlockMCols, int Consumers, int Stages>
+struct WgmmaSwapABPolicyRules {
+  static constexpr int kBlockM = BlockMCols, kBlockN = BlockNRows, kBlockK = 128;
+  static constexpr int kStages = Stages;
+  static constexpr int kAtomM = 64, kAtomN = BlockMCols;  // Sm90Wgmma64xNx32<BlockMCols>
+  static constexpr bool kPingPong = false;
+  static constexpr bool kSwapAB = true;
+  static constexpr int kAtomsM = 1;
+  static constexpr int kAccumulators = BlockMCols / 2;
+  static constexpr int kConsumerRegisters = 232;
+  static constexpr int kClusterSize = 1;
+  static constexpr int kStageBytes = (BlockMCols + BlockNRows) * kBlockK;
+
+#define FP8GEMM_RULE_WGMMA_SWAPAB_SHAPE                                             \
+  "WgmmaSwapABPolicy: BlockNRows must be 64 (one m64 wgmma of B rows per k-step), " \
+  "BlockMCols 8, 16, 32, 64 or 128 (the wgmma N), one consumer"
+  static constexpr bool kShape = BlockNRows == 64 &&
+                                 (BlockMCols == 8 || BlockMCols == 16 || BlockMCols == 32 ||
+                                  BlockMCols == 64 || BlockMCols == 128) &&
+                                 Consumers == 1;
+#define FP8GEMM_RULE_WGMMA_SWAPAB_STAGES "WgmmaSwapABPolicy: at least two stages"
+  static constexpr bool kTwoStages = Stages >= 2;
+#define FP8GEMM_RULE_WGMMA_SWAPAB_SMEM_BUDGET                                      \
+  "WgmmaSwapABPolicy: the stages do not fit the 227 KiB of shared memory a block " \
+  "may use: shrink BlockMCols or Stages"
+  static constexpr bool kSmemBudget = Stages <= wgmma_max_stages_for(kStageBytes);
+
+  static constexpr Rule kRules[] = {
+      {kShape, FP8GEMM_RULE_WGMMA_SWAPAB_SHAPE},
+      {kTwoStages, FP8GEMM_RULE_WGMMA_SWAPAB_STAGES},
+      {kSmemBudget, FP8GEMM_RULE_WGMMA_SWAPAB_SMEM_BUDGET},
+  };
+  static constexpr char const* why_not() {
+    return first_failing(kRules);
+  }
+  static constexpr bool kValid = why_not() == nullptr;
+};
 
 /// Swapped operands for small M (decode): C^T = B A^T. wgmma's A operand is a BlockNRows x 128 B
 /// tile of B (the wgmma M: 64 rows of N) and its B operand a BlockMCols x 128 B tile of A (the
@@ -211,16 +312,10 @@ struct WgmmaSwapABPolicy : WgmmaPolicyTag {
   static constexpr int kStageBytesB = BlockNRows * kBlockK;  // [BlockNRows][128 B] of B
   static constexpr int kStageBytes = kStageBytesA + kStageBytesB;
 
-  static_assert(BlockNRows == 64 &&
-                    (BlockMCols == 8 || BlockMCols == 16 || BlockMCols == 32 || BlockMCols == 64 ||
-                     BlockMCols == 128) &&
-                    Consumers == 1,
-                "WgmmaSwapABPolicy: BlockNRows must be 64 (one m64 wgmma of B rows per k-step), "
-                "BlockMCols 8, 16, 32, 64 or 128 (the wgmma N), one consumer");
-  static_assert(Stages >= 2, "WgmmaSwapABPolicy: at least two stages");
-  static_assert(Stages <= wgmma_max_stages<kStageBytes>(),
-                "WgmmaSwapABPolicy: the stages do not fit the 227 KiB of shared memory a block "
-                "may use: shrink BlockMCols or Stages");
+  using Rules = WgmmaSwapABPolicyRules<BlockNRows, BlockMCols, Consumers, Stages>;
+  static_assert(Rules::kShape, FP8GEMM_RULE_WGMMA_SWAPAB_SHAPE);
+  static_assert(Rules::kTwoStages, FP8GEMM_RULE_WGMMA_SWAPAB_STAGES);
+  static_assert(Rules::kSmemBudget, FP8GEMM_RULE_WGMMA_SWAPAB_SMEM_BUDGET);
 };
 
 /// kSwapAB of a WGMMA policy: false for WgmmaTilePolicy (which has no such member).
@@ -232,5 +327,29 @@ struct WgmmaSwapsAB<P, std::void_t<decltype(P::kSwapAB)>> : std::bool_constant<P
 /// True for WgmmaTilePolicy and structs derived from it (GemmConfig picks the TMA + WGMMA kernel).
 template <class P>
 struct IsWgmmaPolicy : std::is_base_of<WgmmaPolicyTag, P> {};
+
+/// The rules of a WGMMA policy (WgmmaPolicyRules or WgmmaSwapABPolicyRules), without instantiating
+/// the policy where it is one of the two templates; a struct derived from one is read through its
+/// members (it must be valid to be complete), with its own kL2StreamHints.
+template <class P, class = void>
+struct WgmmaPolicyRulesOf {
+  using type = std::conditional_t<
+      WgmmaSwapsAB<P>::value,
+      WgmmaSwapABPolicyRules<P::kBlockN, P::kBlockM, P::kConsumers, P::kStages>,
+      WgmmaPolicyRules<P::kBlockM, P::kBlockN, P::kConsumers, P::kStages,
+                       P::kPingPong ? WgmmaSchedule::kPingPong : WgmmaSchedule::kCooperative,
+                       P::kMulticast>>;
+  static constexpr bool kL2StreamHints = P::kL2StreamHints;
+};
+template <int BM, int BN, int C, int S, class EA, class EB, WgmmaSchedule Sc, WgmmaMulticast Mc>
+struct WgmmaPolicyRulesOf<WgmmaTilePolicy<BM, BN, C, S, EA, EB, Sc, Mc>> {
+  using type = WgmmaPolicyRules<BM, BN, C, S, Sc, Mc>;
+  static constexpr bool kL2StreamHints = false;
+};
+template <int BNR, int BMC, int C, int S, class EA, class EB>
+struct WgmmaPolicyRulesOf<WgmmaSwapABPolicy<BNR, BMC, C, S, EA, EB>> {
+  using type = WgmmaSwapABPolicyRules<BNR, BMC, C, S>;
+  static constexpr bool kL2StreamHints = false;
+};
 
 }  // namespace fp8gemm

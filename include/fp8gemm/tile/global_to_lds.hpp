@@ -10,6 +10,7 @@
 
 #include "fp8gemm/arch/thread.hpp"
 #include "fp8gemm/tile/lds_layout.hpp"
+#include "fp8gemm/tile/tile_rules.hpp"
 
 namespace fp8gemm {
 
@@ -50,9 +51,9 @@ struct RowMajorTileCopy {
   static constexpr int kChunks = Layout::kRowBytes / 16;    // 16-byte vectors per row
   static constexpr int kVecs = kRows * kChunks / kThreads;  // per thread
   static constexpr int kStoreBytes = Layout::kPitch % 16 == 0 ? 16 : 8;
-  static_assert(Layout::kRowBytes % 16 == 0, "tile rows are copied as 16-byte vectors");
-  static_assert(kRows * kChunks % kThreads == 0,
-                "each thread must copy a whole number of 16-byte vectors of the A and B tiles");
+  static_assert(tile_rules::rows_are_vectors(Layout::kRowBytes), FP8GEMM_RULE_COPY_ROW_VECTORS);
+  static_assert(tile_rules::whole_vectors_per_thread(kRows, Layout::kRowBytes, kThreads),
+                FP8GEMM_RULE_COPY_VECTORS);
   static constexpr int kLanesPerPhase = kBanks * 4 / kStoreBytes;
   static constexpr int kRowsPerPhase =  // rows one store phase spans (1: one row or part of one)
       kLanesPerPhase > kChunks ? kLanesPerPhase / kChunks : 1;
@@ -149,7 +150,7 @@ struct RowMajorTileCopy {
 template <class Layout, int kThreads, int kBanks>
 struct AsyncRowMajorTileCopy {
   using Order = RowMajorTileCopy<Layout, kThreads, kBanks>;  // vector -> row mapping
-  static_assert(Order::kStoreBytes == 16, "async copies write 16-byte LDS vectors");
+  static_assert(tile_rules::async_vectors(Layout::kPitch), FP8GEMM_RULE_ASYNC_COPY_VECTORS);
 
   FP8GEMM_DEVICE void issue(std::uint8_t const* base, std::int64_t ld, int rows, int k, int row0,
                             int k0, std::uint8_t* lds_stage, int tid) {
@@ -190,10 +191,8 @@ struct TransposedTileCopyB {
   static constexpr int kUnitsK = Layout::kRowBytes / 4;
   static constexpr int kTotalUnits = kUnitsN * kUnitsK;
   static constexpr int kUnits = (kTotalUnits + kThreads - 1) / kThreads;  // per thread
-  static_assert(
-      Layout::kRows % 16 == 0 && (kTotalUnits % kThreads == 0 || kTotalUnits < kThreads),
-      "mk_kn_mn: B is copied as 4 (k) x 16 (n) blocks, whole blocks per thread (or at most "
-      "one per thread when the tile has fewer blocks than threads)");
+  static_assert(tile_rules::transposed_b_blocks(Layout::kRows, Layout::kRowBytes, kThreads),
+                FP8GEMM_RULE_KN_B_BLOCKS);
   arch::Vec<16> staged[kUnits][4];  // [unit][k]: 16 n-bytes of K row k0 + 4 * (u / kUnitsN) + k
 
   /// Loads k in [k0, k0 + kRowBytes) x n in [n0, n0 + kRows), zero outside [k, n).

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "fp8gemm/config.hpp"
+#include "fp8gemm/tile/tile_rules.hpp"
 
 namespace fp8gemm {
 
@@ -48,10 +49,8 @@ struct PaddedRowLayout {
 /// The emulator measures every default policy (docs/lds_bank_conflicts.md).
 template <int Rows, int BlockK, class Atom>
 struct FragmentReadLayout : PaddedRowLayout<Rows, BlockK, Atom::kLdsReadBytes> {
-  static_assert(
-      BlockK % (2 * Atom::kLdsReadBytes) == 0,
-      "BlockK must be an even multiple of the atom's LDS read width: then the padded pitch "
-      "is an odd number of reads and the fragment reads are free of bank conflicts");
+  static_assert(tile_rules::fragment_reads_conflict_free(BlockK, Atom::kLdsReadBytes),
+                FP8GEMM_RULE_FRAGMENT_READ_PITCH);
 };
 
 /// [Rows][RowBytes] bytes (RowBytes = BlockK: 128 on gfx950, 64 on gfx942), K contiguous, no

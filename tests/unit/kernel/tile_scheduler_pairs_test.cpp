@@ -175,11 +175,11 @@ TEST(TileSchedulerPairs, NameSuffix) {
 }
 
 /// Configs that differ only in the accumulation mode have different names (gtest suites and
-/// benchmark labels are named after them): Sm90WgmmaLarge and Sm90WgmmaFast are one policy.
+/// benchmark labels are named after them): one policy, promoted and with FastAccumulation.
 TEST(TileSchedulerPairs, NameTellsTheAccumulationApart) {
   using Promoted = GemmConfig<Sm90WgmmaLarge<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
   using Fast =
-      GemmConfig<Sm90WgmmaFast<>, PerTensor, LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
+      GemmConfig<Sm90WgmmaLarge<>, PerTensor, LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
   using Every256 =
       GemmConfig<Sm90Default<>, PerTensor, LayoutB::kNK, Epilogue<bf16>, PromoteEvery<256>>;
   std::string const p = Gemm<Promoted>::name(), f = Gemm<Fast>::name();

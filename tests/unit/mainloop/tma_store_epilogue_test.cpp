@@ -126,11 +126,11 @@ static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<e4m3fn, Identit
 static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaSmallM<>, Epilogue<bf16, Identity>>>::value);
 static_assert(!IsTmaStore<EpilogueOf<Sm90WgmmaDefault<>, Epilogue<float, Identity>>>::value);
 static_assert(
-    IsTmaStore<EpilogueOf<Sm90WgmmaFast<>, Epilogue<bf16, Identity>, FastAccumulation>>::value);
+    IsTmaStore<EpilogueOf<Sm90WgmmaLarge<>, Epilogue<bf16, Identity>, FastAccumulation>>::value);
 static_assert(
-    !IsTmaStore<EpilogueOf<Sm90WgmmaFast<>, Epilogue<float, GeluErf>, FastAccumulation>>::value);
+    !IsTmaStore<EpilogueOf<Sm90WgmmaLarge<>, Epilogue<float, GeluErf>, FastAccumulation>>::value);
 static_assert(  // GELU-tanh beside 128 accumulators per thread: spill-free since the diet
-    IsTmaStore<EpilogueOf<Sm90WgmmaFast<>, Epilogue<bf16, GeluTanh>, FastAccumulation>>::value);
+    IsTmaStore<EpilogueOf<Sm90WgmmaLarge<>, Epilogue<bf16, GeluTanh>, FastAccumulation>>::value);
 static_assert(IsTmaStore<EpilogueOf<Sm90WgmmaLarge<>, Epilogue<fp16, GeluTanh>>>::value);
 static_assert(
     IsTmaStore<EpilogueOf<WgmmaTilePolicy<128, 192, 2, 4>, Epilogue<bf16, GeluTanh>>>::value);

@@ -173,7 +173,7 @@ static_assert(
     !TmaWgmmaMainloop<WgmmaTilePolicy<256, 128, 2, 4>, PerTensor, 128>::kPipelinedPromotion);
 static_assert(
     !TmaWgmmaMainloop<WgmmaTilePolicy<256, 64, 2, 4>, PerTensor, 128>::kPipelinedPromotion);
-static_assert(!TmaWgmmaMainloop<Sm90WgmmaFast<>, PerTensor, 0>::kPipelinedPromotion);
+static_assert(!TmaWgmmaMainloop<Sm90WgmmaLarge<>, PerTensor, 0>::kPipelinedPromotion);
 // Wider tiles promote in chunks of N: the fewest chunks whose two partial-sum sets fit next to the
 // accumulators in 192 registers (64 + 2 x 64; 72 + 2 x 36; 96 + 2 x 48; 128 + 2 x 32).
 template <int BlockN>

@@ -178,9 +178,8 @@ void expect_epilogue_writes_c(int m_total, int n_total, int m0, int n0) {
   args.params.bias = bias.data();
   args.scale_a = {sa.data(), 1, m_total};
   args.scale_b = {sb.data(), 1, n_total};
-  args.problem.m = m_total;
-  args.problem.n = n_total;
   args = Store::to_params(args);
+  OutputBounds const bounds{m_total, n_total};
   ASSERT_TRUE(args.pair_stores) << "the test must run with pairs allowed";
 
   auto at = [&](int m, int k) {  // rows past M: TMA's zero fill
@@ -197,7 +196,7 @@ void expect_epilogue_writes_c(int m_total, int n_total, int m0, int n0) {
       for (int k = 0; k < kK; ++k) d += bt(n0 + i, k) * at(m0 + j, k);
       acc.v[0][0][r] = d;
     }
-    Store::store(args, m0, n0, acc, typename Mainloop::Coords{0, t});
+    Store::store(args, bounds, m0, n0, acc, typename Mainloop::Coords{0, t});
   }
   for (int m = 0; m < m_total; ++m) {
     for (int n = 0; n < n_total; ++n) {

@@ -29,10 +29,10 @@ namespace fp8gemm::arch {
 ///   MX (CDNA4 ISA guide, section 7.2.1): the E8M0 byte in lane r + S*b scales row (column) r's
 ///      products for k = 32b .. 32b+31, b = 0 .. K/32-1. Those are NOT the 32 bytes lane r + S*b
 ///      holds: the scale association is by lane index, the data association by the chunks above.
-/// composable_kernel's warp-gemm attributes (and an earlier version of this atom) read "32
-/// contiguous K per lane"; that gives the same unscaled product (A and B share the K permutation)
-/// but applies every MX scale to the wrong K values. tests/emulator/mfma_layout_test.cpp pins
-/// these facts from AMD's sources and shows that the old layout fails an MX-32 product.
+/// Reading "32 contiguous K per lane" (composable_kernel's warp-gemm attributes) gives the same
+/// unscaled product (A and B share the K permutation) but applies every MX scale to the wrong K
+/// values. tests/emulator/mfma_layout_test.cpp pins these facts from AMD's sources and shows that
+/// the contiguous layout fails an MX-32 product.
 template <int kShape, class EA, class EB>
 struct Cdna4MmaFp8 {
   static_assert(kShape == 16 || kShape == 32, "gfx950 f8f6f4 MFMA comes as 16x16x128 and 32x32x64");

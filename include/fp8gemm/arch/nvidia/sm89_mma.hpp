@@ -127,7 +127,7 @@ struct Sm89Mma16x8x32 {
 /// "Numerical behavior of NVIDIA tensor cores", 2021, measured before Hopper: here an assumption,
 /// hence a unit roundoff of 2^-23 in the tests' bound). So, as for every Hopper atom, partial sums
 /// are promoted into FP32 registers every 128 K by default. FastAccumulation drops the second
-/// accumulator set (fewer registers, more blocks per SM; its speed and errors: bench/NOTES.md).
+/// accumulator set (fewer registers, more blocks per SM; docs/performance.md#sm90-mma-via-f16).
 template <class EA, class EB>
 struct Sm90MmaFp8ViaF16 : Sm89Mma16x8x32<EA, EB> {
   using Base = Sm89Mma16x8x32<EA, EB>;
@@ -168,7 +168,7 @@ struct Sm90MmaFp8ViaF16 : Sm89Mma16x8x32<EA, EB> {
   }
 
   /// ptxas lowers the fp8 mma.sync of Sm89Mma16x8x32 on sm_90 to fp8->f16 conversions, two
-  /// FP16 HMMAs and four FP32 adds per call (its HMMAs do not accumulate into d; bench/NOTES.md).
+  /// FP16 HMMAs and four FP32 adds per call (its HMMAs do not accumulate into d).
   /// Converting here and using d as the MMAs' accumulator saves the adds (the sum is then added
   /// inside the tensor core, see above):
   /// d += A[16x32] B[32x8] as two mma.sync.m16n8k16.f32.f16.f16.f32, K half h = 0, 1.

@@ -297,7 +297,7 @@ struct Sm90Wgmma64xNx32 {
   /// Promote into FP32 registers every 128 K by default (FastAccumulation turns it off).
   static constexpr int kDefaultPromoteK = 128;
   /// Relative truncation of the tensor core's accumulation (tests/common/tolerance.hpp's u):
-  /// 2^-13. Measured on the H200 (wgmma_first_light_gpu_test, 2026-11-30, all four format pairs):
+  /// 2^-13. Measured on the H200 (wgmma_first_light_gpu_test, all four format pairs):
   /// per k-step the 32 products and D are cut toward zero 13 bits below the largest operand
   /// exponent, and the sum to 14 significant bits; a term 2^-14 below the largest is lost, in the
   /// same wgmma or across k-steps (tests/common/sm90_accumulation_model.hpp reproduces it bit for
