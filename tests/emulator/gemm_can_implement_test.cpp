@@ -277,3 +277,42 @@ TEST(PersistentTileOrder, AutoBandMIsTheSquarestWave) {
 
 }  // namespace
 }  // namespace fp8gemm::test
+
+namespace fp8gemm {
+namespace {
+
+// supports<Config>(problem): a dispatcher's filter. A config whose compile-time rules fail is
+// refused with the rule's sentence and never instantiated (this file compiles with it in a
+// candidate list); a valid one is asked can_implement on dense operands of the problem's shape.
+TEST(Supports, FiltersCandidatesWithoutCompilingTheInvalidOnes) {
+  using Valid = GemmConfig<Cdna4Default<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+  using BadWaves = GemmConfig<TilePolicy<256, 256, 64, 4, 4, arch::Cdna3Mma16x16x32<e4m3fnuz,
+                                                                                    e4m3fnuz>>,
+                              PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+  using BadBlock = GemmConfig<Cdna3Default<>, Blockwise<1, 128, 96>, LayoutB::kNK,
+                              Epilogue<bf16>>;
+  static_assert(config_compiles<Valid>() && !config_compiles<BadWaves>() &&
+                !config_compiles<BadBlock>());
+  EXPECT_TRUE(supports<Valid>({4096, 4096, 4096}).ok())
+      << supports<Valid>({4096, 4096, 4096}).to_string();
+  EXPECT_TRUE(supports<Valid>({1, 7168, 256}, 2).ok());  // split-K on dense operands
+  Status const waves = supports<BadWaves>({4096, 4096, 4096});
+  EXPECT_EQ(waves.code(), StatusCode::kErrorUnsupported);
+  EXPECT_EQ(waves.message(), (config_why_not<TilePolicy<256, 256, 64, 4, 4,
+                                                        arch::Cdna3Mma16x16x32<e4m3fnuz, e4m3fnuz>>,
+                                             PerTensor, LayoutB::kNK, AtomDefaultAccumulation>()));
+  EXPECT_EQ(supports<BadBlock>({4096, 4096, 4096}).message(),
+            std::string(FP8GEMM_RULE_SCALE_BLOCK_K_DIVIDES));
+  // shape refusals come from can_implement, with its sentences
+  EXPECT_NE(supports<Valid>({0, 64, 64}).message().find("M, N and K must be >= 1"),
+            std::string::npos);
+  EXPECT_NE(supports<Valid>({64, 64, 100}).message().find("lda must be a multiple of 16"),
+            std::string::npos);  // K = 100: dense rows are not 16-byte aligned
+  EXPECT_NE(supports<Valid>({64, 64, 256}, 3).message().find("split_k must be in"),
+            std::string::npos);  // 2 K tiles of 128
+  EXPECT_NE(supports<Valid>({64, 64, 256, 2}).message().find("problem.l must be 1"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace fp8gemm

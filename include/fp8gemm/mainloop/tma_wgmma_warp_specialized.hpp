@@ -481,7 +481,7 @@ struct TmaWgmmaMainloop {
     // k-block's scales are loaded with the previous k-block's second chunk, into the slot of the
     // k-block before that, whose last chunk has just been promoted (the first k-block's before
     // item 0); loaded with their own first chunk instead they had only one chunk's wgmmas to land
-    // under and the consumers waited for them (H200, bench/NOTES.md).
+    // under and the consumers waited for them (docs/performance.md#wgmma-block-scale-loads).
     constexpr bool kScalesAhead = kKBlocked && kQ > 1;
     BlockScales sc[2];
     [[maybe_unused]] auto const rows = scale_rows(p, m0 + row0, n0, c.t);
@@ -500,7 +500,7 @@ struct TmaWgmmaMainloop {
       arch::wgmma_commit_group();
       // Scales loaded after the chunk's wgmmas are issued: ptxas moves the warp-uniform B scale
       // into a uniform register right after its load, which waits for the load; issued before
-      // the wgmmas, that wait held their issue (bench/NOTES.md).
+      // the wgmmas, that wait held their issue (docs/performance.md#wgmma-block-scale-loads).
       if constexpr (kKBlocked && !kScalesAhead && q == 0)
         sc[decltype(h_c)::value].load(p, rows, kb);
       if constexpr (kScalesAhead && q == 1)  // the last k-block loads its own again: in bounds
