@@ -37,12 +37,21 @@ struct WorkTile {
   FP8GEMM_HOST_DEVICE explicit operator bool() const { return valid; }
 };
 
-/// The K-tile range of split `split` of `k_tiles` in parts of `per_split`; a split past K's end
-/// is empty, [k_tiles, k_tiles), never reversed.
-FP8GEMM_HOST_DEVICE void split_k_range(int split, int k_tiles, int per_split, int& begin,
-                                              int& end) {
-  begin = split * per_split < k_tiles ? split * per_split : k_tiles;
-  end = begin + per_split < k_tiles ? begin + per_split : k_tiles;
+/// The work of output tile t (tile indices) and K split `split`, with k_tiles K tiles in parts
+/// of per_split: K tiles [split · per_split, + per_split) clipped to K; a split past K's end is
+/// empty, [k_tiles, k_tiles), never reversed.
+template <class Policy>
+FP8GEMM_HOST_DEVICE WorkTile work_tile(int tile_m, int tile_n, int split, int k_tiles,
+                                       int per_split, bool store = true) {
+  WorkTile w;
+  w.m = tile_m, w.n = tile_n;
+  w.m0 = tile_m * Policy::kBlockM, w.n0 = tile_n * Policy::kBlockN;
+  w.k_tile_begin = split * per_split < k_tiles ? split * per_split : k_tiles;
+  w.k_tile_end = w.k_tile_begin + per_split < k_tiles ? w.k_tile_begin + per_split : k_tiles;
+  w.split = split;
+  w.store = store;
+  w.valid = true;
+  return w;
 }
 
 /// Banded raster order (L2-friendly): consecutive tiles walk a band of `band_m` tile rows down
@@ -142,13 +151,7 @@ struct RasterTileScheduler {
     int const xcds = p.split_k == 1 ? Arch::kXcds : 1;
     int const linear = xcd_contiguous(block_x, p.tiles_m * p.tiles_n, xcds);
     TileCoord const t = banded_tile(linear, p.tiles_m, p.tiles_n, p.band_m);
-    WorkTile w;
-    w.m = t.m, w.n = t.n;
-    w.m0 = t.m * Policy::kBlockM, w.n0 = t.n * Policy::kBlockN;
-    split_k_range(split, p.k_tiles, p.k_tiles_per_split, w.k_tile_begin, w.k_tile_end);
-    w.split = split;
-    w.valid = true;
-    return w;
+    return work_tile<Policy>(t.m, t.n, split, p.k_tiles, p.k_tiles_per_split);
   }
 
   /// This workgroup's walk: its one tile, then done (a constant: the kernel's loop over the
@@ -302,21 +305,16 @@ struct PersistentTileScheduler {
     int const split = linear % p.split_k;
     int const band = kPairAlongM ? (p.band_m / 2 > 0 ? p.band_m / 2 : 1) : p.band_m;
     TileCoord t = banded_tile(linear / p.split_k, pairs_m(p), pairs_n(p), band);
-    WorkTile w;
+    bool store = true;
     if constexpr (kPairAlongN) {
       t.n = 2 * t.n + rank;
       // past the matrix (odd tiles_n): the partner's tile (rank 0's), never stored
-      if (t.n >= p.tiles_n) t.n -= rank, w.store = false;
+      if (t.n >= p.tiles_n) t.n -= rank, store = false;
     } else if constexpr (kPairAlongM) {
       t.m = 2 * t.m + rank;
-      if (t.m >= p.tiles_m) t.m -= rank, w.store = false;
+      if (t.m >= p.tiles_m) t.m -= rank, store = false;
     }
-    w.m = t.m, w.n = t.n;
-    w.m0 = t.m * Policy::kBlockM, w.n0 = t.n * Policy::kBlockN;
-    split_k_range(split, p.k_tiles, p.k_tiles_per_split, w.k_tile_begin, w.k_tile_end);
-    w.split = split;
-    w.valid = true;
-    return w;
+    return work_tile<Policy>(t.m, t.n, split, p.k_tiles, p.k_tiles_per_split, store);
   }
 
   /// This CTA's walk: cluster c of the grid's clusters takes items c, c + clusters, ...; rank:
