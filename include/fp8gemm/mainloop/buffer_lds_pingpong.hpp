@@ -19,7 +19,7 @@
 #include "fp8gemm/arch/amd/direct_to_lds.hpp"
 #include "fp8gemm/arch/mma_atom.hpp"
 #include "fp8gemm/arch/thread.hpp"
-#include "fp8gemm/mainloop/lds_multistage.hpp"
+#include "fp8gemm/mainloop/common.hpp"
 #include "fp8gemm/quant/granularity.hpp"
 #include "fp8gemm/status.hpp"
 #include "fp8gemm/tile/global_to_lds.hpp"

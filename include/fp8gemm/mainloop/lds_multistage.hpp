@@ -12,6 +12,7 @@
 
 #include "fp8gemm/arch/mma_atom.hpp"
 #include "fp8gemm/arch/thread.hpp"
+#include "fp8gemm/mainloop/common.hpp"
 #include "fp8gemm/quant/granularity.hpp"
 #include "fp8gemm/status.hpp"
 #include "fp8gemm/tile/global_to_lds.hpp"
@@ -19,65 +20,6 @@
 #include "fp8gemm/tile/operand_view.hpp"
 
 namespace fp8gemm {
-
-/// FP32 accumulators of one thread: [kAtomsM][kAtomsN][Atom::kCRegs].
-template <class Policy>
-struct Accumulators {
-  float v[Policy::kAtomsM][Policy::kAtomsN][Policy::Atom::kCRegs];
-  FP8GEMM_DEVICE void clear() {
-    FP8GEMM_UNROLL
-    for (int i = 0; i < Policy::kAtomsM; ++i) {
-      FP8GEMM_UNROLL
-      for (int j = 0; j < Policy::kAtomsN; ++j) {
-        FP8GEMM_UNROLL
-        for (int r = 0; r < Policy::Atom::kCRegs; ++r) v[i][j][r] = 0.0f;
-      }
-    }
-  }
-};
-
-/// Where this thread's accumulators sit in the block tile: wave (wave_m, wave_n), lane.
-template <class Policy>
-struct ThreadCoords {
-  int lane, wave_m, wave_n;
-  FP8GEMM_DEVICE static ThreadCoords current() {
-    int const tid = arch::thread_idx();
-    int const wave = tid / Policy::Atom::kThreads;
-    return {tid % Policy::Atom::kThreads, wave / Policy::kWavesN, wave % Policy::kWavesN};
-  }
-  /// Row (in the block tile) of accumulator register r of atom row i.
-  FP8GEMM_DEVICE int row(int i, int r) const {
-    return wave_m * Policy::kWaveTileM + i * Policy::Atom::kM + Policy::Atom::c_row(lane, r);
-  }
-  FP8GEMM_DEVICE int col(int j, int r) const {
-    return wave_n * Policy::kWaveTileN + j * Policy::Atom::kN + Policy::Atom::c_col(lane, r);
-  }
-};
-
-/// How a portable (TilePolicy) mainloop accumulates, for LdsMultistageMainloop and
-/// BufferLdsPingPongMainloop alike: MX-32 in the MFMA itself (gfx950), or K-blocked scales applied
-/// per scale block of K (Blockwise; MX-32 elsewhere), or promotion every PromoteKV of K, or none.
-template <class Policy, class Granularity, int PromoteKV>
-struct PromotionPlan {
-  using Atom = typename Policy::Atom;
-  using Arch = typename Policy::Arch;
-  /// MX-32 on an atom whose instruction applies E8M0 scales itself (gfx950): no promotion.
-  static constexpr bool kHardwareMx =
-      std::is_same_v<Granularity, Mx32> && arch::has_hardware_mx32<Atom>::value;
-  static constexpr bool kKBlockedScales = Granularity::kBlockK > 0 && !kHardwareMx;
-  /// K between promotions: the scale block (at most BlockK) when K-blocked, else PromoteKV.
-  static constexpr int kPromoteK =
-      kKBlockedScales
-          ? (Granularity::kBlockK < Policy::kBlockK ? Granularity::kBlockK : Policy::kBlockK)
-          : PromoteKV;
-  static constexpr bool kUsePartial = kPromoteK > 0;  // a second accumulator set
-  static_assert(
-      !kUsePartial || (2 * Policy::kAccumulators <= Arch::kMaxAccumulatorRegs &&
-                       2 * Policy::kAccumulators <= Policy::kRegisterBudget * 3 / 4),
-      "promoted/K-blocked accumulation needs a second set of accumulators, and with it more than "
-      "3/4 of the registers a thread may use at this block size: use fewer waves per SIMD or a "
-      "smaller wave tile (gfx950 with Blockwise scales: Cdna4KBlocked)");
-};
 
 /// kStages LDS stages; while the waves multiply K-tile t, K-tile t + kStages - 1 travels into LDS
 /// stage (t - 1) mod kStages: straight from global memory with async copies (cp.async, up to

@@ -15,6 +15,7 @@
 #include "fp8gemm/arch/nvidia/sm90_tma.hpp"
 #include "fp8gemm/arch/nvidia/sm90_wgmma.hpp"
 #include "fp8gemm/arch/thread.hpp"
+#include "fp8gemm/mainloop/scale_promotion.hpp"
 #include "fp8gemm/numeric/float_codec.hpp"
 #include "fp8gemm/policy/wgmma_policy.hpp"
 #include "fp8gemm/quant/granularity.hpp"
@@ -711,20 +712,15 @@ struct TmaWgmmaMainloop {
       load(p, rows(p, m_first, n0, t), kb);
     }
 
-    /// x is a normal FP32 number (not 0, subnormal, inf or NaN): its exponent field is in
-    /// [1, 254], i.e. |x|'s bits - 0x00800000 (FLT_MIN) is below 0x7f000000 (FLT_MAX's bits + 1 -
-    /// FLT_MIN's) as unsigned numbers; 0 and subnormals wrap around. Three integer operations.
-    FP8GEMM_HOST_DEVICE static bool normal(float x) {
-      return (detail::float_as_bits(x) & 0x7fffffffu) - 0x00800000u < 0x7f000000u;
-    }
+    using Rule = FoldOrTwice<32>;  // the fold-or-twice rule and the warp's vote
+    /// x is a normal FP32 number (the rule's test; three integer operations).
+    FP8GEMM_HOST_DEVICE static bool normal(float x) { return Rule::normal(x); }
 
-    /// acc = fma(partial, s_a · s_b, acc) (one FFMA per element) when every product s_a · s_b of
-    /// the warp is a normal FP32 number; otherwise acc = fma(partial · s_a, s_b, acc), the
-    /// portable path's order (the last multiply fused with the add, as nvcc contracted the
-    /// unfused form anyway), so that a product outside FP32 never scales a representable sum.
-    /// The choice is warp-uniform (a vote), so no lane diverges. `partial` holds registers
-    /// r0 .. r0 + Regs - 1 of m64 row block i's accumulators (a promotion chunk; r0 a multiple of
-    /// 4, so register r0 + r has r's row).
+    /// The rule (FoldOrTwice, mainloop/scale_promotion.hpp) per element: one FFMA when the
+    /// warp's products s_a · s_b are all normal, else fma(partial · s_a, s_b, acc), the
+    /// portable path's order (nvcc contracts the unfused form to it anyway). `partial` holds
+    /// registers r0 .. r0 + Regs - 1 of m64 row block i's accumulators (a promotion chunk; r0 a
+    /// multiple of 4, so register r0 + r has r's row).
     template <int Regs>
     FP8GEMM_DEVICE void promote(float* acc, float const (&partial)[Regs], int i, int r0 = 0) const {
       float both[2][kBGroups];
@@ -737,14 +733,15 @@ struct TmaWgmmaMainloop {
           ok = ok && normal(both[h][g]);
         }
       }
-      if (arch::warp_all(ok)) {
+      if (Rule::vote(ok)) {
         FP8GEMM_UNROLL
         for (int r = 0; r < Regs; ++r)
-          acc[r0 + r] = fmaf(partial[r], both[(r / 2) % 2][group(r0 + r)], acc[r0 + r]);
+          acc[r0 + r] = Rule::folded(partial[r], both[(r / 2) % 2][group(r0 + r)], acc[r0 + r]);
       } else {
         FP8GEMM_UNROLL
         for (int r = 0; r < Regs; ++r)
-          acc[r0 + r] = fmaf(partial[r] * sa[i][(r / 2) % 2], sb[group(r0 + r)], acc[r0 + r]);
+          acc[r0 + r] =
+              Rule::fallback(partial[r], sa[i][(r / 2) % 2], sb[group(r0 + r)], acc[r0 + r]);
       }
     }
 
