@@ -4,24 +4,12 @@
 #pragma once
 
 #include <type_traits>
-#include <utility>
 
 #include "fp8gemm/arch/mma_atom.hpp"
 #include "fp8gemm/arch/thread.hpp"
 #include "fp8gemm/quant/granularity.hpp"
 
 namespace fp8gemm {
-
-/// f(std::integral_constant<int, i>{}) for i = 0 .. N-1, in order, unrolled at compile time: a
-/// loop over clusters, MFMAs or atoms whose index is a template argument inside.
-template <class F, int... I>
-FP8GEMM_HOST_DEVICE constexpr void static_for_each(F&& f, std::integer_sequence<int, I...>) {
-  (f(std::integral_constant<int, I>{}), ...);
-}
-template <int N, class F>
-FP8GEMM_HOST_DEVICE constexpr void static_for(F&& f) {
-  static_for_each(f, std::make_integer_sequence<int, N>{});
-}
 
 /// FP32 accumulators of one thread: [kAtomsM][kAtomsN][Atom::kCRegs].
 template <class Policy>
