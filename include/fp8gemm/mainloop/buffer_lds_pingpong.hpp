@@ -171,10 +171,21 @@ struct BufferLdsPingPongMainloop
   }
 
  private:
+  /// How a K tile's partial sums go into d (promote_atom):
+  ///   kTwice:    d += (partial · s_a) · s_b (scale_twice);
+  ///   kFolded:   d = fma(partial, s_a · s_b, d);
+  ///   kSelected: d = fma(partial · m1, m2, d) with (m1, m2) = (1, s_a · s_b) or (s_a, s_b) for
+  ///              the whole tile (select_scales): kFolded or the fallback, by a wave's vote,
+  ///              without a branch.
+  enum class Promote { kTwice, kFolded, kSelected };
+  /// Outside the folded K loop: the tail tile and, after a failed vote, the rest of the range.
+  static constexpr Promote kPromoteChosen = kFoldScales ? Promote::kSelected : Promote::kTwice;
+
   /// The K loop. Promoting (kUsePartial), each output atom's MFMAs of a K tile start from a zero
   /// accumulator (one on gfx950's 16x16x128 with BlockK 128, kMmasPerAtom on gfx942), so their
-  /// result is the tile's partial sum, promoted into d one MFMA later (mfma_step;
-  /// the tail at once, mma_atom): no second accumulator set.
+  /// result is the tile's partial sum, promoted into d kPromoteLag atoms later (mfma_step; the tail
+  /// at once, mma_atom): no second accumulator set. The order below is the order of the ISA:
+  /// prologue, then per K tile L_0 (load_phase), M_0, L_1, M_1, .. (multiply_tile), then the tail.
   FP8GEMM_DEVICE static void run(Arguments const& args, int m0, int n0, int k_tile_begin,
                                  int num_tiles, int full, SharedStorage& lds, Coords const& tc,
                                  int wave, Accumulators& d) {
@@ -206,7 +217,7 @@ struct BufferLdsPingPongMainloop
         // s_a · s_b of its rows normal, decided between tiles); from the first tile where it does
         // not, the rest of the range runs in a second loop that applies the same vote tile by
         // tile without a branch (kSelected: two operations per element).
-        // a branch between the two promotions inside one loop would put the fallback's
+        // A branch between the two promotions inside one loop would put the fallback's
         // longer body on every trip; a loop left in the middle of a tile made the register
         // allocator copy the accumulators between the register files on every trip.
         // waits for: the vote's scale reads (the next cluster's kReadsBCluster B reads, issued
@@ -236,7 +247,7 @@ struct BufferLdsPingPongMainloop
           multiply_tile<Promote::kTwice>(ops, lds, s, tc, rb, f, d);  // M_0, L_1, .., M_last
         }
       }
-      // the last cluster's reads of the next tile (never multiplied) are still in flight,
+      // The last cluster's reads of the next tile (never multiplied) are still in flight,
       // and the compiler does not know it (lds_read16_counted): their registers must not be
       // reused before they land.
       arch::wait_lgkmcnt<0>();  // waits for: this wave's LDS reads
@@ -249,22 +260,13 @@ struct BufferLdsPingPongMainloop
     if (full < num_tiles) tail_tile(args, m0, n0, k_tile_begin, full, lds, tc, wave, d);
   }
 
-  /// How a K tile's partial sums go into d (promote_atom):
-  ///   kTwice:    d += (partial · s_a) · s_b (scale_twice);
-  ///   kFolded:   d = fma(partial, s_a · s_b, d);
-  ///   kSelected: d = fma(partial · m1, m2, d) with (m1, m2) = (1, s_a · s_b) or (s_a, s_b) for
-  ///              the whole tile (select_scales): kFolded or the fallback, by a wave's vote,
-  ///              without a branch.
-  enum class Promote { kTwice, kFolded, kSelected };
-  /// Outside the folded K loop: the tail tile and, after a failed vote, the rest of the range.
-  static constexpr Promote kPromoteChosen = kFoldScales ? Promote::kSelected : Promote::kTwice;
-
   /// L_c: loads (c = 0: and the A fragments and the tile's Blockwise scales), counted waits.
   template <int c>
   FP8GEMM_DEVICE static void load_phase(Operands const& ops, SharedStorage& lds, int s,
                                         Coords const& tc, ReadBase const& rb, Fragments& f) {
-    Loads::template issue_phase_scale_loads<c>(f, ops,
-                                               s);  // MX-32: E8M0 bytes first (scale_loads(c))
+    // MX-32: the E8M0 bytes first (scale_loads(c)); then the phase's tile loads, unless they go
+    // between the MFMAs of M_(c-1) (kLoadsInMPhase)
+    Loads::template issue_phase_scale_loads<c>(f, ops, s);
     if constexpr (!kLoadsInMPhase) Loads::template issue_phase_loads<c>(ops, lds, s, f);
     if constexpr (c == 0) {
       read_a(f.a, read_address(lds, rb, s & 1));

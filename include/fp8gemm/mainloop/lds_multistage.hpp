@@ -75,9 +75,8 @@ struct LdsMultistageMainloop {
   /// Blocks per SM to ask the compiler for, where it takes the hint (NVIDIA): two when the FP32
   /// accumulators, with their partial copy, take at most 64 registers per thread, two blocks get at
   /// least 128 registers per thread, and two blocks' LDS stages fit an SM; else one. NOTE:
-  /// Sm90Default with FastAccumulation runs two blocks per SM only so (ptxas chose 126 registers
-  /// unhinted before the kernel-structure change and 131 after it: one block, 1.3x slower;
-  /// bench/NOTES.md).
+  /// Sm90Default with FastAccumulation runs two blocks per SM only so (unhinted, ptxas can take
+  /// more than 128 registers: one block per SM; docs/performance.md#multistage-min-blocks-hint).
   static constexpr int min_blocks_per_sm() {
     if constexpr (Arch::kTakesMinBlocksHint) {
       bool const two = (kUsePartial ? 2 : 1) * Policy::kAccumulators <= 64 &&
