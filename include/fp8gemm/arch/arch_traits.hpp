@@ -77,7 +77,7 @@ struct Cdna4 {
   static constexpr bool kFnuz = false;
   static constexpr bool kAsyncCopy = false;
   /// buffer_load_dwordx4 ... lds: 16 bytes per lane straight into LDS (the buffer-load mainloop,
-  /// mainloop/buffer_lds_pingpong.hpp; LdsMultistageMainloop stages through registers).
+  /// mainloop/buffer_lds_pingpong*.hpp; LdsMultistageMainloop stages through registers).
   static constexpr int kDirectToLdsBytes = 16;
   // MI355X: 8 dies x 32 CUs, 4 MB of L2 each, workgroups dispatched round-robin over the dies.
   static constexpr int kXcds = 8;

@@ -41,6 +41,20 @@ struct alignas(16) Vec<16> {
   std::uint32_t w[4];
 };
 
+/// x is a normal FP32 number (not 0, subnormal, infinite or NaN). AMD device code: one
+/// v_cmp_class_f32. Elsewhere: its exponent field is in [1, 254], i.e. |x|'s bits - 0x00800000
+/// (FLT_MIN) is below 0x7f000000 (FLT_MAX's bits + 1 - FLT_MIN's) as unsigned numbers; 0 and
+/// subnormals wrap around. Three integer operations.
+FP8GEMM_HOST_DEVICE bool is_normal_fp32(float x) {
+#if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
+  return __builtin_isnormal(x);
+#else
+  std::uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return (bits & 0x7fffffffu) - 0x00800000u < 0x7f000000u;
+#endif
+}
+
 FP8GEMM_DEVICE int thread_idx() {
 #if defined(FP8GEMM_DEVICE_PASS)
   return static_cast<int>(threadIdx.x);

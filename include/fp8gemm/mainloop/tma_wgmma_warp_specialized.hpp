@@ -4,6 +4,9 @@
 /// warpgroups multiply out of it with wgmma.mma_async and promote the tensor core's partial sums
 /// into FP32 registers every 128 K (K-blocked scales applied there). Its contract: Arguments,
 /// Params (with the TMA descriptors), SharedStorage, can_implement, to_params, load, multiply.
+/// Over 600 lines on purpose: the producer's load and the consumers' two K loops (plain and
+/// pipelined promotion) share the ring's protocol (stage plan, barriers, positions), which reads
+/// best in one place; the K-blocked scales are in wgmma_block_scales.hpp.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +20,7 @@
 #include "fp8gemm/arch/thread.hpp"
 #include "fp8gemm/mainloop/mainloop_rules.hpp"
 #include "fp8gemm/mainloop/operand_checks.hpp"
+#include "fp8gemm/mainloop/wgmma_block_scales.hpp"
 #include "fp8gemm/numeric/float_codec.hpp"
 #include "fp8gemm/policy/wgmma_policy.hpp"
 #include "fp8gemm/problem_shape.hpp"
@@ -331,7 +335,9 @@ struct TmaWgmmaMainloop {
   static constexpr int kEmptyArrivals =
       kClusterSize * Policy::kConsumersPerTile * Arch::kWarpgroupThreads / Arch::kWaveSize;
 
-  FP8GEMM_HOST_DEVICE static int k_blocks(Params const& p) { return (p.problem.k + kBlockK - 1) / kBlockK; }
+  FP8GEMM_HOST_DEVICE static int k_blocks(Params const& p) {
+    return (p.problem.k + kBlockK - 1) / kBlockK;
+  }
 
   /// One thread, before any other use: full[s] expects one arrival (the producer's, with the
   /// stage's transaction bytes), empty[s] one per warp of the consumers that read a stage (both
@@ -622,101 +628,9 @@ struct TmaWgmmaMainloop {
   }
 
  public:
-  /// A thread's K-block scales for one k-block: per m64 row block its two rows' A scales (rows
-  /// acc_row(t, 0) and + 8), and the B scales of the tile's column groups. (Public so that host
-  /// tests check its indexing and its promotion rule: tests/unit/mainloop.)
-  struct BlockScales {
-    static constexpr int kBGroups =
-        Policy::kBlockN % kScaleBlockN == 0 ? Policy::kBlockN / kScaleBlockN : 1;
-    float sa[Policy::kAtomsM][2];
-    float sb[kBGroups];
-
-    /// Where a thread's scales of one tile start, as element offsets into the scale arrays
-    /// ([ceil(rows / block rows)][cols = K blocks], row-major): k-block kb's are
-    /// scale_a.data[a[i][h] + kb] and scale_b.data[b[g] + kb]. Computed once per tile, so a
-    /// k-block's load is one address add (the index math with its clamps and 64-bit products was 45
-    /// of a k-block's 170 instructions); 32-bit, as can_implement bounds the arrays below 2^31
-    /// elements, to keep the registers for the accumulators.
-    struct Rows {
-      int a[Policy::kAtomsM][2];
-      int b[kBGroups];
-    };
-    FP8GEMM_DEVICE static Rows rows(Params const& p, int m_first, int n0, int t) {
-      Rows r;
-      FP8GEMM_UNROLL
-      for (int i = 0; i < Policy::kAtomsM; ++i) {
-        FP8GEMM_UNROLL
-        for (int h = 0; h < 2; ++h) {
-          int m = m_first + i * Atom::kM + Atom::acc_row(t, 2 * h);
-          m = m < p.problem.m ? m : p.problem.m - 1;  // rows past M hold zeros (TMA fill): any row serves
-          r.a[i][h] = p.scale_a.row_start(m, Granularity::kABlockM);
-        }
-      }
-      FP8GEMM_UNROLL
-      for (int g = 0; g < kBGroups; ++g) {
-        int n = n0 + g * kScaleBlockN;
-        n = n < p.problem.n ? n : p.problem.n - 1;
-        r.b[g] = p.scale_b.row_start(n, kScaleBlockN);
-      }
-      return r;
-    }
-
-    FP8GEMM_DEVICE void load(Params const& p, Rows const& r, int kb) {
-      FP8GEMM_UNROLL
-      for (int i = 0; i < Policy::kAtomsM; ++i) {
-        FP8GEMM_UNROLL
-        for (int h = 0; h < 2; ++h) sa[i][h] = p.scale_a.at(r.a[i][h] + kb);
-      }
-      FP8GEMM_UNROLL
-      for (int g = 0; g < kBGroups; ++g) sb[g] = p.scale_b.at(r.b[g] + kb);
-    }
-    /// The same from scratch (host tests).
-    FP8GEMM_DEVICE void load(Params const& p, int m_first, int n0, int kb, int t) {
-      load(p, rows(p, m_first, n0, t), kb);
-    }
-
-    /// x is a normal FP32 number (not 0, subnormal, inf or NaN): its exponent field is in
-    /// [1, 254], i.e. |x|'s bits - 0x00800000 (FLT_MIN) is below 0x7f000000 (FLT_MAX's bits + 1 -
-    /// FLT_MIN's) as unsigned numbers; 0 and subnormals wrap around. Three integer operations.
-    FP8GEMM_HOST_DEVICE static bool normal(float x) {
-      return (detail::float_as_bits(x) & 0x7fffffffu) - 0x00800000u < 0x7f000000u;
-    }
-
-    /// acc = fma(partial, s_a · s_b, acc) (one FFMA per element) when every product s_a · s_b of
-    /// the warp is a normal FP32 number; otherwise acc = fma(partial · s_a, s_b, acc), the
-    /// portable path's order (the last multiply fused with the add, as nvcc contracted the
-    /// unfused form anyway), so that a product outside FP32 never scales a representable sum.
-    /// The choice is warp-uniform (a vote), so no lane diverges. `partial` holds registers
-    /// r0 .. r0 + Regs - 1 of m64 row block i's accumulators (a promotion chunk; r0 a multiple of
-    /// 4, so register r0 + r has r's row).
-    template <int Regs>
-    FP8GEMM_DEVICE void promote(float* acc, float const (&partial)[Regs], int i, int r0 = 0) const {
-      float both[2][kBGroups];
-      bool ok = true;
-      FP8GEMM_UNROLL
-      for (int h = 0; h < 2; ++h) {
-        FP8GEMM_UNROLL
-        for (int g = 0; g < kBGroups; ++g) {
-          both[h][g] = sa[i][h] * sb[g];
-          ok = ok && normal(both[h][g]);
-        }
-      }
-      if (arch::warp_all(ok)) {
-        FP8GEMM_UNROLL
-        for (int r = 0; r < Regs; ++r)
-          acc[r0 + r] = fmaf(partial[r], both[(r / 2) % 2][group(r0 + r)], acc[r0 + r]);
-      } else {
-        FP8GEMM_UNROLL
-        for (int r = 0; r < Regs; ++r)
-          acc[r0 + r] = fmaf(partial[r] * sa[i][(r / 2) % 2], sb[group(r0 + r)], acc[r0 + r]);
-      }
-    }
-
-    /// B column group of register r: its column is 8 (r / 4) + (0..7) in the tile.
-    FP8GEMM_HOST_DEVICE static constexpr int group(int r) {
-      return kBGroups == 1 ? 0 : (8 * (r / 4)) / kScaleBlockN;
-    }
-  };
+  /// A thread's K-block scales for one k-block and their promotion rule
+  /// (mainloop/wgmma_block_scales.hpp; public so that host tests check its indexing and rule).
+  using BlockScales = WgmmaBlockScales<Policy, Granularity, kScaleBlockN>;
 };
 
 }  // namespace fp8gemm

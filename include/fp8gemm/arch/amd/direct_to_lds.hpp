@@ -242,7 +242,7 @@ FP8GEMM_DEVICE LdsAddress lds_address(std::uint8_t const* p) {
 /// compiler does not track: the caller waits with wait_lgkmcnt. NOTE: written as inline asm
 /// because clang cannot tell these reads from the in-flight direct-to-LDS loads and puts an
 /// s_waitcnt vmcnt(0) in front of each (SIInsertWaitcnts, without alias scopes on the accesses);
-/// the schedule's counted waits (mainloop/buffer_lds_pingpong.hpp) order them instead.
+/// the schedule's counted waits (mainloop/buffer_lds_pingpong_schedule.hpp) order them instead.
 template <int kImm>
 FP8GEMM_DEVICE void lds_read16_counted(Vec<16>& dst, LdsAddress address) {
   static_assert(kImm >= 0 && kImm < 65536, "ds_read offset is a 16-bit immediate");

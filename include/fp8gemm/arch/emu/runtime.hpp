@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /// Host emulator (arch layer): runs a GPU kernel body on the CPU, one cooperative fiber per GPU
 /// thread, with real workgroup and wave barriers, wave collectives, LDS, and deadlock / early-exit
-/// detection.
+/// detection. Over 600 lines on purpose: the scheduler of fibers, the barriers and collectives
+/// they wait in, and the queued asynchronous copies are one state machine, whose invariants read
+/// best in one place.
 #pragma once
 
 #include <algorithm>

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+/// The Hopper TMA + WGMMA mainloop's K-blocked scales (mainloop layer): where a consumer thread's
+/// A and B scales of a tile start, their load per k-block, and their promotion into the FP32
+/// accumulators by the fold-or-twice rule (mainloop/scale_promotion.hpp).
+#pragma once
+
+#include "fp8gemm/config.hpp"
+#include "fp8gemm/mainloop/scale_promotion.hpp"
+
+namespace fp8gemm {
+
+/// A thread's K-block scales for one k-block: per m64 row block its two rows' A scales (rows
+/// acc_row(t, 0) and + 8), and the B scales of the tile's column groups. Params: the mainloop's
+/// (problem, scale_a, scale_b).
+template <class Policy, class Granularity, int kScaleBlockN>
+struct WgmmaBlockScales {
+  using Atom = typename Policy::Atom;
+  static constexpr int kBGroups =
+      Policy::kBlockN % kScaleBlockN == 0 ? Policy::kBlockN / kScaleBlockN : 1;
+  float sa[Policy::kAtomsM][2];
+  float sb[kBGroups];
+
+  /// Where a thread's scales of one tile start, as element offsets into the scale arrays
+  /// ([ceil(rows / block rows)][cols = K blocks], row-major): k-block kb's are
+  /// scale_a.data[a[i][h] + kb] and scale_b.data[b[g] + kb]. Computed once per tile, so a
+  /// k-block's load is one address add (the index math with its clamps and 64-bit products was 45
+  /// of a k-block's 170 instructions); 32-bit, as can_implement bounds the arrays below 2^31
+  /// elements, to keep the registers for the accumulators.
+  struct Rows {
+    int a[Policy::kAtomsM][2];
+    int b[kBGroups];
+  };
+  template <class Params>
+  FP8GEMM_DEVICE static Rows rows(Params const& p, int m_first, int n0, int t) {
+    Rows r;
+    FP8GEMM_UNROLL
+    for (int i = 0; i < Policy::kAtomsM; ++i) {
+      FP8GEMM_UNROLL
+      for (int h = 0; h < 2; ++h) {
+        int m = m_first + i * Atom::kM + Atom::acc_row(t, 2 * h);
+        // rows past M hold zeros (TMA fill): any valid row's scale serves
+        m = m < p.problem.m ? m : p.problem.m - 1;
+        r.a[i][h] = p.scale_a.row_start(m, Granularity::kABlockM);
+      }
+    }
+    FP8GEMM_UNROLL
+    for (int g = 0; g < kBGroups; ++g) {
+      int n = n0 + g * kScaleBlockN;
+      n = n < p.problem.n ? n : p.problem.n - 1;
+      r.b[g] = p.scale_b.row_start(n, kScaleBlockN);
+    }
+    return r;
+  }
+
+  template <class Params>
+  FP8GEMM_DEVICE void load(Params const& p, Rows const& r, int kb) {
+    FP8GEMM_UNROLL
+    for (int i = 0; i < Policy::kAtomsM; ++i) {
+      FP8GEMM_UNROLL
+      for (int h = 0; h < 2; ++h) sa[i][h] = p.scale_a.at(r.a[i][h] + kb);
+    }
+    FP8GEMM_UNROLL
+    for (int g = 0; g < kBGroups; ++g) sb[g] = p.scale_b.at(r.b[g] + kb);
+  }
+  /// The same from scratch (host tests).
+  template <class Params>
+  FP8GEMM_DEVICE void load(Params const& p, int m_first, int n0, int kb, int t) {
+    load(p, rows(p, m_first, n0, t), kb);
+  }
+
+  using Rule = FoldOrTwice<32>;  // the fold-or-twice rule and the warp's vote
+  /// x is a normal FP32 number (the rule's test; three integer operations).
+  FP8GEMM_HOST_DEVICE static bool normal(float x) { return Rule::normal(x); }
+
+  /// The rule (FoldOrTwice, mainloop/scale_promotion.hpp) per element: one FFMA when the
+  /// warp's products s_a · s_b are all normal, else fma(partial · s_a, s_b, acc), the
+  /// portable path's order (nvcc contracts the unfused form to it anyway). `partial` holds
+  /// registers r0 .. r0 + Regs - 1 of m64 row block i's accumulators (a promotion chunk; r0 a
+  /// multiple of 4, so register r0 + r has r's row).
+  template <int Regs>
+  FP8GEMM_DEVICE void promote(float* acc, float const (&partial)[Regs], int i, int r0 = 0) const {
+    float both[2][kBGroups];
+    bool ok = true;
+    FP8GEMM_UNROLL
+    for (int h = 0; h < 2; ++h) {
+      FP8GEMM_UNROLL
+      for (int g = 0; g < kBGroups; ++g) {
+        both[h][g] = sa[i][h] * sb[g];
+        ok = ok && normal(both[h][g]);
+      }
+    }
+    if (Rule::vote(ok)) {
+      FP8GEMM_UNROLL
+      for (int r = 0; r < Regs; ++r)
+        acc[r0 + r] = Rule::folded(partial[r], both[(r / 2) % 2][group(r0 + r)], acc[r0 + r]);
+    } else {
+      FP8GEMM_UNROLL
+      for (int r = 0; r < Regs; ++r)
+        acc[r0 + r] =
+            Rule::fallback(partial[r], sa[i][(r / 2) % 2], sb[group(r0 + r)], acc[r0 + r]);
+    }
+  }
+
+  /// B column group of register r: its column is 8 (r / 4) + (0..7) in the tile.
+  FP8GEMM_HOST_DEVICE static constexpr int group(int r) {
+    return kBGroups == 1 ? 0 : (8 * (r / 4)) / kScaleBlockN;
+  }
+};
+
+}  // namespace fp8gemm
