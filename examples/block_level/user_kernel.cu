@@ -51,7 +51,8 @@ int main() {
   CHECK(cudaMemcpy(db, b.data(), b.size(), cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(ds, scales, 8, cudaMemcpyHostToDevice));
   Gemm<Config>::Arguments args;
-  args.problem.m = m, args.problem.n = n, args.problem.k = k, args.a = da, args.lda = k, args.b = db, args.ldb = k;
+  args.problem.m = m, args.problem.n = n, args.problem.k = k, args.a = da, args.lda = k,
+  args.b = db, args.ldb = k;
   args.scale_a = ds, args.scale_b = ds + 1, args.scale_a_count = 1, args.scale_b_count = 1;
   args.epilogue.c = dc, args.epilogue.ldc = n;
   Status const st = Gemm<Config>::can_implement(args);  // the same checks apply to block-level use

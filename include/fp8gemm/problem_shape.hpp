@@ -36,9 +36,7 @@ struct ProblemShape {
 /// GEMM: (M, N); a grouped problem: the end of the tile's group along M.
 struct OutputBounds {
   int m_end = 0, n_end = 0;
-  FP8GEMM_HOST_DEVICE static constexpr OutputBounds of(ProblemShape const& p) {
-    return {p.m, p.n};
-  }
+  FP8GEMM_HOST_DEVICE static constexpr OutputBounds of(ProblemShape const& p) { return {p.m, p.n}; }
 };
 
 }  // namespace fp8gemm

@@ -72,7 +72,8 @@ void check_every_refusal() {
   EXPECT_EQ(G::can_implement(args).message().find("tile indices fit"), std::string::npos);
   args = valid, args.problem.m = 1 << 23,
   args.problem.n = 1 << 23;  // 2^46 outputs: more tiles than any grid.x holds
-  args.ldb = Config::kLayoutB == LayoutB::kNK ? 64 : args.problem.n, args.epilogue.ldc = args.problem.n;
+  args.ldb = Config::kLayoutB == LayoutB::kNK ? 64 : args.problem.n,
+  args.epilogue.ldc = args.problem.n;
   expect_refused<Config>(args, StatusCode::kErrorInvalidSize,
                          "output tiles (one workgroup each); a " +
                              std::string(Config::Policy::Arch::kName) + " grid holds at most");

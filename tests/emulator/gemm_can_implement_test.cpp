@@ -48,7 +48,8 @@ TEST(GemmCanImplement, Mx32ScaleOffsetsFit31Bits) {
                                BufferLdsPingPongMainloop<Cdna4KBlocked<>, Mx32, LayoutB::kNK, 0>>);
   using G = Gemm<Config>;
   auto args = valid_arguments_64<Config>();
-  args.problem.m = 1 << 20, args.problem.k = 1 << 16, args.lda = args.problem.k, args.ldb = args.problem.k;
+  args.problem.m = 1 << 20, args.problem.k = 1 << 16, args.lda = args.problem.k,
+  args.ldb = args.problem.k;
   args.scale_a_count = G::scale_shape_a(args.problem.m, args.problem.k).size();
   args.scale_b_count = G::scale_shape_b(args.problem.n, args.problem.k).size();
   expect_refused<Config>(args, StatusCode::kErrorInvalidSize,
@@ -222,8 +223,9 @@ TEST(PersistentTileOrder, EveryTileAndKTileOnceBalancedGrouped) {
   EXPECT_EQ(p.k_tiles_per_split, 11);  // 11 + 11 + 10
   EXPECT_EQ(S::items(p), 32 * 32 * 3);
   args.split_k = 33;  // more splits than K tiles
-  EXPECT_NE(S::can_implement(problem, args).message().find("split_k must be in [1, ceil(K / BlockK)"),
-            std::string::npos);
+  EXPECT_NE(
+      S::can_implement(problem, args).message().find("split_k must be in [1, ceil(K / BlockK)"),
+      std::string::npos);
 }
 
 // band_m = 0 (Gemm's default): the persistent scheduler groups the whole g tile rows that
@@ -272,7 +274,8 @@ TEST(PersistentTileOrder, AutoBandMIsTheSquarestWave) {
   ASSERT_TRUE(Large::initialize(problem, args, p).ok());
   EXPECT_EQ(p.band_m, 5);
   args.band_m = -1;
-  EXPECT_NE(Large::can_implement(problem, args).message().find("band_m must be >= 0"), std::string::npos);
+  EXPECT_NE(Large::can_implement(problem, args).message().find("band_m must be >= 0"),
+            std::string::npos);
 }
 
 }  // namespace
@@ -286,11 +289,10 @@ namespace {
 // candidate list); a valid one is asked can_implement on dense operands of the problem's shape.
 TEST(Supports, FiltersCandidatesWithoutCompilingTheInvalidOnes) {
   using Valid = GemmConfig<Cdna4Default<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
-  using BadWaves = GemmConfig<TilePolicy<256, 256, 64, 4, 4, arch::Cdna3Mma16x16x32<e4m3fnuz,
-                                                                                    e4m3fnuz>>,
-                              PerTensor, LayoutB::kNK, Epilogue<bf16>>;
-  using BadBlock = GemmConfig<Cdna3Default<>, Blockwise<1, 128, 96>, LayoutB::kNK,
-                              Epilogue<bf16>>;
+  using BadWaves =
+      GemmConfig<TilePolicy<256, 256, 64, 4, 4, arch::Cdna3Mma16x16x32<e4m3fnuz, e4m3fnuz>>,
+                 PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+  using BadBlock = GemmConfig<Cdna3Default<>, Blockwise<1, 128, 96>, LayoutB::kNK, Epilogue<bf16>>;
   static_assert(config_compiles<Valid>() && !config_compiles<BadWaves>() &&
                 !config_compiles<BadBlock>());
   EXPECT_TRUE(supports<Valid>({4096, 4096, 4096}).ok())
@@ -298,9 +300,10 @@ TEST(Supports, FiltersCandidatesWithoutCompilingTheInvalidOnes) {
   EXPECT_TRUE(supports<Valid>({1, 7168, 256}, 2).ok());  // split-K on dense operands
   Status const waves = supports<BadWaves>({4096, 4096, 4096});
   EXPECT_EQ(waves.code(), StatusCode::kErrorUnsupported);
-  EXPECT_EQ(waves.message(), (config_why_not<TilePolicy<256, 256, 64, 4, 4,
-                                                        arch::Cdna3Mma16x16x32<e4m3fnuz, e4m3fnuz>>,
-                                             PerTensor, LayoutB::kNK, AtomDefaultAccumulation>()));
+  EXPECT_EQ(
+      waves.message(),
+      (config_why_not<TilePolicy<256, 256, 64, 4, 4, arch::Cdna3Mma16x16x32<e4m3fnuz, e4m3fnuz>>,
+                      PerTensor, LayoutB::kNK, AtomDefaultAccumulation>()));
   EXPECT_EQ(supports<BadBlock>({4096, 4096, 4096}).message(),
             std::string(FP8GEMM_RULE_SCALE_BLOCK_K_DIVIDES));
   // shape refusals come from can_implement, with its sentences

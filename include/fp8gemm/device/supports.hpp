@@ -45,10 +45,9 @@ template <class Config>
 Status supports(ProblemShape const& problem, int split_k = 1) {
   using C = GemmConfigParts<Config>;
   if constexpr (!config_compiles<Config>()) {
-    return Status::error(
-        StatusCode::kErrorUnsupported,
-        config_why_not<typename C::Policy, typename C::Granularity, C::kLayoutB,
-                       typename C::Accumulation>());
+    return Status::error(StatusCode::kErrorUnsupported,
+                         config_why_not<typename C::Policy, typename C::Granularity, C::kLayoutB,
+                                        typename C::Accumulation>());
   } else {
     using G = Gemm<Config>;
     // An address no buffer is read from: only its alignment and non-null-ness are checked.

@@ -133,9 +133,9 @@ struct DirectStoreEpilogue {
     return fabsf(y);
   }
 
-  /// Every element of the tile at (m0, n0) this thread holds inside `bounds`, then the amax. Atoms whose
-  /// registers 2q and 2q + 1 hold neighbouring columns of one row (kCAdjacentPairs) store the two
-  /// as one access where C's alignment allows (args.pair_stores) and both are inside N.
+  /// Every element of the tile at (m0, n0) this thread holds inside `bounds`, then the amax. Atoms
+  /// whose registers 2q and 2q + 1 hold neighbouring columns of one row (kCAdjacentPairs) store the
+  /// two as one access where C's alignment allows (args.pair_stores) and both are inside N.
   template <class Accumulators, class Coords>
   FP8GEMM_DEVICE static void store(Arguments const& args, OutputBounds const& bounds, int m0,
                                    int n0, Accumulators const& acc, Coords const& tc) {
@@ -171,7 +171,8 @@ struct DirectStoreEpilogue {
       // interior tile with aligned pairs: no bounds, no branches
       // (registers outermost: a column's bias and scale serve every row block i in a row, which
       // keeps few of them live)
-      if (args.pair_stores && m0 + Policy::kBlockM <= bounds.m_end && n0 + Policy::kBlockN <= bounds.n_end) {
+      if (args.pair_stores && m0 + Policy::kBlockM <= bounds.m_end &&
+          n0 + Policy::kBlockN <= bounds.n_end) {
         // the epilogue's parameters in registers, read once per tile (a store to C may alias
         // parameter space for the compiler, which then re-reads them per element)
         typename EpilogueOp::Params const params = args.params;

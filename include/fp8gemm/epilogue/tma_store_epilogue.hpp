@@ -141,7 +141,8 @@ struct TmaStoreEpilogue {
     int const row0 = m0 + c.first_row();
     // The epilogue's parameters in registers, read once per tile
     typename EpilogueOp::Params const params = p.params;
-    bool const interior = m0 + Policy::kBlockM <= bounds.m_end && n0 + Policy::kBlockN <= bounds.n_end;
+    bool const interior =
+        m0 + Policy::kBlockM <= bounds.m_end && n0 + Policy::kBlockN <= bounds.n_end;
     // Register pairs (r, r + 1): C[row0 + acc_row][n0 + acc_col], and its right neighbour
     // (Atom::kCAdjacentPairs) into the staging tile. kEdge: the general case (outputs outside C
     // are clipped by the TMA store; they are computed on a valid (m, n), so that bias and

@@ -61,8 +61,7 @@ FP8GEMM_HOST_DEVICE WorkTile work_tile(int tile_m, int tile_n, int split, int k_
 struct TileCoord {
   int m, n;
 };
-FP8GEMM_HOST_DEVICE TileCoord banded_tile(int linear, int tiles_m, int tiles_n,
-                                                 int band_m) {
+FP8GEMM_HOST_DEVICE TileCoord banded_tile(int linear, int tiles_m, int tiles_n, int band_m) {
   band_m = band_m < tiles_m ? band_m : tiles_m;
   int const per_band = band_m * tiles_n;
   int const band = linear / per_band;
@@ -107,8 +106,8 @@ struct RasterTileScheduler {
 
   static Status can_implement(ProblemShape const& problem, Arguments const& args) {
     auto fail = [](StatusCode code, std::string const& what) { return Status::error(code, what); };
-    std::int64_t const tiles = problem.tiles_m<Policy::kBlockM>() *
-                               problem.tiles_n<Policy::kBlockN>();
+    std::int64_t const tiles =
+        problem.tiles_m<Policy::kBlockM>() * problem.tiles_n<Policy::kBlockN>();
     std::int64_t const max_tiles = Arch::max_blocks_x(Policy::kThreads);
     if (tiles > max_tiles)
       return fail(StatusCode::kErrorInvalidSize, "M x N needs " + std::to_string(tiles) +
@@ -211,9 +210,9 @@ struct PersistentTileScheduler {
     int const k_tiles = problem.k_tiles<Policy::kBlockK>();
     if (args.split_k < 1 || args.split_k > k_tiles)
       return fail(StatusCode::kErrorInvalidArgument,
-                  "split_k must be in [1, ceil(K / BlockK) = ceil(" +
-                      std::to_string(problem.k) + " / " + std::to_string(Policy::kBlockK) +
-                      ") = " + std::to_string(k_tiles) + "]; got " + std::to_string(args.split_k));
+                  "split_k must be in [1, ceil(K / BlockK) = ceil(" + std::to_string(problem.k) +
+                      " / " + std::to_string(Policy::kBlockK) + ") = " + std::to_string(k_tiles) +
+                      "]; got " + std::to_string(args.split_k));
     if (args.band_m < 0)
       return fail(
           StatusCode::kErrorInvalidArgument,

@@ -24,16 +24,16 @@ Status check_operands(MatrixView<ElementA> const& a, MatrixView<ElementB> const&
                 "lda (" + std::to_string(a.ld) + ") must be >= K (" + std::to_string(a.cols) + ")");
   if (b.ld < b.cols)
     return fail(StatusCode::kErrorLeadingDimension,
-                std::string("ldb (") + std::to_string(b.ld) + ") must be >= " +
-                    (layout == LayoutB::kNK ? "K" : "N") + " (" + std::to_string(b.cols) +
-                    ") for " + layout_name(layout));
+                std::string("ldb (") + std::to_string(b.ld) +
+                    ") must be >= " + (layout == LayoutB::kNK ? "K" : "N") + " (" +
+                    std::to_string(b.cols) + ") for " + layout_name(layout));
   return Status::success();
 }
 
 /// check_operands, then 16-byte vector loads of every row: A, B and both row pitches aligned.
 template <class ElementA, class ElementB>
-Status check_operands_for_vector_loads(MatrixView<ElementA> const& a,
-                                       MatrixView<ElementB> const& b, LayoutB layout) {
+Status check_operands_for_vector_loads(MatrixView<ElementA> const& a, MatrixView<ElementB> const& b,
+                                       LayoutB layout) {
   FP8GEMM_RETURN_IF_ERROR(check_operands(a, b, layout));
   auto pitch = [](char const* name, std::int64_t ld) {
     return Status::error(StatusCode::kErrorMisaligned,

@@ -92,9 +92,10 @@ TEST(TmaStoreEpilogue, TakenOnlyForWhole16ByteRows) {
   };
   auto shape = [](int n) { return ProblemShape{64, n, 128}; };  // M = 64, K unused
   EXPECT_TRUE(E::c_allows_tma(shape(256), args(c, 256, 256)));
-  EXPECT_TRUE(E::c_allows_tma(shape(248), args(c, 248, 256)));       // 496 B rows, ldc 512 B
-  EXPECT_FALSE(E::c_allows_tma(shape(250), args(c, 250, 256)));      // 500 B: not whole 16-byte units
-  EXPECT_FALSE(E::c_allows_tma(shape(256), args(c, 256, 258)));      // rows 516 B apart: not 16-byte aligned
+  EXPECT_TRUE(E::c_allows_tma(shape(248), args(c, 248, 256)));   // 496 B rows, ldc 512 B
+  EXPECT_FALSE(E::c_allows_tma(shape(250), args(c, 250, 256)));  // 500 B: not whole 16-byte units
+  EXPECT_FALSE(
+      E::c_allows_tma(shape(256), args(c, 256, 258)));  // rows 516 B apart: not 16-byte aligned
   EXPECT_FALSE(E::c_allows_tma(shape(256), args(c + 1, 256, 256)));  // C itself 2 B off 16
   EXPECT_TRUE(E8::c_allows_tma(shape(272), args(c8, 272, 288)));
   EXPECT_FALSE(E8::c_allows_tma(shape(264), args(c8, 264, 288)));  // 264 B
