@@ -4,6 +4,10 @@
 # binaries, the CUDA examples and the benchmark, built here by scripts/test.sh with nvcc, Debian's
 # Google Benchmark shared library, and the commit they were built from. Then call the device tool
 # with carry [".carry"] and `bash scripts/h200_run.sh all` (or tests / bench).
+# FP8GEMM_AB_BASE_BENCH=<path>: also carry that build's benchmark as .carry/fp8gemm_bench_base (for
+# `h200_run.sh ab`). The binaries travel stripped of host symbols and packed in .carry/carry.tgz
+# (the device fatbins are kept; unpacked by h200_run.sh): the working tree and the carried paths
+# together may not exceed 64 MiB.
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${FP8GEMM_BUILD_DIR:-$REPO/build/ci}"
@@ -14,9 +18,13 @@ cp "$BUILD"/tests/gpu/fp8gemm_*_gpu_test .carry/
 for f in examples/fp8gemm_demo_cuda examples/fp8gemm_example_block_level bench/fp8gemm_bench; do
   [[ -x "$BUILD/$f" ]] && cp "$BUILD/$f" .carry/
 done
+if [[ -n "${FP8GEMM_AB_BASE_BENCH:-}" ]]; then
+  cp "$FP8GEMM_AB_BASE_BENCH" .carry/fp8gemm_bench_base
+fi
 lib=$(ldconfig -p | awk '/libbenchmark\.so\.1/ {print $NF; exit}')
 [[ -n "$lib" ]] && cp -L "$lib" .carry/
 commit=$(git rev-parse --short HEAD)
 git diff --quiet HEAD -- include tests bench examples || commit="$commit+uncommitted"
 echo "$commit" > .carry/COMMIT
+(cd .carry && strip --strip-unneeded fp8gemm_* && tar czf carry.tgz --remove-files $(ls fp8gemm_* libbenchmark* 2>/dev/null))
 du -sh .carry

@@ -23,6 +23,8 @@ what=${1:-all}
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$PWD/.carry${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# scripts/h200_carry.sh packs the binaries; unpack them once
+[[ -f .carry/carry.tgz ]] && tar xzf .carry/carry.tgz -C .carry && rm -f .carry/carry.tgz
 {
   date -u +"date: %Y-%m-%dT%H:%M:%SZ"
   echo "commit: $(cat .carry/COMMIT 2>/dev/null || echo unknown)"

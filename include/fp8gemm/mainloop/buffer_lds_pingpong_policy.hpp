@@ -13,6 +13,7 @@
 #include "fp8gemm/arch/mma_atom.hpp"
 #include "fp8gemm/mainloop/common.hpp"
 #include "fp8gemm/mainloop/operand_checks.hpp"
+#include "fp8gemm/policy/rule.hpp"
 #include "fp8gemm/quant/granularity.hpp"
 #include "fp8gemm/status.hpp"
 #include "fp8gemm/tile/lds_layout.hpp"
@@ -68,11 +69,8 @@ struct BufferLdsPingPongSupports {
                                                         Policy::kWaveTileN % Arch::kWaveSize == 0);
 
   /// The rules in order, each with the sentence that says why a config failing it is refused.
-  struct Rule {
-    bool holds;
-    char const* why;
-  };
-  static constexpr Rule kRules[] = {
+  static constexpr int kRuleCount = 12;  // a bound, so nvcc sees a complete array in the class
+  static constexpr Rule kRules[kRuleCount] = {
       {arch::direct_to_lds_bytes<Arch>::value > 0 && (kLoadBytes == 16 || kLoadBytes == 4),
        "the target has no buffer loads into LDS of 4 or 16 bytes per lane (CDNA only)"},
       {!kStaged || kWaves == 4, "tile loads through registers need 4 waves"},
@@ -93,11 +91,7 @@ struct BufferLdsPingPongSupports {
       {kScalesFitPromotion, "hardware MX-32 scales do not take PromoteEvery"},
       {kScaleLoadsFit, "Blockwise needs wave tiles of multiples of 64 rows and columns"},
   };
-  static constexpr char const* why_not() {
-    for (Rule const& r : kRules)
-      if (!r.holds) return r.why;
-    return nullptr;
-  }
+  static constexpr char const* why_not() { return first_failing(kRules); }
   static constexpr char const* kWhyNot = why_not();
   static constexpr bool value = kWhyNot == nullptr;
 };
