@@ -62,20 +62,21 @@ struct GemmKernel {
   /// the CDNA K loop differently (docs/performance.md#one-tile-walk).
   FP8GEMM_DEVICE static void run(Params const& p, void* shared) {
     auto& lds = *static_cast<SharedStorage*>(shared);
-    OutputBounds const bounds = OutputBounds::of(p.problem);
     TileScheduler scheduler(p.scheduler);
-    for (WorkTile w = scheduler.first(); w; w = scheduler.next()) {
+    while (scheduler.more()) {
+      WorkTile const w = scheduler.next();
       Accumulators acc;
       acc.clear();
       if (w.k_tile_begin < w.k_tile_end)
         Mainloop{}(p.mainloop, w.m0, w.n0, w.k_tile_begin, w.k_tile_end, lds, acc);
       if (p.scheduler.split_k == 1) {
-        Epilogue::store(p.epilogue, bounds, w.m0, w.n0, acc, Mainloop::Coords::current());
+        Epilogue::store(p.epilogue, OutputBounds::of(p.problem), w.m0, w.n0, acc,
+                        Mainloop::Coords::current());
       } else {
         store_split_k_partial(p.workspace, p.problem, w.m0, w.n0, w.split, acc,
                               Mainloop::Coords::current());
       }
-      if constexpr (TileScheduler::kOneTilePerWorkgroup) break;  // next() has nothing
+      if constexpr (TileScheduler::kOneTilePerWorkgroup) break;  // more() is false now
     }
   }
 

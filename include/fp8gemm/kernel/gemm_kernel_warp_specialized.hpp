@@ -133,8 +133,10 @@ struct WarpSpecializedGemmKernel {
     if (warpgroup == 0) {             // producer
       if constexpr (Policy::kConsumers > 1) arch::setmaxnreg_dec<Policy::kProducerRegisters>();
       if (tid < Arch::kWaveSize && arch::elect_one_sync()) {  // one thread of warp 0
-        for (WorkTile t = scheduler.first(); t; t = scheduler.next())
+        while (scheduler.more()) {
+          WorkTile const t = scheduler.next();
           Mainloop::load(p.mainloop, s, pos, t.m0, t.n0, t.k_tile_begin, t.k_tile_end, rank);
+        }
         // Every load of this CTA is issued: the stream's next grid may be scheduled once every
         // CTA got here (or exited); it waits in its own grid_dependency_wait for this one to
         // complete (programmatic launch).
@@ -147,10 +149,9 @@ struct WarpSpecializedGemmKernel {
       // Per-tensor scales, read once: read at each tile's epilogue, the load's L2 round trip
       // (under the main loop's traffic) was paid by every tile while the tensor cores idled.
       auto const dq = Epilogue::Dequant::load(p.epilogue);
-      OutputBounds const bounds = OutputBounds::of(p.problem);
       // the CTA's items in order; ping-pong: consumer c takes c, c + 2, ...
-      int mine = 0;
-      for (WorkTile t = scheduler.first(); t; t = scheduler.next(), ++mine) {
+      for (int mine = 0; scheduler.more(); ++mine) {
+        WorkTile const t = scheduler.next();
         if (Policy::kPingPong && mine % 2 != coords.consumer) {
           // the other consumer's tile: its k-blocks pass through the ring untouched by this one
           pos.template advance_by<Policy::kStages>(t.k_tile_end - t.k_tile_begin);
@@ -174,8 +175,8 @@ struct WarpSpecializedGemmKernel {
         // consume the shared stages: nothing to store
         if (!t.store) continue;
         if (p.scheduler.split_k == 1)
-          Epilogue::store(p.epilogue, epilogue_storage(shared_all), bounds, m0, n0, acc, coords,
-                          dq);
+          Epilogue::store(p.epilogue, epilogue_storage(shared_all), OutputBounds::of(p.problem),
+                          m0, n0, acc, coords, dq);
         else
           store_split_k_partial(p.workspace, p.problem, m0, n0, t.split, acc, coords);
       }

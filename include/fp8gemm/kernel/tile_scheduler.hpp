@@ -3,11 +3,11 @@
 /// which order. A scheduler owns the iteration: the kernel asks it for work until it says done,
 ///
 ///   TileScheduler scheduler(params);
-///   for (WorkTile w = scheduler.first(); w; w = scheduler.next()) { mainloop; epilogue; }
+///   while (scheduler.more()) { WorkTile const w = scheduler.next(); mainloop; epilogue; }
 ///
 /// and needs nothing else to find its tile. Contract: Arguments (the options), can_implement and
 /// to_params or initialize (both of the ProblemShape and the Arguments), Params, grid_x / grid_y,
-/// kOneTilePerWorkgroup, and on the device a scheduler built from Params with first() and next().
+/// kOneTilePerWorkgroup, and on the device a scheduler built from Params with more() and next().
 /// A grouped scheduler (several problems, one launch) plugs in with the same contract and fills
 /// WorkTile::group.
 #pragma once
@@ -25,7 +25,7 @@ namespace fp8gemm {
 /// One unit of work: the output tile at (m0, n0) (its tile indices m, n) of problem `group`, over
 /// K tiles [k_tile_begin, k_tile_end), the split-th part of K. store = false: a cluster pair's
 /// tile past the matrix, which is loaded and multiplied (its partner's tile) but not stored.
-/// valid = false: the scheduler has no more work for this workgroup.
+/// valid = false: next() was asked past the end of the walk (more() said false).
 struct WorkTile {
   int group = 0;
   int m = 0, n = 0;    // tile indices
@@ -84,7 +84,7 @@ FP8GEMM_HOST_DEVICE int xcd_contiguous(int block, int blocks, int xcds) {
 
 /// One workgroup per output tile and K split: grid = (tiles_m * tiles_n, split_k); block x is
 /// the tile in banded raster order (behind the XCD-aware renumbering on multi-die targets),
-/// block y the K split. first() gives that one tile, next() none.
+/// block y the K split: its walk is that one tile.
 template <class Policy>
 struct RasterTileScheduler {
   using Arch = typename Policy::Arch;
@@ -153,16 +153,18 @@ struct RasterTileScheduler {
     return work_tile<Policy>(t.m, t.n, split, p.k_tiles, p.k_tiles_per_split);
   }
 
-  /// This workgroup's walk: its one tile, then done (a constant: the kernel's loop over the
-  /// walk compiles to straight code).
+  /// This workgroup's walk: its one tile, then done.
   FP8GEMM_DEVICE explicit RasterTileScheduler(Params const& p) : params_(p) {}
-  FP8GEMM_DEVICE WorkTile first() const {
+  FP8GEMM_DEVICE bool more() const { return !taken_; }
+  FP8GEMM_DEVICE WorkTile next() {
+    if (taken_) return WorkTile{};
+    taken_ = true;
     return work(params_, arch::block_idx_x(), arch::block_idx_y());
   }
-  FP8GEMM_DEVICE WorkTile next() const { return WorkTile{}; }
 
  private:
   Params params_;
+  bool taken_ = false;
 };
 
 /// Persistent schedule (one CTA per SM): work item w = (output tile w / split_k in banded order,
@@ -171,7 +173,7 @@ struct RasterTileScheduler {
 /// (L2 reuse), a tile's K splits side by side. split_k > 1 (decode: fewer tiles than SMs) writes
 /// FP32 partial sums to the workspace, reduced by a second kernel (device/gemm.hpp). Contract:
 /// Arguments, can_implement, initialize (queries the SM count), Params, grid_x/grid_y, items,
-/// work, and the device walk first() / next().
+/// work, and the device walk more() / next().
 ///
 /// 2-CTA clusters (Policy::kMulticast kA / kB): an item is a tile *pair* (and a K split): kA pairs
 /// tiles (m, 2j) and (m, 2j + 1) of one tile row, kB tiles (2i, n) and (2i + 1, n) of one tile
@@ -317,22 +319,22 @@ struct PersistentTileScheduler {
   }
 
   /// This CTA's walk: cluster c of the grid's clusters takes items c, c + clusters, ...; rank:
-  /// this CTA's place in its cluster. Every thread that walks gets the same sequence.
+  /// this CTA's place in its cluster. Every thread that walks gets the same sequence. `p` stays
+  /// where the kernel has it (parameter space), read per item, not copied into registers held
+  /// across the main loop (docs/performance.md#persistent-walk-registers).
   FP8GEMM_DEVICE PersistentTileScheduler(Params const& p, int first, int stride, int rank)
       : params_(p), items_(items(p)), next_(first), stride_(stride), rank_(rank) {}
-  FP8GEMM_DEVICE WorkTile first() { return take(); }
-  FP8GEMM_DEVICE WorkTile next() { return take(); }
   /// Whether next() has more work to give.
   FP8GEMM_DEVICE bool more() const { return next_ < items_; }
-
- private:
-  FP8GEMM_DEVICE WorkTile take() {
+  FP8GEMM_DEVICE WorkTile next() {
     if (next_ >= items_) return WorkTile{};
     WorkTile const w = work(params_, next_, rank_);
     next_ += stride_;
     return w;
   }
-  Params params_;
+
+ private:
+  Params const& params_;
   int items_, next_, stride_, rank_;
 };
 
