@@ -85,6 +85,7 @@ class AutoGemm {
       typename selection::CompilingCandidates<typename Target::template Candidates<EA, EB>,
                                               ConfigOf>::type;
   static constexpr int kCandidates = int(std::tuple_size_v<Candidates>);
+  static constexpr char const* kTargetName = Target::kName;
   static_assert(kCandidates > 0,
                 "no candidate policy of this target compiles for these element types, "
                 "granularity, layout and accumulation (config_why_not names each one's rule)");
@@ -445,7 +446,7 @@ class AutoGemm {
         int const i = find_candidate(t.candidate);
         int const sk = has_ws ? t.split_k : 1;
         if (i < 0 || !feasible(i, pr, sk).ok()) break;  // stale entry: the model decides
-        return finish(i, sk, Tier::kTable,
+        return finish(i, sk, forced_band ? Tier::kForced : Tier::kTable,
                       std::string("table entry N=") + std::to_string(t.n) +
                           " K=" + std::to_string(t.k) + " M in [" + std::to_string(t.m_lo) + ", " +
                           std::to_string(t.m_hi) + "] (" + table.provenance + ")" +
@@ -468,13 +469,14 @@ class AutoGemm {
                  std::string(short_names()[with_ws.index]) + " split_k " +
                  std::to_string(with_ws.split_k) + ", " + us(with_ws.seconds) + ")";
       }
-      return finish(b.index, b.split_k, forced_split ? Tier::kForced : Tier::kModel, why);
+      return finish(b.index, b.split_k, forced_split || forced_band ? Tier::kForced : Tier::kModel,
+                    why);
     }
 
     // Tier 3: no candidate can run it; the default, whose refusal can_implement returns.
     int const d = default_index();
     Status const why = feasible(d, pr, args.split_k);
-    return finish(d, args.split_k, forced_split ? Tier::kForced : Tier::kDefault,
+    return finish(d, args.split_k, forced_split || forced_band ? Tier::kForced : Tier::kDefault,
                   split_note + "no candidate can run M=" + std::to_string(pr.m) +
                       " N=" + std::to_string(pr.n) + " K=" + std::to_string(pr.k) +
                       "; the default " + short_names()[d] + " refuses it: " + why.to_string());
