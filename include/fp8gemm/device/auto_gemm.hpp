@@ -302,22 +302,28 @@ class AutoGemm {
     return e;
   }
 
-  /// Whether candidate i can run the problem with split_k on dense operands of its shape, on the
-  /// target: supports<>, where a refusal of this build or device alone still counts as feasible
-  /// (run() reports it): arch::check_target's, and in builds without nvcc's TMA encoder the WGMMA
-  /// kernel's, which refuses before its shape checks; its shape is then unverified here.
+  /// Whether candidate i can run the problem with split_k on operands of its shape with rows
+  /// padded to 16 elements, on the target: supports<>, where a refusal of this build or device
+  /// alone still counts as feasible (run() reports it): arch::check_target's, and in builds without
+  /// nvcc's TMA encoder the WGMMA kernel's, which refuses before its shape checks; its shape is
+  /// then unverified here.
   static Status feasible(int i, ProblemShape const& pr, int split_k) {
     return visit(i, [&](auto tag) {
       using Config = typename decltype(tag)::type;
-      if constexpr (IsWgmmaPolicy<typename Config::Policy>::value && !arch::kTmaEncoderAvailable) {
-        bool const sane = pr.m >= 1 && pr.n >= 1 && pr.k >= 1 && split_k >= 1 &&
-                          split_k <= selection::ceil_div(pr.k, Config::Policy::kBlockK);
-        return sane ? Status::success()
-                    : Status::error(StatusCode::kErrorInvalidSize, "empty problem or K split");
-      }
-      Status const s = supports<Config>(pr, split_k);
+      using P = typename Config::Policy;
+      Status const s = supports<Config>(pr, split_k, OperandPitches::kPadded16);
       if (s.ok()) return s;
-      Status const device = arch::check_target<typename Config::Policy::Arch>();
+      if constexpr (IsWgmmaPolicy<P>::value && !arch::kTmaEncoderAvailable) {
+        // Gemm's own checks passed; the mainloop refused the build (kErrorUnsupported, its
+        // first check). The split is then checked against the K tiles only.
+        if (s.code() == StatusCode::kErrorUnsupported)
+          return split_k >= 1 && split_k <= selection::ceil_div(pr.k, P::kBlockK)
+                     ? Status::success()
+                     : Status::error(
+                           StatusCode::kErrorInvalidArgument,
+                           "split_k must be in [1, K tiles of " + std::to_string(P::kBlockK) + "]");
+      }
+      Status const device = arch::check_target<typename P::Arch>();
       if (!device.ok() && device.message() == s.message()) return Status::success();
       return s;
     });

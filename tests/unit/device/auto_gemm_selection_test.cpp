@@ -111,13 +111,13 @@ TEST(AutoGemmSelection, EveryTierIsReached) {
   EXPECT_EQ(c.tier, Tier::kModel);
   EXPECT_NE(c.reason.find("least estimated time"), std::string::npos);
   EXPECT_GT(c.estimated_us, 0);
-  // tier 3: nothing can run K = 100 (dense rows of 100 bytes are not 16-byte aligned)
-  c = Cdna3Auto::select(problem<Cdna3Auto>(64, 64, 100));
+  // tier 3: nothing can run an empty problem
+  c = Cdna3Auto::select(problem<Cdna3Auto>(0, 64, 64));
   EXPECT_EQ(c.tier, Tier::kDefault);
   EXPECT_EQ(c.short_name, "cdna3_default");
-  Status const refused = supports<Cdna3Auto::CandidateConfig<0>>({64, 64, 100});
+  Status const refused = supports<Cdna3Auto::CandidateConfig<0>>({0, 64, 64});
   EXPECT_FALSE(refused.ok());
-  EXPECT_FALSE(Cdna3Auto::can_implement(problem<Cdna3Auto>(64, 64, 100)).ok());
+  EXPECT_FALSE(Cdna3Auto::can_implement(problem<Cdna3Auto>(0, 64, 64)).ok());
   EXPECT_NE(c.reason.find(refused.message()), std::string::npos) << c.reason;
   // forced: split_k, band_m, Arguments::force_policy
   auto forced = problem<Cdna4Auto>(256, 256, 1024);
@@ -175,7 +175,8 @@ TEST(AutoGemmSelection, NoWorkspaceMeansNoSplitAndSaysSo) {
   EXPECT_GT(split.split_k, 1);
   EXPECT_EQ(bytes, std::size_t(split.split_k) * 128 * 4096 * sizeof(float));
   Status const runnable = Cdna4Auto::visit(split.index, [&](auto tag) {
-    return supports<typename decltype(tag)::type>(a.problem, split.split_k);
+    return supports<typename decltype(tag)::type>(a.problem, split.split_k,
+                                                  OperandPitches::kPadded16);
   });
   EXPECT_TRUE(runnable.ok()) << runnable.to_string();
 }
@@ -242,10 +243,10 @@ std::vector<std::pair<int, int>> shape_set_nk() {
 }
 
 // 10,000 seeded problems per target (M 1..16384 log-uniform, N and K multiples of 16 up to 32768,
-// every other one an (N, K) of bench/shapes/llm_shapes.csv; 1 % with K = 16 j + 8): the chosen
-// candidate passes supports<> at the chosen split, or the refusal is named: in the choice's reason
-// (tier default: nothing can run it) or, for the sm_90a candidates in this host build, the build's
-// sentence.
+// every other one an (N, K) of bench/shapes/llm_shapes.csv; 1 % with K = 16 j + 8, 1 % with M = 0):
+// the chosen candidate passes supports<> at the chosen split, or the refusal is named: in the
+// choice's reason (tier default: nothing can run it) or, for the sm_90a candidates in this host
+// build, the build's sentence.
 template <class A>
 void random_problems_choose_runnable(std::vector<std::pair<int, int>> const& nk, unsigned seed) {
   std::mt19937 rng(seed);
@@ -253,17 +254,19 @@ void random_problems_choose_runnable(std::vector<std::pair<int, int>> const& nk,
   std::uniform_int_distribution<int> mult16(1, 2048);
   int refused = 0;
   for (int i = 0; i < 10000; ++i) {
-    int const m = std::min(16384, int(std::exp(log_m(rng))));
+    int m = std::min(16384, int(std::exp(log_m(rng))));
     int n = 16 * mult16(rng), k = 16 * mult16(rng);
     if (i % 2 == 1) std::tie(n, k) = nk[rng() % nk.size()];
-    if (i % 100 == 7) k += 8;  // 1 %: rows of A not 16-byte aligned, refused by every candidate
+    if (i % 100 == 7) k += 8;  // 1 %: rows of A padded to 16 bytes (the selection assumes so)
+    if (i % 100 == 11) m = 0;  // 1 %: empty, refused by every candidate (tier default)
     auto a = problem<A>(m, n, k);
     std::vector<float> marker(1);
     if (i % 3 == 0) a.workspace = marker.data();  // only select() sees it here
     Choice const c = A::select(a);
     ASSERT_GE(c.index, 0) << c.reason;
     Status const s = A::visit(c.index, [&](auto tag) {
-      return supports<typename decltype(tag)::type>(a.problem, c.split_k);
+      return supports<typename decltype(tag)::type>(a.problem, c.split_k,
+                                                    OperandPitches::kPadded16);
     });
     if (s.ok()) continue;
     ++refused;
