@@ -186,14 +186,15 @@ class AutoGemm {
     return i < 0 || i >= kCandidates ? "" : short_names()[i];
   }
 
-  /// Calls f(TypeTag<CandidateConfig<index>>{}) for a runtime index in [0, kCandidates).
+  /// Calls f(TypeTag<CandidateConfig<index>>{}) for a runtime index in [0, kCandidates) (every
+  /// candidate's call must return the same type).
   template <class T>
   struct TypeTag {
     using type = T;
   };
   template <class F>
   static decltype(auto) visit(int index, F&& f) {
-    return visit_impl(index, std::forward<F>(f), std::make_index_sequence<kCandidates>{});
+    return visit_impl<0>(index, std::forward<F>(f));
   }
 
   /// The SM / CU count a call with sm_count = 0 plans for: the current device's where a GPU
@@ -224,15 +225,13 @@ class AutoGemm {
   }
 
  private:
-  template <class F, std::size_t... Is>
-  static decltype(auto) visit_impl(int index, F&& f, std::index_sequence<Is...>) {
-    using R = decltype(f(TypeTag<CandidateConfig<0>>{}));
-    if constexpr (std::is_void_v<R>) {
-      ((index == int(Is) ? (f(TypeTag<CandidateConfig<int(Is)>>{}), true) : false) || ...);
+  template <int I, class F>
+  static decltype(auto) visit_impl(int index, F&& f) {
+    if constexpr (I + 1 == kCandidates) {
+      return f(TypeTag<CandidateConfig<I>>{});  // the last one, or an index out of range
     } else {
-      R r{};
-      ((index == int(Is) ? (r = f(TypeTag<CandidateConfig<int(Is)>>{}), true) : false) || ...);
-      return r;
+      if (index == I) return f(TypeTag<CandidateConfig<I>>{});
+      return visit_impl<I + 1>(index, std::forward<F>(f));
     }
   }
 
