@@ -123,7 +123,7 @@ class AutoGemm {
     char const* force_policy = nullptr;
   };
 
-  /// The choice for these arguments: memoized per (M, N, K, SM count, split_k, band_m, whether a
+  /// The choice for these arguments: memoized per (M, N, K, L, SM count, split_k, band_m, whether a
   /// workspace is given, force_policy). Host only: no device memory is read, nothing launched.
   static Choice select(Arguments const& args) {
     selection::ChoiceKey const key = key_of(args);
@@ -256,7 +256,7 @@ class AutoGemm {
 
   static selection::ChoiceKey key_of(Arguments const& args) {
     selection::ChoiceKey key;
-    key.m = args.problem.m, key.n = args.problem.n, key.k = args.problem.k;
+    key.m = args.problem.m, key.n = args.problem.n, key.k = args.problem.k, key.l = args.problem.l;
     key.sm_count = args.sm_count > 0 ? args.sm_count : device_sm_count();
     key.split_k = args.split_k, key.band_m = args.band_m;
     key.has_workspace = args.workspace != nullptr;

@@ -14,6 +14,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -181,7 +182,33 @@ TEST(AutoGemmSelection, NoWorkspaceMeansNoSplitAndSaysSo) {
   EXPECT_TRUE(runnable.ok()) << runnable.to_string();
 }
 
-// A hit: one uncontended mutex, a hash of eight integers, one probe, a copy of the Choice
+// Threads selecting at once (a shared memo) agree with one thread's choices.
+TEST(AutoGemmSelection, ConcurrentSelectionsAgree) {
+  selection::reset_for_testing();
+  std::vector<std::pair<int, int>> const nk = {{8192, 8192}, {2112, 7168}, {5120, 2048}};
+  std::vector<Choice> serial;
+  for (int m = 1; m <= 4096; m *= 2)
+    for (auto const& [n, k] : nk) serial.push_back(Sm90Auto::select(problem<Sm90Auto>(m, n, k)));
+  selection::reset_for_testing();
+  std::vector<int> mismatches(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      std::size_t i = 0;
+      for (int m = 1; m <= 4096; m *= 2)
+        for (auto const& [n, k] : nk) {
+          Choice const c = Sm90Auto::select(problem<Sm90Auto>(m, n, k));
+          mismatches[t] += c.index != serial[i].index || c.split_k != serial[i].split_k ||
+                           c.reason != serial[i].reason;
+          ++i;
+        }
+    });
+  for (std::thread& t : threads) t.join();
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(mismatches[t], 0) << "thread " << t;
+  EXPECT_EQ(Sm90Auto::cached_choices(), serial.size());
+}
+
+// A hit: one uncontended mutex, a hash of nine integers, one probe, a copy of the Choice
 // (select) or of three ints (run's lookup). Timed over 10^5 hits: < 1 us each on the CI host.
 TEST(AutoGemmSelection, ACacheHitCostsLessThanAMicrosecond) {
   selection::reset_for_testing();

@@ -92,13 +92,13 @@ inline void reset_for_testing() {
 
 /// What a choice depends on besides the AutoGemm's types.
 struct ChoiceKey {
-  std::int64_t m = 0, n = 0, k = 0;
+  std::int64_t m = 0, n = 0, k = 0, l = 1;
   int sm_count = 0, split_k = 1, band_m = 0;
   bool has_workspace = false;
   std::size_t forced_name_hash = 0;  // of Arguments::force_policy (0: none)
   bool operator==(ChoiceKey const& o) const {
-    return m == o.m && n == o.n && k == o.k && sm_count == o.sm_count && split_k == o.split_k &&
-           band_m == o.band_m && has_workspace == o.has_workspace &&
+    return m == o.m && n == o.n && k == o.k && l == o.l && sm_count == o.sm_count &&
+           split_k == o.split_k && band_m == o.band_m && has_workspace == o.has_workspace &&
            forced_name_hash == o.forced_name_hash;
   }
 };
@@ -107,13 +107,14 @@ struct ChoiceKeyHash {
     std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the fields
     auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 1099511628211ull; };
     mix(std::uint64_t(key.m)), mix(std::uint64_t(key.n)), mix(std::uint64_t(key.k));
+    mix(std::uint64_t(key.l));
     mix(std::uint64_t(key.sm_count)), mix(std::uint64_t(key.split_k));
     mix(std::uint64_t(key.band_m)), mix(key.has_workspace), mix(key.forced_name_hash);
     return std::size_t(h);
   }
 };
 
-/// A mutex-protected map from key to choice. A hit is one uncontended lock, one hash of eight
+/// A mutex-protected map from key to choice. A hit is one uncontended lock, one hash of nine
 /// integers and one bucket probe, and copies three ints out (lookup) or the Choice (its strings:
 /// get): well under 1 us (tests/unit/device/auto_gemm_selection_test.cpp times 10^5 hits).
 class ChoiceCache {
