@@ -412,8 +412,24 @@ class AutoGemm {
                                      .seconds;
         });
       }
-      reason += forced_band ? "; band_m " + std::to_string(args.band_m) + " given by the caller"
-                            : "; raster: the scheduler's band_m";
+      std::string raster = "; raster: the scheduler's band_m";
+      if (index >= 0 && !forced_band)
+        visit(index, [&](auto tag) {
+          using Config = typename decltype(tag)::type;
+          if constexpr (IsWgmmaPolicy<typename Config::Policy>::value) {
+            std::int64_t const units = pr.tiles_m<Config::Policy::kBlockM>() *
+                                       pr.tiles_n<Config::Policy::kBlockN>() * split_k;
+            int const grid = int(units < key.sm_count ? units : key.sm_count);
+            raster += " (auto_band_m: " +
+                      std::to_string(Config::TileScheduler::band_m_for(0, grid, split_k)) +
+                      " tile rows per band for " + std::to_string(grid) + " CTAs)";
+          } else {
+            raster += " (" + std::to_string(Config::TileScheduler::kDefaultBandM) +
+                      " tile rows per band)";
+          }
+        });
+      reason +=
+          forced_band ? "; band_m " + std::to_string(args.band_m) + " given by the caller" : raster;
       c.reason = reason;
       return c;
     };
