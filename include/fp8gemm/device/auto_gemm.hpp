@@ -6,6 +6,7 @@
 /// 3), or as the caller forces it. docs/selection.md.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "fp8gemm/arch/gpu_runtime.hpp"
 #include "fp8gemm/device/gemm.hpp"
 #include "fp8gemm/device/selection/choice.hpp"
 #include "fp8gemm/device/selection/model.hpp"
@@ -86,6 +88,11 @@ class AutoGemm {
                                               ConfigOf>::type;
   static constexpr int kCandidates = int(std::tuple_size_v<Candidates>);
   static constexpr char const* kTargetName = Target::kName;
+#if defined(FP8GEMM_HAS_GPU_RUNTIME)
+  static constexpr bool kHasGpuRuntime = true;  // device_sm_count asks the device
+#else
+  static constexpr bool kHasGpuRuntime = false;
+#endif
   static_assert(kCandidates > 0,
                 "no candidate policy of this target compiles for these element types, "
                 "granularity, layout and accumulation (config_why_not names each one's rule)");
@@ -136,7 +143,9 @@ class AutoGemm {
   }
 
   /// The choice in words: what, its tier, and why.
-  static std::string explain(Arguments const& args) { return describe(args, select(args)); }
+  static std::string explain(Arguments const& args) {
+    return describe(args, select(args));
+  }
 
   static Status can_implement(Arguments const& args) {
     Choice const c = select(args);
@@ -200,15 +209,11 @@ class AutoGemm {
   /// The SM / CU count a call with sm_count = 0 plans for: the current device's where a GPU
   /// runtime answers (asked once per device), else Target::kDefaultSmCount.
   static int device_sm_count() {
-#if defined(FP8GEMM_BACKEND_CUDA) || defined(FP8GEMM_BACKEND_HIP)
+#if defined(FP8GEMM_HAS_GPU_RUNTIME)
+    static std::atomic<int> counts[64] = {};  // per device id, 0: not asked yet
     int device = 0;
-#if defined(FP8GEMM_BACKEND_CUDA)
-    if (cudaGetDevice(&device) != cudaSuccess) return Target::kDefaultSmCount;
-#else
-    if (hipGetDevice(&device) != hipSuccess) return Target::kDefaultSmCount;
-#endif
-    static std::atomic<int> counts[64] = {};
-    if (device < 0 || device >= 64) return Target::kDefaultSmCount;
+    if (arch::current_device(&device) != kGpuSuccess || device < 0 || device >= 64)
+      return Target::kDefaultSmCount;
     int n = counts[device].load(std::memory_order_relaxed);
     if (n > 0) return n;
     if (!arch::multiprocessor_count(&n).ok() || n < 1) n = Target::kDefaultSmCount;
@@ -384,12 +389,8 @@ class AutoGemm {
     Choice c;
     c.sm_count = key.sm_count;
     std::string const sms_from = args.sm_count > 0 ? "Arguments::sm_count"
-#if defined(FP8GEMM_BACKEND_CUDA) || defined(FP8GEMM_BACKEND_HIP)
-                                                   : "the device";
-#else
-                                                   : "the target's default (no GPU runtime in this "
-                                                     "build)";
-#endif
+                                 : kHasGpuRuntime  ? "the device"
+                                                   : "the target's default (no GPU runtime here)";
     std::string const where = std::to_string(key.sm_count) + " SMs/CUs (" + sms_from + ")";
     bool const forced_split = args.split_k != 1, forced_band = args.band_m != 0;
     bool const has_ws = args.workspace != nullptr;
