@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /// What plain GPU code outside arch/ needs from the runtime (arch layer): device memory, async
-/// memset and copy to the host, stream synchronization and plain kernel launches, one name each
-/// for HIP and CUDA; and the integer atomics of simple kernels. GPU builds only.
+/// memset and copy to the host, stream synchronization, the current device, plain kernel launches,
+/// one name each for HIP and CUDA; and the integer atomics of simple kernels. GPU builds only.
 #pragma once
 
 #include <cstddef>
@@ -35,6 +35,9 @@ inline gpuError_t copy_to_host_async(void* dst, void const* src, std::size_t byt
 }
 inline gpuError_t stream_synchronize(gpuStream_t s) {
   return FP8GEMM_RUNTIME_CALL(StreamSynchronize)(s);
+}
+inline gpuError_t current_device(int* device) {
+  return FP8GEMM_RUNTIME_CALL(GetDevice)(device);
 }
 
 #undef FP8GEMM_RUNTIME_CALL

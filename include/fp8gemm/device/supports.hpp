@@ -41,8 +41,14 @@ constexpr bool config_compiles() {
 /// not instantiated), then Gemm<Config>::can_implement on such arguments (host only: no pointer
 /// is read, nothing is launched), which includes the device check. A call's own arguments (their
 /// pointers, pitches, workspace) are still checked by can_implement when it runs.
+/// Pitches of the operands supports<> checks: kDense as described above; kPadded16: lda, ldb and
+/// ldc rounded up to a multiple of 16 elements (how callers pad rows that are not 16-byte
+/// aligned: AutoGemm asks this, since a call's own pitches are checked when it runs).
+enum class OperandPitches { kDense, kPadded16 };
+
 template <class Config>
-Status supports(ProblemShape const& problem, int split_k = 1) {
+Status supports(ProblemShape const& problem, int split_k = 1,
+                OperandPitches pitches = OperandPitches::kDense) {
   using C = GemmConfigParts<Config>;
   if constexpr (!config_compiles<Config>()) {
     return Status::error(StatusCode::kErrorUnsupported,
@@ -55,19 +61,22 @@ Status supports(ProblemShape const& problem, int split_k = 1) {
       using T = std::remove_pointer_t<decltype(typed)>;
       return reinterpret_cast<T*>(std::uintptr_t{1} << 20);
     };
+    auto pitch = [pitches](std::int64_t extent) {
+      return pitches == OperandPitches::kPadded16 ? (extent + 15) / 16 * 16 : extent;
+    };
     typename G::Arguments args;
     args.problem = problem;
     bool const nk = C::kLayoutB == LayoutB::kNK;
     args.a = at(static_cast<typename G::ElementA const*>(nullptr));
-    args.lda = problem.k;
+    args.lda = pitch(problem.k);
     args.b = at(static_cast<typename G::ElementB const*>(nullptr));
-    args.ldb = nk ? problem.k : problem.n;
+    args.ldb = pitch(nk ? problem.k : problem.n);
     args.scale_a = at(static_cast<typename G::Scale const*>(nullptr));
     args.scale_a_count = G::scale_shape_a(problem.m, problem.k).size();
     args.scale_b = at(static_cast<typename G::Scale const*>(nullptr));
     args.scale_b_count = G::scale_shape_b(problem.n, problem.k).size();
     args.epilogue.c = at(static_cast<typename G::ElementC*>(nullptr));
-    args.epilogue.ldc = problem.n;
+    args.epilogue.ldc = pitch(problem.n);
     if constexpr (is_output_fp8_v<typename G::ElementC>) args.epilogue.output_scale = 1.0f;
     args.split_k = split_k;
     if (split_k > 1) args.workspace = at(static_cast<float*>(nullptr));

@@ -101,22 +101,24 @@ struct LdsMultistageRules {
   static constexpr bool kHardwareMxAtomK =
       !Promotion::kHardwareMx || Atom::kK == 32 * rules::quotient(Atom::kThreads, Atom::kM);
 
-  static constexpr Rule kRules[] = {
-      {kLdsBudget, FP8GEMM_RULE_LDS_BUDGET},
-      {kFragmentReads, FP8GEMM_RULE_FRAGMENT_READ_PITCH},
-      {kRowVectors, FP8GEMM_RULE_COPY_ROW_VECTORS},
-      {kCopyVectors, FP8GEMM_RULE_COPY_VECTORS},
-      {kAsyncVectors, FP8GEMM_RULE_ASYNC_COPY_VECTORS},
-      {kKnBBlocks, FP8GEMM_RULE_KN_B_BLOCKS},
-      {kScaleBlockKDivides, FP8GEMM_RULE_SCALE_BLOCK_K_DIVIDES},
-      {kBlockwiseKAtoms, FP8GEMM_RULE_BLOCKWISE_K_ATOMS},
-      {kMx32AtomK, FP8GEMM_RULE_MX32_SOFTWARE_ATOM_K},
-      {kPromotionAtoms, FP8GEMM_RULE_PROMOTION_ATOMS},
-      {kHardwareMxAtomK, FP8GEMM_RULE_HARDWARE_MX32_ATOM_K},
-      {Promotion::kPartialBudget, FP8GEMM_RULE_PARTIAL_ACCUMULATOR_BUDGET},
-  };
   /// The policy's first failing rule, else the mainloop's; nullptr when the pair is valid.
   static constexpr char const* why_not() {
+    // A local array: nvcc (EDG) sees a class template's static member array with its bound
+    // still unknown while kValid's initializer calls why_not(), and refuses first_failing.
+    constexpr Rule kRules[] = {
+        {kLdsBudget, FP8GEMM_RULE_LDS_BUDGET},
+        {kFragmentReads, FP8GEMM_RULE_FRAGMENT_READ_PITCH},
+        {kRowVectors, FP8GEMM_RULE_COPY_ROW_VECTORS},
+        {kCopyVectors, FP8GEMM_RULE_COPY_VECTORS},
+        {kAsyncVectors, FP8GEMM_RULE_ASYNC_COPY_VECTORS},
+        {kKnBBlocks, FP8GEMM_RULE_KN_B_BLOCKS},
+        {kScaleBlockKDivides, FP8GEMM_RULE_SCALE_BLOCK_K_DIVIDES},
+        {kBlockwiseKAtoms, FP8GEMM_RULE_BLOCKWISE_K_ATOMS},
+        {kMx32AtomK, FP8GEMM_RULE_MX32_SOFTWARE_ATOM_K},
+        {kPromotionAtoms, FP8GEMM_RULE_PROMOTION_ATOMS},
+        {kHardwareMxAtomK, FP8GEMM_RULE_HARDWARE_MX32_ATOM_K},
+        {Promotion::kPartialBudget, FP8GEMM_RULE_PARTIAL_ACCUMULATOR_BUDGET},
+    };
     return first_of(Shape::why_not(), first_failing(kRules));
   }
   static constexpr bool kValid = why_not() == nullptr;
@@ -205,18 +207,20 @@ struct TmaWgmmaRules {
   "consumer, promoted in chunks of N)"
   static constexpr bool kAccumulatorBudget = kAccumulatorRegisters <= kAccumulatorRegisterLimit;
 
-  static constexpr Rule kRules[] = {
-      {kBKMajor, FP8GEMM_RULE_WGMMA_KN_B},
-      {kMulticastHalves, FP8GEMM_RULE_WGMMA_MULTICAST_HALVES},
-      {kNoMx32, FP8GEMM_RULE_WGMMA_MX32},
-      {kPromotionInterval, FP8GEMM_RULE_WGMMA_PROMOTION_INTERVAL},
-      {kBlockwiseK, FP8GEMM_RULE_WGMMA_BLOCKWISE_K},
-      {kSwapABNotBlockwise, FP8GEMM_RULE_WGMMA_SWAPAB_BLOCKWISE},
-      {kL2Hints, FP8GEMM_RULE_WGMMA_L2_STREAM_HINTS},
-      {kBlockwiseN, FP8GEMM_RULE_WGMMA_BLOCKWISE_N},
-      {kAccumulatorBudget, FP8GEMM_RULE_WGMMA_ACCUMULATOR_BUDGET},
-  };
   static constexpr char const* why_not() {
+    // A local array: nvcc (EDG) sees a class template's static member array with its bound
+    // still unknown while kValid's initializer calls why_not(), and refuses first_failing.
+    constexpr Rule kRules[] = {
+        {kBKMajor, FP8GEMM_RULE_WGMMA_KN_B},
+        {kMulticastHalves, FP8GEMM_RULE_WGMMA_MULTICAST_HALVES},
+        {kNoMx32, FP8GEMM_RULE_WGMMA_MX32},
+        {kPromotionInterval, FP8GEMM_RULE_WGMMA_PROMOTION_INTERVAL},
+        {kBlockwiseK, FP8GEMM_RULE_WGMMA_BLOCKWISE_K},
+        {kSwapABNotBlockwise, FP8GEMM_RULE_WGMMA_SWAPAB_BLOCKWISE},
+        {kL2Hints, FP8GEMM_RULE_WGMMA_L2_STREAM_HINTS},
+        {kBlockwiseN, FP8GEMM_RULE_WGMMA_BLOCKWISE_N},
+        {kAccumulatorBudget, FP8GEMM_RULE_WGMMA_ACCUMULATOR_BUDGET},
+    };
     return first_of(Shape::why_not(), first_failing(kRules));
   }
   static constexpr bool kValid = why_not() == nullptr;

@@ -133,19 +133,21 @@ struct TilePolicyRules {
   static constexpr bool kAccumulatorBudget =
       kAccumulators <= Arch::kMaxAccumulatorRegs / 2 && kAccumulators <= kRegisterBudget / 2;
 
-  static constexpr Rule kRules[] = {
-      {kPositive, FP8GEMM_RULE_TILE_POSITIVE},
-      {kWavesSplit, FP8GEMM_RULE_TILE_WAVES_SPLIT},
-      {kWaveMAtoms, FP8GEMM_RULE_TILE_WAVE_M_ATOMS},
-      {kWaveNAtoms, FP8GEMM_RULE_TILE_WAVE_N_ATOMS},
-      {kBlockKAtoms, FP8GEMM_RULE_TILE_BLOCK_K_ATOMS},
-      {kBlockK16, FP8GEMM_RULE_TILE_BLOCK_K_16},
-      {kTwoStages, FP8GEMM_RULE_TILE_STAGES},
-      {kOneAtomPerWave, FP8GEMM_RULE_TILE_ONE_ATOM_PER_WAVE},
-      {kThreadLimit, FP8GEMM_RULE_TILE_THREADS},
-      {kAccumulatorBudget, FP8GEMM_RULE_TILE_ACCUMULATOR_BUDGET},
-  };
   static constexpr char const* why_not() {
+    // A local array: nvcc (EDG) sees a class template's static member array with its bound
+    // still unknown while kValid's initializer calls why_not(), and refuses first_failing.
+    constexpr Rule kRules[] = {
+        {kPositive, FP8GEMM_RULE_TILE_POSITIVE},
+        {kWavesSplit, FP8GEMM_RULE_TILE_WAVES_SPLIT},
+        {kWaveMAtoms, FP8GEMM_RULE_TILE_WAVE_M_ATOMS},
+        {kWaveNAtoms, FP8GEMM_RULE_TILE_WAVE_N_ATOMS},
+        {kBlockKAtoms, FP8GEMM_RULE_TILE_BLOCK_K_ATOMS},
+        {kBlockK16, FP8GEMM_RULE_TILE_BLOCK_K_16},
+        {kTwoStages, FP8GEMM_RULE_TILE_STAGES},
+        {kOneAtomPerWave, FP8GEMM_RULE_TILE_ONE_ATOM_PER_WAVE},
+        {kThreadLimit, FP8GEMM_RULE_TILE_THREADS},
+        {kAccumulatorBudget, FP8GEMM_RULE_TILE_ACCUMULATOR_BUDGET},
+    };
     return first_failing(kRules);
   }
   static constexpr bool kValid = why_not() == nullptr;

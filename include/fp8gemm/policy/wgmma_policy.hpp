@@ -146,17 +146,19 @@ struct WgmmaPolicyRules {
   "same k-blocks"
   static constexpr bool kMulticastCooperative = Multicast == WgmmaMulticast::kNone || !kPingPong;
 
-  static constexpr Rule kRules[] = {
-      {kConsumerCount, FP8GEMM_RULE_WGMMA_CONSUMERS},
-      {kBlockNShape, FP8GEMM_RULE_WGMMA_BLOCK_N},
-      {kPingPongConsumers, FP8GEMM_RULE_WGMMA_PINGPONG_CONSUMERS},
-      {kBlockMShape, FP8GEMM_RULE_WGMMA_BLOCK_M},
-      {kBlockMMax, FP8GEMM_RULE_WGMMA_BLOCK_M_MAX},
-      {kTwoStages, FP8GEMM_RULE_WGMMA_STAGES},
-      {kSmemBudget, FP8GEMM_RULE_WGMMA_SMEM_BUDGET},
-      {kMulticastCooperative, FP8GEMM_RULE_WGMMA_MULTICAST_PINGPONG},
-  };
   static constexpr char const* why_not() {
+    // A local array: nvcc (EDG) sees a class template's static member array with its bound
+    // still unknown while kValid's initializer calls why_not(), and refuses first_failing.
+    constexpr Rule kRules[] = {
+        {kConsumerCount, FP8GEMM_RULE_WGMMA_CONSUMERS},
+        {kBlockNShape, FP8GEMM_RULE_WGMMA_BLOCK_N},
+        {kPingPongConsumers, FP8GEMM_RULE_WGMMA_PINGPONG_CONSUMERS},
+        {kBlockMShape, FP8GEMM_RULE_WGMMA_BLOCK_M},
+        {kBlockMMax, FP8GEMM_RULE_WGMMA_BLOCK_M_MAX},
+        {kTwoStages, FP8GEMM_RULE_WGMMA_STAGES},
+        {kSmemBudget, FP8GEMM_RULE_WGMMA_SMEM_BUDGET},
+        {kMulticastCooperative, FP8GEMM_RULE_WGMMA_MULTICAST_PINGPONG},
+    };
     return first_failing(kRules);
   }
   static constexpr bool kValid = why_not() == nullptr;
@@ -257,12 +259,14 @@ struct WgmmaSwapABPolicyRules {
   "may use: shrink BlockMCols or Stages"
   static constexpr bool kSmemBudget = Stages <= wgmma_max_stages_for(kStageBytes);
 
-  static constexpr Rule kRules[] = {
-      {kShape, FP8GEMM_RULE_WGMMA_SWAPAB_SHAPE},
-      {kTwoStages, FP8GEMM_RULE_WGMMA_SWAPAB_STAGES},
-      {kSmemBudget, FP8GEMM_RULE_WGMMA_SWAPAB_SMEM_BUDGET},
-  };
   static constexpr char const* why_not() {
+    // A local array: nvcc (EDG) sees a class template's static member array with its bound
+    // still unknown while kValid's initializer calls why_not(), and refuses first_failing.
+    constexpr Rule kRules[] = {
+        {kShape, FP8GEMM_RULE_WGMMA_SWAPAB_SHAPE},
+        {kTwoStages, FP8GEMM_RULE_WGMMA_SWAPAB_STAGES},
+        {kSmemBudget, FP8GEMM_RULE_WGMMA_SWAPAB_SMEM_BUDGET},
+    };
     return first_failing(kRules);
   }
   static constexpr bool kValid = why_not() == nullptr;

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+/// AutoGemm's decision record, its environment switches and its memo (device layer): Choice and
+/// Tier, FP8GEMM_FORCE_POLICY / FP8GEMM_PRINT_CHOICES read once, and the per-instantiation cache.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+namespace fp8gemm::selection {
+
+/// Where a choice came from: the measured table (tier 1), the model (tier 2), the target's safe
+/// default (tier 3: no candidate can run the problem, so the default's refusal is the answer), or
+/// the caller (split_k, band_m or a policy given).
+enum class Tier { kTable, kModel, kDefault, kForced };
+
+inline char const* to_string(Tier t) {
+  switch (t) {
+    case Tier::kTable:
+      return "table";
+    case Tier::kModel:
+      return "model";
+    case Tier::kDefault:
+      return "default";
+    case Tier::kForced:
+      return "forced";
+  }
+  return "?";
+}
+
+/// One selection. index < 0: no candidate (a forced name that matches none; can_implement says).
+struct Choice {
+  int index = -1;          // into the AutoGemm's (filtered) candidate list
+  std::string name;        // the candidate's Gemm::name()
+  std::string short_name;  // selection/targets.hpp
+  int split_k = 1;
+  int band_m = 0;  // 0: the candidate's scheduler picks its raster band
+  Tier tier = Tier::kDefault;
+  std::string reason;
+  int sm_count = 0;         // the SMs / CUs the choice plans for
+  double estimated_us = 0;  // the model's estimate for the choice (0: not estimated)
+};
+
+/// The environment, read at first use (and again after reset_for_testing):
+///   FP8GEMM_FORCE_POLICY=<short name | Gemm::name()>  every AutoGemm that has it runs it
+///   FP8GEMM_PRINT_CHOICES=1                           each new choice once to stderr
+struct Environment {
+  std::string force_policy;
+  bool print_choices = false;
+};
+
+/// Bumped by reset_for_testing: caches of an older generation are cleared on their next use.
+inline std::atomic<unsigned>& generation() {
+  static std::atomic<unsigned> g{0};
+  return g;
+}
+
+inline Environment read_environment() {
+  Environment e;
+  if (char const* f = std::getenv("FP8GEMM_FORCE_POLICY")) e.force_policy = f;
+  if (char const* p = std::getenv("FP8GEMM_PRINT_CHOICES")) e.print_choices = p[0] == '1';
+  return e;
+}
+
+inline std::mutex& environment_mutex() {
+  static std::mutex m;
+  return m;
+}
+inline Environment& environment_storage() {
+  static Environment e = read_environment();
+  return e;
+}
+/// A copy of the environment (taken on cache misses only).
+inline Environment environment() {
+  std::lock_guard<std::mutex> lock(environment_mutex());
+  return environment_storage();
+}
+
+/// Tests: re-read the environment and empty every AutoGemm's cache (a fresh process's state).
+inline void reset_for_testing() {
+  {
+    std::lock_guard<std::mutex> lock(environment_mutex());
+    environment_storage() = read_environment();
+  }
+  generation().fetch_add(1, std::memory_order_acq_rel);
+}
+
+/// What a choice depends on besides the AutoGemm's types.
+struct ChoiceKey {
+  std::int64_t m = 0, n = 0, k = 0, l = 1;
+  int sm_count = 0, split_k = 1, band_m = 0;
+  bool has_workspace = false;
+  std::size_t forced_name_hash = 0;  // of Arguments::force_policy (0: none)
+  bool operator==(ChoiceKey const& o) const {
+    return m == o.m && n == o.n && k == o.k && l == o.l && sm_count == o.sm_count &&
+           split_k == o.split_k && band_m == o.band_m && has_workspace == o.has_workspace &&
+           forced_name_hash == o.forced_name_hash;
+  }
+};
+struct ChoiceKeyHash {
+  std::size_t operator()(ChoiceKey const& key) const {
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the fields
+    auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+    mix(std::uint64_t(key.m)), mix(std::uint64_t(key.n)), mix(std::uint64_t(key.k));
+    mix(std::uint64_t(key.l));
+    mix(std::uint64_t(key.sm_count)), mix(std::uint64_t(key.split_k));
+    mix(std::uint64_t(key.band_m)), mix(key.has_workspace), mix(key.forced_name_hash);
+    return std::size_t(h);
+  }
+};
+
+/// A mutex-protected map from key to choice. A hit is one uncontended lock, one hash of nine
+/// integers and one bucket probe, and copies three ints out (lookup) or the Choice (its strings:
+/// get): well under 1 us (tests/unit/device/auto_gemm_selection_test.cpp times 10^5 hits).
+class ChoiceCache {
+ public:
+  struct Decision {
+    int index = -1, split_k = 1, band_m = 0;
+  };
+  bool lookup(ChoiceKey const& key, Decision* out) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    sync_generation();
+    auto const it = map_.find(key);
+    if (it == map_.end()) return false;
+    *out = {it->second.index, it->second.split_k, it->second.band_m};
+    return true;
+  }
+  bool get(ChoiceKey const& key, Choice* out) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    sync_generation();
+    auto const it = map_.find(key);
+    if (it == map_.end()) return false;
+    *out = it->second;
+    return true;
+  }
+  /// Inserts unless present (two threads may compute the same choice; they agree). True: new.
+  bool insert(ChoiceKey const& key, Choice const& c) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    sync_generation();
+    return map_.emplace(key, c).second;
+  }
+  std::size_t size() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    sync_generation();
+    return map_.size();
+  }
+
+ private:
+  void sync_generation() {
+    unsigned const g = generation().load(std::memory_order_acquire);
+    if (g != generation_) map_.clear(), generation_ = g;
+  }
+  std::mutex mutex_;
+  unsigned generation_ = 0;
+  std::unordered_map<ChoiceKey, Choice, ChoiceKeyHash> map_;
+};
+
+}  // namespace fp8gemm::selection

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/// AutoGemm's targets (device layer): per target its candidate policies for the element types
+/// (in the fixed order that breaks the model's ties: smaller tiles first), each with a short
+/// name and its tile class's compute efficiency, the machine the model plans for, the SM / CU
+/// count used when no device can be asked, the tier-3 default, and its measured table.
+#pragma once
+
+#include <tuple>
+
+#include "fp8gemm/device/selection/model.hpp"
+#include "fp8gemm/device/selection/sm90_h200_table.hpp"
+#include "fp8gemm/policy/default_policies.hpp"
+
+namespace fp8gemm::selection {
+
+/// A candidate: a policy, the short name FP8GEMM_FORCE_POLICY and table entries may use, and
+/// the fraction of the target's peak its tile class computes at on full tiles (per scale
+/// granularity and epilogue class: a policy that stores from registers, or holds scales beside
+/// its accumulators, is slower there).
+template <class PolicyT, class Info>
+struct Candidate : Info {
+  using Policy = PolicyT;
+};
+
+/// One efficiency whatever the classes.
+template <int Percent>
+struct FlatEfficiency {
+  static constexpr double efficiency(GranularityClass, EpilogueClass) { return Percent / 100.0; }
+};
+
+/// NVIDIA Hopper (sm_90a TMA + WGMMA policies; the portable mma.sync policy last, for what they
+/// refuse, e.g. B as [K, N]). Efficiencies: ratios of the README's measurements against
+/// cuBLASLt at large shapes (Sm90WgmmaLarge 0.99-1.02x = 1.00; Sm90WgmmaDefault 0.96-1.00x =
+/// 0.97, Blockwise 0.85-0.86x against Large's 0.96x = 0.89; Large with an epilogue it stores from
+/// registers: below Default, 0.95, README "Using it"). The small-M classes are rarely bound by
+/// compute (their FLOPs are a small part of their time): 0.85 / 0.70 / 0.60, not measured.
+/// Sm90Default (mma.sync) 0.35: "slow", not measured against the others at one shape.
+struct Sm90Target {
+  static constexpr char const* kName = "sm90";
+  static constexpr int kDefaultSmCount = 132;  // H200 / H100 SXM
+  /// H200 SXM: 1,979 TFLOP/s dense FP8 at boost (NVIDIA's datasheet, 3,958 with sparsity), power
+  /// capped to about 1,300 sustained on long GEMMs (README's results table: 1,189-1,336 TFLOP/s
+  /// for Sm90WgmmaLarge at the large per-tensor shapes), which the model takes; HBM3e 4.8 TB/s
+  /// (datasheet); L2 50 MiB; L2 -> SM about 64 B per clock per SM at ~1.4 GHz sustained on 132 SMs
+  /// = 12 TB/s (an assumption); 224 KiB in flight per SM for its HBM share: fitted so that the
+  /// decode policies rank as measured (README); the split-K reduction's launch 3 us (an
+  /// assumption).
+  static constexpr MachineModel kMachine = {1.3e15,       4.8e12, 12e12, 50.0 * 1024 * 1024,
+                                            224.0 * 1024, 3e-6};
+  static constexpr char const* kMachineNote = "H200 constants (README measurements, datasheet)";
+  static constexpr char const* kDefaultCandidate = "sm90_wgmma_default";
+
+  struct DecodeInfo8 : FlatEfficiency<60> {
+    static constexpr char const* kShortName = "sm90_wgmma_decode8";
+  };
+  struct DecodeInfo16 : FlatEfficiency<60> {
+    static constexpr char const* kShortName = "sm90_wgmma_decode16";
+  };
+  struct DecodeInfo32 : FlatEfficiency<60> {
+    static constexpr char const* kShortName = "sm90_wgmma_decode32";
+  };
+  struct SmallMInfo : FlatEfficiency<70> {
+    static constexpr char const* kShortName = "sm90_wgmma_small_m";
+  };
+  struct MediumMInfo : FlatEfficiency<85> {
+    static constexpr char const* kShortName = "sm90_wgmma_medium_m";
+  };
+  struct DefaultInfo {
+    static constexpr char const* kShortName = "sm90_wgmma_default";
+    static constexpr double efficiency(GranularityClass g, EpilogueClass) {
+      return g == GranularityClass::kBlockwise ? 0.89 : 0.97;
+    }
+  };
+  struct LargeInfo {
+    static constexpr char const* kShortName = "sm90_wgmma_large";
+    /// Its TMA-store epilogue takes identity, and GELU-tanh with per-tensor scales
+    /// (WgmmaEpilogueChoice); other activations store from registers.
+    static constexpr double efficiency(GranularityClass g, EpilogueClass e) {
+      bool const tma_store = e == EpilogueClass::kIdentity ||
+                             (e == EpilogueClass::kGeluTanh && g == GranularityClass::kPerTensor);
+      return tma_store ? 1.0 : 0.95;
+    }
+  };
+  struct PortableInfo : FlatEfficiency<35> {
+    static constexpr char const* kShortName = "sm90_default";
+  };
+
+  template <class EA, class EB>
+  using Candidates = std::tuple<Candidate<Sm90WgmmaDecode<8, EA, EB>, DecodeInfo8>,
+                                Candidate<Sm90WgmmaDecode<16, EA, EB>, DecodeInfo16>,
+                                Candidate<Sm90WgmmaDecode<32, EA, EB>, DecodeInfo32>,
+                                Candidate<Sm90WgmmaSmallM<EA, EB>, SmallMInfo>,
+                                Candidate<Sm90WgmmaMediumM<EA, EB>, MediumMInfo>,
+                                Candidate<Sm90WgmmaDefault<EA, EB>, DefaultInfo>,
+                                Candidate<Sm90WgmmaLarge<EA, EB>, LargeInfo>,
+                                Candidate<Sm90Default<EA, EB>, PortableInfo>>;
+
+  static constexpr TableView table() { return sm90_h200_table(); }
+};
+
+/// AMD CDNA4 (gfx950, MI355X): the two named policies. Nothing is measured on this hardware
+/// here: the model's constants are AMD's published MI355X peaks, and the efficiencies follow the
+/// policies' own comments (Cdna4KBlocked for Blockwise, Cdna4Default for MX-32 and the rest).
+struct Cdna4Target {
+  static constexpr char const* kName = "cdna4";
+  static constexpr int kDefaultSmCount = 256;  // MI355X CUs
+  /// AMD's published MI355X peaks (unmeasured here): 5.0 PFLOP/s dense FP8, HBM3E 8 TB/s, 256 MiB
+  /// Infinity Cache; its bandwidth assumed to be MI300X's published 17.2 TB/s; 64 KiB in flight
+  /// per CU and a 3 us reduction launch are assumptions.
+  static constexpr MachineModel kMachine = {5.0e15,      8.0e12, 17.2e12, 256.0 * 1024 * 1024,
+                                            64.0 * 1024, 3e-6};
+  static constexpr char const* kMachineNote =
+      "MI355X: AMD's published peaks, unmeasured here (no CDNA hardware)";
+  static constexpr char const* kDefaultCandidate = "cdna4_default";
+
+  struct KBlockedInfo {
+    static constexpr char const* kShortName = "cdna4_kblocked";
+    static constexpr double efficiency(GranularityClass g, EpilogueClass) {
+      return g == GranularityClass::kBlockwise ? 0.95 : g == GranularityClass::kMx32 ? 0.70 : 0.90;
+    }
+  };
+  struct DefaultInfo {
+    static constexpr char const* kShortName = "cdna4_default";
+    static constexpr double efficiency(GranularityClass g, EpilogueClass) {
+      return g == GranularityClass::kBlockwise ? 0.80 : 1.0;
+    }
+  };
+
+  template <class EA, class EB>
+  using Candidates = std::tuple<Candidate<Cdna4KBlocked<EA, EB>, KBlockedInfo>,
+                                Candidate<Cdna4Default<EA, EB>, DefaultInfo>>;
+
+  static constexpr TableView table() { return {}; }  // nothing measured
+};
+
+/// AMD CDNA3 (gfx942, MI300X): one named policy; the model chooses its split-K. Unmeasured.
+struct Cdna3Target {
+  static constexpr char const* kName = "cdna3";
+  static constexpr int kDefaultSmCount = 304;  // MI300X CUs
+  /// AMD's published MI300X peaks (unmeasured here): 2.61 PFLOP/s dense FP8, HBM3 5.3 TB/s,
+  /// 256 MiB Infinity Cache at 17.2 TB/s; 64 KiB in flight per CU and a 3 us reduction launch
+  /// are assumptions.
+  static constexpr MachineModel kMachine = {2.61e15,     5.3e12, 17.2e12, 256.0 * 1024 * 1024,
+                                            64.0 * 1024, 3e-6};
+  static constexpr char const* kMachineNote =
+      "MI300X: AMD's published peaks, unmeasured here (no CDNA hardware)";
+  static constexpr char const* kDefaultCandidate = "cdna3_default";
+
+  struct DefaultInfo : FlatEfficiency<100> {
+    static constexpr char const* kShortName = "cdna3_default";
+  };
+
+  template <class EA, class EB>
+  using Candidates = std::tuple<Candidate<Cdna3Default<EA, EB>, DefaultInfo>>;
+
+  static constexpr TableView table() { return {}; }
+};
+
+}  // namespace fp8gemm::selection
