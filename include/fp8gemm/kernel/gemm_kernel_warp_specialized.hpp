@@ -175,8 +175,8 @@ struct WarpSpecializedGemmKernel {
         // consume the shared stages: nothing to store
         if (!t.store) continue;
         if (p.scheduler.split_k == 1)
-          Epilogue::store(p.epilogue, epilogue_storage(shared_all), OutputBounds::of(p.problem),
-                          m0, n0, acc, coords, dq);
+          Epilogue::store(p.epilogue, epilogue_storage(shared_all), OutputBounds::of(p.problem), m0,
+                          n0, acc, coords, dq);
         else
           store_split_k_partial(p.workspace, p.problem, m0, n0, t.split, acc, coords);
       }
