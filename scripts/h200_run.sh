@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the H200 (device tool): the GPU test suite, a compute-sanitizer subset, and the
 # benchmark, from binaries built here with nvcc and carried in .carry/. Everything lands in $OUT.
-#   usage there: bash scripts/h200_run.sh [tests|bench|all|profile|power|ab]
+#   usage there: bash scripts/h200_run.sh [tests|bench|all|profile|power|ab|tune]
 # Environment (for short runs): FP8GEMM_TEST_BINARIES (glob under .carry/, default
 # fp8gemm_*_gpu_test), FP8GEMM_TEST_TIMEOUT (seconds per binary, default 200), FP8GEMM_SANITIZE=0
 # (skip compute-sanitizer), FP8GEMM_BENCH_FILTER (a --benchmark_filter regex, default all),
@@ -122,6 +122,25 @@ if [[ $what == ab ]]; then
   kill $sampler
   sort -n "$out/bench_clocks.txt" | awk '{a[NR]=$1} END {print "SM clock MHz during the benchmark: min", a[1], "median", a[int((NR+1)/2)], "max", a[NR], "(" NR " samples)"}'
   python3 bench/ab_compare.py "$out"/ab_new_*.json -- "$out"/ab_base_*.json | tee "$out/ab_compare.txt"
+fi
+if [[ $what == tune ]]; then
+  # fp8gemm_tune (bench/tune.cu) on FP8GEMM_TUNE_SHAPES (default bench/shapes/llm_shapes.csv) with
+  # FP8GEMM_TUNE_ARGS (e.g. --granularities per_tensor,per_channel); JSON to tune.json (written
+  # point by point: a run cut short keeps what it finished), SM clock and power sampled twice a
+  # second (tune_smi.csv). FP8GEMM_TUNE_TIMEOUT seconds (default 500).
+  nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw --format=csv,noheader,nounits -lms 500 \
+    > "$out/tune_smi.csv" &
+  sampler=$!
+  # shellcheck disable=SC2086  # FP8GEMM_TUNE_ARGS is a list of arguments
+  timeout "${FP8GEMM_TUNE_TIMEOUT:-500}" .carry/fp8gemm_tune \
+    --shapes "${FP8GEMM_TUNE_SHAPES:-bench/shapes/llm_shapes.csv}" --out "$out/tune.json" \
+    --commit "$(cat .carry/COMMIT 2>/dev/null || echo unknown)" ${FP8GEMM_TUNE_ARGS:-} \
+    > "$out/tune.log" 2>&1
+  r=$?; rc=$((rc | r))
+  kill $sampler
+  echo "tune exit $r: $(grep -c auto/lt "$out/tune.log") points"
+  awk -F', ' '{print $2}' "$out/tune_smi.csv" | sort -n | awk '{a[NR]=$1} END {print "SM clock MHz during the sweep: min", a[1], "median", a[int((NR+1)/2)], "max", a[NR], "(" NR " samples)"}'
+  tail -3 "$out/tune.log"
 fi
 if [[ $what == profile ]]; then
   for b in ${FP8GEMM_NCU_BENCHES:-}; do

@@ -9,8 +9,10 @@
 /// s_out).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -73,24 +75,41 @@ struct GemmReference {
   std::vector<double> abs_c;
 };
 
-/// C[m][n] = Σ_k A[m][k]·B[k][n], abs_c[m][n] = Σ_k |A[m][k]|·|B[k][n]|, in double.
+/// C[m][n] = Σ_k A[m][k]·B[k][n], abs_c[m][n] = Σ_k |A[m][k]|·|B[k][n]|, in double. Rows are
+/// split among the host's threads; each row's sums run in k order whatever the split, so the
+/// result does not depend on the thread count.
 inline GemmReference reference_gemm(std::vector<double> const& a, std::vector<double> const& b,
                                     std::int64_t m, std::int64_t n, std::int64_t k) {
   GemmReference ref{m, n, k, std::vector<double>(static_cast<std::size_t>(m * n), 0.0),
                     std::vector<double>(static_cast<std::size_t>(m * n), 0.0)};
-  for (std::int64_t r = 0; r < m; ++r) {
-    for (std::int64_t kk = 0; kk < k; ++kk) {
-      double const av = a[r * k + kk];
-      if (av == 0.0) continue;
-      double const* brow = &b[kk * n];
-      double* crow = &ref.c[r * n];
-      double* arow = &ref.abs_c[r * n];
-      for (std::int64_t c = 0; c < n; ++c) {
-        crow[c] += av * brow[c];
-        arow[c] += std::fabs(av * brow[c]);
+  auto rows = [&](std::int64_t r_begin, std::int64_t r_end) {
+    for (std::int64_t r = r_begin; r < r_end; ++r) {
+      for (std::int64_t kk = 0; kk < k; ++kk) {
+        double const av = a[r * k + kk];
+        if (av == 0.0) continue;
+        double const* brow = &b[kk * n];
+        double* crow = &ref.c[r * n];
+        double* arow = &ref.abs_c[r * n];
+        for (std::int64_t c = 0; c < n; ++c) {
+          crow[c] += av * brow[c];
+          arow[c] += std::fabs(av * brow[c]);
+        }
       }
     }
+  };
+  // Threads only where the work pays for them (about 2^22 multiply-adds each at least).
+  std::int64_t const work = m * n * k;
+  std::int64_t const hw = std::max<std::int64_t>(1, std::thread::hardware_concurrency());
+  std::int64_t const threads = std::min({hw, m, std::max<std::int64_t>(1, work >> 22)});
+  if (threads <= 1) {
+    rows(0, m);
+    return ref;
   }
+  std::vector<std::thread> pool;
+  std::int64_t const per = (m + threads - 1) / threads;
+  for (std::int64_t t = 0; t < threads; ++t)
+    if (t * per < m) pool.emplace_back(rows, t * per, std::min(m, (t + 1) * per));
+  for (std::thread& t : pool) t.join();  // waits for: every row range
   return ref;
 }
 

@@ -295,6 +295,14 @@ class AutoGemm {
     s.compute_efficiency = efficiencies()[i];
     return s;
   }
+  static bool const* modelled() {
+    return modelled_impl(std::make_index_sequence<kCandidates>{});
+  }
+  template <std::size_t... Is>
+  static bool const* modelled_impl(std::index_sequence<Is...>) {
+    static bool const m[] = {std::tuple_element_t<Is, Candidates>::kModelled...};
+    return m;
+  }
   static double const* efficiencies() {
     return efficiencies_impl(std::make_index_sequence<kCandidates>{});
   }
@@ -350,13 +358,14 @@ class AutoGemm {
     double seconds = 0;
   };
 
-  /// The model's minimum over candidates (only `only` when >= 0) and splits (only `split` when
-  /// >= 1; else 1, and 2..8 where tiles < SMs when `allow_split`). Ties: the first in order.
+  /// The model's minimum over candidates (only `only` when >= 0; else the modelled ones) and
+  /// splits (only `split` when >= 1; else 1, and 2..8 where tiles < SMs when `allow_split`).
+  /// Ties: the first in order.
   static Best model_best(ProblemShape const& pr, int sms, int only, int split, bool allow_split) {
     Best best;
     int constexpr c_bytes = int(sizeof(ElementC));
     for (int i = 0; i < kCandidates; ++i) {
-      if (only >= 0 && i != only) continue;
+      if (only >= 0 ? i != only : !modelled()[i]) continue;
       selection::CandidateShape const s =
           visit(i, [&](auto tag) { return shape_of<typename decltype(tag)::type>(i); });
       auto consider = [&](int sk) {

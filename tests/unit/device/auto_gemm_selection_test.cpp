@@ -70,10 +70,11 @@ void expect_same(Choice const& x, Choice const& y) {
 }
 
 TEST(AutoGemmSelection, CandidatesAreFilteredAtCompileTime) {
-  // Sm90: 3 decode + small + medium + default + large + mma.sync; Blockwise drops the swapped
-  // decode policies (W9), B as [K, N] every WGMMA one (mk_kn_mn is a compile error there).
-  static_assert(Sm90Auto::kCandidates == 8);
-  static_assert(Sm90AutoBlockwise::kCandidates == 5);
+  // Sm90: 3 decode + small + medium + default + large + mma.sync, then the five table-only
+  // tiles; Blockwise drops the swapped decode policies (W9) and 128 x 192 (a 128-wide scale
+  // block straddles its N tile), B as [K, N] every WGMMA one (mk_kn_mn is a compile error there).
+  static_assert(Sm90Auto::kCandidates == 13);
+  static_assert(Sm90AutoBlockwise::kCandidates == 8);
   static_assert(Sm90AutoKN::kCandidates == 1);
   static_assert(Cdna4Auto::kCandidates == 2 && Cdna3Auto::kCandidates == 1);
   EXPECT_EQ(Sm90AutoKN::candidate_short_name(0), "sm90_default");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /// AutoGemm's targets (device layer): per target its candidate policies for the element types
-/// (in the fixed order that breaks the model's ties: smaller tiles first), each with a short
+/// (in the fixed order that breaks the model's ties: smaller tiles first; the table-only ones
+/// last), each with a short
 /// name and its tile class's compute efficiency, the machine the model plans for, the SM / CU
 /// count used when no device can be asked, the tier-3 default, and its measured table.
 #pragma once
@@ -25,7 +26,15 @@ struct Candidate : Info {
 /// One efficiency whatever the classes.
 template <int Percent>
 struct FlatEfficiency {
+  static constexpr bool kModelled = true;
   static constexpr double efficiency(GranularityClass, EpilogueClass) { return Percent / 100.0; }
+};
+
+/// A candidate the model never picks (kModelled = false): its efficiency is not known, so only a
+/// measured table entry chooses it (or a caller who names it).
+struct TableOnly {
+  static constexpr bool kModelled = false;
+  static constexpr double efficiency(GranularityClass, EpilogueClass) { return 0.9; }
 };
 
 /// NVIDIA Hopper (sm_90a TMA + WGMMA policies; the portable mma.sync policy last, for what they
@@ -66,12 +75,14 @@ struct Sm90Target {
     static constexpr char const* kShortName = "sm90_wgmma_medium_m";
   };
   struct DefaultInfo {
+    static constexpr bool kModelled = true;
     static constexpr char const* kShortName = "sm90_wgmma_default";
     static constexpr double efficiency(GranularityClass g, EpilogueClass) {
       return g == GranularityClass::kBlockwise ? 0.89 : 0.97;
     }
   };
   struct LargeInfo {
+    static constexpr bool kModelled = true;
     static constexpr char const* kShortName = "sm90_wgmma_large";
     /// Its TMA-store epilogue takes identity, and GELU-tanh with per-tensor scales
     /// (WgmmaEpilogueChoice); other activations store from registers.
@@ -84,6 +95,24 @@ struct Sm90Target {
   struct PortableInfo : FlatEfficiency<35> {
     static constexpr char const* kShortName = "sm90_default";
   };
+  /// Table-only tiles (GPU-tested in tests/gpu/gemm_wgmma_gpu_test.cu): swapped operands with 128
+  /// rows of A (narrow N, or M = 65-128), 256 x 64 (narrow N at large M), 128 x 192 (wide N where
+  /// 256 leaves a poor last wave), and the ping-pong schedule at 128 x 128 and 64 x 256.
+  struct Decode128Info : TableOnly {
+    static constexpr char const* kShortName = "sm90_wgmma_decode128";
+  };
+  struct Tile256x64Info : TableOnly {
+    static constexpr char const* kShortName = "sm90_wgmma_256x64";
+  };
+  struct Tile128x192Info : TableOnly {
+    static constexpr char const* kShortName = "sm90_wgmma_128x192";
+  };
+  struct PingPong128Info : TableOnly {
+    static constexpr char const* kShortName = "sm90_wgmma_pingpong_128x128";
+  };
+  struct PingPong64x256Info : TableOnly {
+    static constexpr char const* kShortName = "sm90_wgmma_pingpong_64x256";
+  };
 
   template <class EA, class EB>
   using Candidates = std::tuple<Candidate<Sm90WgmmaDecode<8, EA, EB>, DecodeInfo8>,
@@ -93,7 +122,16 @@ struct Sm90Target {
                                 Candidate<Sm90WgmmaMediumM<EA, EB>, MediumMInfo>,
                                 Candidate<Sm90WgmmaDefault<EA, EB>, DefaultInfo>,
                                 Candidate<Sm90WgmmaLarge<EA, EB>, LargeInfo>,
-                                Candidate<Sm90Default<EA, EB>, PortableInfo>>;
+                                Candidate<Sm90Default<EA, EB>, PortableInfo>,
+                                Candidate<Sm90WgmmaDecode<128, EA, EB>, Decode128Info>,
+                                Candidate<WgmmaTilePolicy<256, 64, 2, 4, EA, EB>, Tile256x64Info>,
+                                Candidate<WgmmaTilePolicy<128, 192, 2, 4, EA, EB>, Tile128x192Info>,
+                                Candidate<WgmmaTilePolicy<128, 128, 2, 6, EA, EB,
+                                                          WgmmaSchedule::kPingPong>,
+                                          PingPong128Info>,
+                                Candidate<WgmmaTilePolicy<64, 256, 2, 5, EA, EB,
+                                                          WgmmaSchedule::kPingPong>,
+                                          PingPong64x256Info>>;
 
   static constexpr TableView table() { return sm90_h200_table(); }
 };
@@ -114,12 +152,14 @@ struct Cdna4Target {
   static constexpr char const* kDefaultCandidate = "cdna4_default";
 
   struct KBlockedInfo {
+    static constexpr bool kModelled = true;
     static constexpr char const* kShortName = "cdna4_kblocked";
     static constexpr double efficiency(GranularityClass g, EpilogueClass) {
       return g == GranularityClass::kBlockwise ? 0.95 : g == GranularityClass::kMx32 ? 0.70 : 0.90;
     }
   };
   struct DefaultInfo {
+    static constexpr bool kModelled = true;
     static constexpr char const* kShortName = "cdna4_default";
     static constexpr double efficiency(GranularityClass g, EpilogueClass) {
       return g == GranularityClass::kBlockwise ? 0.80 : 1.0;
