@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <ctime>
 #include <fstream>
 #include <functional>
@@ -384,11 +385,12 @@ std::string tune_point(Point const& p, Options const& o) {
 
   std::vector<Entry> entries;
   std::vector<std::string> pruned, refused;
+  std::deque<std::string> names;  // force_policy points into these while the entries launch
   int const sms = Auto::device_sm_count();
   if (!o.only_auto) {
     std::vector<Entry> cands;
     for (int i = 0; i < Auto::kCandidates; ++i) {
-      std::string const name = Auto::candidate_short_name(i);
+      std::string const& name = names.emplace_back(Auto::candidate_short_name(i));
       for (int sk : {1, 2, 3, 4, 6, 8}) {
         typename Auto::Arguments a = base;
         a.force_policy = name.c_str();
