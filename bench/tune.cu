@@ -299,19 +299,18 @@ std::string json_str(std::string const& s) {
   return o + "\"";
 }
 
-/// Workspace grown on demand (one allocation per point).
-struct Workspace {
-  void* p = nullptr;
-  std::size_t bytes = 0;
-  void* get(std::size_t want) {
-    if (want > bytes) {
-      BENCH_CHECK_CUDA(cudaFree(p));
-      BENCH_CHECK_CUDA(cudaMalloc(&p, want));
-      bytes = want;
-    }
+/// Split-K workspaces, one allocation per entry (an entry's launches keep its pointer).
+struct Workspaces {
+  std::vector<void*> held;
+  void* get(std::size_t bytes) {
+    void* p = nullptr;
+    BENCH_CHECK_CUDA(cudaMalloc(&p, std::max<std::size_t>(bytes, 256)));
+    held.push_back(p);
     return p;
   }
-  ~Workspace() { BENCH_CHECK_CUDA(cudaFree(p)); }
+  ~Workspaces() {
+    for (void* p : held) BENCH_CHECK_CUDA(cudaFree(p));
+  }
 };
 
 /// Times every entry interleaved (see the file comment); fills Entry::us.
@@ -362,7 +361,7 @@ template <class G>
 std::string tune_point(Point const& p, Options const& o) {
   using Auto = AutoGemm<selection::Sm90Target, e4m3fn, e4m3fn, G, LayoutB::kNK, Epilogue<bf16>>;
   Operands ops(p);
-  Workspace ws;
+  Workspaces ws;
   typename Auto::Arguments base;
   base.problem = {p.m, p.n, p.k};
   base.lda = p.k, base.ldb = p.k;
@@ -404,8 +403,8 @@ std::string tune_point(Point const& p, Options const& o) {
                     base.problem.template tiles_n<P::kBlockN>();
           });
           if (tiles >= sms) continue;
-          a.workspace = ws.get(1);  // marks "given" for the size query
-          a.workspace = ws.get(std::max<std::size_t>(1, Auto::workspace_size(a)));
+          a.workspace = &ops;  // marks "given" for the size query (never dereferenced)
+          a.workspace = ws.get(Auto::workspace_size(a));
         }
         Status const s = Auto::can_implement(a);
         if (!s.ok()) {
@@ -431,7 +430,7 @@ std::string tune_point(Point const& p, Options const& o) {
   }
   // AutoGemm as a user calls it: a workspace of workspace_size(args) bytes.
   typename Auto::Arguments auto_args = base;
-  auto_args.workspace = ws.get(1);
+  auto_args.workspace = &ops;  // marks "given" for the size query (never dereferenced)
   std::size_t const auto_ws = Auto::workspace_size(auto_args);
   auto_args.workspace = auto_ws > 0 ? ws.get(auto_ws) : nullptr;
   Choice const auto_choice = Auto::select(auto_args);
