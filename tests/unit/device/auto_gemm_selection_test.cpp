@@ -51,6 +51,14 @@ struct Sm90FixtureTarget : Sm90Target {
 };
 using Sm90AutoFixture =
     AutoGemm<Sm90FixtureTarget, e4m3fn, e4m3fn, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+/// sm_90 without its measured table: the model's choices alone.
+struct Sm90ModelOnlyTarget : Sm90Target {
+  static constexpr selection::TableView table() { return {}; }
+};
+using Sm90AutoModel =
+    AutoGemm<Sm90ModelOnlyTarget, e4m3fn, e4m3fn, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+using Sm90AutoModelBlockwise = AutoGemm<Sm90ModelOnlyTarget, e4m3fn, e4m3fn,
+                                        Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
 
 template <class A>
 typename A::Arguments problem(int m, int n, int k, int sms = 0) {
@@ -108,8 +116,8 @@ TEST(AutoGemmSelection, EveryTierIsReached) {
   // another SM count than the table's: the model
   EXPECT_EQ(Sm90AutoFixture::select(problem<Sm90AutoFixture>(32, 8192, 8192, 114)).tier,
             Tier::kModel);
-  // tier 2: the model, with its estimate in the reason; the shipped table is empty
-  c = Sm90Auto::select(problem<Sm90Auto>(32, 8192, 8192, 132));
+  // tier 2: the model, with its estimate in the reason (an (N, K) the shipped table lacks)
+  c = Sm90Auto::select(problem<Sm90Auto>(32, 8000, 8000, 132));
   EXPECT_EQ(c.tier, Tier::kModel);
   EXPECT_NE(c.reason.find("least estimated time"), std::string::npos);
   EXPECT_GT(c.estimated_us, 0);
@@ -235,6 +243,39 @@ TEST(AutoGemmSelection, ACacheHitCostsLessThanAMicrosecond) {
 // waves, 97 % full, and the model has no cost for a short run of waves, so Large's higher
 // efficiency wins; the README's "about three waves" is a measured rule of thumb that the model
 // does not encode. Only a measurement (the table, tier 1) can settle those two.
+// Every range of the shipped H200 table is reached at both ends, at 132 SMs with a workspace,
+// and picks the candidate and split it names (a stale or misspelt name would fall to the model).
+template <class A>
+void table_entries_are_reached(selection::GranularityClass g, int* checked) {
+  for (std::size_t e = 0; e < selection::kSm90H200TableSize; ++e) {
+    selection::TableEntry const& t = selection::kSm90H200Table[e];
+    if (t.granularity != g) continue;
+    for (int m : {t.m_lo, t.m_hi}) {
+      auto a = problem<A>(m, t.n, t.k, 132);
+      std::vector<float> marker(1);
+      a.workspace = marker.data();
+      Choice const c = A::select(a);
+      EXPECT_EQ(c.tier, Tier::kTable) << m << "x" << t.n << "x" << t.k << ": " << c.reason;
+      EXPECT_EQ(c.short_name, t.candidate) << m << "x" << t.n << "x" << t.k;
+      EXPECT_EQ(c.split_k, t.split_k) << m << "x" << t.n << "x" << t.k;
+      ++*checked;
+    }
+  }
+}
+
+TEST(AutoGemmSelection, TheShippedTableIsReached) {
+  selection::reset_for_testing();
+  int checked = 0;
+  table_entries_are_reached<Sm90Auto>(selection::GranularityClass::kPerTensor, &checked);
+  table_entries_are_reached<AutoGemm<Sm90Target, e4m3fn, e4m3fn, PerChannel, LayoutB::kNK,
+                                     Epilogue<bf16>>>(selection::GranularityClass::kPerChannel,
+                                                      &checked);
+  table_entries_are_reached<Sm90AutoBlockwise>(selection::GranularityClass::kBlockwise, &checked);
+  EXPECT_EQ(checked, 2 * int(selection::kSm90H200TableSize));
+  // another SM count (an H100 PCIe's 114): the model
+  EXPECT_EQ(Sm90Auto::select(problem<Sm90Auto>(200, 8192, 8192, 114)).tier, Tier::kModel);
+}
+
 TEST(AutoGemmSelection, ModelFollowsTheReadmeRuleOnSm90) {
   selection::reset_for_testing();
   std::pair<int, char const*> const rule[] = {
@@ -243,15 +284,15 @@ TEST(AutoGemmSelection, ModelFollowsTheReadmeRuleOnSm90) {
       {96, "sm90_wgmma_medium_m"}, {128, "sm90_wgmma_medium_m"}, {256, "sm90_wgmma_default"},
       {2048, "sm90_wgmma_large"},  {4096, "sm90_wgmma_large"},   {8192, "sm90_wgmma_large"}};
   for (auto const& [m, want] : rule) {
-    Choice const c = Sm90Auto::select(problem<Sm90Auto>(m, 8192, 8192, 132));
+    Choice const c = Sm90AutoModel::select(problem<Sm90AutoModel>(m, 8192, 8192, 132));
     EXPECT_EQ(c.short_name, want) << "M = " << m << ": " << c.reason;
     EXPECT_EQ(c.split_k, 1);
   }
   for (int m : {512, 1024})  // the two documented differences
-    EXPECT_EQ(Sm90Auto::select(problem<Sm90Auto>(m, 8192, 8192, 132)).short_name,
+    EXPECT_EQ(Sm90AutoModel::select(problem<Sm90AutoModel>(m, 8192, 8192, 132)).short_name,
               "sm90_wgmma_large");
   // Blockwise decode takes Sm90WgmmaSmallM (README): the swapped policies do not compile for it
-  EXPECT_EQ(Sm90AutoBlockwise::select(problem<Sm90AutoBlockwise>(1, 8192, 8192, 132)).short_name,
+  EXPECT_EQ(Sm90AutoModelBlockwise::select(problem<Sm90AutoModelBlockwise>(1, 8192, 8192, 132)).short_name,
             "sm90_wgmma_small_m");
 }
 
