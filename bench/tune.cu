@@ -10,12 +10,14 @@
 //                [--commit C]
 //
 // Method, per (shape, granularity): operands rotated over enough buffer sets (>= 3x L2) that no
-// launch finds its inputs in L2; each entry warmed up twice; then `rounds` rounds, each visiting
-// every entry once in a fresh random order (seeded by the shape: reproducible), timing one event
-// pair around L back-to-back launches behind one untimed launch (L = 1..10, chosen so an event
-// pair spans >= 200 us); an entry's time is the median of its rounds. The best candidate: the
-// fastest median; medians within kTieFraction of it count as ties, broken by the target's
-// candidate order, then the smaller split (a fixed order, not the noise). Entries whose model
+// launch finds its inputs in L2; each entry launched 8 times directly (warm-up; its host time
+// per call is recorded as host_us), then captured as one CUDA graph of L launches on consecutive
+// sets (L = 1..32, so a replay spans >= 200 us of GPU time); then `rounds` rounds, each replaying
+// every entry's graph once in a fresh random order (seeded by the shape: reproducible) between
+// two events; an entry's time is the median over rounds of replay time / L: GPU time, without
+// the host's launch work (which bounds a few-microsecond GEMM launched directly). The best
+// candidate: the fastest median; medians within kTieFraction of it count as ties, broken by the
+// target's candidate order, then the smaller split (a fixed order, not the noise). Entries whose model
 // estimate exceeds --prune times the least estimate are listed as pruned, not timed.
 // cuBLASLt: per-tensor = its default (promoting) FP8 matmul; per-channel = its OUTER_VEC_32F scale
 // mode when it runs on this GPU, else its per-tensor matmul (it does strictly less work; the
@@ -187,8 +189,9 @@ struct Entry {
   int order = 0;  // the target's candidate order (tie-break), then split
   int split_k = 1;
   double estimate_us = 0;
-  std::function<void(int)> launch;
+  std::function<void(int, cudaStream_t)> launch;
   std::vector<double> us;
+  double host_us = 0;  // host time per launch call, launched directly (no graph)
   double median() const {
     std::vector<double> v = us;
     std::sort(v.begin(), v.end());
@@ -271,10 +274,10 @@ struct Lt {
       ok = true;
     }
   }
-  void launch(Operands const& ops, int set) const {
+  void launch(Operands const& ops, int set, cudaStream_t stream) const {
     float const alpha = 1.0f, beta = 0.0f;
     BENCH_CHECK_CUBLAS(cublasLtMatmul(handle, desc, &alpha, ops.b[set], la, ops.a[set], lb, &beta,
-                                      ops.c, lc, ops.c, lc, &algo, ws, ws_bytes, nullptr));
+                                      ops.c, lc, ops.c, lc, &algo, ws, ws_bytes, stream));
   }
   void release_desc() {
     if (desc) BENCH_CHECK_CUBLAS(cublasLtMatmulDescDestroy(desc));
@@ -313,46 +316,65 @@ struct Workspaces {
   }
 };
 
-/// Times every entry interleaved (see the file comment); fills Entry::us.
+/// Times every entry interleaved (see the file comment); fills Entry::us and Entry::host_us.
 void time_entries(std::vector<Entry>& entries, Operands const& ops, int rounds, unsigned seed) {
+  cudaStream_t stream;
+  BENCH_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   cudaEvent_t start, stop;
   BENCH_CHECK_CUDA(cudaEventCreate(&start));
   BENCH_CHECK_CUDA(cudaEventCreate(&stop));
-  int set = 0;
-  // warm-up, and one timed launch each for the launches per event pair
-  double slowest_us = 0;
-  for (Entry& e : entries) {
-    e.launch(set++ % ops.sets);
-    BENCH_CHECK_CUDA(cudaEventRecord(start));
-    e.launch(set++ % ops.sets);
-    BENCH_CHECK_CUDA(cudaEventRecord(stop));
+  auto elapsed_us = [&] {
     BENCH_CHECK_CUDA(cudaEventSynchronize(stop));
     float ms = 0;
     BENCH_CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
-    slowest_us = std::max(slowest_us, double(ms) * 1e3);
+    return double(ms) * 1e3;
+  };
+  // Warm-up: kWarm direct launches per entry, their host time per call kept (host_us); then one
+  // timed launch for the entry's launches per graph (>= 200 us of GPU time, 1 to 32 launches).
+  constexpr int kWarm = 8;
+  std::vector<int> per_graph(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    Entry& e = entries[i];
+    auto const t0 = std::chrono::steady_clock::now();
+    for (int l = 0; l < kWarm; ++l) e.launch(l % ops.sets, stream);
+    e.host_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0)
+                    .count() / kWarm;
+    BENCH_CHECK_CUDA(cudaEventRecord(start, stream));
+    e.launch(kWarm % ops.sets, stream);
+    BENCH_CHECK_CUDA(cudaEventRecord(stop, stream));
+    per_graph[i] = std::clamp(int(std::ceil(200.0 / std::max(elapsed_us(), 0.5))), 1, 32);
   }
-  std::vector<double> first(entries.size());
-  int const per_pair = std::clamp(int(std::ceil(200.0 / std::max(slowest_us, 1.0))), 1, 10);
+  // One CUDA graph per entry of per_graph launches on consecutive operand sets: replays time the
+  // GPU alone (a few-microsecond GEMM is otherwise bound by the host's launch work).
+  std::vector<cudaGraphExec_t> graphs(entries.size());
+  int set = 0;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    cudaGraph_t g;
+    BENCH_CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    for (int l = 0; l < per_graph[i]; ++l) entries[i].launch(set++ % ops.sets, stream);
+    BENCH_CHECK_CUDA(cudaStreamEndCapture(stream, &g));
+    BENCH_CHECK_CUDA(cudaGraphInstantiate(&graphs[i], g, 0));
+    BENCH_CHECK_CUDA(cudaGraphDestroy(g));
+    BENCH_CHECK_CUDA(cudaGraphLaunch(graphs[i], stream));  // warm the graph
+  }
+  BENCH_CHECK_CUDA(cudaStreamSynchronize(stream));
   std::mt19937 rng(seed);
   std::vector<int> order(entries.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = int(i);
   for (int r = 0; r < rounds; ++r) {
     std::shuffle(order.begin(), order.end(), rng);
     for (int i : order) {
-      Entry& e = entries[i];
-      e.launch(set++ % ops.sets);  // untimed: the first timed launch's host work runs under it
-      BENCH_CHECK_CUDA(cudaEventRecord(start));
-      for (int l = 0; l < per_pair; ++l) e.launch(set++ % ops.sets);
-      BENCH_CHECK_CUDA(cudaEventRecord(stop));
-      BENCH_CHECK_CUDA(cudaEventSynchronize(stop));
-      float ms = 0;
-      BENCH_CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
-      e.us.push_back(double(ms) * 1e3 / per_pair);
+      BENCH_CHECK_CUDA(cudaEventRecord(start, stream));
+      BENCH_CHECK_CUDA(cudaGraphLaunch(graphs[i], stream));
+      BENCH_CHECK_CUDA(cudaEventRecord(stop, stream));
+      entries[i].us.push_back(elapsed_us() / per_graph[i]);
     }
   }
   BENCH_CHECK_CUDA(cudaGetLastError());
+  for (cudaGraphExec_t g : graphs) BENCH_CHECK_CUDA(cudaGraphExecDestroy(g));
   BENCH_CHECK_CUDA(cudaEventDestroy(start));
   BENCH_CHECK_CUDA(cudaEventDestroy(stop));
+  BENCH_CHECK_CUDA(cudaStreamDestroy(stream));
 }
 
 /// One point with AutoGemm<Sm90Target, e4m3fn, e4m3fn, G, kNK, Epilogue<bf16>>: builds the
@@ -371,10 +393,10 @@ std::string tune_point(Point const& p, Options const& o) {
   base.a = static_cast<e4m3fn const*>(ops.a[0]), base.b = static_cast<e4m3fn const*>(ops.b[0]);
 
   auto gemm_launch = [&ops](typename Auto::Arguments args) {
-    return [args, &ops](int set) mutable {
+    return [args, &ops](int set, cudaStream_t stream) mutable {
       args.a = static_cast<e4m3fn const*>(ops.a[set]);
       args.b = static_cast<e4m3fn const*>(ops.b[set]);
-      Status const s = Auto::run(args, nullptr);
+      Status const s = Auto::run(args, stream);
       if (!s.ok()) {
         std::fprintf(stderr, "fp8gemm run: %s\n", s.to_string().c_str());
         std::exit(1);
@@ -443,11 +465,38 @@ std::string tune_point(Point const& p, Options const& o) {
     e.launch = gemm_launch(auto_args);
     entries.push_back(std::move(e));
   }
+  // The chosen config through Gemm<Config>::run directly: host_us(auto) - host_us(gemm) is what
+  // the selection adds to a launch.
+  if (auto_ok.ok())
+    Auto::visit(auto_choice.index, [&](auto tag) {
+      using Config = typename decltype(tag)::type;
+      typename Gemm<Config>::Arguments g;
+      g.problem = auto_args.problem;
+      g.a = auto_args.a, g.lda = auto_args.lda, g.b = auto_args.b, g.ldb = auto_args.ldb;
+      g.scale_a = auto_args.scale_a, g.scale_a_count = auto_args.scale_a_count;
+      g.scale_b = auto_args.scale_b, g.scale_b_count = auto_args.scale_b_count;
+      g.epilogue = auto_args.epilogue;
+      g.split_k = auto_choice.split_k, g.band_m = auto_choice.band_m;
+      g.workspace = auto_args.workspace;
+      Entry e;
+      e.kind = "gemm", e.name = "gemm", e.detail = auto_choice.name;
+      e.split_k = auto_choice.split_k, e.order = 1001;
+      e.launch = [g, &ops](int set, cudaStream_t stream) mutable {
+        g.a = static_cast<e4m3fn const*>(ops.a[set]);
+        g.b = static_cast<e4m3fn const*>(ops.b[set]);
+        Status const s = Gemm<Config>::run(g, stream);
+        if (!s.ok()) {
+          std::fprintf(stderr, "fp8gemm Gemm::run: %s\n", s.to_string().c_str());
+          std::exit(1);
+        }
+      };
+      entries.push_back(std::move(e));
+    });
   Lt lt(ops, p.granularity);
   if (lt.ok) {
     Entry e;
     e.kind = "cublaslt", e.name = "cublaslt", e.detail = lt.mode, e.order = 2000;
-    e.launch = [&lt, &ops](int set) { lt.launch(ops, set); };
+    e.launch = [&lt, &ops](int set, cudaStream_t stream) { lt.launch(ops, set, stream); };
     entries.push_back(std::move(e));
   }
   unsigned const seed = unsigned(p.m) * 2654435761u ^ unsigned(p.n) * 40503u ^ unsigned(p.k);
@@ -483,6 +532,7 @@ std::string tune_point(Point const& p, Options const& o) {
     js << (i ? ", " : "") << "{\"kind\": " << json_str(e.kind) << ", \"name\": " << json_str(e.name)
        << ", \"detail\": " << json_str(e.detail) << ", \"split_k\": " << e.split_k
        << ", \"estimate_us\": " << e.estimate_us << ", \"median_us\": " << e.median()
+       << ", \"host_us\": " << e.host_us
        << ", \"us\": [";
     for (std::size_t r = 0; r < e.us.size(); ++r) js << (r ? ", " : "") << e.us[r];
     js << "]}";
