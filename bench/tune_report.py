@@ -4,6 +4,9 @@
 
   regret        = AutoGemm's median / the best candidate's median (geomean, worst): 1.00 is a
                   perfect pick; both timed in the same process, interleaved
+  choice regret = the chosen candidate's own entry / the best candidate's: the pick alone (the
+                  same kernel timed twice differs by the run's noise, which `regret` includes)
+  host us added = AutoGemm::run's host time per launch minus Gemm::run's for the chosen config
   vs cuBLASLt   = cuBLASLt's median / AutoGemm's median (geomean, min, shapes below 0.95)
   best vs cuBLASLt = cuBLASLt's median / the best candidate's (what any pick could reach)
 
@@ -38,6 +41,23 @@ def rows(data):
     return out
 
 
+def chosen_us(p):
+    """The median of the candidate entry AutoGemm chose (same policy and split), or None."""
+    for e in p["entries"]:
+        if (e["kind"] == "candidate" and e["name"] == p["auto"]["choice"] and
+                e["split_k"] == p["auto"]["split_k"]):
+            return e["median_us"]
+    return None
+
+
+def host_overhead(p):
+    """AutoGemm's host time per launch minus Gemm::run's for the same config (us), or None."""
+    by = {e["kind"]: e for e in p["entries"] if e["kind"] != "candidate"}
+    if "host_us" not in by.get("auto", {}) or "gemm" not in by:
+        return None
+    return by["auto"]["host_us"] - by["gemm"]["host_us"]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("tune_json")
@@ -50,23 +70,29 @@ def main():
     by_g = defaultdict(list)
     for r in rows(data):
         by_g[r[0]["granularity"]].append(r)
-    print("| granularity | points | cuBLASLt mode | regret geomean | regret worst | auto vs cuBLASLt "
-          "geomean | min | < 0.95 | best vs cuBLASLt geomean | < 0.95 | tiers |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| granularity | points | cuBLASLt mode | regret geomean | regret worst | choice regret "
+          "geomean | worst | > 1.10 | auto vs cuBLASLt geomean | min | < 0.95 | best vs cuBLASLt "
+          "geomean | < 0.95 | host us added (median, max) | tiers |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for g, rs in sorted(by_g.items()):
         regret = [au / b for _, au, b, _, _ in rs if b]
+        choice = [chosen_us(p) / b for p, _, b, _, _ in rs if b and chosen_us(p)]
+        added = sorted(x for x in (host_overhead(p) for p, *_ in rs) if x is not None)
         vs = [lt / au for _, au, _, lt, _ in rs if lt]
         best_vs = [lt / b for _, _, b, lt, _ in rs if lt and b]
         modes = sorted({m for *_, m in rs})
         tiers = defaultdict(int)
         for p, *_ in rs:
             tiers[p["auto"]["tier"]] += 1
-        print("| %s | %d | %s | %s | %s | %.3f | %.3f | %d | %s | %s | %s |" % (
+        print("| %s | %d | %s | %s | %s | %s | %s | %s | %.3f | %.3f | %d | %s | %s | %s | %s |" % (
             g, len(rs), ", ".join(modes),
             "%.3f" % geomean(regret) if regret else "-", "%.3f" % max(regret) if regret else "-",
+            "%.3f" % geomean(choice) if choice else "-", "%.3f" % max(choice) if choice else "-",
+            sum(x > 1.10 for x in choice) if choice else "-",
             geomean(vs), min(vs), sum(x < 0.95 for x in vs),
             "%.3f" % geomean(best_vs) if best_vs else "-",
             sum(x < 0.95 for x in best_vs) if best_vs else "-",
+            "%.2f, %.2f" % (added[len(added) // 2], added[-1]) if added else "-",
             ", ".join("%s %d" % kv for kv in sorted(tiers.items()))))
     print()
     print("lowest auto vs cuBLASLt:")

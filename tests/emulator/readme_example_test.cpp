@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// README "Using it": its two examples (per-channel scales, then MX-32), line for line, compiled and
-// run on the host emulator against FP64 on the dequantized operands. Edit both together.
+// README: its three examples (the AutoGemm quick start; pinned by hand, per-channel scales, then
+// MX-32), line for line, compiled and run on the host emulator against FP64 on the dequantized
+// operands. Edit both together.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,9 +10,11 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
+#include "fp8gemm/device/auto_gemm.hpp"
 #include "fp8gemm/fp8gemm.hpp"
 #include "fp8gemm/quant/quantize_host.hpp"
 
@@ -21,6 +24,31 @@ using namespace fp8gemm;
 
 namespace fp8gemm::test {
 namespace {
+
+// ---- README, quick start (declarations) ----
+// Target: selection::Sm90Target (H100 / H200), Cdna4Target (MI355X), Cdna3Target (MI300X, e4m3fnuz)
+using Auto = AutoGemm<selection::Cdna4Target, e4m3fn, e4m3fn, PerChannel, LayoutB::kNK, Epilogue<bf16>>;
+
+/// The quick start's allocator: host memory on the emulator (a device allocation on a GPU).
+std::vector<std::vector<float>> allocations;
+void* my_alloc(std::size_t bytes) {
+  return allocations.emplace_back((bytes + 3) / 4).data();
+}
+
+void readme_auto(int M, int N, int K, e4m3fn const* a, e4m3fn const* b, float const* sa,
+                 float const* sb, bf16* c, gpuStream_t stream) {
+  // ---- README, quick start (statements) ----
+  Auto::Arguments args;
+  args.problem = {M, N, K};
+  args.a = a; args.lda = K; args.b = b; args.ldb = K;  // A [M, K], B [N, K] (a weight as stored)
+  args.scale_a = sa; args.scale_a_count = M;           // PerChannel: one per row of A
+  args.scale_b = sb; args.scale_b_count = N;           // and one per row of B
+  args.epilogue.c = c; args.epilogue.ldc = N;
+  std::size_t const bytes = Auto::workspace_size(args);  // > 0 when splitting K pays
+  args.workspace = bytes ? my_alloc(bytes) : nullptr;
+  puts(Auto::explain(args).c_str());                   // the choice, its tier and why
+  if (Status s = Auto::run(args, stream); !s.ok()) puts(s.to_string().c_str());
+}
 
 // ---- README, first example (declarations) ----
 // gfx950: 256x256x128 tile on the full-rate 16x16x128 MFMA; per-row x per-column scales; GELU-tanh; bf16 out
@@ -135,7 +163,7 @@ TEST(ReadmeExample, EveryLineOfTheReadmeExamplesIsHere) {
       EXPECT_NE(std::find(here.begin(), here.end(), readme[j]), here.end())
           << "README line not here: " << readme[j];
   }
-  EXPECT_EQ(blocks, 2);
+  EXPECT_EQ(blocks, 3);
   EXPECT_GT(checked, 20);
 }
 
@@ -154,6 +182,19 @@ TEST(ReadmeExample, PerChannelGeluBf16) {
         return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
       },
       c);
+}
+
+TEST(ReadmeExample, AutoGemmQuickStart) {
+  // the second: 2 tiles of 256 x 256 on 256 CUs, so the model splits K (a workspace is given)
+  for (auto [M, N, K] : {std::tuple{40, 24, 160}, std::tuple{130, 260, 2048}}) {
+    Quantized<PerChannel, float> const q(M, N, K, {M, 1}, {N, 1});
+    std::vector<bf16> c(std::size_t(M) * N, bf16::from_bits(0x7FC0));  // NaN until written
+    readme_auto(M, N, K, q.a.data(), q.b.data(), q.sa.data(), q.sb.data(), c.data(), nullptr);
+    expect_matches_fp64(
+        M, N, K, q, [&](int i, int) { return double(q.sa[i]); },
+        [&](int j, int) { return double(q.sb[j]); }, nullptr, [](double x) { return x; }, c);
+  }
+  EXPECT_FALSE(allocations.empty());  // the larger problem took a workspace: split-K ran
 }
 
 TEST(ReadmeExample, Mx32Bf16) {
