@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // AutoGemm's selection on the host (device/auto_gemm.hpp): deterministic, every tier reached,
-// the overrides and the print switch, the memo's hit cost, the model against the README's rule
+// the overrides and the print switch, the memo's hit cost, the model against the earlier rule by M
 // for sm_90, and 10,000 random problems whose choice passes supports<> or names its refusal.
 #include <gtest/gtest.h>
 
@@ -235,13 +235,14 @@ TEST(AutoGemmSelection, ACacheHitCostsLessThanAMicrosecond) {
   std::cout << "  select() cache hit: " << ns << " ns (mean of " << kHits << ")\n";
 }
 
-// The README's rule for sm_90 ("Using it", choosing a policy by M), per-tensor, N = K = 8192, 132
+// The rule by M for sm_90 that the README gave before the measured table (docs/reference.md,
+// "Which one by M"), on a target without its table: per-tensor, N = K = 8192, 132
 // SMs: M <= 8 Decode<8>, <= 16 Decode<16>, <= 32 Decode<32>, <= 64 SmallM, <= 128 MediumM; larger:
 // Large where its tiles fill about three waves or more, else Default. The model agrees at every
-// M the README names, and beyond at 256 (Default: Large's 64 tiles fill half the SMs) and at
+// M the rule names, and beyond at 256 (Default: Large's 64 tiles fill half the SMs) and at
 // 2048-8192 (Large). It differs at M = 512 and 1024: Large's 128 and 256 tiles are 0.97 and 1.94
 // waves, 97 % full, and the model has no cost for a short run of waves, so Large's higher
-// efficiency wins; the README's "about three waves" is a measured rule of thumb that the model
+// efficiency wins; the rule's "about three waves" is a measured rule of thumb that the model
 // does not encode. Only a measurement (the table, tier 1) can settle those two.
 // Every range of the shipped H200 table is reached at both ends, at 132 SMs with a workspace,
 // and picks the candidate and split it names (a stale or misspelt name would fall to the model).
@@ -291,7 +292,7 @@ TEST(AutoGemmSelection, ModelFollowsTheReadmeRuleOnSm90) {
   for (int m : {512, 1024})  // the two documented differences
     EXPECT_EQ(Sm90AutoModel::select(problem<Sm90AutoModel>(m, 8192, 8192, 132)).short_name,
               "sm90_wgmma_large");
-  // Blockwise decode takes Sm90WgmmaSmallM (README): the swapped policies do not compile for it
+  // Blockwise decode takes Sm90WgmmaSmallM (docs/reference.md): the swapped policies do not compile for it
   EXPECT_EQ(Sm90AutoModelBlockwise::select(problem<Sm90AutoModelBlockwise>(1, 8192, 8192, 132)).short_name,
             "sm90_wgmma_small_m");
 }

@@ -38,25 +38,29 @@ struct TableOnly {
 };
 
 /// NVIDIA Hopper (sm_90a TMA + WGMMA policies; the portable mma.sync policy last, for what they
-/// refuse, e.g. B as [K, N]). Efficiencies: ratios of the README's measurements against
+/// refuse, e.g. B as [K, N]). Efficiencies: ratios of the measurements (docs/benchmark.md) against
 /// cuBLASLt at large shapes (Sm90WgmmaLarge 0.99-1.02x = 1.00; Sm90WgmmaDefault 0.96-1.00x =
 /// 0.97, Blockwise 0.85-0.86x against Large's 0.96x = 0.89; Large with an epilogue it stores from
-/// registers: below Default, 0.95, README "Using it"). The small-M classes are rarely bound by
-/// compute (their FLOPs are a small part of their time): 0.85 / 0.70 / 0.60, not measured.
+/// registers: below Default, 0.95, docs/reference.md). The small-M classes are rarely bound by
+/// compute (their FLOPs are a small part of their time): SmallM 0.70 and Decode 0.60, not
+/// measured; MediumM 0.65, fitted (below: at 0.85 the model sent M = 129-2048 with wide N to its
+/// 128 x 64 tiles, up to 1.8x slower than the large tiles).
 /// Sm90Default (mma.sync) 0.35: "slow", not measured against the others at one shape.
 struct Sm90Target {
   static constexpr char const* kName = "sm90";
   static constexpr int kDefaultSmCount = 132;  // H200 / H100 SXM
   /// H200 SXM: 1,979 TFLOP/s dense FP8 at boost (NVIDIA's datasheet, 3,958 with sparsity), power
-  /// capped to about 1,300 sustained on long GEMMs (README's results table: 1,189-1,336 TFLOP/s
+  /// capped to about 1,300 sustained on long GEMMs (docs/benchmark.md's results table: 1,189-1,336 TFLOP/s
   /// for Sm90WgmmaLarge at the large per-tensor shapes), which the model takes; HBM3e 4.8 TB/s
   /// (datasheet); L2 50 MiB; L2 -> SM about 64 B per clock per SM at ~1.4 GHz sustained on 132 SMs
   /// = 12 TB/s (an assumption); 224 KiB in flight per SM for its HBM share: fitted so that the
-  /// decode policies rank as measured (README); the split-K reduction's launch 3 us (an
-  /// assumption).
+  /// decode policies rank as measured (docs/benchmark.md); a split-K call's fixed cost 12 us
+  /// (fitted, with MediumMInfo's 0.65, to the 2026-12-04 H200 sweep: the model's picks went from
+  /// 1.085 / 1.060 to 1.037 / 1.028 times the best candidate, geomean, on each half of the shape
+  /// set's (N, K) pairs; docs/selection.md#the-model-against-the-sweep).
   static constexpr MachineModel kMachine = {1.3e15,       4.8e12, 12e12, 50.0 * 1024 * 1024,
-                                            224.0 * 1024, 3e-6};
-  static constexpr char const* kMachineNote = "H200 constants (README measurements, datasheet)";
+                                            224.0 * 1024, 12e-6};
+  static constexpr char const* kMachineNote = "H200 constants (docs/benchmark.md measurements, datasheet)";
   static constexpr char const* kDefaultCandidate = "sm90_wgmma_default";
 
   struct DecodeInfo8 : FlatEfficiency<60> {
@@ -71,7 +75,7 @@ struct Sm90Target {
   struct SmallMInfo : FlatEfficiency<70> {
     static constexpr char const* kShortName = "sm90_wgmma_small_m";
   };
-  struct MediumMInfo : FlatEfficiency<85> {
+  struct MediumMInfo : FlatEfficiency<65> {
     static constexpr char const* kShortName = "sm90_wgmma_medium_m";
   };
   struct DefaultInfo {
