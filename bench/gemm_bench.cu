@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// fp8gemm vs cuBLASLt FP8 on the same inputs, same process, same scale mode and accumulation mode
+// fp8gemm (named policies and AutoGemm, which chooses) vs cuBLASLt FP8 on the same inputs, same
+// process, same scale mode and accumulation mode
 // (e4m3fn A and B, bf16 C, mk_nk_mn = cuBLASLt "TN"): per-tensor scales (cuBLASLt's default, which
 // promotes, and its fast accumulation), 1x128 . 128x128 block scales (cuBLASLt's VEC128 /
 // BLK128x128 modes), and the fused GELU epilogue against cuBLASLt followed by a separate GELU
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "bench_check.hpp"
+#include "fp8gemm/device/auto_gemm.hpp"
 #include "fp8gemm/fp8gemm.hpp"
 
 namespace {
@@ -159,6 +161,44 @@ void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1
     }
   });
   state.SetLabel(Gemm<Config>::name() + (split_k > 1 ? " split_k " + std::to_string(split_k) : ""));
+  BENCH_CHECK_CUDA(cudaFree(workspace));
+}
+
+/// AutoGemm<Sm90Target> as a user calls it: the choice for (M, N, K) on this device (its tier and
+/// candidate in the label), with a workspace of workspace_size(args) bytes.
+template <class Granularity = PerTensor>
+void bench_auto(benchmark::State& state, int m, int n, int k) {
+  using Auto =
+      AutoGemm<selection::Sm90Target, e4m3fn, e4m3fn, Granularity, LayoutB::kNK, Epilogue<bf16>>;
+  Operands ops(m, n, k, IsBlockwise<Granularity>::value);
+  typename Auto::Arguments args;
+  args.problem = {m, n, k};
+  args.lda = k, args.ldb = k;
+  args.scale_a = ops.scale_a, args.scale_b = ops.scale_b;
+  args.scale_a_count = ops.scale_a_count, args.scale_b_count = ops.scale_b_count;
+  args.epilogue.c = static_cast<bf16*>(ops.c), args.epilogue.ldc = n;
+  args.a = static_cast<e4m3fn const*>(ops.a[0]), args.b = static_cast<e4m3fn const*>(ops.b[0]);
+  void* workspace = nullptr;
+  if (std::size_t const ws = Auto::workspace_size(args); ws > 0)
+    BENCH_CHECK_CUDA(cudaMalloc(&workspace, ws));
+  args.workspace = workspace;
+  if (Status const st = Auto::can_implement(args); !st.ok()) {
+    state.SkipWithError(st.to_string().c_str());
+    BENCH_CHECK_CUDA(cudaFree(workspace));
+    return;
+  }
+  time_loop(state, ops, [&](int set) {
+    args.a = static_cast<e4m3fn const*>(ops.a[set]);
+    args.b = static_cast<e4m3fn const*>(ops.b[set]);
+    Status const s = Auto::run(args, nullptr);
+    if (!s.ok()) {
+      std::fprintf(stderr, "fp8gemm AutoGemm run: %s\n", s.to_string().c_str());
+      std::exit(1);
+    }
+  });
+  Choice const c = Auto::select(args);
+  state.SetLabel("auto [" + std::string(selection::to_string(c.tier)) + "] " + c.short_name +
+                 " split_k " + std::to_string(c.split_k));
   BENCH_CHECK_CUDA(cudaFree(workspace));
 }
 
@@ -350,6 +390,8 @@ int register_all() {
                           {1, 8192, 8192},    {16, 8192, 8192},    {128, 8192, 8192}};
   for (Shape const s : shapes) {
     std::string const shape = shape_name(s);
+    // The selecting GEMM beside cuBLASLt.
+    add("fp8gemm/auto/" + shape, [s](benchmark::State& st) { bench_auto(st, s.m, s.n, s.k); });
     // Hopper TMA + WGMMA: promoted (the default) against cuBLASLt's default; fast accumulation
     // against cuBLASLt's fast accumulation.
     add("fp8gemm/sm90_wgmma_default/" + shape,
@@ -468,6 +510,8 @@ int register_all() {
       bench_fp8gemm<Sm90WgmmaDefaultMulticastA<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(
           st, s.m, s.n, s.k);
     });
+    add("fp8gemm/auto_blockwise/" + shape_name(s),
+        [s](benchmark::State& st) { bench_auto<Blockwise<1, 128, 128>>(st, s.m, s.n, s.k); });
     add_cublaslt("cublaslt_blockwise", s, LtMode::kBlockwise);
     // The same shapes per-tensor, ours and cuBLASLt's: a Blockwise kernel does all of the
     // per-tensor kernel's work and more, so cuBLASLt blockwise time / our per-tensor time bounds

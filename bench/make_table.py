@@ -128,6 +128,8 @@ def main():
         "",
         "namespace fp8gemm::selection {",
         "",
+        "// Two lines per range, as generated:",
+        "// clang-format off",
         "inline constexpr TableEntry kSm90H200Table[] = {",
     ]
     for g, n, k, lo, hi, c, s in rows:
@@ -136,6 +138,7 @@ def main():
         lines.append('     %d, %d, %d, %d, "%s", %d},' % (n, k, lo, hi, c, s))
     lines += [
         "};",
+        "// clang-format on",
         "inline constexpr std::size_t kSm90H200TableSize = %d;" % len(rows),
         "",
         "constexpr TableView sm90_h200_table() {",

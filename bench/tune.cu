@@ -17,8 +17,8 @@
 // two events; an entry's time is the median over rounds of replay time / L: GPU time, without
 // the host's launch work (which bounds a few-microsecond GEMM launched directly). The best
 // candidate: the fastest median; medians within kTieFraction of it count as ties, broken by the
-// target's candidate order, then the smaller split (a fixed order, not the noise). Entries whose model
-// estimate exceeds --prune times the least estimate are listed as pruned, not timed.
+// target's candidate order, then the smaller split (a fixed order, not the noise). Entries whose
+// model estimate exceeds --prune times the least estimate are listed as pruned, not timed.
 // cuBLASLt: per-tensor = its default (promoting) FP8 matmul; per-channel = its OUTER_VEC_32F scale
 // mode when it runs on this GPU, else its per-tensor matmul (it does strictly less work; the
 // JSON's cublaslt.mode says which); blockwise = VEC128_32F (A) / BLK128x128_32F (B).
@@ -31,8 +31,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <ctime>
+#include <deque>
 #include <fstream>
 #include <functional>
 #include <random>
@@ -60,7 +60,7 @@ struct Options {
   int rounds = 5;
   double max_tflop = 80;  // skip points above this many TFLOP (2MNK / 1e12)
   double prune = 3.0;
-  bool only_auto = false;  // time AutoGemm and cuBLASLt only
+  bool only_auto = false;          // time AutoGemm and cuBLASLt only
   std::string commit = "unknown";  // the fp8gemm commit the binary was built at (provenance)
 };
 
@@ -195,8 +195,9 @@ struct Entry {
   double median() const {
     std::vector<double> v = us;
     std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2]
-                                        : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+    return v.empty()      ? 0
+           : v.size() % 2 ? v[v.size() / 2]
+                          : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
   }
 };
 
@@ -337,8 +338,9 @@ void time_entries(std::vector<Entry>& entries, Operands const& ops, int rounds, 
     Entry& e = entries[i];
     auto const t0 = std::chrono::steady_clock::now();
     for (int l = 0; l < kWarm; ++l) e.launch(l % ops.sets, stream);
-    e.host_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0)
-                    .count() / kWarm;
+    e.host_us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
+        kWarm;
     BENCH_CHECK_CUDA(cudaEventRecord(start, stream));
     e.launch(kWarm % ops.sets, stream);
     BENCH_CHECK_CUDA(cudaEventRecord(stop, stream));
@@ -515,8 +517,8 @@ std::string tune_point(Point const& p, Options const& o) {
 
   std::ostringstream js;
   js << "{\"model\": " << json_str(p.model) << ", \"layer\": " << json_str(p.layer)
-     << ", \"granularity\": " << json_str(p.granularity) << ", \"m\": " << p.m
-     << ", \"n\": " << p.n << ", \"k\": " << p.k << ", \"sm_count\": " << sms;
+     << ", \"granularity\": " << json_str(p.granularity) << ", \"m\": " << p.m << ", \"n\": " << p.n
+     << ", \"k\": " << p.k << ", \"sm_count\": " << sms;
   js << ", \"auto\": {\"choice\": " << json_str(auto_choice.short_name)
      << ", \"split_k\": " << auto_choice.split_k
      << ", \"tier\": " << json_str(selection::to_string(auto_choice.tier))
@@ -532,8 +534,7 @@ std::string tune_point(Point const& p, Options const& o) {
     js << (i ? ", " : "") << "{\"kind\": " << json_str(e.kind) << ", \"name\": " << json_str(e.name)
        << ", \"detail\": " << json_str(e.detail) << ", \"split_k\": " << e.split_k
        << ", \"estimate_us\": " << e.estimate_us << ", \"median_us\": " << e.median()
-       << ", \"host_us\": " << e.host_us
-       << ", \"us\": [";
+       << ", \"host_us\": " << e.host_us << ", \"us\": [";
     for (std::size_t r = 0; r < e.us.size(); ++r) js << (r ? ", " : "") << e.us[r];
     js << "]}";
   }
@@ -553,12 +554,13 @@ std::string tune_point(Point const& p, Options const& o) {
       if (e.kind == "auto") return e.median();
     return 0.0;
   }();
-  std::printf("%-16s %-14s %-11s %6d x %6d x %6d  auto %-28s %9.1f us  best %-28s %9.1f us  "
-              "cublaslt %9.1f us  auto/lt %.3f\n",
-              p.model.c_str(), p.layer.c_str(), p.granularity.c_str(), p.m, p.n, p.k,
-              (auto_choice.short_name + "/" + std::to_string(auto_choice.split_k)).c_str(), auto_us,
-              best ? (best->name + "/" + std::to_string(best->split_k)).c_str() : "-",
-              best ? best->median() : 0.0, lt_us, auto_us > 0 ? lt_us / auto_us : 0.0);
+  std::printf(
+      "%-16s %-14s %-11s %6d x %6d x %6d  auto %-28s %9.1f us  best %-28s %9.1f us  "
+      "cublaslt %9.1f us  auto/lt %.3f\n",
+      p.model.c_str(), p.layer.c_str(), p.granularity.c_str(), p.m, p.n, p.k,
+      (auto_choice.short_name + "/" + std::to_string(auto_choice.split_k)).c_str(), auto_us,
+      best ? (best->name + "/" + std::to_string(best->split_k)).c_str() : "-",
+      best ? best->median() : 0.0, lt_us, auto_us > 0 ? lt_us / auto_us : 0.0);
   std::fflush(stdout);
   return js.str();
 }
@@ -583,15 +585,24 @@ int main(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (a == "--shapes") o.shapes = value();
-    else if (a == "--out") o.out = value();
-    else if (a == "--granularities") o.granularities = split(value(), ',');
-    else if (a == "--layers") o.layers = split(value(), ',');
-    else if (a == "--rounds") o.rounds = std::max(1, std::stoi(value()));
-    else if (a == "--max-tflop") o.max_tflop = std::stod(value());
-    else if (a == "--prune") o.prune = std::stod(value());
-    else if (a == "--only-auto") o.only_auto = true;
-    else if (a == "--commit") o.commit = value();
+    if (a == "--shapes")
+      o.shapes = value();
+    else if (a == "--out")
+      o.out = value();
+    else if (a == "--granularities")
+      o.granularities = split(value(), ',');
+    else if (a == "--layers")
+      o.layers = split(value(), ',');
+    else if (a == "--rounds")
+      o.rounds = std::max(1, std::stoi(value()));
+    else if (a == "--max-tflop")
+      o.max_tflop = std::stod(value());
+    else if (a == "--prune")
+      o.prune = std::stod(value());
+    else if (a == "--only-auto")
+      o.only_auto = true;
+    else if (a == "--commit")
+      o.commit = value();
     else {
       std::fprintf(stderr,
                    "usage: fp8gemm_tune [--shapes FILE] [--out FILE] [--granularities "
@@ -623,9 +634,10 @@ int main(int argc, char** argv) {
               prop.multiProcessorCount, o.commit.c_str());
   for (std::size_t i = 0; i < pts.size(); ++i) {
     Point const& p = pts[i];
-    std::string const js = p.granularity == "per_tensor"    ? tune_point<PerTensor>(p, o)
-                           : p.granularity == "per_channel" ? tune_point<PerChannel>(p, o)
-                                                            : tune_point<Blockwise<1, 128, 128>>(p, o);
+    std::string const js = p.granularity == "per_tensor" ? tune_point<PerTensor>(p, o)
+                           : p.granularity == "per_channel"
+                               ? tune_point<PerChannel>(p, o)
+                               : tune_point<Blockwise<1, 128, 128>>(p, o);
     out << (i ? ",\n" : "") << js;
     out.flush();
   }

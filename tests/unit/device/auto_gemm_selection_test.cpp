@@ -57,8 +57,8 @@ struct Sm90ModelOnlyTarget : Sm90Target {
 };
 using Sm90AutoModel =
     AutoGemm<Sm90ModelOnlyTarget, e4m3fn, e4m3fn, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
-using Sm90AutoModelBlockwise = AutoGemm<Sm90ModelOnlyTarget, e4m3fn, e4m3fn,
-                                        Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
+using Sm90AutoModelBlockwise = AutoGemm<Sm90ModelOnlyTarget, e4m3fn, e4m3fn, Blockwise<1, 128, 128>,
+                                        LayoutB::kNK, Epilogue<bf16>>;
 
 template <class A>
 typename A::Arguments problem(int m, int n, int k, int sms = 0) {
@@ -268,9 +268,9 @@ TEST(AutoGemmSelection, TheShippedTableIsReached) {
   selection::reset_for_testing();
   int checked = 0;
   table_entries_are_reached<Sm90Auto>(selection::GranularityClass::kPerTensor, &checked);
-  table_entries_are_reached<AutoGemm<Sm90Target, e4m3fn, e4m3fn, PerChannel, LayoutB::kNK,
-                                     Epilogue<bf16>>>(selection::GranularityClass::kPerChannel,
-                                                      &checked);
+  table_entries_are_reached<
+      AutoGemm<Sm90Target, e4m3fn, e4m3fn, PerChannel, LayoutB::kNK, Epilogue<bf16>>>(
+      selection::GranularityClass::kPerChannel, &checked);
   table_entries_are_reached<Sm90AutoBlockwise>(selection::GranularityClass::kBlockwise, &checked);
   EXPECT_EQ(checked, 2 * int(selection::kSm90H200TableSize));
   // another SM count (an H100 PCIe's 114): the model
@@ -292,8 +292,10 @@ TEST(AutoGemmSelection, ModelFollowsTheReadmeRuleOnSm90) {
   for (int m : {512, 1024})  // the two documented differences
     EXPECT_EQ(Sm90AutoModel::select(problem<Sm90AutoModel>(m, 8192, 8192, 132)).short_name,
               "sm90_wgmma_large");
-  // Blockwise decode takes Sm90WgmmaSmallM (docs/reference.md): the swapped policies do not compile for it
-  EXPECT_EQ(Sm90AutoModelBlockwise::select(problem<Sm90AutoModelBlockwise>(1, 8192, 8192, 132)).short_name,
+  // Blockwise decode takes Sm90WgmmaSmallM (docs/reference.md): the swapped policies do not compile
+  // for it
+  EXPECT_EQ(Sm90AutoModelBlockwise::select(problem<Sm90AutoModelBlockwise>(1, 8192, 8192, 132))
+                .short_name,
             "sm90_wgmma_small_m");
 }
 

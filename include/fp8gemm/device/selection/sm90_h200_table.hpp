@@ -29,6 +29,8 @@
 
 namespace fp8gemm::selection {
 
+// Two lines per range, as generated:
+// clang-format off
 inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      1536, 2048, 1, 256, "sm90_wgmma_small_m", 1},
@@ -1961,6 +1963,7 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      151936, 5120, 512, 16384, "sm90_wgmma_128x192", 1},
 };
+// clang-format on
 inline constexpr std::size_t kSm90H200TableSize = 965;
 
 constexpr TableView sm90_h200_table() {

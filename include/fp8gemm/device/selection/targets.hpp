@@ -50,17 +50,18 @@ struct Sm90Target {
   static constexpr char const* kName = "sm90";
   static constexpr int kDefaultSmCount = 132;  // H200 / H100 SXM
   /// H200 SXM: 1,979 TFLOP/s dense FP8 at boost (NVIDIA's datasheet, 3,958 with sparsity), power
-  /// capped to about 1,300 sustained on long GEMMs (docs/benchmark.md's results table: 1,189-1,336 TFLOP/s
-  /// for Sm90WgmmaLarge at the large per-tensor shapes), which the model takes; HBM3e 4.8 TB/s
-  /// (datasheet); L2 50 MiB; L2 -> SM about 64 B per clock per SM at ~1.4 GHz sustained on 132 SMs
-  /// = 12 TB/s (an assumption); 224 KiB in flight per SM for its HBM share: fitted so that the
+  /// capped to about 1,300 sustained on long GEMMs (docs/benchmark.md's results table: 1,189-1,336
+  /// TFLOP/s for Sm90WgmmaLarge at the large per-tensor shapes), which the model takes; HBM3e 4.8
+  /// TB/s (datasheet); L2 50 MiB; L2 -> SM about 64 B per clock per SM at ~1.4 GHz sustained on 132
+  /// SMs = 12 TB/s (an assumption); 224 KiB in flight per SM for its HBM share: fitted so that the
   /// decode policies rank as measured (docs/benchmark.md); a split-K call's fixed cost 12 us
   /// (fitted, with MediumMInfo's 0.65, to the 2026-12-04 H200 sweep: the model's picks went from
   /// 1.085 / 1.060 to 1.037 / 1.028 times the best candidate, geomean, on each half of the shape
   /// set's (N, K) pairs; docs/selection.md#the-model-against-the-sweep).
   static constexpr MachineModel kMachine = {1.3e15,       4.8e12, 12e12, 50.0 * 1024 * 1024,
                                             224.0 * 1024, 12e-6};
-  static constexpr char const* kMachineNote = "H200 constants (docs/benchmark.md measurements, datasheet)";
+  static constexpr char const* kMachineNote =
+      "H200 constants (docs/benchmark.md measurements, datasheet)";
   static constexpr char const* kDefaultCandidate = "sm90_wgmma_default";
 
   struct DecodeInfo8 : FlatEfficiency<60> {
@@ -119,23 +120,20 @@ struct Sm90Target {
   };
 
   template <class EA, class EB>
-  using Candidates = std::tuple<Candidate<Sm90WgmmaDecode<8, EA, EB>, DecodeInfo8>,
-                                Candidate<Sm90WgmmaDecode<16, EA, EB>, DecodeInfo16>,
-                                Candidate<Sm90WgmmaDecode<32, EA, EB>, DecodeInfo32>,
-                                Candidate<Sm90WgmmaSmallM<EA, EB>, SmallMInfo>,
-                                Candidate<Sm90WgmmaMediumM<EA, EB>, MediumMInfo>,
-                                Candidate<Sm90WgmmaDefault<EA, EB>, DefaultInfo>,
-                                Candidate<Sm90WgmmaLarge<EA, EB>, LargeInfo>,
-                                Candidate<Sm90Default<EA, EB>, PortableInfo>,
-                                Candidate<Sm90WgmmaDecode<128, EA, EB>, Decode128Info>,
-                                Candidate<WgmmaTilePolicy<256, 64, 2, 4, EA, EB>, Tile256x64Info>,
-                                Candidate<WgmmaTilePolicy<128, 192, 2, 4, EA, EB>, Tile128x192Info>,
-                                Candidate<WgmmaTilePolicy<128, 128, 2, 6, EA, EB,
-                                                          WgmmaSchedule::kPingPong>,
-                                          PingPong128Info>,
-                                Candidate<WgmmaTilePolicy<64, 256, 2, 5, EA, EB,
-                                                          WgmmaSchedule::kPingPong>,
-                                          PingPong64x256Info>>;
+  using Candidates = std::tuple<
+      Candidate<Sm90WgmmaDecode<8, EA, EB>, DecodeInfo8>,
+      Candidate<Sm90WgmmaDecode<16, EA, EB>, DecodeInfo16>,
+      Candidate<Sm90WgmmaDecode<32, EA, EB>, DecodeInfo32>,
+      Candidate<Sm90WgmmaSmallM<EA, EB>, SmallMInfo>,
+      Candidate<Sm90WgmmaMediumM<EA, EB>, MediumMInfo>,
+      Candidate<Sm90WgmmaDefault<EA, EB>, DefaultInfo>,
+      Candidate<Sm90WgmmaLarge<EA, EB>, LargeInfo>, Candidate<Sm90Default<EA, EB>, PortableInfo>,
+      Candidate<Sm90WgmmaDecode<128, EA, EB>, Decode128Info>,
+      Candidate<WgmmaTilePolicy<256, 64, 2, 4, EA, EB>, Tile256x64Info>,
+      Candidate<WgmmaTilePolicy<128, 192, 2, 4, EA, EB>, Tile128x192Info>,
+      Candidate<WgmmaTilePolicy<128, 128, 2, 6, EA, EB, WgmmaSchedule::kPingPong>, PingPong128Info>,
+      Candidate<WgmmaTilePolicy<64, 256, 2, 5, EA, EB, WgmmaSchedule::kPingPong>,
+                PingPong64x256Info>>;
 
   static constexpr TableView table() { return sm90_h200_table(); }
 };

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""bench/make_table.py and bench/tune_report.py on synthetic fp8gemm_tune JSON: the best per
+point becomes a range, neighbours with the same best merge, a later sweep replaces an earlier
+one's point, an --only-auto sweep and a sweep from another GPU are refused, and the report's
+regret and cuBLASLt ratios are the numbers the entries give.
+
+  python3 tests/tools/make_table_test.py bench/make_table.py bench/tune_report.py
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def point(g, m, n, k, best, split, auto_us, best_us, lt_us, choice=None):
+    choice = choice or best
+    return {
+        "model": "x", "layer": "y", "granularity": g, "m": m, "n": n, "k": k, "sm_count": 132,
+        "auto": {"choice": choice, "split_k": 1, "tier": "table", "reason": "", "can_implement": "ok"},
+        "best": {"candidate": best, "split_k": split, "median_us": best_us, "fastest_us": best_us},
+        "entries": [
+            {"kind": "candidate", "name": best, "detail": "", "split_k": split, "estimate_us": 1,
+             "median_us": best_us, "host_us": 5, "us": [best_us]},
+            {"kind": "candidate", "name": choice, "detail": "", "split_k": 1, "estimate_us": 1,
+             "median_us": auto_us, "host_us": 5, "us": [auto_us]},
+            {"kind": "auto", "name": "auto", "detail": choice, "split_k": 1, "estimate_us": 1,
+             "median_us": auto_us, "host_us": 5.5, "us": [auto_us]},
+            {"kind": "gemm", "name": "gemm", "detail": "", "split_k": 1, "estimate_us": 0,
+             "median_us": auto_us, "host_us": 5.0, "us": [auto_us]},
+            {"kind": "cublaslt", "name": "cublaslt", "detail": "per_tensor", "split_k": 1,
+             "estimate_us": 0, "median_us": lt_us, "host_us": 6, "us": [lt_us]},
+        ],
+        "pruned": [], "refused": [],
+    }
+
+
+def sweep(points, commit, gpu="NVIDIA H200", only_auto=False):
+    return {"tool": "fp8gemm_tune", "commit": commit, "date": "2026-12-04T00:00:00Z", "gpu": gpu,
+            "sm_count": 132, "cuda_driver": 13000, "cuda_runtime": 13000, "cublaslt": 130100,
+            "rounds": 5, "tie_fraction": 0.01, "prune": 3, "only_auto": only_auto,
+            "shapes": "synthetic", "points": points}
+
+
+def main():
+    make_table, report = sys.argv[1], sys.argv[2]
+    failures = []
+
+    def check(cond, what):
+        if not cond:
+            failures.append(what)
+
+    with tempfile.TemporaryDirectory() as d:
+        first = sweep([
+            point("per_tensor", 1, 4096, 4096, "sm90_wgmma_decode8", 1, 10, 10, 11),
+            point("per_tensor", 16, 4096, 4096, "sm90_wgmma_decode8", 1, 10, 10, 11),
+            point("per_tensor", 64, 4096, 4096, "sm90_wgmma_small_m", 1, 12, 12, 12),
+            point("per_tensor", 200, 4096, 4096, "sm90_wgmma_default", 1, 20, 20, 15),
+            point("per_channel", 200, 4096, 4096, "sm90_wgmma_default", 2, 20, 20, 30),
+        ], "aaaaaaa")
+        second = sweep([  # replaces M = 200 per-tensor
+            point("per_tensor", 200, 4096, 4096, "sm90_wgmma_128x192", 1, 22, 18, 15,
+                  choice="sm90_wgmma_default"),
+        ], "bbbbbbb")
+        f1, f2 = os.path.join(d, "a.json"), os.path.join(d, "b.json")
+        json.dump(first, open(f1, "w"))
+        json.dump(second, open(f2, "w"))
+        out = os.path.join(d, "table.hpp")
+        r = subprocess.run([sys.executable, make_table, f1, f2, "--out", out],
+                           capture_output=True, text=True)
+        check(r.returncode == 0, "make_table failed: " + r.stderr)
+        text = open(out).read() if os.path.exists(out) else ""
+        entries = [l.strip() for l in text.splitlines() if l.strip().startswith(("1", "2", "4"))
+                   and l.strip().endswith("},")]
+        want = [  # (N, K, m_lo, m_hi, candidate, split), in the generator's order
+            '4096, 4096, 200, 200, "sm90_wgmma_default", 2},',        # per-channel first
+            '4096, 4096, 1, 16, "sm90_wgmma_decode8", 1},',           # 1 and 16 merged
+            '4096, 4096, 64, 64, "sm90_wgmma_small_m", 1},',
+            '4096, 4096, 200, 200, "sm90_wgmma_128x192", 1},',        # the later sweep's
+        ]
+        check(entries == want, "entries: %s" % entries)
+        check("kSm90H200TableSize = 4;" in text, "size line")
+        check("aaaaaaa+bbbbbbb" in text, "provenance names both commits")
+        check(max(len(l) for l in text.splitlines()) <= 100, "a line over 100 columns")
+
+        bad = sweep([], "ccccccc", only_auto=True)
+        fb = os.path.join(d, "c.json")
+        json.dump(bad, open(fb, "w"))
+        r = subprocess.run([sys.executable, make_table, fb, "--out", out], capture_output=True,
+                           text=True)
+        check(r.returncode != 0 and "only-auto" in r.stderr, "an --only-auto sweep is refused")
+        other = sweep([], "ddddddd", gpu="NVIDIA H100")
+        fo = os.path.join(d, "d.json")
+        json.dump(other, open(fo, "w"))
+        r = subprocess.run([sys.executable, make_table, f1, fo, "--out", out],
+                           capture_output=True, text=True)
+        check(r.returncode != 0 and "another GPU" in r.stderr, "another GPU's sweep is refused")
+
+        # report on the second sweep: auto 22 us, its chosen candidate 22 us, best 18, cuBLASLt 15
+        r = subprocess.run([sys.executable, report, f2], capture_output=True, text=True)
+        check(r.returncode == 0, "tune_report failed: " + r.stderr)
+        row = [l for l in r.stdout.splitlines() if l.startswith("| per_tensor")]
+        check(len(row) == 1, "one per_tensor row")
+        if row:
+            cells = [c.strip() for c in row[0].strip("|").split("|")]
+            # regret 22/18, choice regret 22/18, auto vs cuBLASLt 15/22, best vs cuBLASLt 15/18
+            check(cells[3] == "%.3f" % (22 / 18), "regret geomean %s" % cells[3])
+            check(cells[5] == "%.3f" % (22 / 18), "choice regret %s" % cells[5])
+            check(cells[7] == "1" , "choices above 1.10: %s" % cells[7])
+            check(cells[8] == "%.3f" % (15 / 22), "auto vs cuBLASLt %s" % cells[8])
+            check(cells[10] == "1", "below 0.95: %s" % cells[10])
+            check(cells[11] == "%.3f" % (15 / 18), "best vs cuBLASLt %s" % cells[11])
+            check(cells[13] == "0.50, 0.50", "host us added %s" % cells[13])
+    for f in failures:
+        print("FAIL:", f)
+    print("make_table_test: %d checks failed" % len(failures))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
