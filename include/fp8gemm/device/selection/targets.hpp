@@ -55,9 +55,9 @@ struct Sm90Target {
   /// TB/s (datasheet); L2 50 MiB; L2 -> SM about 64 B per clock per SM at ~1.4 GHz sustained on 132
   /// SMs = 12 TB/s (an assumption); 224 KiB in flight per SM for its HBM share: fitted so that the
   /// decode policies rank as measured (docs/benchmark.md); a split-K call's fixed cost 12 us
-  /// (fitted, with MediumMInfo's 0.65, to the 2026-12-04 H200 sweep: the model's picks went from
-  /// 1.085 / 1.060 to 1.037 / 1.028 times the best candidate, geomean, on each half of the shape
-  /// set's (N, K) pairs; docs/selection.md#the-model-against-the-sweep).
+  /// (fitted, with MediumMInfo's 0.65, to the H200 sweep in bench/results/h200: the model's picks
+  /// went from 1.085 / 1.060 to 1.037 / 1.028 times the best candidate, geomean, on each half of
+  /// the shape set's (N, K) pairs; docs/selection.md#the-model-against-the-sweep).
   static constexpr MachineModel kMachine = {1.3e15,       4.8e12, 12e12, 50.0 * 1024 * 1024,
                                             224.0 * 1024, 12e-6};
   static constexpr char const* kMachineNote =
