@@ -16,6 +16,7 @@ struct MachineModel {
   double l2_bytes = 0;           // an operand larger than this is streamed again by each wave
   double inflight_for_peak = 0;  // bytes in flight per SM at which it reaches its HBM share
   double reduce_seconds = 0;     // the split-K reduction kernel's fixed cost (a second launch)
+  double wave_seconds = 0;       // per wave of tiles: filling the pipeline and draining the store
 };
 
 /// What the model needs of a candidate: its C tile, K tile, stages, and how fast its tile class
@@ -47,7 +48,8 @@ constexpr double max_of(double a, double b) {
 }
 
 /// time = max(flops / (peak * efficiency), dram_bytes / (hbm * stream_eff), l2_bytes / l2_bw)
-///        / wave_efficiency  (+ the split-K partials' bytes and the reduction launch), where
+///        / wave_efficiency + waves * wave_seconds
+///        (+ the split-K partials' bytes and the reduction launch), where
 ///   tiles = ceil(M / bm) ceil(N / bn), units = tiles * split_k, waves = ceil(units / SMs),
 ///   wave_efficiency = units / (waves * SMs) (idle SMs in the last wave compute and load nothing),
 ///   flops = 2 * tiles * bm * bn * K (padded tiles issue whole MMAs),
@@ -78,7 +80,8 @@ constexpr Estimate estimate(std::int64_t m, std::int64_t n, std::int64_t k, int 
   double const t_compute = e.flops / (mm.peak_flops * c.compute_efficiency);
   double const t_dram = e.dram_bytes / (mm.hbm_bytes_per_s * e.stream_efficiency);
   double const t_l2 = e.l2_bytes / mm.l2_bytes_per_s;
-  e.seconds = max_of(t_compute, max_of(t_dram, t_l2)) / e.wave_efficiency;
+  e.seconds = max_of(t_compute, max_of(t_dram, t_l2)) / e.wave_efficiency +
+              double(e.waves) * mm.wave_seconds;
   if (split_k > 1) {  // FP32 partials written and read back, then the reduction's launch
     e.dram_bytes += 2.0 * split_k * double(m) * n * 4.0;
     e.seconds += 2.0 * split_k * double(m) * n * 4.0 / mm.hbm_bytes_per_s + mm.reduce_seconds;

@@ -55,11 +55,13 @@ struct Sm90Target {
   /// TB/s (datasheet); L2 50 MiB; L2 -> SM about 64 B per clock per SM at ~1.4 GHz sustained on 132
   /// SMs = 12 TB/s (an assumption); 224 KiB in flight per SM for its HBM share: fitted so that the
   /// decode policies rank as measured (docs/benchmark.md); a split-K call's fixed cost 12 us
-  /// (fitted, with MediumMInfo's 0.65, to the H200 sweep in bench/results/h200: the model's picks
-  /// went from 1.085 / 1.060 to 1.037 / 1.028 times the best candidate, geomean, on each half of
-  /// the shape set's (N, K) pairs; docs/selection.md#the-model-against-the-sweep).
+  /// and 1 us per wave of tiles for its first loads and last stores (about a DRAM round trip and
+  /// a store), fitted with MediumMInfo's 0.65 to the H200 sweep in bench/results/h200: the model's
+  /// picks went from 1.085 / 1.060 to 1.031 / 1.024 times the best candidate, geomean, on each
+  /// half of the shape set's (N, K) pairs, the worst from 2.6 to 1.65 times
+  /// (docs/selection.md#the-model-against-the-sweep).
   static constexpr MachineModel kMachine = {1.3e15,       4.8e12, 12e12, 50.0 * 1024 * 1024,
-                                            224.0 * 1024, 12e-6};
+                                            224.0 * 1024, 12e-6,  1e-6};
   static constexpr char const* kMachineNote =
       "H200 constants (docs/benchmark.md measurements, datasheet)";
   static constexpr char const* kDefaultCandidate = "sm90_wgmma_default";
@@ -146,7 +148,7 @@ struct Cdna4Target {
   static constexpr int kDefaultSmCount = 256;  // MI355X CUs
   /// AMD's published MI355X peaks (unmeasured here): 5.0 PFLOP/s dense FP8, HBM3E 8 TB/s, 256 MiB
   /// Infinity Cache; its bandwidth assumed to be MI300X's published 17.2 TB/s; 64 KiB in flight
-  /// per CU and a 3 us reduction launch are assumptions.
+  /// per CU and a 3 us reduction launch are assumptions; no per-wave cost (nothing to fit it to).
   static constexpr MachineModel kMachine = {5.0e15,      8.0e12, 17.2e12, 256.0 * 1024 * 1024,
                                             64.0 * 1024, 3e-6};
   static constexpr char const* kMachineNote =
@@ -181,7 +183,7 @@ struct Cdna3Target {
   static constexpr int kDefaultSmCount = 304;  // MI300X CUs
   /// AMD's published MI300X peaks (unmeasured here): 2.61 PFLOP/s dense FP8, HBM3 5.3 TB/s,
   /// 256 MiB Infinity Cache at 17.2 TB/s; 64 KiB in flight per CU and a 3 us reduction launch
-  /// are assumptions.
+  /// are assumptions; no per-wave cost (nothing to fit it to).
   static constexpr MachineModel kMachine = {2.61e15,     5.3e12, 17.2e12, 256.0 * 1024 * 1024,
                                             64.0 * 1024, 3e-6};
   static constexpr char const* kMachineNote =
