@@ -515,7 +515,7 @@ int register_all() {
     add_cublaslt("cublaslt_blockwise", s, LtMode::kBlockwise);
     // The same shapes per-tensor, ours and cuBLASLt's: a Blockwise kernel does all of the
     // per-tensor kernel's work and more, so cuBLASLt blockwise time / our per-tensor time bounds
-    // the ratio a Blockwise kernel on the same main loop can reach (README, issue 10's bars).
+    // the ratio a Blockwise kernel on the same main loop can reach (docs/benchmark.md, the bars).
     add("fp8gemm/sm90_wgmma_large/" + shape_name(s),
         [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaLarge<>>(st, s.m, s.n, s.k); });
     add_cublaslt("cublaslt", s, LtMode::kPerTensor);

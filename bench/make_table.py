@@ -100,6 +100,9 @@ def main():
         sources.append("///   sweep %d:  %s" % (i + 1, f.split("/")[-1]))
         sources.append("///            commit %s, %s, %d points (%s), %d rounds" %
                        (d["commit"], d["date"], len(d["points"]), ", ".join(grans), d["rounds"]))
+        if d.get("complete") is False:
+            sources.append("///            stopped after %d of %d points" %
+                           (d["points_done"], d["points_planned"]))
         if i < len(a.smi):
             sources.append("///            SM clock %s" % sm_clock(a.smi[i]))
     lines = [

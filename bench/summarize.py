@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Turns a Google Benchmark JSON from bench/gemm_bench.cu into the README's markdown table: median
+"""Turns a Google Benchmark JSON from bench/gemm_bench.cu into docs/benchmark.md's markdown table: median
 time and TFLOP/s of each fp8gemm policy and of the cuBLASLt run it is compared with per shape,
 and the ratio (cuBLASLt time / fp8gemm time: > 1 means fp8gemm is faster).
 

@@ -185,7 +185,8 @@ TEST(ReadmeExample, PerChannelGeluBf16) {
 }
 
 TEST(ReadmeExample, AutoGemmQuickStart) {
-  // the second: 2 tiles of 256 x 256 on 256 CUs, so the model splits K (a workspace is given)
+  // the second: 3 tiles of 256 x 128 (cdna4_kblocked) on 256 CUs, so the model splits K when a
+  // workspace is given
   for (auto [M, N, K] : {std::tuple{40, 24, 160}, std::tuple{130, 260, 2048}}) {
     Quantized<PerChannel, float> const q(M, N, K, {M, 1}, {N, 1});
     std::vector<bf16> c(std::size_t(M) * N, bf16::from_bits(0x7FC0));  // NaN until written
@@ -194,7 +195,11 @@ TEST(ReadmeExample, AutoGemmQuickStart) {
         M, N, K, q, [&](int i, int) { return double(q.sa[i]); },
         [&](int j, int) { return double(q.sb[j]); }, nullptr, [](double x) { return x; }, c);
   }
-  EXPECT_FALSE(allocations.empty());  // the larger problem took a workspace: split-K ran
+  Auto::Arguments split;
+  split.problem = {130, 260, 2048};
+  split.workspace = &split;                   // given (select() only looks at whether it is)
+  EXPECT_GT(Auto::select(split).split_k, 1);  // the choice the quick start's second call ran
+  EXPECT_FALSE(allocations.empty());          // and it was given its workspace
 }
 
 TEST(ReadmeExample, Mx32Bf16) {

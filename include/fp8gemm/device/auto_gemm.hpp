@@ -67,6 +67,12 @@ struct CompilingCandidates<std::tuple<Cs...>, ConfigOf> {
           std::conditional_t<config_compiles<ConfigOf<Cs>>(), std::tuple<Cs>, std::tuple<>>>()...));
 };
 
+/// Whether the model may pick a candidate: its Info's kModelled, true where it has none.
+template <class C, class = void>
+struct IsModelled : std::true_type {};
+template <class C>
+struct IsModelled<C, std::void_t<decltype(C::kModelled)>> : std::bool_constant<C::kModelled> {};
+
 /// The split-K counts the model tries when a candidate's tiles do not fill the SMs.
 inline constexpr int kModelSplits[] = {2, 3, 4, 6, 8};
 
@@ -194,6 +200,11 @@ class AutoGemm {
   static std::string candidate_short_name(int i) {
     return i < 0 || i >= kCandidates ? "" : short_names()[i];
   }
+  /// Whether the model may pick candidate i (false: table-only, chosen by a measurement or by
+  /// name).
+  static bool candidate_modelled(int i) {
+    return i >= 0 && i < kCandidates && modelled()[i];
+  }
 
   /// Calls f(TypeTag<CandidateConfig<index>>{}) for a runtime index in [0, kCandidates) (every
   /// candidate's call must return the same type).
@@ -300,7 +311,7 @@ class AutoGemm {
   }
   template <std::size_t... Is>
   static bool const* modelled_impl(std::index_sequence<Is...>) {
-    static bool const m[] = {std::tuple_element_t<Is, Candidates>::kModelled...};
+    static bool const m[] = {selection::IsModelled<std::tuple_element_t<Is, Candidates>>::value...};
     return m;
   }
   static double const* efficiencies() {

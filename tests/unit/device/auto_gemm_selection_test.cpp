@@ -277,7 +277,7 @@ TEST(AutoGemmSelection, TheShippedTableIsReached) {
   EXPECT_EQ(Sm90Auto::select(problem<Sm90Auto>(200, 8192, 8192, 114)).tier, Tier::kModel);
 }
 
-TEST(AutoGemmSelection, ModelFollowsTheReadmeRuleOnSm90) {
+TEST(AutoGemmSelection, ModelFollowsTheEarlierRuleByMOnSm90) {
   selection::reset_for_testing();
   std::pair<int, char const*> const rule[] = {
       {1, "sm90_wgmma_decode8"},   {8, "sm90_wgmma_decode8"},    {16, "sm90_wgmma_decode16"},

@@ -26,12 +26,12 @@ struct Candidate : Info {
 /// One efficiency whatever the classes.
 template <int Percent>
 struct FlatEfficiency {
-  static constexpr bool kModelled = true;
   static constexpr double efficiency(GranularityClass, EpilogueClass) { return Percent / 100.0; }
 };
 
-/// A candidate the model never picks (kModelled = false): its efficiency is not known, so only a
-/// measured table entry chooses it (or a caller who names it).
+/// A candidate the model never picks (kModelled = false; an Info without kModelled is modelled):
+/// its efficiency is not known, so only a measured table entry chooses it (or a caller who names
+/// it).
 struct TableOnly {
   static constexpr bool kModelled = false;
   static constexpr double efficiency(GranularityClass, EpilogueClass) { return 0.9; }
@@ -82,14 +82,12 @@ struct Sm90Target {
     static constexpr char const* kShortName = "sm90_wgmma_medium_m";
   };
   struct DefaultInfo {
-    static constexpr bool kModelled = true;
     static constexpr char const* kShortName = "sm90_wgmma_default";
     static constexpr double efficiency(GranularityClass g, EpilogueClass) {
       return g == GranularityClass::kBlockwise ? 0.89 : 0.97;
     }
   };
   struct LargeInfo {
-    static constexpr bool kModelled = true;
     static constexpr char const* kShortName = "sm90_wgmma_large";
     /// Its TMA-store epilogue takes identity, and GELU-tanh with per-tensor scales
     /// (WgmmaEpilogueChoice); other activations store from registers.
@@ -156,14 +154,12 @@ struct Cdna4Target {
   static constexpr char const* kDefaultCandidate = "cdna4_default";
 
   struct KBlockedInfo {
-    static constexpr bool kModelled = true;
     static constexpr char const* kShortName = "cdna4_kblocked";
     static constexpr double efficiency(GranularityClass g, EpilogueClass) {
       return g == GranularityClass::kBlockwise ? 0.95 : g == GranularityClass::kMx32 ? 0.70 : 0.90;
     }
   };
   struct DefaultInfo {
-    static constexpr bool kModelled = true;
     static constexpr char const* kShortName = "cdna4_default";
     static constexpr double efficiency(GranularityClass g, EpilogueClass) {
       return g == GranularityClass::kBlockwise ? 0.80 : 1.0;
