@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "bench_check.hpp"
+#include "cublaslt_fp8.hpp"
 #include "fp8gemm/device/auto_gemm.hpp"
 #include "fp8gemm/fp8gemm.hpp"
 
@@ -129,6 +130,36 @@ void time_loop(benchmark::State& state, Operands const& ops, Launch&& launch) {
   BENCH_CHECK_CUDA(cudaEventDestroy(stop));
 }
 
+/// Times G (Gemm<Config> or an AutoGemm: the same surface) on ops with args as filled in (the
+/// operand pointers rotate): a workspace of G::workspace_size(args) bytes, can_implement's refusal
+/// as the benchmark's error. Returns false when refused.
+template <class G>
+bool time_gemm(benchmark::State& state, Operands const& ops, typename G::Arguments& args) {
+  void* workspace = nullptr;
+  if (std::size_t const ws = G::workspace_size(args); ws > 0)
+    BENCH_CHECK_CUDA(cudaMalloc(&workspace, ws));
+  args.workspace = workspace;
+  bool const ok = [&] {
+    if (Status const st = G::can_implement(args); !st.ok()) {
+      state.SkipWithError(st.to_string().c_str());
+      return false;
+    }
+    time_loop(state, ops, [&](int set) {
+      args.a = static_cast<e4m3fn const*>(ops.a[set]);
+      args.b = static_cast<e4m3fn const*>(ops.b[set]);
+      Status const s = G::run(args, nullptr);
+      if (!s.ok()) {
+        std::fprintf(stderr, "fp8gemm run: %s\n", s.to_string().c_str());
+        std::exit(1);
+      }
+    });
+    return true;
+  }();
+  BENCH_CHECK_CUDA(cudaFree(workspace));
+  args.workspace = nullptr;
+  return ok;
+}
+
 template <class Policy, class Accumulation = AtomDefaultAccumulation, class Granularity = PerTensor,
           class Act = Identity>
 void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1) {
@@ -141,27 +172,9 @@ void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1
   args.scale_a_count = ops.scale_a_count, args.scale_b_count = ops.scale_b_count;
   args.epilogue.c = static_cast<bf16*>(ops.c), args.epilogue.ldc = n;
   args.a = static_cast<e4m3fn const*>(ops.a[0]), args.b = static_cast<e4m3fn const*>(ops.b[0]);
-  void* workspace = nullptr;
-  if (std::size_t const ws = Gemm<Config>::workspace_size(args); ws > 0)
-    BENCH_CHECK_CUDA(cudaMalloc(&workspace, ws));
-  args.workspace = workspace;
-  Status const st = Gemm<Config>::can_implement(args);
-  if (!st.ok()) {
-    state.SkipWithError(st.to_string().c_str());
-    BENCH_CHECK_CUDA(cudaFree(workspace));
-    return;
-  }
-  time_loop(state, ops, [&](int set) {
-    args.a = static_cast<e4m3fn const*>(ops.a[set]);
-    args.b = static_cast<e4m3fn const*>(ops.b[set]);
-    Status const s = Gemm<Config>::run(args, nullptr);
-    if (!s.ok()) {
-      std::fprintf(stderr, "fp8gemm run: %s\n", s.to_string().c_str());
-      std::exit(1);
-    }
-  });
-  state.SetLabel(Gemm<Config>::name() + (split_k > 1 ? " split_k " + std::to_string(split_k) : ""));
-  BENCH_CHECK_CUDA(cudaFree(workspace));
+  if (time_gemm<Gemm<Config>>(state, ops, args))
+    state.SetLabel(Gemm<Config>::name() +
+                   (split_k > 1 ? " split_k " + std::to_string(split_k) : ""));
 }
 
 /// AutoGemm<Sm90Target> as a user calls it: the choice for (M, N, K) on this device (its tier and
@@ -178,28 +191,11 @@ void bench_auto(benchmark::State& state, int m, int n, int k) {
   args.scale_a_count = ops.scale_a_count, args.scale_b_count = ops.scale_b_count;
   args.epilogue.c = static_cast<bf16*>(ops.c), args.epilogue.ldc = n;
   args.a = static_cast<e4m3fn const*>(ops.a[0]), args.b = static_cast<e4m3fn const*>(ops.b[0]);
-  void* workspace = nullptr;
-  if (std::size_t const ws = Auto::workspace_size(args); ws > 0)
-    BENCH_CHECK_CUDA(cudaMalloc(&workspace, ws));
-  args.workspace = workspace;
-  if (Status const st = Auto::can_implement(args); !st.ok()) {
-    state.SkipWithError(st.to_string().c_str());
-    BENCH_CHECK_CUDA(cudaFree(workspace));
-    return;
-  }
-  time_loop(state, ops, [&](int set) {
-    args.a = static_cast<e4m3fn const*>(ops.a[set]);
-    args.b = static_cast<e4m3fn const*>(ops.b[set]);
-    Status const s = Auto::run(args, nullptr);
-    if (!s.ok()) {
-      std::fprintf(stderr, "fp8gemm AutoGemm run: %s\n", s.to_string().c_str());
-      std::exit(1);
-    }
-  });
+  if (!time_gemm<Auto>(state, ops, args)) return;
+  args.workspace = &ops;  // select() keys on whether a workspace was given: as it was timed
   Choice const c = Auto::select(args);
   state.SetLabel("auto [" + std::string(selection::to_string(c.tier)) + "] " + c.short_name +
                  " split_k " + std::to_string(c.split_k));
-  BENCH_CHECK_CUDA(cudaFree(workspace));
 }
 
 /// GELU-tanh of one bf16 pair (low half first): GeluTanh::apply in FP32, rounded to bf16 (RNE).
@@ -258,31 +254,16 @@ void bench_cublaslt(benchmark::State& state, int m, int n, int k, LtMode mode) {
   Operands ops(m, n, k, mode == LtMode::kBlockwise);
   cublasLtHandle_t handle;
   BENCH_CHECK_CUBLAS(cublasLtCreate(&handle));
-  cublasLtMatmulDesc_t desc;
-  BENCH_CHECK_CUBLAS(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-  cublasOperation_t const ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
-  BENCH_CHECK_CUBLAS(
-      cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
-  BENCH_CHECK_CUBLAS(
-      cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
-  float const* sa = ops.scale_b;  // cuBLAS "A" is our B
-  float const* sb = ops.scale_a;
-  BENCH_CHECK_CUBLAS(
-      cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
-  BENCH_CHECK_CUBLAS(
-      cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
+  bool const blockwise = mode == LtMode::kBlockwise;  // our A: 1x128, our B: 128x128
+  cublasLtMatmulDesc_t desc = fp8_tn_desc(
+      ops.scale_a, ops.scale_b,
+      blockwise ? CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F : CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F,
+      blockwise ? CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F
+                : CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F);
   if (mode == LtMode::kFastAccum) {
     std::int8_t const fast = 1;
     BENCH_CHECK_CUBLAS(
         cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
-  }
-  if (mode == LtMode::kBlockwise) {  // cuBLAS "A" = our B [N, K]: 128x128; "B" = our A: 1x128
-    cublasLtMatmulMatrixScale_t const blk = CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F;
-    cublasLtMatmulMatrixScale_t const vec = CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F;
-    BENCH_CHECK_CUBLAS(
-        cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &blk, sizeof blk));
-    BENCH_CHECK_CUBLAS(
-        cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &vec, sizeof vec));
   }
   cublasLtMatrixLayout_t la, lb, lc;
   BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, k, n, k));
@@ -291,14 +272,8 @@ void bench_cublaslt(benchmark::State& state, int m, int n, int k, LtMode mode) {
   std::size_t const ws_bytes = 64u << 20;
   void* ws = nullptr;
   BENCH_CHECK_CUDA(cudaMalloc(&ws, ws_bytes));
-  cublasLtMatmulPreference_t pref;
-  BENCH_CHECK_CUBLAS(cublasLtMatmulPreferenceCreate(&pref));
-  BENCH_CHECK_CUBLAS(cublasLtMatmulPreferenceSetAttribute(
-      pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes));
   cublasLtMatmulHeuristicResult_t heur[8] = {};
-  int found = 0;
-  BENCH_CHECK_CUBLAS(
-      cublasLtMatmulAlgoGetHeuristic(handle, desc, la, lb, lc, lc, pref, 8, heur, &found));
+  int const found = fp8_heuristics(handle, desc, la, lb, lc, ws_bytes, heur);
   float const alpha = 1.0f, beta = 0.0f;
   // The first heuristic result that runs (in heuristic order) is the one timed.
   int chosen = -1;
@@ -336,7 +311,6 @@ void bench_cublaslt(benchmark::State& state, int m, int n, int k, LtMode mode) {
                  : mode == LtMode::kBlockwise     ? "cublaslt_fp8_e4m3_tn_bf16_1x128_128x128"
                  : mode == LtMode::kPerTensorGelu ? "cublaslt_fp8_e4m3_tn_bf16 + gelu_tanh kernel"
                                                   : "cublaslt_fp8_e4m3_tn_bf16");
-  BENCH_CHECK_CUBLAS(cublasLtMatmulPreferenceDestroy(pref));
   BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutDestroy(la));
   BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutDestroy(lb));
   BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutDestroy(lc));

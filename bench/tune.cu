@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "bench_check.hpp"
+#include "cublaslt_fp8.hpp"
 #include "fp8gemm/device/auto_gemm.hpp"
 #include "fp8gemm/fp8gemm.hpp"
 
@@ -219,40 +220,19 @@ struct Lt {
 
   bool try_mode(Operands const& ops, std::string const& g) {
     release_desc();
-    BENCH_CHECK_CUBLAS(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-    cublasOperation_t const ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
-    BENCH_CHECK_CUBLAS(
-        cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
-    BENCH_CHECK_CUBLAS(
-        cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
-    float const* sa = ops.scale_b;  // cuBLAS "A" is our B
-    float const* sb = ops.scale_a;
-    BENCH_CHECK_CUBLAS(
-        cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
-    BENCH_CHECK_CUBLAS(
-        cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
-    if (g == "per_channel" || g == "blockwise") {
-      cublasLtMatmulMatrixScale_t const ma = g == "blockwise"
-                                                 ? CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F
-                                                 : CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F;
-      cublasLtMatmulMatrixScale_t const mb = g == "blockwise"
-                                                 ? CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F
-                                                 : CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F;
-      BENCH_CHECK_CUBLAS(
-          cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &ma, sizeof ma));
-      BENCH_CHECK_CUBLAS(
-          cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &mb, sizeof mb));
-    }
-    cublasLtMatmulPreference_t pref;
-    BENCH_CHECK_CUBLAS(cublasLtMatmulPreferenceCreate(&pref));
-    BENCH_CHECK_CUBLAS(cublasLtMatmulPreferenceSetAttribute(
-        pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes));
+    // per-channel: one scale per row of A and of B (cuBLASLt's outer vectors); blockwise: our A
+    // 1x128, our B 128x128
+    cublasLtMatmulMatrixScale_t const ma =
+        g == "blockwise"     ? CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F
+        : g == "per_channel" ? CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F
+                             : CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F;
+    cublasLtMatmulMatrixScale_t const mb =
+        g == "blockwise"     ? CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F
+        : g == "per_channel" ? CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F
+                             : CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F;
+    desc = fp8_tn_desc(ops.scale_a, ops.scale_b, ma, mb);
     cublasLtMatmulHeuristicResult_t heur[8] = {};
-    int found = 0;
-    cublasStatus_t const h =
-        cublasLtMatmulAlgoGetHeuristic(handle, desc, la, lb, lc, lc, pref, 8, heur, &found);
-    BENCH_CHECK_CUBLAS(cublasLtMatmulPreferenceDestroy(pref));
-    if (h != CUBLAS_STATUS_SUCCESS) return false;
+    int const found = fp8_heuristics(handle, desc, la, lb, lc, ws_bytes, heur);
     float const alpha = 1.0f, beta = 0.0f;
     for (int i = 0; i < found; ++i) {  // the first heuristic result that runs
       if (cublasLtMatmul(handle, desc, &alpha, ops.b[0], la, ops.a[0], lb, &beta, ops.c, lc, ops.c,
@@ -491,14 +471,8 @@ std::string tune_point(Point const& p, Options const& o) {
   if (auto_ok.ok())
     Auto::visit(auto_choice.index, [&](auto tag) {
       using Config = typename decltype(tag)::type;
-      typename Gemm<Config>::Arguments g;
-      g.problem = auto_args.problem;
-      g.a = auto_args.a, g.lda = auto_args.lda, g.b = auto_args.b, g.ldb = auto_args.ldb;
-      g.scale_a = auto_args.scale_a, g.scale_a_count = auto_args.scale_a_count;
-      g.scale_b = auto_args.scale_b, g.scale_b_count = auto_args.scale_b_count;
-      g.epilogue = auto_args.epilogue;
-      g.split_k = auto_choice.split_k, g.band_m = auto_choice.band_m;
-      g.workspace = auto_args.workspace;
+      typename Gemm<Config>::Arguments g =
+          Auto::template to_gemm_arguments<Config>(auto_args, auto_choice);
       Entry e;
       e.kind = "gemm", e.name = "gemm", e.detail = auto_choice.name;
       e.split_k = auto_choice.split_k, e.order = 1001;

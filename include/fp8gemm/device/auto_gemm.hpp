@@ -192,6 +192,22 @@ class AutoGemm {
     });
   }
 
+  /// The Gemm<Config>::Arguments run() passes for choice c (Config = CandidateConfig<c.index>):
+  /// the caller's fields, c's split_k and band_m, and sm_count for the WGMMA candidates only.
+  template <class Config>
+  static typename Gemm<Config>::Arguments to_gemm_arguments(Arguments const& a, Choice const& c) {
+    typename Gemm<Config>::Arguments g;
+    g.problem = a.problem;
+    g.a = a.a, g.lda = a.lda, g.b = a.b, g.ldb = a.ldb;
+    g.scale_a = a.scale_a, g.scale_a_count = a.scale_a_count;
+    g.scale_b = a.scale_b, g.scale_b_count = a.scale_b_count;
+    g.epilogue = a.epilogue;
+    g.split_k = c.split_k, g.band_m = c.band_m;
+    g.workspace = a.workspace;
+    g.sm_count = IsWgmmaPolicy<typename Config::Policy>::value ? a.sm_count : 0;
+    return g;
+  }
+
   /// Gemm::name() of candidate i ("" outside [0, kCandidates)).
   static std::string candidate_name(int i) {
     if (i < 0 || i >= kCandidates) return "";
@@ -279,20 +295,6 @@ class AutoGemm {
     if (args.force_policy != nullptr)
       key.forced_name_hash = std::hash<std::string>{}(args.force_policy) | 1;
     return key;
-  }
-
-  template <class Config>
-  static typename Gemm<Config>::Arguments to_gemm_arguments(Arguments const& a, Choice const& c) {
-    typename Gemm<Config>::Arguments g;
-    g.problem = a.problem;
-    g.a = a.a, g.lda = a.lda, g.b = a.b, g.ldb = a.ldb;
-    g.scale_a = a.scale_a, g.scale_a_count = a.scale_a_count;
-    g.scale_b = a.scale_b, g.scale_b_count = a.scale_b_count;
-    g.epilogue = a.epilogue;
-    g.split_k = c.split_k, g.band_m = c.band_m;
-    g.workspace = a.workspace;
-    g.sm_count = IsWgmmaPolicy<typename Config::Policy>::value ? a.sm_count : 0;
-    return g;
   }
 
   template <class Config>
