@@ -4,6 +4,7 @@
 
 #include "fp8gemm/config.hpp"
 #include "fp8gemm/device/gemm.hpp"
+#include "fp8gemm/device/grouped_gemm.hpp"
 #include "fp8gemm/device/supports.hpp"
 #include "fp8gemm/epilogue/epilogue.hpp"
 #include "fp8gemm/kernel/gemm_block.hpp"

@@ -39,4 +39,17 @@ struct OutputBounds {
   FP8GEMM_HOST_DEVICE static constexpr OutputBounds of(ProblemShape const& p) { return {p.m, p.n}; }
 };
 
+/// Where one group of a grouped or batched problem lives: the epilogue rebases C, the bias and
+/// the epilogue's scales by it (DirectStoreEpilogue::for_group); the mainloop reads the group's
+/// rows of the flattened operands (A [rows, K], B [rows, K]) at a_row and b_row, and their
+/// K-blocked scales, which follow those rows.
+struct GroupOffsets {
+  int group = 0;
+  std::int64_t c = 0;     // elements from C to the group's C[0][0]
+  std::int64_t bias = 0;  // elements from the bias to the group's [N] (bias is [G, N])
+  int a_row = 0;          // the group's first row of flattened A (= of A's per-row scales)
+  int b_row = 0;          // the group's first row of flattened B (= of B's per-row scales)
+  int a_tensor = 0;       // per-tensor scales: the index of the group's A scale (0 when shared)
+};
+
 }  // namespace fp8gemm

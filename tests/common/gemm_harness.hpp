@@ -97,6 +97,7 @@ struct GemmCase {
   std::int64_t nan_at = -1;  // >= 0: A element (row-major m*K + k) replaced by the format's NaN
   int ldc_pad = 3;           // ldc = N + ldc_pad (3: not the width, and odd)
   int sm_count = 0;          // WGMMA kernel: > 0 runs on at most that many SMs
+  float out_scale = 0.0f;    // fp8 C: > 0 is the output scale (else amax(y) / the format's max)
 };
 
 /// gtest name of a typed test's GemmConfig parameter: Gemm<Config>::name().
@@ -209,11 +210,12 @@ struct GemmProblem {
     constexpr OutputType kOut = output_of<ElementC>();
     constexpr Activation kAct = activation_of<typename Config::Epilogue::Act>();
     if constexpr (is_output_fp8_v<ElementC>) {  // s_out = amax(y) / fmt_max, as a user would pick
-                                                // it
+                                                // it (or the case's, e.g. one for all groups)
       EpilogueReference const probe =
           reference_epilogue(ref, c.bias ? bias_d.data() : nullptr, kAct, OutputType::kF32);
       double const s = probe.amax / FormatTraits<ElementC>::kMaxFinite;
       out_scale = s > 0 && std::isfinite(s) ? static_cast<float>(s) : 1.0f;
+      if (c.out_scale > 0) out_scale = c.out_scale;
     }
     epi = reference_epilogue(ref, c.bias ? bias_d.data() : nullptr, kAct, kOut, out_scale);
     bound = element_bounds(tolerance(kOut), ref, epi, c.bias ? bias_d.data() : nullptr);

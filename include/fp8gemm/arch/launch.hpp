@@ -210,6 +210,22 @@ inline Status zero_bytes(void* ptr, std::size_t bytes, gpuStream_t stream) {
 #endif
 }
 
+/// Copies `bytes` bytes of device memory (host memory under the emulator) to the host, after the
+/// work queued on `stream` before it, and waits for the copy.
+inline Status copy_to_host(void* dst, void const* src, std::size_t bytes, gpuStream_t stream) {
+#if defined(FP8GEMM_BACKEND_CUDA)
+  FP8GEMM_GPU_RETURN_IF_ERROR(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream));
+  return gpu_status(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+#elif defined(FP8GEMM_BACKEND_HIP)
+  FP8GEMM_GPU_RETURN_IF_ERROR(hipMemcpyAsync(dst, src, bytes, hipMemcpyDeviceToHost, stream));
+  return gpu_status(hipStreamSynchronize(stream), "hipStreamSynchronize");
+#else
+  (void)stream;
+  std::memcpy(dst, src, bytes);
+  return Status::success();
+#endif
+}
+
 /// Runs Kernel::run on a grid of grid_x x grid_y workgroups of Kernel::kThreads threads.
 /// Dynamic LDS a launch may use without opting in: 48 KiB on NVIDIA (CUDA, or HIP on CUDA), 64 KiB
 /// on AMD. Beyond it the kernel's max dynamic shared memory attribute must be raised first.

@@ -41,6 +41,24 @@ struct DirectStoreEpilogue {
     args.pair_stores = args.params.c != nullptr && EpilogueOp::pair_stores_aligned(args.params);
     return args;
   }
+  /// The arguments of one group of a grouped problem (grouped_tile_scheduler.hpp): C, the bias
+  /// ([G, N]) and the scales this epilogue applies moved to the group's (per-tensor: scale_b[g]
+  /// and scale_a[g] or the shared scale_a[0]; per-channel: the group's first row of flattened A
+  /// and of flattened B), so that the tile stores with the group's coordinates.
+  FP8GEMM_HOST_DEVICE static Arguments for_group(Arguments args, GroupOffsets const& o) {
+    args.params.c += o.c;
+    if (args.params.bias != nullptr) args.params.bias += o.bias;
+    if constexpr (std::is_same_v<Granularity, PerTensor>) {
+      args.scale_a.data += o.a_tensor;
+      args.scale_b.data += o.group;
+    } else if constexpr (std::is_same_v<Granularity, PerChannel>) {
+      args.scale_a.data += o.a_row;
+      args.scale_b.data += o.b_row;
+    }
+    args.pair_stores = args.pair_stores && o.c % 2 == 0;
+    return args;
+  }
+
   /// The warp-specialized kernel's form of the contract (TmaStoreEpilogue's, which needs a
   /// tensor map and shared memory): Params = the arguments to_params made, no shared memory, and
   /// nothing to finish before the CTA exits.

@@ -29,6 +29,8 @@ struct GemmKernel {
   static constexpr int kWaveSize = Arch::kWaveSize;    // 64 on CDNA, 32 on NVIDIA
   static constexpr int kSharedBytes = static_cast<int>(sizeof(SharedStorage));
   static constexpr int kMinBlocksPerSm = Mainloop::kMinBlocksPerSm;  // occupancy hint (NVIDIA)
+  /// A grouped scheduler (grouped_tile_scheduler.hpp): tiles of several problems in one launch.
+  static constexpr bool kGrouped = is_grouped_scheduler<TileScheduler>::value;
 
   using Arguments = KernelArguments<Mainloop, Epilogue, TileScheduler>;
   /// What the kernel receives. workspace: [split_k][M][N] FP32 partial sums when split_k > 1.
@@ -67,9 +69,14 @@ struct GemmKernel {
       WorkTile const w = scheduler.next();
       Accumulators acc;
       acc.clear();
+      // a grouped tile reads its group's rows of the flattened operands
+      int const load_m0 = kGrouped ? w.load_m0 : w.m0, load_n0 = kGrouped ? w.load_n0 : w.n0;
       if (w.k_tile_begin < w.k_tile_end)
-        Mainloop{}(p.mainloop, w.m0, w.n0, w.k_tile_begin, w.k_tile_end, lds, acc);
-      if (p.scheduler.split_k == 1) {
+        Mainloop{}(p.mainloop, load_m0, load_n0, w.k_tile_begin, w.k_tile_end, lds, acc);
+      if constexpr (kGrouped) {  // the group's C, bias and scales; its rows
+        Epilogue::store(Epilogue::for_group(p.epilogue, w.offsets), w.bounds, w.m0, w.n0, acc,
+                        Mainloop::Coords::current());
+      } else if (p.scheduler.split_k == 1) {
         Epilogue::store(p.epilogue, OutputBounds::of(p.problem), w.m0, w.n0, acc,
                         Mainloop::Coords::current());
       } else {

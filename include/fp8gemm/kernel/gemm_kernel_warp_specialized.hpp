@@ -51,6 +51,8 @@ struct WarpSpecializedGemmKernel {
   static constexpr int kThreads = Mainloop::kThreads;  // producer + consumer warpgroups
   static constexpr int kWaveSize = Arch::kWaveSize;
   static constexpr int kMinBlocksPerSm = Mainloop::kMinBlocksPerSm;
+  /// A grouped scheduler (grouped_tile_scheduler.hpp): tiles of several problems in one launch.
+  static constexpr bool kGrouped = is_grouped_scheduler<TileScheduler>::value;
   /// run() waits for the stream's previous kernel before its first global memory access
   /// (arch::grid_dependency_wait), so arch::launch launches it with programmatic stream
   /// serialization: its CTAs start (barrier setup, descriptor prefetch) while that kernel drains.
@@ -135,7 +137,9 @@ struct WarpSpecializedGemmKernel {
       if (tid < Arch::kWaveSize && arch::elect_one_sync()) {  // one thread of warp 0
         while (scheduler.more()) {
           WorkTile const t = scheduler.next();
-          Mainloop::load(p.mainloop, s, pos, t.m0, t.n0, t.k_tile_begin, t.k_tile_end, rank);
+          // a grouped tile reads its group's rows of the flattened operands
+          Mainloop::load(p.mainloop, s, pos, kGrouped ? t.load_m0 : t.m0,
+                         kGrouped ? t.load_n0 : t.n0, t.k_tile_begin, t.k_tile_end, rank);
         }
         // Every load of this CTA is issued: the stream's next grid may be scheduled once every
         // CTA got here (or exited); it waits in its own grid_dependency_wait for this one to
@@ -167,14 +171,19 @@ struct WarpSpecializedGemmKernel {
         if (Policy::kPingPong && mine > 0)
           arch::named_barrier_sync(handoff_barrier(coords.consumer), 256);
         if (t.k_tile_begin < t.k_tile_end)  // a split past K's end adds zeros
-          Mainloop::multiply(p.mainloop, s, pos, m0, n0, t.k_tile_begin, t.k_tile_end, coords, acc);
+          Mainloop::multiply(p.mainloop, s, pos, kGrouped ? t.load_m0 : m0,
+                             kGrouped ? t.load_n0 : n0, t.k_tile_begin, t.k_tile_end, coords, acc);
         // the next item is the other consumer's: it may start (one arrival per item, matched)
         if (Policy::kPingPong && scheduler.more())
           arch::named_barrier_arrive(handoff_barrier(1 - coords.consumer), 256);
         // a pair's tile past the matrix (odd tile count) multiplied its partner's tile, to
         // consume the shared stages: nothing to store
         if (!t.store) continue;
-        if (p.scheduler.split_k == 1)
+        if constexpr (kGrouped) {  // the group's C, bias and scales (per-tensor ones per group)
+          auto const group_epilogue = Epilogue::for_group(p.epilogue, t.offsets);
+          Epilogue::store(group_epilogue, epilogue_storage(shared_all), t.bounds, m0, n0, acc,
+                          coords, Epilogue::Dequant::load(group_epilogue));
+        } else if (p.scheduler.split_k == 1)
           Epilogue::store(p.epilogue, epilogue_storage(shared_all), OutputBounds::of(p.problem), m0,
                           n0, acc, coords, dq);
         else

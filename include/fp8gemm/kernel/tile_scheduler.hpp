@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "fp8gemm/arch/launch.hpp"
 #include "fp8gemm/arch/thread.hpp"
@@ -25,17 +26,30 @@ namespace fp8gemm {
 /// One unit of work: the output tile at (m0, n0) (its tile indices m, n) of problem `group`, over
 /// K tiles [k_tile_begin, k_tile_end), the split-th part of K. store = false: a cluster pair's
 /// tile past the matrix, which is loaded and multiplied (its partner's tile) but not stored.
-/// valid = false: next() was asked past the end of the walk (more() said false).
+/// valid = false: next() was asked past the end of the walk (more() said false). A grouped
+/// scheduler's tile: m0, n0 are in the group's C, (load_m0, load_n0) where the mainloop reads it in
+/// the flattened operands, bounds the group's outputs, offsets where the group's C and scales are.
 struct WorkTile {
   int group = 0;
-  int m = 0, n = 0;    // tile indices
-  int m0 = 0, n0 = 0;  // the tile's first row and column of C
+  int m = 0, n = 0;              // tile indices
+  int m0 = 0, n0 = 0;            // the tile's first row and column of C
+  int load_m0 = 0, load_n0 = 0;  // grouped: its first row of flattened A and of flattened B
+  OutputBounds bounds;           // grouped: the group's rows and N
+  GroupOffsets offsets;          // grouped
   int k_tile_begin = 0, k_tile_end = 0;
   int split = 0;
   bool store = true;
   bool valid = false;
   FP8GEMM_HOST_DEVICE explicit operator bool() const { return valid; }
 };
+
+/// Whether a tile scheduler walks a grouped problem (kGrouped): its WorkTiles carry load
+/// coordinates, bounds and offsets, which the kernels then use.
+template <class S, class = void>
+struct is_grouped_scheduler : std::false_type {};
+template <class S>
+struct is_grouped_scheduler<S, std::void_t<decltype(S::kGrouped)>>
+    : std::bool_constant<S::kGrouped> {};
 
 /// The work of output tile t (tile indices) and K split `split`, with k_tiles K tiles in parts
 /// of per_split: K tiles [split · per_split, + per_split) clipped to K; a split past K's end is

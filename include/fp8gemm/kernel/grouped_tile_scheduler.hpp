@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: MIT
+/// Grouped and batched problems (kernel layer): G GEMMs of one N and K in one launch, each group
+/// with its own rows of A and C and its own B. The group sizes live on the device (never copied to
+/// the host): a one-workgroup kernel (GroupCountsKernel) checks them and writes a prefix of the
+/// groups' tile rows; GroupedTileScheduler walks (group, tile) work from it, with the contract of
+/// the dense schedulers (tile_scheduler.hpp).
+///
+/// Three layouts of the groups' rows (GroupMode):
+///   contiguous  A [rows, K], C [rows, N]; group g is rows [offs[g - 1], offs[g]) (offs[-1] = 0),
+///               inclusive ends on the device, any alignment, empty groups allowed;
+///   masked      A [G, capacity, K], C [G, capacity, N]; group g is its first masked_m[g] rows;
+///   batched     A [G, M, K], C [G, M, N]; every group is M rows (nothing on the device).
+/// B is [G, N, K] in every mode. The mainloop reads A and B as flattened matrices (A's rows of all
+/// groups one after the other, B's likewise), so one tensor map per operand serves every group: a
+/// tile reads rows past its group's end (the next group's, or zeros past the matrix), which feed
+/// only outputs the epilogue does not store (OutputBounds of the group).
+#pragma once
+
+#include <climits>
+#include <cstdint>
+#include <string>
+
+#include "fp8gemm/arch/launch.hpp"
+#include "fp8gemm/arch/thread.hpp"
+#include "fp8gemm/kernel/tile_scheduler.hpp"
+#include "fp8gemm/problem_shape.hpp"
+#include "fp8gemm/status.hpp"
+
+namespace fp8gemm {
+
+enum class GroupMode { kContiguous, kMasked, kBatched };
+
+inline char const* group_mode_name(GroupMode m) {
+  return m == GroupMode::kContiguous ? "contiguous" : m == GroupMode::kMasked ? "masked" : "batched";
+}
+
+/// What the device reads to find a group's rows (GroupedGemm fills it from its Arguments).
+struct GroupLayout {
+  GroupMode mode = GroupMode::kBatched;
+  int groups = 1;
+  int m = 0;  // contiguous: rows of A and C; masked: capacity per group; batched: M
+  int n = 0;
+  int const* offs = nullptr;      // contiguous: [groups] inclusive ends of the groups' rows
+  int const* masked_m = nullptr;  // masked: [groups] rows per group, each <= capacity
+  int a_group_rows = 0;           // masked / batched: rows of flattened A from group to group
+  int b_group_rows = 0;           // rows of flattened B from group to group (>= N)
+  std::int64_t c_group_stride = 0;  // masked / batched: elements of C from group to group
+  std::int64_t ldc = 0;             // contiguous: C's row stride (a group's C starts at its row)
+  bool a_tensor_per_group = false;  // per-tensor scales: one A scale per group (else one shared)
+  /// contiguous / masked: [groups + 1] prefix of the groups' tile rows (ceil(rows / BlockM)),
+  /// written by GroupCountsKernel; entry `groups` is the total (0 when a count was bad).
+  int* tile_rows = nullptr;
+};
+
+/// The status words GroupCountsKernel writes after the prefix: {code, group, value, limit}.
+enum class GroupCountError : int {
+  kNone = 0,
+  kEndBeforeStart = 1,   // contiguous: offs[g] < offs[g - 1] (or < 0 at g = 0)
+  kEndPastRows = 2,      // contiguous: offs[g] > rows of A and C
+  kNegativeRows = 3,     // masked: masked_m[g] < 0
+  kRowsPastCapacity = 4  // masked: masked_m[g] > capacity
+};
+inline constexpr int kGroupStatusWords = 4;
+
+/// Group g's rows and its first row (of A's rows for contiguous, of its own group otherwise 0),
+/// and the check GroupCountsKernel applies: kNone, or what is wrong with g's count.
+FP8GEMM_HOST_DEVICE GroupCountError group_rows(GroupLayout const& l, int g, int* rows, int* first,
+                                               int* value = nullptr, int* limit = nullptr) {
+  *first = 0;
+  if (l.mode == GroupMode::kBatched) {
+    *rows = l.m;
+    return GroupCountError::kNone;
+  }
+  if (l.mode == GroupMode::kMasked) {
+    int const r = l.masked_m[g];
+    if (value) *value = r;
+    if (limit) *limit = l.m;
+    *rows = r < 0 || r > l.m ? 0 : r;
+    return r < 0 ? GroupCountError::kNegativeRows
+                 : r > l.m ? GroupCountError::kRowsPastCapacity : GroupCountError::kNone;
+  }
+  int const begin = g > 0 ? l.offs[g - 1] : 0, end = l.offs[g];
+  *first = begin;
+  if (value) *value = end;
+  if (limit) *limit = end < begin ? begin : l.m;
+  *rows = end < begin || end > l.m ? 0 : end - begin;
+  return end < begin ? GroupCountError::kEndBeforeStart
+                     : end > l.m ? GroupCountError::kEndPastRows : GroupCountError::kNone;
+}
+
+/// One workgroup: checks every group's count and writes l.tile_rows[0 .. groups] (the exclusive
+/// prefix of ceil(rows_g / BlockM), then the total) and the status words at status[0 .. 3]. A bad
+/// count writes a zero prefix (no tile of any group runs, nothing is read or written) and the
+/// first bad group into the status. Thread t takes groups [t · per, (t + 1) · per).
+template <class ArchT, int BlockM>
+struct GroupCountsKernel {
+  using Arch = ArchT;
+  static constexpr int kThreads = 256;
+  static constexpr int kWaveSize = Arch::kWaveSize;
+  struct Shared {
+    int sum[kThreads];  // tile rows of thread t's groups, then their exclusive prefix
+    int bad[kThreads];  // thread t's first bad group, INT_MAX if none
+  };
+  static constexpr int kSharedBytes = static_cast<int>(sizeof(Shared));
+  struct Params {
+    GroupLayout layout;
+    int* status = nullptr;  // kGroupStatusWords ints
+  };
+
+  FP8GEMM_DEVICE static void run(Params const& p, void* shared) {
+    auto& s = *static_cast<Shared*>(shared);
+    GroupLayout const& l = p.layout;
+    int const t = arch::thread_idx();
+    int const per = (l.groups + kThreads - 1) / kThreads;
+    int const begin = t * per < l.groups ? t * per : l.groups;
+    int const end = begin + per < l.groups ? begin + per : l.groups;
+    int sum = 0, bad = INT_MAX;
+    for (int g = begin; g < end; ++g) {
+      int rows = 0, first = 0;
+      if (group_rows(l, g, &rows, &first) != GroupCountError::kNone && bad == INT_MAX) bad = g;
+      sum += (rows + BlockM - 1) / BlockM;
+    }
+    s.sum[t] = sum;
+    s.bad[t] = bad;
+    arch::sync_block();  // waits for: every thread's sum and first bad group
+    if (t == 0) {
+      int running = 0, first_bad = INT_MAX;
+      for (int i = 0; i < kThreads; ++i) {
+        int const v = s.sum[i];
+        s.sum[i] = running;
+        running += v;
+        first_bad = s.bad[i] < first_bad ? s.bad[i] : first_bad;
+      }
+      int code = 0, value = 0, limit = 0;
+      if (first_bad != INT_MAX) {
+        int rows = 0, first = 0;
+        code = static_cast<int>(group_rows(l, first_bad, &rows, &first, &value, &limit));
+      }
+      l.tile_rows[l.groups] = code == 0 ? running : 0;
+      p.status[0] = code;
+      p.status[1] = code == 0 ? 0 : first_bad;
+      p.status[2] = value;
+      p.status[3] = limit;
+      s.bad[0] = code;
+    }
+    arch::sync_block();  // waits for: the prefix of the threads' sums and the verdict
+    bool const ok = s.bad[0] == 0;
+    int running = s.sum[t];
+    for (int g = begin; g < end; ++g) {
+      l.tile_rows[g] = ok ? running : 0;
+      int rows = 0, first = 0;
+      group_rows(l, g, &rows, &first);
+      running += (rows + BlockM - 1) / BlockM;
+    }
+  }
+};
+
+/// The tiles of a grouped problem, walked in banded order over (tile rows of all groups, tile
+/// columns): tile row R belongs to the group whose prefix range holds it. kPersistent: the
+/// persistent walk of PersistentTileScheduler (grid = min(SMs, an upper bound of the tiles); CTA
+/// c takes items c, c + grid, ...); else one workgroup per tile over an upper bound of the tiles
+/// (workgroups past the actual count do nothing), as RasterTileScheduler. No split-K, no
+/// clusters.
+template <class Policy, bool kPersistent>
+struct GroupedTileScheduler {
+  using Arch = typename Policy::Arch;
+  static constexpr bool kGrouped = true;
+  static constexpr bool kOneTilePerWorkgroup = !kPersistent;
+  static constexpr int kClusterSize = 1;
+
+  struct Arguments {
+    GroupLayout layout;
+    int band_m = 0;    // tile rows per band; 0: the scheduler's choice
+    int sm_count = 0;  // persistent: > 0 runs on at most that many SMs
+  };
+  struct Params {
+    GroupLayout layout;
+    int tiles_n = 1;
+    int band_m = 8;
+    int grid = 1;     // workgroups launched
+    int split_k = 1;  // always 1 (the kernels read it)
+    int k_tiles = 1;
+  };
+
+  /// An upper bound of the tile rows over all groups, whatever the counts on the device:
+  /// contiguous ceil-sums of G parts of at most `m` rows (< m / BlockM + G), masked and batched
+  /// G · ceil(m / BlockM).
+  static std::int64_t max_tile_rows(GroupLayout const& l) {
+    std::int64_t const per = (std::int64_t(l.m) + Policy::kBlockM - 1) / Policy::kBlockM;
+    if (l.mode == GroupMode::kContiguous) {
+      std::int64_t const bound = std::int64_t(l.m) / Policy::kBlockM + l.groups;
+      return bound < per * l.groups ? bound : per * l.groups;
+    }
+    return per * l.groups;
+  }
+
+  /// Tile columns: of N (the problem the kernel sees has the flattened operands' rows).
+  static int tiles_n(GroupLayout const& l) {
+    return static_cast<int>((std::int64_t(l.n) + Policy::kBlockN - 1) / Policy::kBlockN);
+  }
+
+  /// `problem`: the flattened operands (M = rows of A, N = rows of B), K, G; the groups' N and
+  /// rows are in args.layout.
+  static Status can_implement(ProblemShape const&, Arguments const& args) {
+    std::int64_t const tiles = max_tile_rows(args.layout) * tiles_n(args.layout);
+    std::int64_t const limit =
+        kPersistent ? std::int64_t(INT32_MAX - 65536) : Arch::max_blocks_x(Policy::kThreads);
+    if (tiles > limit)
+      return Status::error(StatusCode::kErrorInvalidSize,
+                           "the groups need up to " + std::to_string(tiles) +
+                               " output tiles; the grouped scheduler takes at most " +
+                               std::to_string(limit));
+    if (args.band_m < 0)
+      return Status::error(StatusCode::kErrorInvalidArgument,
+                           "band_m must be >= 0 (0: the scheduler's choice); got " +
+                               std::to_string(args.band_m));
+    if (args.sm_count < 0)
+      return Status::error(StatusCode::kErrorInvalidArgument,
+                           "sm_count must be >= 0 (0: every SM); got " +
+                               std::to_string(args.sm_count));
+    return Status::success();
+  }
+
+  static Status initialize(ProblemShape const& problem, Arguments const& args, Params& p) {
+    p.layout = args.layout;
+    p.tiles_n = tiles_n(args.layout);
+    p.k_tiles = problem.k_tiles<Policy::kBlockK>();
+    int const tiles = static_cast<int>(max_tile_rows(args.layout) * p.tiles_n);
+    if constexpr (kPersistent) {
+      int sms = 1;
+      FP8GEMM_RETURN_IF_ERROR(arch::multiprocessor_count(&sms));
+      if (args.sm_count > 0 && args.sm_count < sms) sms = args.sm_count;
+      p.grid = tiles < sms ? tiles : sms;
+      p.band_m = args.band_m > 0 ? args.band_m
+                                 : PersistentTileScheduler<Policy>::auto_band_m(p.grid);
+    } else {
+      p.grid = tiles;
+      p.band_m = args.band_m > 0 ? args.band_m : RasterTileScheduler<Policy>::kDefaultBandM;
+    }
+    if (p.grid < 1) p.grid = 1;  // no tiles at all (N = 0 is refused; all groups empty)
+    return Status::success();
+  }
+  /// The raster form's Params (no SM count to query: it cannot fail).
+  static Params to_params(ProblemShape const& problem, Arguments const& args) {
+    static_assert(!kPersistent, "the persistent walk's Params come from initialize (SM count)");
+    Params p;
+    (void)initialize(problem, args, p);
+    return p;
+  }
+  static int grid_x(Params const& p) { return p.grid; }
+  static int grid_y(Params const&) { return 1; }
+
+  /// Tile rows of all groups (read on the device, after the counts kernel).
+  FP8GEMM_DEVICE static int total_tile_rows(GroupLayout const& l) {
+    if (l.mode == GroupMode::kBatched)
+      return l.groups * ((l.m + Policy::kBlockM - 1) / Policy::kBlockM);
+    return l.tile_rows[l.groups];
+  }
+
+  /// The work of item `linear` (< total tile rows · tiles_n): its group by the prefix (the last
+  /// group whose first tile row is <= R, which skips empty groups), the tile in the group's C,
+  /// where it reads the flattened operands, its group's bounds and offsets.
+  FP8GEMM_DEVICE static WorkTile work(Params const& p, int linear, int tile_rows) {
+    GroupLayout const& l = p.layout;
+    TileCoord const t = banded_tile(linear, tile_rows, p.tiles_n, p.band_m);
+    int g = 0, first_tile_row = 0;
+    if (l.mode == GroupMode::kBatched) {
+      int const per = (l.m + Policy::kBlockM - 1) / Policy::kBlockM;
+      g = t.m / per;
+      first_tile_row = g * per;
+    } else {  // the last g in [0, groups) with tile_rows[g] <= t.m
+      int lo = 0, hi = l.groups - 1;
+      while (lo < hi) {
+        int const mid = (lo + hi + 1) / 2;
+        if (l.tile_rows[mid] <= t.m)
+          lo = mid;
+        else
+          hi = mid - 1;
+      }
+      g = lo;
+      first_tile_row = l.tile_rows[g];
+    }
+    int rows = 0, first = 0;
+    group_rows(l, g, &rows, &first);
+    WorkTile w = work_tile<Policy>(t.m - first_tile_row, t.n, 0, p.k_tiles, p.k_tiles);
+    w.group = g;
+    bool const contiguous = l.mode == GroupMode::kContiguous;
+    int const a_row = contiguous ? first : g * l.a_group_rows;
+    w.load_m0 = a_row + w.m0;
+    w.load_n0 = g * l.b_group_rows + w.n0;
+    w.bounds = {rows, l.n};
+    w.offsets.group = g;
+    w.offsets.c = contiguous ? std::int64_t(first) * l.ldc : std::int64_t(g) * l.c_group_stride;
+    w.offsets.bias = std::int64_t(g) * l.n;
+    w.offsets.a_row = a_row;
+    w.offsets.b_row = g * l.b_group_rows;
+    w.offsets.a_tensor = l.a_tensor_per_group ? g : 0;
+    return w;
+  }
+
+  /// Raster: this workgroup's one tile (if it is inside the groups' tiles).
+  FP8GEMM_DEVICE explicit GroupedTileScheduler(Params const& p)
+      : params_(p), tile_rows_(total_tile_rows(p.layout)), next_(0), stride_(1) {
+    int const xcds = Arch::kXcds;
+    next_ = xcd_contiguous(arch::block_idx_x(), p.grid, xcds);
+    items_ = next_ < tile_rows_ * p.tiles_n ? next_ + 1 : 0;
+  }
+  /// Persistent: CTA `first` of `stride` takes items first, first + stride, ...
+  FP8GEMM_DEVICE GroupedTileScheduler(Params const& p, int first, int stride, int /*rank*/)
+      : params_(p),
+        tile_rows_(total_tile_rows(p.layout)),
+        items_(tile_rows_ * p.tiles_n),
+        next_(first),
+        stride_(stride) {}
+  FP8GEMM_DEVICE bool more() const { return next_ < items_; }
+  FP8GEMM_DEVICE WorkTile next() {
+    if (next_ >= items_) return WorkTile{};
+    WorkTile const w = work(params_, next_, tile_rows_);
+    next_ += stride_;
+    return w;
+  }
+
+ private:
+  Params const& params_;
+  int tile_rows_;
+  int items_ = 0, next_, stride_;
+};
+
+}  // namespace fp8gemm

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+// GroupedGemm on the host emulator: the CDNA default policies (gfx950, gfx942) and the portable
+// sm90 policy, every granularity, contiguous / masked / batched groups against FP64 per group.
+// Group sizes at the tile's edges (0, 1, 15, 16, 17, BM - 1, BM, BM + 1), all groups empty, more
+// groups than the counts kernel's threads, counts changed between two runs on the same buffers,
+// and bad counts (refused on the device: nothing written, counts_status names the group).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "common/grouped_harness.hpp"
+#include "common/poison.hpp"
+
+namespace fp8gemm::test {
+namespace {
+
+/// Poisons C, runs GroupedGemm on host memory, checks against FP64 per group. `counts` replaces
+/// the problem's device counts when given (a bad count: run must succeed, counts_status fail).
+template <class Config>
+::testing::AssertionResult run_grouped_on_host(GroupedProblem<Config> const& p,
+                                               std::vector<int> const* counts = nullptr,
+                                               Status* counts_status = nullptr,
+                                               std::vector<int>* workspace_in = nullptr) {
+  using GG = GroupedGemm<Config>;
+  std::vector<typename Config::ElementC> c(p.c_size());
+  poison_host(c);
+  float amax = -1.0f;
+  std::vector<int> dev_counts = counts != nullptr ? *counts : p.counts();
+  auto args = p.arguments(p.a.data(), p.b.data(), p.sa.data(), p.sb.data(), p.bias.data(),
+                          dev_counts.data(), c.data(), &amax, nullptr);
+  std::vector<int> own(GG::workspace_size(args) / sizeof(int) + 1, -7);
+  std::vector<int>& workspace = workspace_in != nullptr ? *workspace_in : own;
+  if (workspace.size() * sizeof(int) < GG::workspace_size(args))
+    return ::testing::AssertionFailure() << "workspace too small";
+  args.workspace = workspace.data();
+  Status const st = GG::run(args);
+  if (!st.ok()) return ::testing::AssertionFailure() << "run: " << st.to_string();
+  Status const cst = GG::counts_status(args);
+  if (counts_status != nullptr) {
+    *counts_status = cst;
+    for (auto const& v : c)
+      if (!is_poison(v)) return ::testing::AssertionFailure() << "a bad count wrote C";
+    return ::testing::AssertionSuccess();
+  }
+  if (!cst.ok()) return ::testing::AssertionFailure() << "counts: " << cst.to_string();
+  return p.check(c, amax);
+}
+
+template <class Config>
+class GroupedOnEmulator : public ::testing::Test {};
+TYPED_TEST_SUITE_P(GroupedOnEmulator);
+
+template <class Config>
+constexpr int kBm = Config::Policy::kBlockM;
+/// N for a config: a multiple of B's scale block for K-blocked scales, else one no tile divides.
+template <class Config>
+constexpr int kN = Config::Granularity::kBlockK > 0 &&
+                           !std::is_same_v<typename Config::Granularity, Mx32>
+                       ? 128
+                       : 72;
+
+TYPED_TEST_P(GroupedOnEmulator, ContiguousGroupsAtTileEdges) {
+  constexpr int bm = kBm<TypeParam>;
+  GroupedCase c;
+  c.mode = GroupMode::kContiguous;
+  c.n = kN<TypeParam>, c.k = 256, c.seed = 11;
+  c.rows = std::vector<int>{0, 1, 15, 16, 17, bm - 1, bm, bm + 1};
+  GroupedProblem<TypeParam> const p(c);
+  EXPECT_TRUE(run_grouped_on_host(p)) << describe(p.cs);
+}
+
+TYPED_TEST_P(GroupedOnEmulator, MaskedAndBatched) {
+  GroupedCase m;
+  m.mode = GroupMode::kMasked;
+  m.n = kN<TypeParam>, m.k = 384, m.seed = 12;
+  m.rows = std::vector<int>{5, 0, 40, 33};
+  m.m = 40;  // masked_m 0 and = capacity
+  GroupedProblem<TypeParam> const pm(m);
+  EXPECT_TRUE(run_grouped_on_host(pm)) << describe(pm.cs);
+
+  GroupedCase b;
+  b.mode = GroupMode::kBatched;
+  b.n = kN<TypeParam>, b.k = 128, b.seed = 13;
+  b.rows = std::vector<int>{70, 70, 70};
+  constexpr bool kBlocked = TypeParam::Granularity::kBlockK > 0;
+  b.a_pad_rows = kBlocked ? 0 : 2;  // strides beyond the dense ones
+  b.b_pad_rows = kBlocked ? 0 : 3;
+  GroupedProblem<TypeParam> const pb(b);
+  EXPECT_TRUE(run_grouped_on_host(pb)) << describe(pb.cs);
+}
+
+REGISTER_TYPED_TEST_SUITE_P(GroupedOnEmulator, ContiguousGroupsAtTileEdges, MaskedAndBatched);
+
+template <class P, class G, class Out, class Act = Identity>
+using Nk = GemmConfig<P, G, LayoutB::kNK, Epilogue<Out, Act>>;
+using Bw = Blockwise<1, 128, 128>;
+// clang-format off
+using GroupedConfigs = ::testing::Types<
+    Nk<Cdna4Default<e4m3fn, e4m3fn>,  PerTensor,  bf16,   GeluTanh>,
+    Nk<Cdna4Default<e4m3fn, e5m2>,    PerChannel, float,  GeluErf>,
+    Nk<Cdna4KBlocked<e5m2, e4m3fn>,   Bw,         fp16>,
+    Nk<Cdna4Default<e4m3fn, e4m3fn>,  Mx32,       e4m3fn>,
+    Nk<Cdna3Default<e4m3fnuz, e5m2fnuz>, PerChannel, e4m3fnuz>,
+    Nk<Cdna3Default<e4m3fnuz, e4m3fnuz>, Bw,      bf16,   GeluTanh>,
+    Nk<Sm90Default<e4m3fn, e4m3fn>,   PerTensor,  e5m2>,
+    Nk<Sm90Default<e5m2, e4m3fn>,     Bw,         float>>;
+// clang-format on
+INSTANTIATE_TYPED_TEST_SUITE_P(Grouped, GroupedOnEmulator, GroupedConfigs, ConfigName);
+
+using Small = Nk<Sm90Default<e4m3fn, e4m3fn>, PerChannel, bf16>;
+
+TEST(GroupedGemmCounts, EveryGroupEmptyWritesNothing) {
+  GroupedCase c;
+  c.n = 64, c.k = 64, c.rows = std::vector<int>{0, 0, 0}, c.m = 7;
+  GroupedProblem<Small> const p(c);
+  EXPECT_TRUE(run_grouped_on_host(p));
+}
+
+TEST(GroupedGemmCounts, MoreGroupsThanThreadsOfTheCountsKernel) {
+  GroupedCase c;  // 300 groups: the counts kernel's 256 threads take two groups each
+  c.n = 64, c.k = 64, c.seed = 21;
+  for (int g = 0; g < 300; ++g) c.rows.push_back((g * 7) % 5);  // 0 .. 4 rows
+  GroupedProblem<Small> const p(c);
+  EXPECT_TRUE(run_grouped_on_host(p)) << describe(p.cs);
+}
+
+TEST(GroupedGemmCounts, CountsChangedBetweenRunsOnTheSameBuffers) {
+  GroupedCase c;
+  c.n = 64, c.k = 128, c.seed = 22, c.rows = std::vector<int>{30, 2, 60, 9};
+  GroupedProblem<Small> const p(c);
+  std::vector<int> workspace(64, -7);  // one workspace for both runs: its prefix is rewritten
+  ASSERT_TRUE(run_grouped_on_host(p, nullptr, nullptr, &workspace));
+  GroupedCase d = c;  // other group sizes, the same number of groups
+  d.rows = std::vector<int>{1, 60, 0, 40};
+  GroupedProblem<Small> const q(d);
+  EXPECT_TRUE(run_grouped_on_host(q, nullptr, nullptr, &workspace));
+}
+
+TEST(GroupedGemmCounts, BadCountsRefusedOnTheDeviceInWords) {
+  GroupedCase c;
+  c.n = 64, c.k = 64, c.seed = 23, c.rows = std::vector<int>{10, 20, 30};
+  GroupedProblem<Small> const p(c);  // offs {10, 30, 60}, m = 65
+  struct Bad {
+    std::vector<int> counts;
+    std::string words;
+  };
+  for (Bad const& bad : {Bad{{10, 5, 60}, "offs[1] = 5 is below group 1's first row 10"},
+                         Bad{{-1, 30, 60}, "offs[0] = -1 is below group 0's first row 0"},
+                         Bad{{10, 30, 66}, "offs[2] = 66 is past the rows of A and C"}}) {
+    Status st;
+    ASSERT_TRUE(run_grouped_on_host(p, &bad.counts, &st));
+    EXPECT_FALSE(st.ok());
+    EXPECT_NE(st.message().find(bad.words), std::string::npos) << st.message();
+  }
+  GroupedCase m = c;
+  m.mode = GroupMode::kMasked;
+  m.m = 30;
+  GroupedProblem<Small> const pm(m);
+  for (Bad const& bad : {Bad{{10, 31, 3}, "masked_m[1] = 31 is past the capacity"},
+                         Bad{{10, 20, -2}, "masked_m[2] = -2 is negative"}}) {
+    Status st;
+    ASSERT_TRUE(run_grouped_on_host(pm, &bad.counts, &st));
+    EXPECT_FALSE(st.ok());
+    EXPECT_NE(st.message().find(bad.words), std::string::npos) << st.message();
+  }
+}
+
+TEST(GroupedGemmCanImplement, RefusalsInWords) {
+  GroupedCase c;
+  c.n = 128, c.k = 128, c.rows = std::vector<int>{3, 4};
+  GroupedProblem<Small> const p(c);
+  std::vector<int> ws(16);
+  auto ok = p.arguments(p.a.data(), p.b.data(), p.sa.data(), p.sb.data(), p.bias.data(),
+                        p.offs.data(), nullptr, nullptr, ws.data());
+  std::vector<bf16> cbuf(p.c_size());
+  ok.epilogue.c = cbuf.data();
+  ASSERT_TRUE(GroupedGemm<Small>::can_implement(ok).ok())
+      << GroupedGemm<Small>::can_implement(ok).to_string();
+  auto expect = [](auto args, std::string const& words) {
+    Status const st = GroupedGemm<Small>::can_implement(args);
+    EXPECT_FALSE(st.ok()) << words;
+    EXPECT_NE(st.message().find(words), std::string::npos) << st.message();
+  };
+  auto a = ok;
+  a.offs = nullptr;
+  expect(a, "contiguous groups need offs");
+  a = ok;
+  a.problem.l = 0;
+  expect(a, "number of groups and must be >= 1");
+  a = ok;
+  a.stride_b = ok.stride_b + 1;
+  expect(a, "stride_b (");
+  a = ok;
+  a.scale_b_count -= 1;
+  expect(a, "per_channel scale_b: expected");
+  a = ok;
+  a.workspace = nullptr;
+  expect(a, "need a workspace");
+  a = ok;
+  a.masked_m = p.offs.data();
+  expect(a, "masked_m is for masked groups");
+  a = ok;
+  a.sm_count = 4;
+  expect(a, "sm_count applies to the persistent WGMMA kernel");
+
+  using Tall = Nk<Sm90Default<e4m3fn, e4m3fn>, Blockwise<128, 128, 128>, bf16>;
+  GroupedProblem<Tall> const t([] {
+    GroupedCase x;
+    x.mode = GroupMode::kMasked;
+    x.n = 128, x.k = 128, x.rows = std::vector<int>{3, 4}, x.m = 128;
+    return x;
+  }());
+  auto targs = t.arguments(t.a.data(), t.b.data(), t.sa.data(), t.sb.data(), t.bias.data(),
+                           t.masked_m.data(), nullptr, nullptr, ws.data());
+  std::vector<bf16> tc(t.c_size());
+  targs.epilogue.c = tc.data();
+  EXPECT_TRUE(GroupedGemm<Tall>::can_implement(targs).ok())
+      << GroupedGemm<Tall>::can_implement(targs).to_string();
+  targs.mode = GroupMode::kContiguous;
+  targs.masked_m = nullptr;
+  targs.offs = t.offs.data();
+  Status const st = GroupedGemm<Tall>::can_implement(targs);
+  EXPECT_NE(st.message().find("A's scale blocks must be one row tall"), std::string::npos)
+      << st.message();
+}
+
+}  // namespace
+}  // namespace fp8gemm::test
