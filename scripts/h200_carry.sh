@@ -16,7 +16,7 @@ rm -rf .carry
 mkdir -p .carry
 cp "$BUILD"/tests/gpu/fp8gemm_*_gpu_test .carry/
 for f in examples/fp8gemm_demo_cuda examples/fp8gemm_example_block_level bench/fp8gemm_bench \
-  bench/fp8gemm_tune; do
+  bench/fp8gemm_tune bench/fp8gemm_grouped_bench; do
   [[ -x "$BUILD/$f" ]] && cp "$BUILD/$f" .carry/
 done
 if [[ -n "${FP8GEMM_AB_BASE_BENCH:-}" ]]; then

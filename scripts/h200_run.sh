@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the H200 (device tool): the GPU test suite, a compute-sanitizer subset, and the
 # benchmark, from binaries built here with nvcc and carried in .carry/. Everything lands in $OUT.
-#   usage there: bash scripts/h200_run.sh [tests|bench|all|profile|power|ab|tune]
+#   usage there: bash scripts/h200_run.sh [tests|bench|all|profile|power|ab|tune|grouped]
 # Environment (for short runs): FP8GEMM_TEST_BINARIES (glob under .carry/, default
 # fp8gemm_*_gpu_test), FP8GEMM_TEST_TIMEOUT (seconds per binary, default 200), FP8GEMM_SANITIZE=0
 # (skip compute-sanitizer), FP8GEMM_BENCH_FILTER (a --benchmark_filter regex, default all),
@@ -141,6 +141,32 @@ if [[ $what == tune ]]; then
   echo "tune exit $r: $(grep -c auto/lt "$out/tune.log") points"
   awk -F', ' '{print $2}' "$out/tune_smi.csv" | sort -n | awk '{a[NR]=$1} END {print "SM clock MHz during the sweep: min", a[1], "median", a[int((NR+1)/2)], "max", a[NR], "(" NR " samples)"}'
   tail -3 "$out/tune.log"
+fi
+if [[ $what == grouped ]]; then
+  # GroupedGemm: its GPU test, compute-sanitizer memcheck on the test (bad counts included), then
+  # fp8gemm_grouped_bench (bench/grouped_bench.cu) with FP8GEMM_GROUPED_ARGS, SM clock and power
+  # sampled twice a second (grouped_smi.csv); JSON to grouped.json.
+  timeout "${FP8GEMM_TEST_TIMEOUT:-200}" .carry/fp8gemm_grouped_gemm_gpu_test > "$out/grouped_test.log" 2>&1
+  r=$?; rc=$((rc | r))
+  echo "grouped test exit $r: $(grep -E '^\[  (PASSED|FAILED)  \]' "$out/grouped_test.log" | tr '\n' ' ')"
+  if [[ ${FP8GEMM_SANITIZE:-1} != 0 ]]; then
+    timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 .carry/fp8gemm_grouped_gemm_gpu_test \
+      --gtest_filter='GroupedGemmOnGpu.*' > "$out/grouped_memcheck.log" 2>&1
+    r=$?; rc=$((rc | r))
+    echo "grouped memcheck exit $r: $(grep -E 'ERROR SUMMARY' "$out/grouped_memcheck.log" | tail -1)"
+  fi
+  nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw --format=csv,noheader,nounits -lms 500 \
+    > "$out/grouped_smi.csv" &
+  sampler=$!
+  # shellcheck disable=SC2086  # FP8GEMM_GROUPED_ARGS is a list of arguments
+  timeout "${FP8GEMM_BENCH_TIMEOUT:-400}" .carry/fp8gemm_grouped_bench --out "$out/grouped.json" \
+    --commit "$(cat .carry/COMMIT 2>/dev/null || echo unknown)" ${FP8GEMM_GROUPED_ARGS:-} \
+    > "$out/grouped_bench.log" 2>&1
+  r=$?; rc=$((rc | r))
+  kill $sampler
+  echo "grouped bench exit $r"
+  awk -F', ' '{print $2}' "$out/grouped_smi.csv" | sort -n | awk '{a[NR]=$1} END {print "SM clock MHz during the bench: min", a[1], "median", a[int((NR+1)/2)], "max", a[NR], "(" NR " samples)"}'
+  cat "$out/grouped_bench.log"
 fi
 if [[ $what == profile ]]; then
   for b in ${FP8GEMM_NCU_BENCHES:-}; do

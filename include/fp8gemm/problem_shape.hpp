@@ -46,6 +46,7 @@ struct OutputBounds {
 struct GroupOffsets {
   int group = 0;
   std::int64_t c = 0;     // elements from C to the group's C[0][0]
+  int c_row = 0;          // the group's first row of flattened C (a TMA store's coordinate)
   std::int64_t bias = 0;  // elements from the bias to the group's [N] (bias is [G, N])
   int a_row = 0;          // the group's first row of flattened A (= of A's per-row scales)
   int b_row = 0;          // the group's first row of flattened B (= of B's per-row scales)

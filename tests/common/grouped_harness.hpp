@@ -34,12 +34,13 @@ struct GroupedCase {
   int b_pad_rows = 0;     // rows of B between groups beyond N (stride_b)
   std::uint64_t seed = 1;
   bool bias = true;
+  int ldc_pad = 3;  // ldc = N + ldc_pad (3: odd, no TMA store of C; 0 with 16-byte rows: TMA)
 };
 
 inline std::string describe(GroupedCase const& c) {
   std::ostringstream s;
   s << group_mode_name(c.mode) << " G=" << c.rows.size() << " N=" << c.n << " K=" << c.k
-    << " m=" << c.m << " rows {";
+    << " m=" << c.m << " ldc N+" << c.ldc_pad << " rows {";
   for (std::size_t i = 0; i < c.rows.size() && i < 12; ++i) s << (i ? "," : "") << c.rows[i];
   if (c.rows.size() > 12) s << ",...";
   s << "} seed " << c.seed;
@@ -82,13 +83,16 @@ struct GroupedProblem {
       if (cs.rows[g] == 0) continue;
       GemmCase gc{cs.rows[g], cs.n, cs.k, cs.seed * 1000003 + g};
       gc.bias = cs.bias;
+      gc.ldc_pad = cs.ldc_pad;
       per[g] = std::make_unique<GemmProblem<Config>>(gc);
     }
     GemmProblem<Config> const* any = nullptr;
     for (auto const& p : per)
       if (p) any = p.get();
     if (any == nullptr) {  // every group empty: the layout of a one-row problem
-      GemmProblem<Config> const one(GemmCase{1, cs.n, cs.k, cs.seed});
+      GemmCase gc{1, cs.n, cs.k, cs.seed};
+      gc.ldc_pad = cs.ldc_pad;
+      GemmProblem<Config> const one(gc);
       lda = one.lda, ldb = one.ldb, ldc = one.ldc;
     } else {
       lda = any->lda, ldb = any->ldb, ldc = any->ldc;
@@ -138,7 +142,8 @@ struct GroupedProblem {
         sb[g] = psb[0];
       } else {  // rows of scales follow the operand's rows (block rows for K-blocked ones)
         std::int64_t const a_at = std::int64_t(first[g]) / block_rows(Operand::kA) * ssa.cols;
-        std::int64_t const b_at = std::int64_t(g) * b_group_rows / block_rows(Operand::kB) * ssb.cols;
+        std::int64_t const b_at =
+            std::int64_t(g) * b_group_rows / block_rows(Operand::kB) * ssb.cols;
         std::copy(psa, psa + p->scale_a_size(), sa.begin() + a_at);
         std::copy(psb, psb + p->scale_b_size(), sb.begin() + b_at);
       }

@@ -55,10 +55,9 @@ template <class Config>
 constexpr int kBm = Config::Policy::kBlockM;
 /// N for a config: a multiple of B's scale block for K-blocked scales, else one no tile divides.
 template <class Config>
-constexpr int kN = Config::Granularity::kBlockK > 0 &&
-                           !std::is_same_v<typename Config::Granularity, Mx32>
-                       ? 128
-                       : 72;
+constexpr int kN =
+    Config::Granularity::kBlockK > 0 && !std::is_same_v<typename Config::Granularity, Mx32> ? 128
+                                                                                            : 72;
 
 TYPED_TEST_P(GroupedOnEmulator, ContiguousGroupsAtTileEdges) {
   constexpr int bm = kBm<TypeParam>;

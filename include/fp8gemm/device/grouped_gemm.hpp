@@ -19,16 +19,15 @@
 
 namespace fp8gemm {
 
-/// The grouped kernel of a GemmConfig: the config's mainloop, DirectStoreEpilogue (it moves to
-/// each group's C and scales; a TMA store could not stop at a group's last row) and the grouped
-/// tile scheduler, persistent on the WGMMA kernel.
+/// The grouped kernel of a GemmConfig: the config's mainloop and epilogue (which stores a tile
+/// with its group's C, bias and scales: store_group; TMA stores for tiles whole inside their
+/// group) and the grouped tile scheduler, persistent on the WGMMA kernel.
 template <class Config>
 struct GroupedKernelPieces {
   using Policy = typename Config::Policy;
   static constexpr bool kWgmma = IsWgmmaPolicy<Policy>::value;
   using Mainloop = typename Config::Mainloop;
-  using CollectiveEpilogue =
-      DirectStoreEpilogue<Policy, typename Config::Granularity, typename Config::Epilogue>;
+  using CollectiveEpilogue = typename Config::CollectiveEpilogue;
   using TileScheduler = GroupedTileScheduler<Policy, kWgmma>;
   using Kernel =
       std::conditional_t<kWgmma,
@@ -147,8 +146,9 @@ class GroupedGemm {
     ProblemShape const& pr = args.problem;
     std::string const mode = group_mode_name(args.mode);
     if (pr.l < 1)
-      return fail(StatusCode::kErrorInvalidSize,
-                  "problem.l is the number of groups and must be >= 1; got " + std::to_string(pr.l));
+      return fail(
+          StatusCode::kErrorInvalidSize,
+          "problem.l is the number of groups and must be >= 1; got " + std::to_string(pr.l));
     if (pr.m < 0 || pr.n < 1 || pr.k < 1)
       return fail(StatusCode::kErrorInvalidSize,
                   "M must be >= 0, N and K >= 1 (got M=" + std::to_string(pr.m) +
@@ -171,21 +171,20 @@ class GroupedGemm {
       return fail(StatusCode::kErrorInvalidArgument,
                   "masked_m is for masked groups; this call is " + mode + ": leave it null");
     if (args.lda < 1 || args.ldb < 1)
-      return fail(StatusCode::kErrorLeadingDimension, "lda and ldb must be >= K (" +
-                                                          std::to_string(pr.k) + "); got lda=" +
-                                                          std::to_string(args.lda) +
-                                                          ", ldb=" + std::to_string(args.ldb));
+      return fail(StatusCode::kErrorLeadingDimension,
+                  "lda and ldb must be >= K (" + std::to_string(pr.k) + "); got lda=" +
+                      std::to_string(args.lda) + ", ldb=" + std::to_string(args.ldb));
     if (args.mode != GroupMode::kContiguous &&
         (stride_a(args) % args.lda != 0 || stride_a(args) < std::int64_t(pr.m) * args.lda))
       return fail(StatusCode::kErrorInvalidArgument,
-                  "stride_a (" + std::to_string(stride_a(args)) +
-                      ") must be a multiple of lda (" + std::to_string(args.lda) +
+                  "stride_a (" + std::to_string(stride_a(args)) + ") must be a multiple of lda (" +
+                      std::to_string(args.lda) +
                       ") and at least m · lda = " + std::to_string(std::int64_t(pr.m) * args.lda) +
                       ": the groups of A are read as one matrix of rows");
     if (stride_b(args) % args.ldb != 0 || stride_b(args) < std::int64_t(pr.n) * args.ldb)
       return fail(StatusCode::kErrorInvalidArgument,
-                  "stride_b (" + std::to_string(stride_b(args)) +
-                      ") must be a multiple of ldb (" + std::to_string(args.ldb) +
+                  "stride_b (" + std::to_string(stride_b(args)) + ") must be a multiple of ldb (" +
+                      std::to_string(args.ldb) +
                       ") and at least N · ldb = " + std::to_string(std::int64_t(pr.n) * args.ldb) +
                       ": the groups of B are read as one matrix of rows");
     if (args.mode != GroupMode::kContiguous &&
@@ -294,9 +293,9 @@ class GroupedGemm {
                                  " is past the rows of A and C (problem.m = " +
                                  std::to_string(w[3]) + "); nothing was computed");
       case GroupCountError::kNegativeRows:
-        return Status::error(StatusCode::kErrorInvalidArgument,
-                             "masked_m[" + g + "] = " + std::to_string(w[2]) +
-                                 " is negative; nothing was computed");
+        return Status::error(
+            StatusCode::kErrorInvalidArgument,
+            "masked_m[" + g + "] = " + std::to_string(w[2]) + " is negative; nothing was computed");
       case GroupCountError::kRowsPastCapacity:
         return Status::error(StatusCode::kErrorInvalidArgument,
                              "masked_m[" + g + "] = " + std::to_string(w[2]) +
@@ -342,6 +341,13 @@ class GroupedGemm {
     l.b_group_rows = static_cast<int>(b_group_rows(args));
     l.c_group_stride = args.mode == GroupMode::kContiguous ? 0 : stride_c(args);
     l.ldc = args.epilogue.ldc;
+    bool const whole_rows = args.epilogue.ldc > 0 && stride_c(args) % args.epilogue.ldc == 0;
+    std::int64_t const c_group_rows = whole_rows ? stride_c(args) / args.epilogue.ldc : 0;
+    std::int64_t const c_rows =
+        args.mode == GroupMode::kContiguous ? pr.m : std::int64_t(pr.l - 1) * c_group_rows + pr.m;
+    bool const c_map = (args.mode == GroupMode::kContiguous || whole_rows) && c_rows <= INT32_MAX;
+    l.c_group_rows = args.mode == GroupMode::kContiguous || !c_map ? 0 : int(c_group_rows);
+    l.c_rows = c_map ? int(c_rows) : 0;
     l.a_tensor_per_group = std::is_same_v<Granularity, PerTensor> && args.scale_a_count > 1;
     l.tile_rows = args.mode == GroupMode::kBatched ? nullptr : static_cast<int*>(args.workspace);
     k.scheduler.band_m = args.band_m;

@@ -76,6 +76,16 @@ struct DirectStoreEpilogue {
   }
   template <class Coords>
   FP8GEMM_DEVICE static void finish(Params const&, Coords const&) {}
+  /// The Direct epilogue of this one (TmaStoreEpilogue names its own).
+  using Direct = DirectStoreEpilogue;
+  /// A grouped problem's tile (m0, n0 in its group) with the group's C, bias and scales (dq: the
+  /// group's per-tensor scales, Dequant::load of for_group).
+  template <class Accumulators, class Coords, class Dq>
+  FP8GEMM_DEVICE static void store_group(Params const& p, SharedStorage&, GroupOffsets const& o,
+                                         OutputBounds const& bounds, int m0, int n0,
+                                         Accumulators const& acc, Coords const& tc, Dq const& dq) {
+    store(for_group(p, o), bounds, m0, n0, acc, tc, dq);
+  }
 
   static Status can_implement(ProblemShape const& problem, Arguments const& args) {
     auto fail = [](StatusCode code, std::string const& what) { return Status::error(code, what); };

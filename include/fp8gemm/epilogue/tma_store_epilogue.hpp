@@ -128,6 +128,32 @@ struct TmaStoreEpilogue {
       Direct::store(p, bounds, m0, n0, acc, c, dq);
       return;
     }
+    stage_and_store(p, p.map_c, s, bounds, m0, n0, m0, acc, c, dq);
+  }
+
+  /// A grouped problem's tile (m0, n0 in its group; C's tensor map over every group's rows): a
+  /// tile whole inside its group through TMA at the group's first row plus m0, the last partial
+  /// one of a group from registers (a TMA store clips only at the map's end, not the group's).
+  template <class Accumulators, class Coords>
+  FP8GEMM_DEVICE static void store_group(Params const& p, SharedStorage& s, GroupOffsets const& o,
+                                         OutputBounds const& bounds, int m0, int n0,
+                                         Accumulators const& acc, Coords const& c,
+                                         Dequant const& dq) {
+    Arguments const group = Direct::for_group(p, o);
+    if (p.tma_store && m0 + Policy::kBlockM <= bounds.m_end)
+      stage_and_store(group, p.map_c, s, bounds, m0, n0, o.c_row + m0, acc, c, dq);
+    else
+      Direct::store(group, bounds, m0, n0, acc, c, dq);
+  }
+
+  /// The tile at (m0, n0) of `args`' C staged and stored through `map` at row map_m0 (m0 for one
+  /// GEMM; the group's first row plus m0 in a grouped problem's map of every group's rows). `map`
+  /// stays where the kernel has it (parameter space): a TMA descriptor is not copied.
+  template <class Accumulators, class Coords>
+  FP8GEMM_DEVICE static void stage_and_store(Arguments const& p, arch::TmaDescriptor const& map,
+                                             SharedStorage& s, OutputBounds const& bounds, int m0,
+                                             int n0, int map_m0, Accumulators const& acc,
+                                             Coords const& c, Dequant const& dq) {
     std::uint8_t* const tile = s.c[c.consumer];
     int const bar = barrier_id(c.consumer);
     // waits for: this consumer's previous TMA stores finished reading the staging tile
@@ -191,7 +217,7 @@ struct TmaStoreEpilogue {
     if (c.t == 0) {
       FP8GEMM_UNROLL
       for (int b = 0; b < kBoxes; ++b)
-        arch::tma_store_2d(&p.map_c, tile + b * kBoxBytes, n0 + b * kBoxCols, m0 + c.first_row());
+        arch::tma_store_2d(&map, tile + b * kBoxBytes, n0 + b * kBoxCols, map_m0 + c.first_row());
       arch::tma_store_commit_group();
     }
     if (params.amax != nullptr) arch::atomic_max_nonnegative(params.amax, amax);

@@ -40,6 +40,8 @@ struct WarpSpecializedGemmKernel {
   /// without any (DirectStoreEpilogue's empty SharedStorage) adds no bytes: a policy whose ring
   /// fills the 227 KiB (Sm90WgmmaDecode<8>) still fits.
   static constexpr bool kEpilogueShared = !std::is_empty_v<typename Epilogue::SharedStorage>;
+  /// A grouped scheduler (grouped_tile_scheduler.hpp): tiles of several problems in one launch.
+  static constexpr bool kGrouped = is_grouped_scheduler<TileScheduler>::value;
   struct SharedWithEpilogue {
     typename Mainloop::SharedStorage mainloop;
     typename Epilogue::SharedStorage epilogue;
@@ -47,12 +49,16 @@ struct WarpSpecializedGemmKernel {
   struct SharedMainloopOnly {
     typename Mainloop::SharedStorage mainloop;
   };
-  using SharedStorage = std::conditional_t<kEpilogueShared, SharedWithEpilogue, SharedMainloopOnly>;
+  using DenseShared = std::conditional_t<kEpilogueShared, SharedWithEpilogue, SharedMainloopOnly>;
+  /// Grouped: beside each stage, the placement of the tile whose first k-block it holds (the
+  /// producer finds a tile's group once; the consumers read it with the stage).
+  struct GroupedShared : DenseShared {
+    typename grouped_placement<TileScheduler>::type work[Policy::kStages];
+  };
+  using SharedStorage = std::conditional_t<kGrouped, GroupedShared, DenseShared>;
   static constexpr int kThreads = Mainloop::kThreads;  // producer + consumer warpgroups
   static constexpr int kWaveSize = Arch::kWaveSize;
   static constexpr int kMinBlocksPerSm = Mainloop::kMinBlocksPerSm;
-  /// A grouped scheduler (grouped_tile_scheduler.hpp): tiles of several problems in one launch.
-  static constexpr bool kGrouped = is_grouped_scheduler<TileScheduler>::value;
   /// run() waits for the stream's previous kernel before its first global memory access
   /// (arch::grid_dependency_wait), so arch::launch launches it with programmatic stream
   /// serialization: its CTAs start (barrier setup, descriptor prefetch) while that kernel drains.
@@ -85,7 +91,11 @@ struct WarpSpecializedGemmKernel {
   static Status initialize(Arguments const& args, float* workspace, Params& p) {
     p.problem = args.problem;
     FP8GEMM_RETURN_IF_ERROR(Mainloop::to_params(args.problem, args.mainloop, p.mainloop));
-    FP8GEMM_RETURN_IF_ERROR(Epilogue::initialize(args.problem, args.epilogue, p.epilogue));
+    if constexpr (kGrouped)  // C as the groups' rows, N columns
+      FP8GEMM_RETURN_IF_ERROR(Epilogue::initialize(TileScheduler::epilogue_problem(args.scheduler),
+                                                   args.epilogue, p.epilogue));
+    else
+      FP8GEMM_RETURN_IF_ERROR(Epilogue::initialize(args.problem, args.epilogue, p.epilogue));
     FP8GEMM_RETURN_IF_ERROR(TileScheduler::initialize(args.problem, args.scheduler, p.scheduler));
     if constexpr (kClusterSize > 1) {
       // persistent clusters: no more than the device holds at once (a GPC with an odd number of
@@ -136,16 +146,28 @@ struct WarpSpecializedGemmKernel {
       if constexpr (Policy::kConsumers > 1) arch::setmaxnreg_dec<Policy::kProducerRegisters>();
       if (tid < Arch::kWaveSize && arch::elect_one_sync()) {  // one thread of warp 0
         while (scheduler.more()) {
-          WorkTile const t = scheduler.next();
-          // a grouped tile reads its group's rows of the flattened operands
-          Mainloop::load(p.mainloop, s, pos, kGrouped ? t.load_m0 : t.m0,
-                         kGrouped ? t.load_n0 : t.n0, t.k_tile_begin, t.k_tile_end, rank);
+          if constexpr (kGrouped) {
+            auto const placed = scheduler.next_placed();
+            WorkTile const t = TileScheduler::tile_of(p.scheduler, placed);
+            // waits for: the consumers freed the tile's first stage (and the placement beside it)
+            arch::Mbarrier::wait(&s.empty[pos.stage], pos.phase ^ 1);
+            // read by the consumers after the stage's full barrier (load's arrive releases it)
+            shared_all.work[pos.stage] = placed;
+            // the group's rows of the flattened operands
+            Mainloop::load(p.mainloop, s, pos, t.load_m0, t.load_n0, t.k_tile_begin, t.k_tile_end,
+                           rank);
+          } else {
+            WorkTile const t = scheduler.next();
+            Mainloop::load(p.mainloop, s, pos, t.m0, t.n0, t.k_tile_begin, t.k_tile_end, rank);
+          }
         }
         // Every load of this CTA is issued: the stream's next grid may be scheduled once every
         // CTA got here (or exited); it waits in its own grid_dependency_wait for this one to
         // complete (programmatic launch).
         arch::allow_dependent_launch();
       }
+    } else if constexpr (kGrouped) {
+      consume_grouped(p, shared_all, scheduler, pos);
     } else {  // consumers
       // waits for: the registers the producer gave back (setmaxnreg.inc blocks until free)
       if constexpr (Policy::kConsumers > 1) arch::setmaxnreg_inc<Policy::kConsumerRegisters>();
@@ -171,19 +193,14 @@ struct WarpSpecializedGemmKernel {
         if (Policy::kPingPong && mine > 0)
           arch::named_barrier_sync(handoff_barrier(coords.consumer), 256);
         if (t.k_tile_begin < t.k_tile_end)  // a split past K's end adds zeros
-          Mainloop::multiply(p.mainloop, s, pos, kGrouped ? t.load_m0 : m0,
-                             kGrouped ? t.load_n0 : n0, t.k_tile_begin, t.k_tile_end, coords, acc);
+          Mainloop::multiply(p.mainloop, s, pos, m0, n0, t.k_tile_begin, t.k_tile_end, coords, acc);
         // the next item is the other consumer's: it may start (one arrival per item, matched)
         if (Policy::kPingPong && scheduler.more())
           arch::named_barrier_arrive(handoff_barrier(1 - coords.consumer), 256);
         // a pair's tile past the matrix (odd tile count) multiplied its partner's tile, to
         // consume the shared stages: nothing to store
         if (!t.store) continue;
-        if constexpr (kGrouped) {  // the group's C, bias and scales (per-tensor ones per group)
-          auto const group_epilogue = Epilogue::for_group(p.epilogue, t.offsets);
-          Epilogue::store(group_epilogue, epilogue_storage(shared_all), t.bounds, m0, n0, acc,
-                          coords, Epilogue::Dequant::load(group_epilogue));
-        } else if (p.scheduler.split_k == 1)
+        if (p.scheduler.split_k == 1)
           Epilogue::store(p.epilogue, epilogue_storage(shared_all), OutputBounds::of(p.problem), m0,
                           n0, acc, coords, dq);
         else
@@ -195,6 +212,47 @@ struct WarpSpecializedGemmKernel {
     // arrive on its barriers (the last stages' releases); every thread of both CTAs meets here.
     if constexpr (kClusterSize > 1)
       arch::cluster_sync();  // waits for: both CTAs' producers and consumers are done
+  }
+
+  /// The consumers' walk of a grouped problem: the same items as the producer's, each tile read
+  /// from beside its first stage (GroupedShared::work) once that stage is full, so that only the
+  /// producer, running ahead by the ring, looks groups up. Every tile has the whole K (no split).
+  template <class Scheduler>
+  FP8GEMM_DEVICE static void consume_grouped(Params const& p, SharedStorage& shared_all,
+                                             Scheduler& scheduler,
+                                             typename Mainloop::Position& pos) {
+    auto& s = shared_all.mainloop;
+    // waits for: the registers the producer gave back (setmaxnreg.inc blocks until free)
+    if constexpr (Policy::kConsumers > 1) arch::setmaxnreg_inc<Policy::kConsumerRegisters>();
+    auto const coords = Mainloop::Coords::current();
+    int const k_blocks = p.scheduler.k_tiles;
+    auto dq = Epilogue::Dequant::load(p.epilogue);  // group 0's per-tensor scales
+    int dq_group = 0;
+    for (int mine = 0; scheduler.more(); ++mine) {
+      scheduler.skip();
+      if (Policy::kPingPong && mine % 2 != coords.consumer) {  // the other consumer's tile
+        pos.template advance_by<Policy::kStages>(k_blocks);
+        continue;
+      }
+      // waits for: the other consumer passed the last full-barrier wait of its tile (ping-pong)
+      if (Policy::kPingPong && mine > 0)
+        arch::named_barrier_sync(handoff_barrier(coords.consumer), 256);
+      // waits for: the tile's first stage, and the placement the producer wrote beside it
+      arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);
+      WorkTile const t = Scheduler::tile_of(p.scheduler, shared_all.work[pos.stage]);
+      if (t.group != dq_group)  // the group's per-tensor scales, read under the main loop
+        dq = Epilogue::Dequant::load(Epilogue::Direct::for_group(p.epilogue, t.offsets));
+      dq_group = t.group;
+      Accumulators acc;
+      acc.clear();
+      Mainloop::multiply(p.mainloop, s, pos, t.load_m0, t.load_n0, 0, k_blocks, coords, acc);
+      if (Policy::kPingPong && scheduler.more())
+        arch::named_barrier_arrive(handoff_barrier(1 - coords.consumer), 256);
+      // the group's C, bias and scales; its rows
+      Epilogue::store_group(p.epilogue, epilogue_storage(shared_all), t.offsets, t.bounds, t.m0,
+                            t.n0, acc, coords, dq);
+    }
+    Epilogue::finish(p.epilogue, coords);  // its copies out of shared memory, before exit
   }
 
   /// The epilogue's part of shared memory; an empty one is never accessed.

@@ -19,8 +19,10 @@
 #include <climits>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "fp8gemm/arch/launch.hpp"
+#include "fp8gemm/arch/nvidia/sm90_sync.hpp"
 #include "fp8gemm/arch/thread.hpp"
 #include "fp8gemm/kernel/tile_scheduler.hpp"
 #include "fp8gemm/problem_shape.hpp"
@@ -31,7 +33,9 @@ namespace fp8gemm {
 enum class GroupMode { kContiguous, kMasked, kBatched };
 
 inline char const* group_mode_name(GroupMode m) {
-  return m == GroupMode::kContiguous ? "contiguous" : m == GroupMode::kMasked ? "masked" : "batched";
+  return m == GroupMode::kContiguous ? "contiguous"
+         : m == GroupMode::kMasked   ? "masked"
+                                     : "batched";
 }
 
 /// What the device reads to find a group's rows (GroupedGemm fills it from its Arguments).
@@ -40,12 +44,14 @@ struct GroupLayout {
   int groups = 1;
   int m = 0;  // contiguous: rows of A and C; masked: capacity per group; batched: M
   int n = 0;
-  int const* offs = nullptr;      // contiguous: [groups] inclusive ends of the groups' rows
-  int const* masked_m = nullptr;  // masked: [groups] rows per group, each <= capacity
-  int a_group_rows = 0;           // masked / batched: rows of flattened A from group to group
-  int b_group_rows = 0;           // rows of flattened B from group to group (>= N)
+  int const* offs = nullptr;        // contiguous: [groups] inclusive ends of the groups' rows
+  int const* masked_m = nullptr;    // masked: [groups] rows per group, each <= capacity
+  int a_group_rows = 0;             // masked / batched: rows of flattened A from group to group
+  int b_group_rows = 0;             // rows of flattened B from group to group (>= N)
   std::int64_t c_group_stride = 0;  // masked / batched: elements of C from group to group
   std::int64_t ldc = 0;             // contiguous: C's row stride (a group's C starts at its row)
+  int c_group_rows = 0;  // masked / batched: c_group_stride / ldc when whole rows, else 0
+  int c_rows = 0;        // rows of flattened C (0: groups not whole rows apart; no TMA store)
   bool a_tensor_per_group = false;  // per-tensor scales: one A scale per group (else one shared)
   /// contiguous / masked: [groups + 1] prefix of the groups' tile rows (ceil(rows / BlockM)),
   /// written by GroupCountsKernel; entry `groups` is the total (0 when a count was bad).
@@ -76,8 +82,9 @@ FP8GEMM_HOST_DEVICE GroupCountError group_rows(GroupLayout const& l, int g, int*
     if (value) *value = r;
     if (limit) *limit = l.m;
     *rows = r < 0 || r > l.m ? 0 : r;
-    return r < 0 ? GroupCountError::kNegativeRows
-                 : r > l.m ? GroupCountError::kRowsPastCapacity : GroupCountError::kNone;
+    return r < 0     ? GroupCountError::kNegativeRows
+           : r > l.m ? GroupCountError::kRowsPastCapacity
+                     : GroupCountError::kNone;
   }
   int const begin = g > 0 ? l.offs[g - 1] : 0, end = l.offs[g];
   *first = begin;
@@ -85,7 +92,8 @@ FP8GEMM_HOST_DEVICE GroupCountError group_rows(GroupLayout const& l, int g, int*
   if (limit) *limit = end < begin ? begin : l.m;
   *rows = end < begin || end > l.m ? 0 : end - begin;
   return end < begin ? GroupCountError::kEndBeforeStart
-                     : end > l.m ? GroupCountError::kEndPastRows : GroupCountError::kNone;
+         : end > l.m ? GroupCountError::kEndPastRows
+                     : GroupCountError::kNone;
 }
 
 /// One workgroup: checks every group's count and writes l.tile_rows[0 .. groups] (the exclusive
@@ -108,6 +116,9 @@ struct GroupCountsKernel {
   };
 
   FP8GEMM_DEVICE static void run(Params const& p, void* shared) {
+    // the GEMM behind it may start its CTAs now; they wait (grid_dependency_wait) for this grid to
+    // complete before reading the prefix (Hopper's programmatic launch; elsewhere stream order)
+    if constexpr (std::is_same_v<Arch, arch::Sm90a>) arch::allow_dependent_launch();
     auto& s = *static_cast<Shared*>(shared);
     GroupLayout const& l = p.layout;
     int const t = arch::thread_idx();
@@ -211,13 +222,13 @@ struct GroupedTileScheduler {
                                " output tiles; the grouped scheduler takes at most " +
                                std::to_string(limit));
     if (args.band_m < 0)
-      return Status::error(StatusCode::kErrorInvalidArgument,
-                           "band_m must be >= 0 (0: the scheduler's choice); got " +
-                               std::to_string(args.band_m));
+      return Status::error(
+          StatusCode::kErrorInvalidArgument,
+          "band_m must be >= 0 (0: the scheduler's choice); got " + std::to_string(args.band_m));
     if (args.sm_count < 0)
-      return Status::error(StatusCode::kErrorInvalidArgument,
-                           "sm_count must be >= 0 (0: every SM); got " +
-                               std::to_string(args.sm_count));
+      return Status::error(
+          StatusCode::kErrorInvalidArgument,
+          "sm_count must be >= 0 (0: every SM); got " + std::to_string(args.sm_count));
     return Status::success();
   }
 
@@ -231,8 +242,8 @@ struct GroupedTileScheduler {
       FP8GEMM_RETURN_IF_ERROR(arch::multiprocessor_count(&sms));
       if (args.sm_count > 0 && args.sm_count < sms) sms = args.sm_count;
       p.grid = tiles < sms ? tiles : sms;
-      p.band_m = args.band_m > 0 ? args.band_m
-                                 : PersistentTileScheduler<Policy>::auto_band_m(p.grid);
+      p.band_m =
+          args.band_m > 0 ? args.band_m : PersistentTileScheduler<Policy>::auto_band_m(p.grid);
     } else {
       p.grid = tiles;
       p.band_m = args.band_m > 0 ? args.band_m : RasterTileScheduler<Policy>::kDefaultBandM;
@@ -240,6 +251,12 @@ struct GroupedTileScheduler {
     if (p.grid < 1) p.grid = 1;  // no tiles at all (N = 0 is refused; all groups empty)
     return Status::success();
   }
+  /// The problem the epilogue sees: C as one matrix of every group's rows (c_rows x N), which a
+  /// TMA store addresses by the group's first row plus the tile's.
+  static ProblemShape epilogue_problem(Arguments const& args) {
+    return {args.layout.c_rows, args.layout.n, 0, args.layout.groups};
+  }
+
   /// The raster form's Params (no SM count to query: it cannot fail).
   static Params to_params(ProblemShape const& problem, Arguments const& args) {
     static_assert(!kPersistent, "the persistent walk's Params come from initialize (SM count)");
@@ -257,40 +274,68 @@ struct GroupedTileScheduler {
     return l.tile_rows[l.groups];
   }
 
-  /// The work of item `linear` (< total tile rows · tiles_n): its group by the prefix (the last
-  /// group whose first tile row is <= R, which skips empty groups), the tile in the group's C,
-  /// where it reads the flattened operands, its group's bounds and offsets.
-  FP8GEMM_DEVICE static WorkTile work(Params const& p, int linear, int tile_rows) {
-    GroupLayout const& l = p.layout;
-    TileCoord const t = banded_tile(linear, tile_rows, p.tiles_n, p.band_m);
-    int g = 0, first_tile_row = 0;
+  /// The group holding tile row R: the last g in [0, groups) with tile_rows[g] <= R (which skips
+  /// empty groups); its first tile row in *first_tile_row.
+  FP8GEMM_DEVICE static int find_group(GroupLayout const& l, int r, int* first_tile_row) {
     if (l.mode == GroupMode::kBatched) {
       int const per = (l.m + Policy::kBlockM - 1) / Policy::kBlockM;
-      g = t.m / per;
-      first_tile_row = g * per;
-    } else {  // the last g in [0, groups) with tile_rows[g] <= t.m
-      int lo = 0, hi = l.groups - 1;
-      while (lo < hi) {
-        int const mid = (lo + hi + 1) / 2;
-        if (l.tile_rows[mid] <= t.m)
-          lo = mid;
-        else
-          hi = mid - 1;
-      }
-      g = lo;
-      first_tile_row = l.tile_rows[g];
+      *first_tile_row = r / per * per;
+      return r / per;
     }
-    int rows = 0, first = 0;
-    group_rows(l, g, &rows, &first);
-    WorkTile w = work_tile<Policy>(t.m - first_tile_row, t.n, 0, p.k_tiles, p.k_tiles);
+    int lo = 0, hi = l.groups - 1;
+    while (lo < hi) {
+      int const mid = (lo + hi + 1) / 2;
+      if (l.tile_rows[mid] <= r)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    *first_tile_row = l.tile_rows[lo];
+    return lo;
+  }
+
+  /// Where an item's tile lies: its group (index, rows, first row) and its origin in the group's
+  /// C. 20 bytes: what the WGMMA kernel's producer hands its consumers beside a stage.
+  struct Placed {
+    int group, rows, first, m0, n0;
+  };
+
+  /// Item `linear` (< total tile rows · tiles_n) placed: its group, looked up by the tile row's
+  /// prefix. The last group found is kept (consecutive items mostly stay in it: a band walks tile
+  /// rows of few groups), so most items read nothing from memory.
+  FP8GEMM_DEVICE Placed place(int linear) {
+    TileCoord const t = banded_tile(linear, tile_rows_, params_.tiles_n, params_.band_m);
+    if (t.m < group_.tile_row_begin || t.m >= group_.tile_row_end) {
+      int first_tile_row = 0;
+      int const g = find_group(params_.layout, t.m, &first_tile_row);
+      int rows = 0, first = 0;
+      group_rows(params_.layout, g, &rows, &first);
+      group_.index = g;
+      group_.rows = rows;
+      group_.first = first;
+      group_.tile_row_begin = first_tile_row;
+      group_.tile_row_end = first_tile_row + (rows + Policy::kBlockM - 1) / Policy::kBlockM;
+    }
+    return {group_.index, group_.rows, group_.first,
+            (t.m - group_.tile_row_begin) * Policy::kBlockM, t.n * Policy::kBlockN};
+  }
+
+  /// The work of a placed tile (no memory reads: the layout's strides): the tile in the group's
+  /// C, where it reads the flattened operands, its group's bounds and offsets, the whole K.
+  FP8GEMM_HOST_DEVICE static WorkTile tile_of(Params const& p, Placed const& q) {
+    GroupLayout const& l = p.layout;
+    int const g = q.group;
+    WorkTile w =
+        work_tile<Policy>(q.m0 / Policy::kBlockM, q.n0 / Policy::kBlockN, 0, p.k_tiles, p.k_tiles);
     w.group = g;
     bool const contiguous = l.mode == GroupMode::kContiguous;
-    int const a_row = contiguous ? first : g * l.a_group_rows;
+    int const a_row = contiguous ? q.first : g * l.a_group_rows;
     w.load_m0 = a_row + w.m0;
     w.load_n0 = g * l.b_group_rows + w.n0;
-    w.bounds = {rows, l.n};
+    w.bounds = {q.rows, l.n};
     w.offsets.group = g;
-    w.offsets.c = contiguous ? std::int64_t(first) * l.ldc : std::int64_t(g) * l.c_group_stride;
+    w.offsets.c = contiguous ? std::int64_t(q.first) * l.ldc : std::int64_t(g) * l.c_group_stride;
+    w.offsets.c_row = contiguous ? q.first : g * l.c_group_rows;
     w.offsets.bias = std::int64_t(g) * l.n;
     w.offsets.a_row = a_row;
     w.offsets.b_row = g * l.b_group_rows;
@@ -313,17 +358,29 @@ struct GroupedTileScheduler {
         next_(first),
         stride_(stride) {}
   FP8GEMM_DEVICE bool more() const { return next_ < items_; }
+  /// Past the next item without computing it (the WGMMA consumers get it from the producer).
+  FP8GEMM_DEVICE void skip() { next_ += stride_; }
   FP8GEMM_DEVICE WorkTile next() {
     if (next_ >= items_) return WorkTile{};
-    WorkTile const w = work(params_, next_, tile_rows_);
+    return tile_of(params_, next_placed());
+  }
+  /// The next item placed (more() must have said true).
+  FP8GEMM_DEVICE Placed next_placed() {
+    Placed const q = place(next_);
     next_ += stride_;
-    return w;
+    return q;
   }
 
  private:
+  /// The last group an item fell in: its index, rows, first row, and tile rows [begin, end).
+  struct Group {
+    int index = 0, rows = 0, first = 0;
+    int tile_row_begin = 0, tile_row_end = 0;  // empty: the first item searches
+  };
   Params const& params_;
   int tile_rows_;
   int items_ = 0, next_, stride_;
+  Group group_;
 };
 
 }  // namespace fp8gemm

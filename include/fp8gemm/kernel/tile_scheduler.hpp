@@ -51,6 +51,16 @@ template <class S>
 struct is_grouped_scheduler<S, std::void_t<decltype(S::kGrouped)>>
     : std::bool_constant<S::kGrouped> {};
 
+/// What a grouped scheduler's producer hands the consumers per tile (S::Placed); int otherwise.
+template <class S, class = void>
+struct grouped_placement {
+  using type = int;
+};
+template <class S>
+struct grouped_placement<S, std::void_t<typename S::Placed>> {
+  using type = typename S::Placed;
+};
+
 /// The work of output tile t (tile indices) and K split `split`, with k_tiles K tiles in parts
 /// of per_split: K tiles [split · per_split, + per_split) clipped to K; a split past K's end is
 /// empty, [k_tiles, k_tiles), never reversed.

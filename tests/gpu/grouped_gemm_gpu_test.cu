@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+// GroupedGemm on the H200 (label gpu): the persistent TMA + WGMMA kernel (cooperative, ping-pong,
+// swapped decode tiles) and the portable path, contiguous / masked / batched groups against FP64
+// per group; 1024 groups; a CUDA graph replayed with other group sizes written on the device;
+// bad counts refused on the device with nothing written.
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "common/grouped_harness.hpp"
+#include "gpu_run.hpp"
+
+namespace fp8gemm::test {
+namespace {
+
+/// A GroupedProblem's buffers on the device.
+template <class Config>
+struct GroupedBuffers {
+  DeviceBuffer a, b, sa, sb, bias, counts, c, amax, workspace;
+  typename GroupedGemm<Config>::Arguments args;
+
+  ::testing::AssertionResult upload_all(GroupedProblem<Config> const& p) {
+    using ElementC = typename Config::ElementC;
+    FP8GEMM_TEST_CUDA(upload(a, p.a));
+    FP8GEMM_TEST_CUDA(upload(b, p.b));
+    FP8GEMM_TEST_CUDA(upload(sa, p.sa));
+    FP8GEMM_TEST_CUDA(upload(sb, p.sb));
+    FP8GEMM_TEST_CUDA(upload(bias, p.bias));
+    FP8GEMM_TEST_CUDA(upload(counts, p.counts()));
+    FP8GEMM_TEST_CUDA(c.allocate(p.c_size() * sizeof(ElementC)));
+    FP8GEMM_TEST_CUDA(amax.allocate(sizeof(float)));
+    args = p.arguments(a.as<typename Config::ElementA>(), b.as<typename Config::ElementB>(),
+                       sa.as<typename Config::Scale>(), sb.as<typename Config::Scale>(),
+                       bias.as<float>(), counts.as<int>(), c.as<ElementC>(), amax.as<float>(),
+                       nullptr);
+    std::size_t const ws = GroupedGemm<Config>::workspace_size(args);
+    FP8GEMM_TEST_CUDA(workspace.allocate(ws));
+    FP8GEMM_TEST_CUDA(cudaMemset(workspace.ptr, 0xFF, ws == 0 ? 1 : ws));
+    args.workspace = ws > 0 ? workspace.ptr : nullptr;
+    return poison();
+  }
+  /// C poisoned, amax NaN (each must be overwritten or stay untouched as the test expects).
+  ::testing::AssertionResult poison() {
+    FP8GEMM_TEST_CUDA(poison_device(args.epilogue.c, c_elements()));
+    FP8GEMM_TEST_CUDA(cudaMemset(amax.ptr, 0xFF, sizeof(float)));
+    return ::testing::AssertionSuccess();
+  }
+  std::size_t c_elements() const { return c_elements_; }
+  std::size_t c_elements_ = 0;
+
+  ::testing::AssertionResult check(GroupedProblem<Config> const& p) {
+    std::vector<typename Config::ElementC> out(p.c_size());
+    float amax_h = 0;
+    FP8GEMM_TEST_CUDA(cudaDeviceSynchronize());
+    FP8GEMM_TEST_CUDA(download(out, c));
+    FP8GEMM_TEST_CUDA(cudaMemcpy(&amax_h, amax.ptr, sizeof(float), cudaMemcpyDeviceToHost));
+    Status const st = GroupedGemm<Config>::counts_status(args);
+    if (!st.ok()) return ::testing::AssertionFailure() << "counts: " << st.to_string();
+    return p.check(out, amax_h);
+  }
+};
+
+template <class Config>
+::testing::AssertionResult run_grouped_on_gpu(GroupedProblem<Config> const& p) {
+  GroupedBuffers<Config> d;
+  d.c_elements_ = p.c_size();
+  ::testing::AssertionResult const up = d.upload_all(p);
+  if (!up) return up;
+  Status const st = GroupedGemm<Config>::run(d.args, nullptr);
+  if (!st.ok()) return ::testing::AssertionFailure() << "run: " << st.to_string();
+  return d.check(p);
+}
+
+template <class Config>
+class GroupedOnGpu : public ::testing::Test {};
+TYPED_TEST_SUITE_P(GroupedOnGpu);
+
+template <class Config>
+constexpr bool kBlocked = Config::Granularity::kBlockK > 0;
+
+TYPED_TEST_P(GroupedOnGpu, ContiguousMaskedBatched) {
+  constexpr int bm = TypeParam::Policy::kBlockM;
+  // ldc = N + 3: every tile stored from registers; ldc = N = 384 (rows of 16-byte multiples):
+  // the tiles whole inside their group through TMA where the config's epilogue has it
+  for (int pad : {3, 0}) {
+    int const n = kBlocked<TypeParam> || pad == 0 ? 384 : 328;
+    GroupedCase c;  // tile edges, an empty group, one hot expert
+    c.mode = GroupMode::kContiguous;
+    c.n = n, c.k = 1024, c.seed = 31 + pad, c.ldc_pad = pad;
+    c.rows = std::vector<int>{0, 1, 15, 16, 17, bm - 1, bm, bm + 1, 700, 0, 3};
+    GroupedProblem<TypeParam> const pc(c);
+    EXPECT_TRUE(run_grouped_on_gpu(pc)) << describe(pc.cs);
+
+    GroupedCase m;
+    m.mode = GroupMode::kMasked;
+    m.n = n, m.k = 768, m.seed = 32 + pad, m.m = 200, m.ldc_pad = pad;
+    m.rows = std::vector<int>{5, 0, 200, 33, 129};
+    GroupedProblem<TypeParam> const pm(m);
+    EXPECT_TRUE(run_grouped_on_gpu(pm)) << describe(pm.cs);
+  }
+  int const n = kBlocked<TypeParam> ? 384 : 328;
+
+  GroupedCase b;
+  b.mode = GroupMode::kBatched;
+  b.n = n, b.k = 512, b.seed = 33;
+  b.rows = std::vector<int>(6, 150);
+  b.a_pad_rows = kBlocked<TypeParam> ? 0 : 2;
+  b.b_pad_rows = kBlocked<TypeParam> ? 0 : 8;
+  GroupedProblem<TypeParam> const pb(b);
+  EXPECT_TRUE(run_grouped_on_gpu(pb)) << describe(pb.cs);
+}
+
+REGISTER_TYPED_TEST_SUITE_P(GroupedOnGpu, ContiguousMaskedBatched);
+
+template <class P, class G, class Out, class Act = Identity>
+using Nk = GemmConfig<P, G, LayoutB::kNK, Epilogue<Out, Act>>;
+using Bw = Blockwise<1, 128, 128>;
+using PingPong = WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>;
+// clang-format off
+using GroupedConfigs = ::testing::Types<
+    Nk<Sm90WgmmaDefault<e4m3fn, e4m3fn>, PerChannel, bf16>,
+    Nk<Sm90WgmmaLarge<e4m3fn, e4m3fn>,   PerTensor,  e4m3fn>,
+    Nk<Sm90WgmmaDefault<e4m3fn, e4m3fn>, Bw,         bf16,  GeluTanh>,
+    Nk<Sm90WgmmaDecode<16>,              PerChannel, bf16>,
+    Nk<PingPong,                         PerChannel, fp16,  GeluErf>,
+    Nk<Sm90WgmmaSmallM<e5m2, e4m3fn>,    PerTensor,  float>,
+    Nk<Sm90Default<e4m3fn, e5m2>,        Bw,         float>>;
+// clang-format on
+INSTANTIATE_TYPED_TEST_SUITE_P(Grouped, GroupedOnGpu, GroupedConfigs, ConfigName);
+
+using Main = Nk<Sm90WgmmaDefault<e4m3fn, e4m3fn>, PerChannel, bf16>;
+
+TEST(GroupedGemmOnGpu, ThousandGroups) {
+  GroupedCase c;
+  c.n = 256, c.k = 256, c.seed = 41;
+  for (int g = 0; g < 1024; ++g) c.rows.push_back((g * 37) % 7);  // 0 .. 6 rows each
+  GroupedProblem<Main> const p(c);
+  EXPECT_TRUE(run_grouped_on_gpu(p)) << describe(p.cs);
+  GroupedCase e = c;  // every group empty
+  e.rows.assign(256, 0);
+  e.m = 64;
+  GroupedProblem<Main> const pe(e);
+  EXPECT_TRUE(run_grouped_on_gpu(pe)) << describe(pe.cs);
+}
+
+/// One capture, two replays: the second after other group sizes (and their data) were written
+/// into the same device buffers. Counts live on the device: the replay computes the new groups.
+TEST(GroupedGemmOnGpu, GraphReplayWithCountsChangedOnTheDevice) {
+  for (GroupMode mode : {GroupMode::kContiguous, GroupMode::kMasked}) {
+    GroupedCase c;
+    c.mode = mode;
+    c.n = 512, c.k = 512, c.seed = 51, c.m = 640, c.ldc_pad = 0;  // TMA stores of C
+    c.rows = std::vector<int>{100, 0, 257, 3, 128};
+    GroupedCase d = c;
+    d.seed = 52;
+    d.rows = std::vector<int>{1, 300, 64, 0, 200};
+    if (mode == GroupMode::kMasked) c.m = d.m = 300;
+    GroupedProblem<Main> const p1(c), p2(d);
+    GroupedBuffers<Main> buf;
+    buf.c_elements_ = p1.c_size();
+    ASSERT_TRUE(buf.upload_all(p1));
+    cudaStream_t stream;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), cudaSuccess);
+    Status const st = GroupedGemm<Main>::run(buf.args, stream);
+    ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+    ASSERT_TRUE(st.ok()) << st.to_string();
+    ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+    ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    EXPECT_TRUE(buf.check(p1)) << "first replay, " << describe(p1.cs);
+    // the second problem's bytes into the same buffers (same sizes), then replay
+    auto put = [](DeviceBuffer& d, auto const& h) {
+      return cudaMemcpy(d.ptr, h.data(), h.size() * sizeof(h[0]), cudaMemcpyHostToDevice);
+    };
+    ASSERT_EQ(put(buf.a, p2.a), cudaSuccess);
+    ASSERT_EQ(put(buf.b, p2.b), cudaSuccess);
+    ASSERT_EQ(put(buf.sa, p2.sa), cudaSuccess);
+    ASSERT_EQ(put(buf.sb, p2.sb), cudaSuccess);
+    ASSERT_EQ(put(buf.bias, p2.bias), cudaSuccess);
+    ASSERT_EQ(put(buf.counts, p2.counts()), cudaSuccess);
+    ASSERT_TRUE(buf.poison());
+    ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    EXPECT_TRUE(buf.check(p2)) << "second replay, " << describe(p2.cs);
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(stream);
+  }
+}
+
+TEST(GroupedGemmOnGpu, BadCountsWriteNothingAndAreReported) {
+  GroupedCase c;
+  c.n = 256, c.k = 256, c.seed = 61, c.rows = std::vector<int>{40, 50, 60};
+  GroupedProblem<Main> const p(c);  // m = 155
+  GroupedBuffers<Main> buf;
+  buf.c_elements_ = p.c_size();
+  ASSERT_TRUE(buf.upload_all(p));
+  std::vector<int> const bad = {40, 1 << 30, 150};  // an end far past A's rows
+  ASSERT_EQ(cudaMemcpy(buf.counts.ptr, bad.data(), sizeof(int) * 3, cudaMemcpyHostToDevice),
+            cudaSuccess);
+  Status const st = GroupedGemm<Main>::run(buf.args, nullptr);
+  ASSERT_TRUE(st.ok()) << st.to_string();
+  Status const counts = GroupedGemm<Main>::counts_status(buf.args);
+  EXPECT_FALSE(counts.ok());
+  EXPECT_NE(counts.message().find("offs[1] = 1073741824 is past the rows of A and C"),
+            std::string::npos)
+      << counts.message();
+  std::vector<bf16> out(p.c_size());
+  ASSERT_EQ(download(out, buf.c), cudaSuccess);
+  for (bf16 v : out) ASSERT_TRUE(is_poison(v)) << "a bad count wrote C";
+}
+
+}  // namespace
+}  // namespace fp8gemm::test
