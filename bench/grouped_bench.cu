@@ -50,11 +50,16 @@ std::vector<Case> all_cases() {
     v.push_back({"8x4096_n4096_k7168_" + g, GroupMode::kContiguous, g, 8, 4096, 4096, 7168, false});
     v.push_back({"4x8192_n7168_k2048_" + g, GroupMode::kContiguous, g, 4, 8192, 7168, 2048, false});
     v.push_back({"4x8192_n4096_k7168_" + g, GroupMode::kContiguous, g, 4, 8192, 4096, 7168, false});
-    v.push_back({"256x512_n4096_k7168_" + g, GroupMode::kContiguous, g, 256, 512, 4096, 7168, false});
-    v.push_back({"128x256_n4096_k1536_" + g, GroupMode::kContiguous, g, 128, 256, 4096, 1536, false});
-    v.push_back({"masked_1x1024_n4096_k7168_" + g, GroupMode::kMasked, g, 1, 1024, 4096, 7168, false});
-    v.push_back({"masked_4x256_n4096_k7168_" + g, GroupMode::kMasked, g, 4, 256, 4096, 7168, false});
-    v.push_back({"masked_4x256_n7168_k2048_" + g, GroupMode::kMasked, g, 4, 256, 7168, 2048, false});
+    v.push_back(
+        {"256x512_n4096_k7168_" + g, GroupMode::kContiguous, g, 256, 512, 4096, 7168, false});
+    v.push_back(
+        {"128x256_n4096_k1536_" + g, GroupMode::kContiguous, g, 128, 256, 4096, 1536, false});
+    v.push_back(
+        {"masked_1x1024_n4096_k7168_" + g, GroupMode::kMasked, g, 1, 1024, 4096, 7168, false});
+    v.push_back(
+        {"masked_4x256_n4096_k7168_" + g, GroupMode::kMasked, g, 4, 256, 4096, 7168, false});
+    v.push_back(
+        {"masked_4x256_n7168_k2048_" + g, GroupMode::kMasked, g, 4, 256, 7168, 2048, false});
   }
   v.push_back({"decode_256x2_n4096_k7168_per_channel", GroupMode::kContiguous, "per_channel", 256,
                2, 4096, 7168, true});
@@ -94,7 +99,8 @@ __global__ void fill_float(float* p, std::size_t n, float v) {
 }
 
 struct Entry {
-  Entry(std::string n, std::function<void(cudaStream_t)> l) : name(std::move(n)), launch(std::move(l)) {}
+  Entry(std::string n, std::function<void(cudaStream_t)> l)
+      : name(std::move(n)), launch(std::move(l)) {}
   std::string name;
   std::function<void(cudaStream_t)> launch;
   std::vector<double> us;
@@ -102,7 +108,9 @@ struct Entry {
   double median() const {
     std::vector<double> v = us;
     std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+    return v.empty()      ? 0
+           : v.size() % 2 ? v[v.size() / 2]
+                          : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
   }
 };
 
@@ -120,19 +128,22 @@ struct Operands {
     for (int r : rows) offs.push_back(sum += r);
     rows_a = cs.mode == GroupMode::kContiguous ? sum : cs.groups * cs.mean_rows;
     rows_c = rows_a;
-    std::size_t const a_bytes = std::size_t(rows_a) * cs.k, b_bytes = std::size_t(cs.groups) * cs.n * cs.k;
+    std::size_t const a_bytes = std::size_t(rows_a) * cs.k,
+                      b_bytes = std::size_t(cs.groups) * cs.n * cs.k;
     BENCH_CHECK_CUDA(cudaMalloc(&a, a_bytes));
     BENCH_CHECK_CUDA(cudaMalloc(&b, b_bytes));
     BENCH_CHECK_CUDA(cudaMalloc(&c, std::size_t(rows_c) * cs.n * 2));
     std::size_t const kb = (cs.k + 127) / 128;
     std::size_t const sa_n = std::max<std::size_t>(std::size_t(rows_a) * kb, cs.groups) + 1024;
-    std::size_t const sb_n = std::size_t(cs.groups) * std::max<std::size_t>(cs.n, (cs.n + 127) / 128 * kb) + 1024;
+    std::size_t const sb_n =
+        std::size_t(cs.groups) * std::max<std::size_t>(cs.n, (cs.n + 127) / 128 * kb) + 1024;
     BENCH_CHECK_CUDA(cudaMalloc(&sa, sa_n * sizeof(float)));
     BENCH_CHECK_CUDA(cudaMalloc(&sb, sb_n * sizeof(float)));
     BENCH_CHECK_CUDA(cudaMalloc(&counts, sizeof(int) * cs.groups));
     BENCH_CHECK_CUDA(cudaMalloc(&ws, 64u << 20));
     std::vector<int> const& dev = cs.mode == GroupMode::kMasked ? rows : offs;
-    BENCH_CHECK_CUDA(cudaMemcpy(counts, dev.data(), sizeof(int) * cs.groups, cudaMemcpyHostToDevice));
+    BENCH_CHECK_CUDA(
+        cudaMemcpy(counts, dev.data(), sizeof(int) * cs.groups, cudaMemcpyHostToDevice));
     fill_fp8<<<1024, 256>>>(static_cast<std::uint8_t*>(a), a_bytes, 11);
     fill_fp8<<<1024, 256>>>(static_cast<std::uint8_t*>(b), b_bytes, 22);
     fill_float<<<256, 256>>>(sa, sa_n, 0.01f);
@@ -140,18 +151,21 @@ struct Operands {
     BENCH_CHECK_CUDA(cudaDeviceSynchronize());
   }
   ~Operands() {
-    for (void* p : {a, b, c, ws, static_cast<void*>(sa), static_cast<void*>(sb), static_cast<void*>(counts)})
+    for (void* p :
+         {a, b, c, ws, static_cast<void*>(sa), static_cast<void*>(sb), static_cast<void*>(counts)})
       cudaFree(p);
   }
 };
 
 /// Our GroupedGemm<Config> on the case's operands; false (and why) when it refuses.
 template <class Config>
-bool add_ours(std::vector<Entry>& entries, std::string const& label, Case const& cs, Operands& ops) {
+bool add_ours(std::vector<Entry>& entries, std::string const& label, Case const& cs,
+              Operands& ops) {
   using GG = GroupedGemm<Config>;
   typename GG::Arguments args;
   args.mode = cs.mode;
-  args.problem = {cs.mode == GroupMode::kContiguous ? ops.rows_a : cs.mean_rows, cs.n, cs.k, cs.groups};
+  args.problem = {cs.mode == GroupMode::kContiguous ? ops.rows_a : cs.mean_rows, cs.n, cs.k,
+                  cs.groups};
   args.a = static_cast<typename Config::ElementA const*>(ops.a), args.lda = cs.k;
   args.b = static_cast<typename Config::ElementB const*>(ops.b), args.ldb = cs.k;
   if (cs.mode == GroupMode::kContiguous) args.offs = ops.counts;
@@ -167,12 +181,12 @@ bool add_ours(std::vector<Entry>& entries, std::string const& label, Case const&
     return false;
   }
   entries.emplace_back(label, [args](cudaStream_t s) {
-                       Status const r = GG::run(args, s);
-                       if (!r.ok()) {
-                         std::fprintf(stderr, "run: %s\n", r.to_string().c_str());
-                         std::exit(1);
-                       }
-                     });
+    Status const r = GG::run(args, s);
+    if (!r.ok()) {
+      std::fprintf(stderr, "run: %s\n", r.to_string().c_str());
+      std::exit(1);
+    }
+  });
   return true;
 }
 
@@ -224,27 +238,28 @@ struct LtLoop {
     BENCH_CHECK_CUDA(cudaMalloc(&ws, ws_bytes));
     std::string const& g = cs.granularity;
     cublasLtMatmulMatrixScale_t const ma =
-        g == "blockwise" ? CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F
+        g == "blockwise"     ? CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F
         : g == "per_channel" ? CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F
                              : CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F;
     cublasLtMatmulMatrixScale_t const mb =
-        g == "blockwise" ? CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F
+        g == "blockwise"     ? CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F
         : g == "per_channel" ? CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F
                              : CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F;
     std::size_t const kb = (cs.k + 127) / 128;
     for (int grp = 0; grp < cs.groups; ++grp) {
       int const m = ops.rows[grp];
       if (m == 0) continue;
-      std::int64_t const first = cs.mode == GroupMode::kContiguous ? ops.offs[grp] - m
-                                                                   : std::int64_t(grp) * cs.mean_rows;
+      std::int64_t const first =
+          cs.mode == GroupMode::kContiguous ? ops.offs[grp] - m : std::int64_t(grp) * cs.mean_rows;
       // scale pointers 16-byte aligned (cuBLASLt refuses others): the group's, rounded down (the
       // values are all equal; only the timing matters)
       auto aligned = [](std::size_t at) { return at / 4 * 4; };
       float const* sa =
           ops.sa + (g == "per_tensor" ? 0 : aligned(first * (g == "blockwise" ? kb : 1)));
-      float const* sb = ops.sb + (g == "per_tensor"  ? std::size_t(grp) * 4
-                                  : g == "blockwise" ? aligned(std::size_t(grp) * ((cs.n + 127) / 128) * kb)
-                                                     : aligned(std::size_t(grp) * cs.n));
+      float const* sb =
+          ops.sb + (g == "per_tensor"  ? std::size_t(grp) * 4
+                    : g == "blockwise" ? aligned(std::size_t(grp) * ((cs.n + 127) / 128) * kb)
+                                       : aligned(std::size_t(grp) * cs.n));
       One o{};
       o.desc = fp8_tn_desc(sa, sb, ma, mb);
       BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&o.la, CUDA_R_8F_E4M3, cs.k, cs.n, cs.k));
@@ -293,6 +308,13 @@ using Cfg = GemmConfig<P, G, LayoutB::kNK, Epilogue<bf16>>;
 using PingPong = WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>;
 using Bw = Blockwise<1, 128, 128>;
 
+/// Cfg with its epilogue storing every tile from registers (DirectStoreEpilogue), where Cfg's own
+/// stores whole tiles through TMA: the two epilogues side by side.
+template <class P, class G>
+struct DirectCfg : Cfg<P, G> {
+  using CollectiveEpilogue = DirectStoreEpilogue<P, G, Epilogue<bf16>>;
+};
+
 /// Our policies for a case's granularity.
 void add_all_ours(std::vector<Entry>& e, Case const& cs, Operands& ops) {
   if (cs.granularity == "per_channel") {
@@ -304,17 +326,21 @@ void add_all_ours(std::vector<Entry>& e, Case const& cs, Operands& ops) {
     add_ours<Cfg<Sm90WgmmaDecode<16>, PerChannel>>(e, "decode16", cs, ops);
     add_ours<Cfg<Sm90WgmmaDecode<32>, PerChannel>>(e, "decode32", cs, ops);
     add_ours<Cfg<Sm90WgmmaDecode<64>, PerChannel>>(e, "decode64", cs, ops);
+    add_ours<DirectCfg<Sm90WgmmaLarge<>, PerChannel>>(e, "large_128x256_direct", cs, ops);
+    add_ours<DirectCfg<Sm90WgmmaDefault<>, PerChannel>>(e, "default_128x128_direct", cs, ops);
     add_dense<Cfg<Sm90WgmmaLarge<>, PerChannel>>(e, "dense_large_all_rows", cs, ops);
   } else if (cs.granularity == "blockwise") {
     add_ours<Cfg<Sm90WgmmaLarge<>, Bw>>(e, "large_128x256", cs, ops);
     add_ours<Cfg<Sm90WgmmaDefault<>, Bw>>(e, "default_128x128", cs, ops);
     add_ours<Cfg<Sm90WgmmaMediumM<>, Bw>>(e, "medium_128x64", cs, ops);
     add_ours<Cfg<Sm90WgmmaSmallM<>, Bw>>(e, "small_64x64", cs, ops);
+    add_ours<DirectCfg<Sm90WgmmaLarge<>, Bw>>(e, "large_128x256_direct", cs, ops);
     add_dense<Cfg<Sm90WgmmaLarge<>, Bw>>(e, "dense_large_all_rows", cs, ops);
   } else {
     add_ours<Cfg<Sm90WgmmaLarge<>, PerTensor>>(e, "large_128x256", cs, ops);
     add_ours<Cfg<Sm90WgmmaDefault<>, PerTensor>>(e, "default_128x128", cs, ops);
     add_ours<Cfg<Sm90WgmmaMediumM<>, PerTensor>>(e, "medium_128x64", cs, ops);
+    add_ours<DirectCfg<Sm90WgmmaLarge<>, PerTensor>>(e, "large_128x256_direct", cs, ops);
     add_dense<Cfg<Sm90WgmmaLarge<>, PerTensor>>(e, "dense_large_all_rows", cs, ops);
   }
 }
@@ -334,9 +360,12 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string const a = argv[i];
     auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
-    if (a == "--out") out = next();
-    else if (a == "--rounds") rounds = std::atoi(next().c_str());
-    else if (a == "--commit") commit = next();
+    if (a == "--out")
+      out = next();
+    else if (a == "--rounds")
+      rounds = std::atoi(next().c_str());
+    else if (a == "--commit")
+      commit = next();
     else if (a == "--cases") {
       std::stringstream ss(next());
       for (std::string s; std::getline(ss, s, ',');) only.push_back(s);

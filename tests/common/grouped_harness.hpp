@@ -2,9 +2,10 @@
 /// One random grouped problem for any GemmConfig (test helpers): one GemmProblem per non-empty
 /// group (its own A rows, B, scales, bias and FP64 reference), packed into the layouts
 /// GroupedGemm takes; every byte of A, B and the scales that belongs to no group is poison (an fp8
-/// NaN, a NaN scale), so a tile that read or stored another group's rows would show. C is checked
-/// per group within the group's derived bound, and every element of C outside the groups' rows
-/// must still hold the poison.
+/// NaN, a NaN scale). Tiles do read rows past their group's end (by design: they feed outputs
+/// nothing stores), so the poison shows where such values reach a stored output or the amax. C is
+/// checked per group within the group's derived bound, and every element of C outside the groups'
+/// rows must still hold the poison.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -28,13 +29,15 @@ struct GroupedCase {
   GroupMode mode = GroupMode::kContiguous;
   int n = 1, k = 1;
   std::vector<int> rows;  // per group (batched: all equal)
-  int m = 0;              // contiguous: rows of A and C (>= the sum; 0: the sum + 5); masked:
-                          // capacity (0: the largest group + 3); batched: M (0: rows[0])
+  int m = -1;             // contiguous: rows of A and C (>= the sum; -1: the sum + 5); masked:
+                          // capacity (-1: the largest group + 3); batched: M (-1: rows[0])
   int a_pad_rows = 0;     // masked / batched: rows of A between groups beyond m (stride_a)
   int b_pad_rows = 0;     // rows of B between groups beyond N (stride_b)
   std::uint64_t seed = 1;
   bool bias = true;
-  int ldc_pad = 3;  // ldc = N + ldc_pad (3: odd, no TMA store of C; 0 with 16-byte rows: TMA)
+  int ldc_pad = 3;      // ldc = N + ldc_pad (3: odd, no TMA store of C; 0 with 16-byte rows: TMA)
+  int c_pad_rows = 0;   // masked / batched: rows of C between groups beyond m (stride_c)
+  int c_pad_elems = 0;  // and elements beyond whole rows (odd: groups of C not whole rows apart)
 };
 
 inline std::string describe(GroupedCase const& c) {
@@ -62,9 +65,10 @@ struct GroupedProblem {
   std::vector<std::unique_ptr<GemmProblem<Config>>> per;  // null for an empty group
   std::vector<int> first;  // each group's first row of flattened A (= of C's rows)
   std::int64_t lda = 0, ldb = 0, ldc = 0;
-  int a_group_rows = 0, b_group_rows = 0, rows_a = 0, rows_b = 0, rows_c = 0;
-  std::vector<ElementA> a;  // [rows_a, lda]
-  std::vector<ElementB> b;  // [rows_b, ldb]
+  int a_group_rows = 0, b_group_rows = 0, rows_a = 0, rows_b = 0;
+  std::int64_t stride_c = 0, c_elements = 0;  // C: group g's at g · stride_c (contiguous: rows)
+  std::vector<ElementA> a;                    // [rows_a, lda]
+  std::vector<ElementB> b;                    // [rows_b, ldb]
   std::vector<Scale> sa, sb;
   std::vector<float> bias;  // [G, N]
   std::vector<int> offs, masked_m;
@@ -74,7 +78,7 @@ struct GroupedProblem {
     groups = static_cast<int>(cs.rows.size());
     int const sum = std::accumulate(cs.rows.begin(), cs.rows.end(), 0);
     int const largest = *std::max_element(cs.rows.begin(), cs.rows.end());
-    if (cs.m == 0)
+    if (cs.m < 0)
       cs.m = cs.mode == GroupMode::kContiguous ? sum + 5
              : cs.mode == GroupMode::kMasked   ? largest + 3
                                                : cs.rows[0];
@@ -113,7 +117,8 @@ struct GroupedProblem {
     b_group_rows = cs.n + cs.b_pad_rows;
     rows_a = contiguous ? cs.m : (groups - 1) * a_group_rows + cs.m;
     rows_b = (groups - 1) * b_group_rows + cs.n;
-    rows_c = contiguous ? cs.m : groups * cs.m;
+    stride_c = contiguous ? 0 : std::int64_t(cs.m + cs.c_pad_rows) * ldc + cs.c_pad_elems;
+    c_elements = contiguous ? std::int64_t(cs.m) * ldc : (groups - 1) * stride_c + cs.m * ldc;
     first.assign(groups, 0);
     int running = 0;
     for (int g = 0; g < groups; ++g) {
@@ -166,7 +171,11 @@ struct GroupedProblem {
       return Scale::from_bits(0xFF);  // e8m0 NaN
   }
 
-  std::size_t c_size() const { return std::size_t(rows_c) * ldc; }
+  std::size_t c_size() const { return std::size_t(c_elements); }
+  /// Where group g's C[0][0] is.
+  std::int64_t c_start(int g) const {
+    return cs.mode == GroupMode::kContiguous ? std::int64_t(first[g]) * ldc : g * stride_c;
+  }
 
   typename GG::Arguments arguments(ElementA const* a_d, ElementB const* b_d, Scale const* sa_d,
                                    Scale const* sb_d, float const* bias_d, int const* counts_d,
@@ -177,6 +186,7 @@ struct GroupedProblem {
     args.a = a_d, args.lda = lda, args.b = b_d, args.ldb = ldb;
     if (cs.mode != GroupMode::kContiguous) args.stride_a = std::int64_t(a_group_rows) * lda;
     args.stride_b = std::int64_t(b_group_rows) * ldb;
+    if (cs.mode != GroupMode::kContiguous) args.stride_c = stride_c;
     if (cs.mode == GroupMode::kContiguous) args.offs = counts_d;
     if (cs.mode == GroupMode::kMasked) args.masked_m = counts_d;
     args.scale_a = sa_d, args.scale_a_count = static_cast<std::int64_t>(sa.size());
@@ -193,35 +203,32 @@ struct GroupedProblem {
     return cs.mode == GroupMode::kContiguous ? offs : masked_m;
   }
 
-  /// C (host copy, rows_c x ldc) against every group's FP64 reference; rows of no group still
-  /// poison; amax (if >= 0) the largest group's within the bound of any group.
+  /// C (host copy, c_size() elements) against every group's FP64 reference; every element of no
+  /// group's rows still poison; amax (unless given as < 0: not asked for; NaN is checked) the
+  /// largest group's within the bound of any group.
   ::testing::AssertionResult check(std::vector<ElementC> const& c, float amax) const {
-    std::vector<char> owned(rows_c, 0);
+    std::vector<char> owned(c.size(), 0);
     double amax_ref = 0.0, amax_tol = 0.0;
     bool nan_expected = false;
     for (int g = 0; g < groups; ++g) {
       GemmProblem<Config> const* p = per[g].get();
       if (p == nullptr) continue;
-      int const c_row = cs.mode == GroupMode::kContiguous ? first[g] : g * cs.m;
-      std::vector<ElementC> cg(c.begin() + std::int64_t(c_row) * ldc,
-                               c.begin() + std::int64_t(c_row + cs.rows[g]) * ldc);
+      std::int64_t const at = c_start(g), end = at + std::int64_t(cs.rows[g]) * ldc;
+      std::vector<ElementC> const cg(c.begin() + at, c.begin() + end);
       ::testing::AssertionResult const r = p->check(cg, -1.0f, nullptr);
       if (!r) return ::testing::AssertionFailure() << "group " << g << ": " << r.message();
-      std::fill(owned.begin() + c_row, owned.begin() + c_row + cs.rows[g], 1);
+      std::fill(owned.begin() + at, owned.begin() + end, 1);  // its padding columns checked there
       std::vector<double> const b32 = element_bounds(p->tolerance(OutputType::kF32), p->ref, p->epi,
                                                      cs.bias ? p->bias_d.data() : nullptr);
       amax_ref = std::max(amax_ref, p->epi.amax);
       amax_tol = std::max(amax_tol, *std::max_element(b32.begin(), b32.end()));
       for (double v : p->epi.y) nan_expected = nan_expected || std::isnan(v);
     }
-    for (int r = 0; r < rows_c; ++r) {
-      if (owned[r]) continue;
-      for (std::int64_t n = 0; n < ldc; ++n)
-        if (!is_poison(c[r * ldc + n]))
-          return ::testing::AssertionFailure()
-                 << "C row " << r << " (no group's) column " << n << " was written";
-    }
-    if (amax >= 0 && (nan_expected ? !std::isnan(amax) : !(std::fabs(amax - amax_ref) <= amax_tol)))
+    for (std::size_t i = 0; i < c.size(); ++i)
+      if (!owned[i] && !is_poison(c[i]))
+        return ::testing::AssertionFailure() << "C element " << i << " (no group's) was written";
+    if (!(amax < 0) &&
+        (nan_expected ? !std::isnan(amax) : !(std::fabs(amax - amax_ref) <= amax_tol)))
       return ::testing::AssertionFailure()
              << "amax " << amax << " vs the groups' " << amax_ref << " (tol " << amax_tol << ")";
     return ::testing::AssertionSuccess();

@@ -6,11 +6,13 @@
 // and bad counts (refused on the device: nothing written, counts_status names the group).
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <string>
 #include <vector>
 
 #include "common/grouped_harness.hpp"
 #include "common/poison.hpp"
+#include "fp8gemm/device/auto_grouped_gemm.hpp"
 
 namespace fp8gemm::test {
 namespace {
@@ -114,6 +116,36 @@ TEST(GroupedGemmCounts, EveryGroupEmptyWritesNothing) {
   c.n = 64, c.k = 64, c.rows = std::vector<int>{0, 0, 0}, c.m = 7;
   GroupedProblem<Small> const p(c);
   EXPECT_TRUE(run_grouped_on_host(p));
+  c.m = 0;  // no rows at all (an expert-parallel rank without tokens): a no-op, counts checked
+  GroupedProblem<Small> const none(c);
+  EXPECT_TRUE(run_grouped_on_host(none));
+  c.mode = GroupMode::kMasked;
+  GroupedProblem<Small> const masked_none(c);
+  EXPECT_TRUE(run_grouped_on_host(masked_none));
+}
+
+TEST(GroupedGemmCounts, EdgesOfTheLayouts) {
+  GroupedCase c;  // one group; then groups ending exactly at the rows of A and C
+  c.n = 72, c.k = 128, c.seed = 24, c.rows = std::vector<int>{77};
+  for (GroupMode mode : {GroupMode::kContiguous, GroupMode::kMasked, GroupMode::kBatched}) {
+    c.mode = mode;
+    GroupedProblem<Small> const p(c);
+    EXPECT_TRUE(run_grouped_on_host(p)) << describe(p.cs);
+  }
+  GroupedCase e;
+  e.n = 72, e.k = 128, e.seed = 25, e.rows = std::vector<int>{30, 0, 41}, e.m = 71;
+  GroupedProblem<Small> const pe(e);
+  EXPECT_TRUE(run_grouped_on_host(pe)) << describe(pe.cs);
+  // groups of C further apart than their rows: whole rows, then not whole rows (an odd element
+  // offset: pair stores off for those groups), with pair-aligned ldc
+  for (int elems : {0, 1}) {
+    GroupedCase m;
+    m.mode = GroupMode::kMasked;
+    m.n = 72, m.k = 128, m.seed = 26 + elems, m.m = 40, m.ldc_pad = 0;
+    m.c_pad_rows = 3, m.c_pad_elems = elems, m.rows = std::vector<int>{40, 7, 0, 19};
+    GroupedProblem<Small> const pm(m);
+    EXPECT_TRUE(run_grouped_on_host(pm)) << describe(pm.cs);
+  }
 }
 
 TEST(GroupedGemmCounts, MoreGroupsThanThreadsOfTheCountsKernel) {
@@ -124,7 +156,7 @@ TEST(GroupedGemmCounts, MoreGroupsThanThreadsOfTheCountsKernel) {
   EXPECT_TRUE(run_grouped_on_host(p)) << describe(p.cs);
 }
 
-TEST(GroupedGemmCounts, CountsChangedBetweenRunsOnTheSameBuffers) {
+TEST(GroupedGemmCounts, WorkspaceReusedWithOtherCounts) {
   GroupedCase c;
   c.n = 64, c.k = 128, c.seed = 22, c.rows = std::vector<int>{30, 2, 60, 9};
   GroupedProblem<Small> const p(c);
@@ -202,6 +234,13 @@ TEST(GroupedGemmCanImplement, RefusalsInWords) {
   a = ok;
   a.sm_count = 4;
   expect(a, "sm_count applies to the persistent WGMMA kernel");
+  a = ok;
+  a.stride_a = 4096;
+  expect(a, "stride_a and stride_c are for masked and batched groups");
+  a = ok;
+  a.mode = GroupMode::kBatched, a.offs = nullptr;
+  a.stride_b = std::int64_t(1) << 40;  // 2^40 / ldb rows between groups: past int
+  expect(a, "must stay below 2^31 - 1");
 
   using Tall = Nk<Sm90Default<e4m3fn, e4m3fn>, Blockwise<128, 128, 128>, bf16>;
   GroupedProblem<Tall> const t([] {
@@ -218,10 +257,95 @@ TEST(GroupedGemmCanImplement, RefusalsInWords) {
       << GroupedGemm<Tall>::can_implement(targs).to_string();
   targs.mode = GroupMode::kContiguous;
   targs.masked_m = nullptr;
+  targs.stride_a = targs.stride_c = 0;
   targs.offs = t.offs.data();
   Status const st = GroupedGemm<Tall>::can_implement(targs);
   EXPECT_NE(st.message().find("A's scale blocks must be one row tall"), std::string::npos)
       << st.message();
+}
+
+/// AutoGroupedGemm's CDNA choices (the policy for the granularity: tier default, unmeasured) run
+/// on the emulator against FP64; the arguments are GroupedGemm's, field for field.
+template <class Auto>
+void expect_auto_grouped_matches_fp64(GroupedCase const& c) {
+  Choice probe_choice;
+  typename Auto::Arguments probe;
+  probe.mode = c.mode;
+  probe.problem = {c.m, c.n, c.k, int(c.rows.size())};
+  probe_choice = Auto::select(probe);
+  ASSERT_GE(probe_choice.index, 0) << probe_choice.reason;
+  EXPECT_EQ(probe_choice.tier, Tier::kDefault);
+  std::cout << "  " << Auto::explain(probe) << "\n";
+  Auto::visit(probe_choice.index, [&](auto tag) {
+    using Config = typename decltype(tag)::type;
+    GroupedProblem<Config> const p(c);
+    std::vector<typename Config::ElementC> out(p.c_size());
+    poison_host(out);
+    float amax = -1.0f;
+    std::vector<int> counts = p.counts(), workspace(p.groups + 8);
+    typename Auto::Arguments args;
+    static_cast<typename GroupedGemm<Config>::Arguments&>(args) =
+        p.arguments(p.a.data(), p.b.data(), p.sa.data(), p.sb.data(), p.bias.data(), counts.data(),
+                    out.data(), &amax, workspace.data());
+    EXPECT_EQ(Auto::select(args).index, probe_choice.index);
+    Status const st = Auto::run(args);
+    ASSERT_TRUE(st.ok()) << st.to_string();
+    EXPECT_TRUE(Auto::counts_status(args).ok());
+    EXPECT_TRUE(p.check(out, amax)) << describe(p.cs);
+  });
+}
+
+TEST(AutoGroupedGemm, CdnaChoicesRunOnTheEmulator) {
+  GroupedCase c;
+  c.n = 128, c.k = 256, c.seed = 71, c.rows = std::vector<int>{3, 0, 130, 40}, c.m = 180;
+  expect_auto_grouped_matches_fp64<
+      AutoGroupedGemm<selection::Cdna4Target, e4m3fn, e4m3fn, PerChannel, Epilogue<bf16>>>(c);
+  expect_auto_grouped_matches_fp64<AutoGroupedGemm<selection::Cdna4Target, e4m3fn, e5m2,
+                                                   Blockwise<1, 128, 128>, Epilogue<fp16>>>(c);
+  c.mode = GroupMode::kMasked, c.m = 130;
+  expect_auto_grouped_matches_fp64<AutoGroupedGemm<selection::Cdna3Target, e4m3fnuz, e4m3fnuz,
+                                                   PerTensor, Epilogue<bf16, GeluTanh>>>(c);
+}
+
+/// The sm90 rule as measured (docs/grouped.md): the swapped decode tile up to 64 expected rows
+/// (64 x 64 for Blockwise, which has none), 128 x 128 up to 384, 128 x 256 above; a forced name
+/// wins, an unknown one is refused in words; expected_m derived per mode when not given.
+TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
+  using A = AutoGroupedGemm<selection::Sm90Target, e4m3fn, e4m3fn, PerChannel, Epilogue<bf16>>;
+  using B = AutoGroupedGemm<selection::Sm90Target, e4m3fn, e4m3fn, Blockwise<1, 128, 128>,
+                            Epilogue<bf16>>;
+  A::Arguments a;
+  a.mode = GroupMode::kContiguous;
+  a.problem = {515, 4096, 7168, 256};  // about 2 rows per expert
+  auto pick = [](auto const& args, auto tag) {
+    using Auto = typename decltype(tag)::type;
+    return Auto::candidate_short_name(Auto::select(args).index);
+  };
+  EXPECT_EQ(A::expected_rows(a), 3);
+  EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_decode64");
+  EXPECT_EQ(A::select(a).tier, Tier::kTable);
+  a.expected_m = 64;
+  EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_decode64");
+  a.expected_m = 65;
+  EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_default");
+  a.expected_m = 384;
+  EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_default");
+  a.expected_m = 385;
+  EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_large");
+  a.expected_m = 0, a.mode = GroupMode::kMasked, a.problem.m = 1024;  // the capacity
+  EXPECT_EQ(A::expected_rows(a), 1024);
+  EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_large");
+  a.force_policy = "sm90_wgmma_default";
+  EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_default");
+  EXPECT_EQ(A::select(a).tier, Tier::kForced);
+  a.force_policy = "sm90_wgmma_decode8";
+  EXPECT_LT(A::select(a).index, 0);
+  Status const st = A::can_implement(a);
+  EXPECT_NE(st.message().find("names no grouped candidate of sm90"), std::string::npos)
+      << st.message();
+  B::Arguments b;
+  b.problem = {515, 4096, 7168, 256};
+  EXPECT_EQ(pick(b, B::TypeTag<B>{}), "sm90_wgmma_small_m");
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// README: its three examples (the AutoGemm quick start; pinned by hand, per-channel scales, then
-// MX-32), line for line, compiled and run on the host emulator against FP64 on the dequantized
-// operands. Edit both together.
+// README: its four examples (the AutoGemm quick start; pinned by hand, per-channel scales, then
+// MX-32; the grouped AutoGroupedGemm), line for line, compiled and run on the host emulator against
+// FP64 on the dequantized operands. Edit both together.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "fp8gemm/device/auto_gemm.hpp"
+#include "fp8gemm/device/auto_grouped_gemm.hpp"
 #include "fp8gemm/fp8gemm.hpp"
 #include "fp8gemm/quant/quantize_host.hpp"
 
@@ -85,6 +86,27 @@ void readme_mx32(int M, int N, int K, e4m3fn const* a, e4m3fn const* b, MxGemm::
   mx.scale_b = mx_sb; mx.scale_b_count = mx_b.size();
   mx.epilogue.c = c; mx.epilogue.ldc = N;
   if (Status s = MxGemm::run(mx, stream); !s.ok()) puts(s.to_string().c_str());
+}
+
+// ---- README, grouped example (declaration) ----
+using Moe = AutoGroupedGemm<selection::Cdna4Target, e4m3fn, e4m3fn, PerChannel, Epilogue<bf16>>;
+
+void readme_grouped(int rows, int N, int K, int G, e4m3fn const* a, e4m3fn const* w,
+                    int const* offs, float const* sa, float const* sw, bf16* c,
+                    gpuStream_t stream) {
+  // ---- README, grouped example (statements) ----
+  Moe::Arguments moe;
+  moe.mode = GroupMode::kContiguous;            // or kMasked ([G, capacity, K]) or kBatched
+  moe.problem = {rows, N, K, G};                // rows of A and C, then G experts
+  moe.a = a; moe.lda = K;                       // [rows, K]: each expert's tokens after the last's
+  moe.b = w; moe.ldb = K;                       // [G, N, K]: the experts' weights
+  moe.offs = offs;                              // [G] int32 on the device: inclusive row ends
+  moe.scale_a = sa; moe.scale_a_count = rows;   // PerChannel: one per row of A
+  moe.scale_b = sw; moe.scale_b_count = G * N;  // and one per row of every expert's weight
+  moe.epilogue.c = c; moe.epilogue.ldc = N;
+  moe.expected_m = rows / G;                    // a host hint; the counts stay on the device
+  moe.workspace = my_alloc(Moe::workspace_size(moe));
+  if (Status s = Moe::run(moe, stream); !s.ok()) puts(s.to_string().c_str());
 }
 
 // clang-format on
@@ -163,7 +185,7 @@ TEST(ReadmeExample, EveryLineOfTheReadmeExamplesIsHere) {
       EXPECT_NE(std::find(here.begin(), here.end(), readme[j]), here.end())
           << "README line not here: " << readme[j];
   }
-  EXPECT_EQ(blocks, 3);
+  EXPECT_EQ(blocks, 4);
   EXPECT_GT(checked, 20);
 }
 
@@ -182,6 +204,32 @@ TEST(ReadmeExample, PerChannelGeluBf16) {
         return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
       },
       c);
+}
+
+/// The grouped example: three experts of 5, 0 and 9 rows (one empty), each row against its
+/// expert's weight, per-channel scales, bf16 out; every row checked against FP64.
+TEST(ReadmeExample, GroupedMixtureOfExperts) {
+  int const N = 24, K = 160, G = 3;
+  std::vector<int> const offs = {5, 5, 14};
+  int const rows = offs.back();
+  Quantized<PerChannel, float> const q(rows, G * N, K, {rows, 1}, {G * N, 1});  // B: [G * N, K]
+  std::vector<bf16> c(std::size_t(rows) * N, bf16::from_bits(0x7FC0));          // NaN until written
+  readme_grouped(rows, N, K, G, q.a.data(), q.b.data(), offs.data(), q.sa.data(), q.sb.data(),
+                 c.data(), nullptr);
+  // row i of A against its expert e's rows e·N + j of B
+  for (int e = 0, first = 0; e < G; first = offs[e], ++e) {
+    int const m = offs[e] - first;
+    if (m == 0) continue;
+    Quantized<PerChannel, float> part = q;
+    part.a.assign(q.a.begin() + std::size_t(first) * K, q.a.begin() + std::size_t(offs[e]) * K);
+    part.b.assign(q.b.begin() + std::size_t(e) * N * K, q.b.begin() + std::size_t(e + 1) * N * K);
+    std::vector<bf16> const ce(c.begin() + std::size_t(first) * N,
+                               c.begin() + std::size_t(offs[e]) * N);
+    expect_matches_fp64(
+        m, N, K, part, [&](int i, int) { return double(q.sa[first + i]); },
+        [&](int j, int) { return double(q.sb[e * N + j]); }, nullptr, [](double x) { return x; },
+        ce);
+  }
 }
 
 TEST(ReadmeExample, AutoGemmQuickStart) {

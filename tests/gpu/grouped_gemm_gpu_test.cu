@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/grouped_harness.hpp"
+#include "fp8gemm/device/auto_grouped_gemm.hpp"
 #include "gpu_run.hpp"
 
 namespace fp8gemm::test {
@@ -193,6 +194,48 @@ TEST(GroupedGemmOnGpu, GraphReplayWithCountsChangedOnTheDevice) {
   }
 }
 
+/// The store paths of C on the WGMMA kernel: with 16-byte rows of C whole tiles go through TMA
+/// (asserted on the launch's parameters) at each group's first row, also with groups of C further
+/// apart than their rows; groups of C not whole rows apart store every tile from registers. One
+/// group; groups ending exactly at the rows of A and C; no rows at all.
+TEST(GroupedGemmOnGpu, StorePathsAndEdges) {
+  using GG = GroupedGemm<Main>;
+  for (int elems : {0, 6}) {  // 6: groups of C not whole rows apart (bf16: 12 bytes)
+    GroupedCase m;
+    m.mode = GroupMode::kMasked;
+    m.n = 384, m.k = 512, m.seed = 70 + elems, m.m = 300, m.ldc_pad = 0;
+    m.c_pad_rows = 5, m.c_pad_elems = elems, m.rows = std::vector<int>{300, 129, 0, 256};
+    GroupedProblem<Main> const p(m);
+    GroupedBuffers<Main> buf;
+    buf.c_elements_ = p.c_size();
+    ASSERT_TRUE(buf.upload_all(p));
+    typename GG::Kernel::Params params;
+    ASSERT_TRUE(GG::Kernel::initialize(GG::kernel_arguments(buf.args), nullptr, params).ok());
+    EXPECT_EQ(params.epilogue.tma_store, elems == 0) << "C's tensor map: " << describe(p.cs);
+    ASSERT_TRUE(GG::run(buf.args, nullptr).ok());
+    EXPECT_TRUE(buf.check(p)) << describe(p.cs);
+  }
+  GroupedCase one;
+  one.n = 256, one.k = 384, one.seed = 75, one.rows = std::vector<int>{333}, one.ldc_pad = 0;
+  for (GroupMode mode : {GroupMode::kContiguous, GroupMode::kMasked, GroupMode::kBatched}) {
+    one.mode = mode;
+    GroupedProblem<Main> const p(one);
+    EXPECT_TRUE(run_grouped_on_gpu(p)) << describe(p.cs);
+  }
+  GroupedCase exact;  // the last group ends at problem.m, on a whole tile and on a partial one
+  exact.n = 256, exact.k = 384, exact.seed = 76, exact.ldc_pad = 0;
+  for (int last : {128, 77}) {
+    exact.rows = std::vector<int>{130, 0, last};
+    exact.m = 130 + last;
+    GroupedProblem<Main> const p(exact);
+    EXPECT_TRUE(run_grouped_on_gpu(p)) << describe(p.cs);
+  }
+  GroupedCase none;  // no rows at all: the counts kernel only
+  none.n = 256, none.k = 384, none.rows = std::vector<int>{0, 0}, none.m = 0;
+  GroupedProblem<Main> const pn(none);
+  EXPECT_TRUE(run_grouped_on_gpu(pn));
+}
+
 TEST(GroupedGemmOnGpu, BadCountsWriteNothingAndAreReported) {
   GroupedCase c;
   c.n = 256, c.k = 256, c.seed = 61, c.rows = std::vector<int>{40, 50, 60};
@@ -213,6 +256,54 @@ TEST(GroupedGemmOnGpu, BadCountsWriteNothingAndAreReported) {
   std::vector<bf16> out(p.c_size());
   ASSERT_EQ(download(out, buf.c), cudaSuccess);
   for (bf16 v : out) ASSERT_TRUE(is_poison(v)) << "a bad count wrote C";
+
+  GroupedCase m = c;  // masked: a count past the capacity
+  m.mode = GroupMode::kMasked, m.m = 60;
+  GroupedProblem<Main> const pm(m);
+  GroupedBuffers<Main> mb;
+  mb.c_elements_ = pm.c_size();
+  ASSERT_TRUE(mb.upload_all(pm));
+  std::vector<int> const over = {40, 61, 60};
+  ASSERT_EQ(cudaMemcpy(mb.counts.ptr, over.data(), sizeof(int) * 3, cudaMemcpyHostToDevice),
+            cudaSuccess);
+  ASSERT_TRUE(GroupedGemm<Main>::run(mb.args, nullptr).ok());
+  Status const masked = GroupedGemm<Main>::counts_status(mb.args);
+  EXPECT_NE(masked.message().find("masked_m[1] = 61 is past the capacity"), std::string::npos)
+      << masked.message();
+  std::vector<bf16> mout(pm.c_size());
+  ASSERT_EQ(download(mout, mb.c), cudaSuccess);
+  for (bf16 v : mout) ASSERT_TRUE(is_poison(v)) << "a bad masked count wrote C";
+}
+
+/// AutoGroupedGemm<Sm90Target>: each of its measured choices (about 2, 200 and 600 expected rows
+/// per group) runs through AutoGroupedGemm::run and matches FP64 per group.
+TEST(GroupedGemmOnGpu, AutoGroupedChoicesMatchFp64) {
+  using Auto = AutoGroupedGemm<selection::Sm90Target, e4m3fn, e4m3fn, PerChannel, Epilogue<bf16>>;
+  for (int mean : {2, 200, 600}) {
+    GroupedCase c;
+    c.n = 512, c.k = 1024, c.seed = 80 + mean, c.ldc_pad = 0;
+    for (int g = 0; g < 12; ++g) c.rows.push_back(mean / 2 + (g * 37) % (mean + 1));
+    Auto::Arguments probe;
+    probe.problem = {0, c.n, c.k, int(c.rows.size())};
+    probe.expected_m = mean;
+    Choice const choice = Auto::select(probe);
+    ASSERT_GE(choice.index, 0) << choice.reason;
+    std::cout << "  " << Auto::explain(probe) << "\n";
+    Auto::visit(choice.index, [&](auto tag) {
+      using Config = typename decltype(tag)::type;
+      GroupedProblem<Config> const p(c);
+      GroupedBuffers<Config> buf;
+      buf.c_elements_ = p.c_size();
+      ASSERT_TRUE(buf.upload_all(p));
+      Auto::Arguments args;
+      static_cast<typename GroupedGemm<Config>::Arguments&>(args) = buf.args;
+      args.expected_m = mean;
+      ASSERT_EQ(Auto::select(args).index, choice.index);
+      Status const st = Auto::run(args, nullptr);
+      ASSERT_TRUE(st.ok()) << st.to_string();
+      EXPECT_TRUE(buf.check(p)) << describe(p.cs);
+    });
+  }
 }
 
 }  // namespace

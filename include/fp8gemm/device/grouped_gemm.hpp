@@ -36,6 +36,33 @@ struct GroupedKernelPieces {
   using CountsKernel = GroupCountsKernel<typename Policy::Arch, Policy::kBlockM>;
 };
 
+/// GroupedGemm's arguments (the same type for every config with these element types, so that a
+/// selecting wrapper passes them to whichever it picks).
+template <class ElementA, class ElementB, class Scale, class EpilogueParams>
+struct GroupedArguments {
+  GroupMode mode = GroupMode::kContiguous;
+  /// m: contiguous: rows of A and C (the groups' rows lie in [0, m)); masked: capacity (rows per
+  /// group of A and C); batched: M. n, k: every group's. l: G, the number of groups (>= 1).
+  ProblemShape problem;
+  ElementA const* a = nullptr;  // contiguous [m, K]; masked / batched [G][m, K], lda >= K
+  std::int64_t lda = 0;
+  std::int64_t stride_a = 0;    // masked / batched: elements from group to group; 0: m · lda
+  ElementB const* b = nullptr;  // [G][N, K], ldb >= K
+  std::int64_t ldb = 0;
+  std::int64_t stride_b = 0;      // elements from group to group; 0: N · ldb
+  int const* offs = nullptr;      // contiguous, device: [G] inclusive ends of the groups' rows
+  int const* masked_m = nullptr;  // masked, device: [G] rows of each group (<= m)
+  Scale const* scale_a = nullptr;
+  std::int64_t scale_a_count = 0;  // = scale_count_a(args) (checked)
+  Scale const* scale_b = nullptr;
+  std::int64_t scale_b_count = 0;  // = scale_count_b(args) (checked)
+  EpilogueParams epilogue{};       // c, ldc, bias [G, N], output_scale (fp8 C), amax
+  std::int64_t stride_c = 0;       // masked / batched: elements from group to group; 0: m · ldc
+  void* workspace = nullptr;       // workspace_size(args) bytes (contiguous and masked)
+  int band_m = 0;                  // raster band height; 0: the scheduler's choice
+  int sm_count = 0;                // WGMMA: > 0 runs on at most that many SMs
+};
+
 /// C_g = epilogue((s_a (x) s_b) * (A_g B_g)) for groups g = 0 .. G - 1 of one N and K, B [G, N, K]
 /// (K contiguous). Config is a GemmConfig with LayoutB::kNK; WGMMA policies without clusters.
 ///
@@ -68,29 +95,8 @@ class GroupedGemm {
                 "GroupedGemm: the 2-CTA multicast policies pair tiles that may lie in two groups; "
                 "use an unclustered policy");
 
-  struct Arguments {
-    GroupMode mode = GroupMode::kContiguous;
-    /// m: contiguous: rows of A and C (the groups' rows lie in [0, m)); masked: capacity (rows per
-    /// group of A and C); batched: M. n, k: every group's. l: G, the number of groups (>= 1).
-    ProblemShape problem;
-    ElementA const* a = nullptr;  // contiguous [m, K]; masked / batched [G][m, K], lda >= K
-    std::int64_t lda = 0;
-    std::int64_t stride_a = 0;    // masked / batched: elements from group to group; 0: m · lda
-    ElementB const* b = nullptr;  // [G][N, K], ldb >= K
-    std::int64_t ldb = 0;
-    std::int64_t stride_b = 0;      // elements from group to group; 0: N · ldb
-    int const* offs = nullptr;      // contiguous, device: [G] inclusive ends of the groups' rows
-    int const* masked_m = nullptr;  // masked, device: [G] rows of each group (<= m)
-    Scale const* scale_a = nullptr;
-    std::int64_t scale_a_count = 0;  // = scale_count_a(args) (checked)
-    Scale const* scale_b = nullptr;
-    std::int64_t scale_b_count = 0;  // = scale_count_b(args) (checked)
-    EpilogueParams epilogue{};       // c, ldc, bias [G, N], output_scale (fp8 C), amax
-    std::int64_t stride_c = 0;       // masked / batched: elements from group to group; 0: m · ldc
-    void* workspace = nullptr;       // workspace_size(args) bytes (contiguous and masked)
-    int band_m = 0;                  // raster band height; 0: the scheduler's choice
-    int sm_count = 0;                // WGMMA: > 0 runs on at most that many SMs
-  };
+  /// GroupedArguments (above): one type for every config with these element types.
+  using Arguments = GroupedArguments<ElementA, ElementB, Scale, EpilogueParams>;
 
   static std::string name() { return "grouped_" + Gemm<Config>::name(); }
 
@@ -174,6 +180,10 @@ class GroupedGemm {
       return fail(StatusCode::kErrorLeadingDimension,
                   "lda and ldb must be >= K (" + std::to_string(pr.k) + "); got lda=" +
                       std::to_string(args.lda) + ", ldb=" + std::to_string(args.ldb));
+    if (args.mode == GroupMode::kContiguous && (args.stride_a != 0 || args.stride_c != 0))
+      return fail(StatusCode::kErrorInvalidArgument,
+                  "stride_a and stride_c are for masked and batched groups; contiguous groups are "
+                  "rows of one A and one C: leave them 0");
     if (args.mode != GroupMode::kContiguous &&
         (stride_a(args) % args.lda != 0 || stride_a(args) < std::int64_t(pr.m) * args.lda))
       return fail(StatusCode::kErrorInvalidArgument,
@@ -192,8 +202,10 @@ class GroupedGemm {
       return fail(StatusCode::kErrorInvalidArgument,
                   "stride_c (" + std::to_string(stride_c(args)) + ") must be at least m · ldc = " +
                       std::to_string(std::int64_t(pr.m) * args.epilogue.ldc));
-    // tile origins plus an in-tile offset are int in the flattened operands
-    if (flat_rows_a(args) > INT32_MAX - Policy::kBlockM ||
+    // tile origins plus an in-tile offset are int in the flattened operands (the rows between
+    // groups first, so that the products below stay in int64)
+    if (a_group_rows(args) > INT32_MAX || b_group_rows(args) > INT32_MAX ||
+        flat_rows_a(args) > INT32_MAX - Policy::kBlockM ||
         flat_rows_b(args) > INT32_MAX - Policy::kBlockN || pr.k > INT32_MAX - Policy::kBlockK)
       return fail(StatusCode::kErrorInvalidSize,
                   "the groups' rows of A (" + std::to_string(flat_rows_a(args)) + ") and of B (" +
@@ -217,6 +229,7 @@ class GroupedGemm {
                         std::to_string(b_group_rows(args)) + " rows; N when dense) must be a " +
                         "multiple of the scale block's " + std::to_string(kBn) + " rows");
     }
+    if (pr.m == 0) return check_empty(args);  // no rows: nothing to multiply
     FP8GEMM_RETURN_IF_ERROR(Kernel::Mainloop::can_implement(kernel_arguments(args).mainloop));
     FP8GEMM_RETURN_IF_ERROR(Kernel::Epilogue::can_implement(pr, kernel_arguments(args).epilogue));
     FP8GEMM_RETURN_IF_ERROR(Kernel::TileScheduler::can_implement(kernel_problem(args),
@@ -254,6 +267,13 @@ class GroupedGemm {
   /// bad group size is found on the device: nothing runs, and counts_status says which.
   [[nodiscard]] static Status run(Arguments const& args, gpuStream_t stream = nullptr) {
     FP8GEMM_RETURN_IF_ERROR(can_implement(args));
+    if (args.problem.m == 0) {  // no rows (an expert-parallel rank with no tokens): the counts only
+      if (args.mode == GroupMode::kBatched) return Status::success();
+      typename CountsKernel::Params cp;
+      cp.layout = kernel_arguments(args).scheduler.layout;
+      cp.status = status_words(args);
+      return arch::launch<CountsKernel>(1, 1, cp, stream);
+    }
     typename Kernel::Params p;
     FP8GEMM_RETURN_IF_ERROR(Kernel::initialize(kernel_arguments(args), nullptr, p));
     if (args.epilogue.amax != nullptr)
@@ -341,7 +361,8 @@ class GroupedGemm {
     l.b_group_rows = static_cast<int>(b_group_rows(args));
     l.c_group_stride = args.mode == GroupMode::kContiguous ? 0 : stride_c(args);
     l.ldc = args.epilogue.ldc;
-    bool const whole_rows = args.epilogue.ldc > 0 && stride_c(args) % args.epilogue.ldc == 0;
+    bool const whole_rows = args.epilogue.ldc > 0 && stride_c(args) % args.epilogue.ldc == 0 &&
+                            stride_c(args) / args.epilogue.ldc <= INT32_MAX;
     std::int64_t const c_group_rows = whole_rows ? stride_c(args) / args.epilogue.ldc : 0;
     std::int64_t const c_rows =
         args.mode == GroupMode::kContiguous ? pr.m : std::int64_t(pr.l - 1) * c_group_rows + pr.m;
@@ -356,6 +377,19 @@ class GroupedGemm {
   }
 
  private:
+  /// problem.m == 0: every group is empty; the counts must say so (checked on the device), and
+  /// nothing else is read. What a call with rows would need besides the operands.
+  static Status check_empty(Arguments const& args) {
+    if (workspace_size(args) > 0 && args.workspace == nullptr)
+      return Status::error(StatusCode::kErrorNullPointer,
+                           std::string(group_mode_name(args.mode)) +
+                               " groups need a workspace of workspace_size(args) = " +
+                               std::to_string(workspace_size(args)) + " bytes");
+    FP8GEMM_RETURN_IF_ERROR(
+        check_aligned(args.workspace, alignof(int), "the workspace", "int32 tile counts"));
+    return arch::check_target<typename Policy::Arch>();
+  }
+
   static int* status_words(Arguments const& args) {
     return static_cast<int*>(args.workspace) + groups(args) + 1;
   }

@@ -90,7 +90,7 @@ FP8GEMM_HOST_DEVICE GroupCountError group_rows(GroupLayout const& l, int g, int*
   *first = begin;
   if (value) *value = end;
   if (limit) *limit = end < begin ? begin : l.m;
-  *rows = end < begin || end > l.m ? 0 : end - begin;
+  *rows = end < begin || end > l.m ? 0 : static_cast<int>(std::int64_t(end) - begin);
   return end < begin ? GroupCountError::kEndBeforeStart
          : end > l.m ? GroupCountError::kEndPastRows
                      : GroupCountError::kNone;

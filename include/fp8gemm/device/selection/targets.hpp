@@ -6,6 +6,7 @@
 /// count used when no device can be asked, the tier-3 default, and its measured table.
 #pragma once
 
+#include <cstdint>
 #include <tuple>
 
 #include "fp8gemm/device/selection/model.hpp"
@@ -136,6 +137,35 @@ struct Sm90Target {
                 PingPong64x256Info>>;
 
   static constexpr TableView table() { return sm90_h200_table(); }
+
+  /// GroupedGemm's candidates (AutoGroupedGemm), in order: the first that compiles for the types
+  /// and whose kMaxExpectedM holds the expected rows per group runs. Measured on the H200
+  /// (fp8gemm_grouped_bench, docs/grouped.md): at about 2 and 32 rows per expert the swapped
+  /// 64-column decode tile moves the most weight bytes per second, at about 256 the 128 x 128
+  /// tile, from about 512 the 128 x 256 one (within 2 % of 128 x 128 at 4096-8192 rows, ahead at
+  /// 512). Blockwise has no swapped tile: 64 x 64 below 64 rows (the dense table's choice there).
+  struct GroupedDecodeInfo {
+    static constexpr char const* kShortName = "sm90_wgmma_decode64";
+    static constexpr int kMaxExpectedM = 64;
+  };
+  struct GroupedSmallMInfo {
+    static constexpr char const* kShortName = "sm90_wgmma_small_m";
+    static constexpr int kMaxExpectedM = 64;
+  };
+  struct GroupedDefaultInfo {
+    static constexpr char const* kShortName = "sm90_wgmma_default";
+    static constexpr int kMaxExpectedM = 384;
+  };
+  struct GroupedLargeInfo {
+    static constexpr char const* kShortName = "sm90_wgmma_large";
+    static constexpr int kMaxExpectedM = INT32_MAX;
+  };
+  template <class EA, class EB>
+  using GroupedCandidates = std::tuple<Candidate<Sm90WgmmaDecode<64, EA, EB>, GroupedDecodeInfo>,
+                                       Candidate<Sm90WgmmaSmallM<EA, EB>, GroupedSmallMInfo>,
+                                       Candidate<Sm90WgmmaDefault<EA, EB>, GroupedDefaultInfo>,
+                                       Candidate<Sm90WgmmaLarge<EA, EB>, GroupedLargeInfo>>;
+  static constexpr bool kGroupedMeasured = true;
 };
 
 /// AMD CDNA4 (gfx950, MI355X): the two named policies. Nothing is measured on this hardware
@@ -171,6 +201,21 @@ struct Cdna4Target {
                                 Candidate<Cdna4Default<EA, EB>, DefaultInfo>>;
 
   static constexpr TableView table() { return {}; }  // nothing measured
+
+  /// GroupedGemm's candidates (AutoGroupedGemm): the policy for the granularity, whatever the rows
+  /// per group (unmeasured: Cdna4KBlocked for Blockwise, where it keeps the promotion's scales
+  /// beside the accumulators, Cdna4Default for the rest).
+  struct GroupedKBlockedInfo : KBlockedInfo {
+    static constexpr int kMaxExpectedM = INT32_MAX;
+    static constexpr bool kBlockwiseOnly = true;
+  };
+  struct GroupedDefaultInfo : DefaultInfo {
+    static constexpr int kMaxExpectedM = INT32_MAX;
+  };
+  template <class EA, class EB>
+  using GroupedCandidates = std::tuple<Candidate<Cdna4KBlocked<EA, EB>, GroupedKBlockedInfo>,
+                                       Candidate<Cdna4Default<EA, EB>, GroupedDefaultInfo>>;
+  static constexpr bool kGroupedMeasured = false;
 };
 
 /// AMD CDNA3 (gfx942, MI300X): one named policy; the model chooses its split-K. Unmeasured.
@@ -194,6 +239,13 @@ struct Cdna3Target {
   using Candidates = std::tuple<Candidate<Cdna3Default<EA, EB>, DefaultInfo>>;
 
   static constexpr TableView table() { return {}; }
+
+  struct GroupedDefaultInfo : DefaultInfo {
+    static constexpr int kMaxExpectedM = INT32_MAX;
+  };
+  template <class EA, class EB>
+  using GroupedCandidates = std::tuple<Candidate<Cdna3Default<EA, EB>, GroupedDefaultInfo>>;
+  static constexpr bool kGroupedMeasured = false;
 };
 
 }  // namespace fp8gemm::selection

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+/// AutoGroupedGemm: a GroupedGemm that picks its policy per call (device layer), from the rows a
+/// group is expected to have (a host hint: the counts themselves stay on the device). Same
+/// Arguments as GroupedGemm plus expected_m and force_policy; select / explain say what runs and
+/// why (docs/grouped.md).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "fp8gemm/device/grouped_gemm.hpp"
+#include "fp8gemm/device/selection/choice.hpp"
+#include "fp8gemm/device/selection/targets.hpp"
+#include "fp8gemm/device/supports.hpp"
+
+namespace fp8gemm {
+
+using selection::Choice;
+using selection::Tier;
+
+namespace selection {
+
+/// Whether a grouped candidate is for Blockwise only (kBlockwiseOnly), false where it has none.
+template <class C, class = void>
+struct IsBlockwiseOnly : std::false_type {};
+template <class C>
+struct IsBlockwiseOnly<C, std::void_t<decltype(C::kBlockwiseOnly)>>
+    : std::bool_constant<C::kBlockwiseOnly> {};
+
+/// The grouped candidates that GroupedGemm takes for these types: the config compiles, B is
+/// [N, K], no clusters, and a Blockwise-only candidate only for Blockwise.
+template <class Candidates, class Granularity, template <class> class ConfigOf>
+struct GroupedCompilingCandidates;
+template <class... Cs, class Granularity, template <class> class ConfigOf>
+struct GroupedCompilingCandidates<std::tuple<Cs...>, Granularity, ConfigOf> {
+  template <class C>
+  static constexpr bool kTakes =
+      config_compiles<ConfigOf<C>>() &&
+      arch::kernel_cluster_size<typename C::Policy>::value == 1 &&
+      (!IsBlockwiseOnly<C>::value || IsBlockwise<Granularity>::value);
+  using type = decltype(std::tuple_cat(
+      std::declval<std::conditional_t<kTakes<Cs>, std::tuple<Cs>, std::tuple<>>>()...));
+};
+
+}  // namespace selection
+
+/// GroupedGemm<GemmConfig<Policy, Granularity, kNK, Epilogue, Accumulation>>, Policy chosen per
+/// call among Target's grouped candidates: the first, in the target's order, whose largest
+/// expected rows per group (kMaxExpectedM) holds the call's. On sm_90 that order was measured on
+/// the H200 (tier "table"); on CDNA one policy per granularity, unmeasured (tier "default").
+template <class Target, class EA, class EB, class Granularity, class EpilogueT,
+          class Accumulation = AtomDefaultAccumulation>
+class AutoGroupedGemm {
+  template <class Cand>
+  using ConfigOf =
+      GemmConfig<typename Cand::Policy, Granularity, LayoutB::kNK, EpilogueT, Accumulation>;
+
+ public:
+  using Candidates = typename selection::GroupedCompilingCandidates<
+      typename Target::template GroupedCandidates<EA, EB>, Granularity, ConfigOf>::type;
+  static constexpr int kCandidates = int(std::tuple_size_v<Candidates>);
+  static_assert(kCandidates > 0,
+                "no grouped candidate of this target compiles for these element types, "
+                "granularity and accumulation (config_why_not names each one's rule)");
+  template <int I>
+  using CandidateConfig = ConfigOf<std::tuple_element_t<I, Candidates>>;
+  /// Every candidate's GroupedGemm has the same Arguments (they depend on the types only).
+  using Base = GroupedGemm<CandidateConfig<0>>;
+
+  /// GroupedGemm's arguments, plus: expected_m, the rows a group is expected to have (0: derived:
+  /// contiguous problem.m / G, masked the capacity problem.m, batched M); force_policy, a short
+  /// name (selection/targets.hpp) or a GroupedGemm::name() (else FP8GEMM_FORCE_POLICY, if set).
+  struct Arguments : Base::Arguments {
+    int expected_m = 0;
+    char const* force_policy = nullptr;
+  };
+
+  /// expected_m as the choice uses it.
+  static int expected_rows(Arguments const& args) {
+    if (args.expected_m > 0) return args.expected_m;
+    std::int64_t const groups = args.problem.l > 0 ? args.problem.l : 1;
+    return args.mode == GroupMode::kContiguous
+               ? static_cast<int>((std::int64_t(args.problem.m) + groups - 1) / groups)
+               : args.problem.m;
+  }
+
+  /// The choice for these arguments (host only; the same arguments, the same choice).
+  static Choice select(Arguments const& args) {
+    Choice c;
+    int const rows = expected_rows(args);
+    std::string forced = args.force_policy != nullptr ? args.force_policy : "";
+    std::string by = "Arguments::force_policy";
+    std::string env_note;
+    if (forced.empty()) {  // the environment pins only names of grouped candidates (it is also
+                           // AutoGemm's: a dense-only name there is not an error here)
+      std::string const env = selection::environment().force_policy;
+      if (!env.empty() && find_candidate(env) >= 0)
+        forced = env, by = "FP8GEMM_FORCE_POLICY";
+      else if (!env.empty())
+        env_note = "; FP8GEMM_FORCE_POLICY=" + env + " names no grouped candidate: not applied";
+    }
+    if (!forced.empty()) {
+      c.index = find_candidate(forced);
+      c.tier = Tier::kForced;
+      c.reason = c.index >= 0 ? by + "=" + forced
+                              : by + "=" + forced + " names no grouped candidate of " +
+                                    Target::kName + " for these types (short names: " +
+                                    list_candidates() + "; or a GroupedGemm::name())";
+    } else {
+      c.index = kCandidates - 1;  // the last takes any rows
+      for (int i = 0; i < kCandidates; ++i)
+        if (rows <= max_expected_m()[i]) {
+          c.index = i;
+          break;
+        }
+      c.tier = Target::kGroupedMeasured ? Tier::kTable : Tier::kDefault;
+      c.reason = std::string(Target::kGroupedMeasured
+                                 ? "measured rule (H200, fp8gemm_grouped_bench): "
+                                 : "unmeasured (no hardware): the target's policy for the "
+                                   "granularity; ") +
+                 std::to_string(rows) + " expected rows per group" +
+                 (args.expected_m > 0 ? " (Arguments::expected_m)" : " (derived)") + " <= " +
+                 (max_expected_m()[c.index] == INT32_MAX
+                      ? std::string("any")
+                      : std::to_string(max_expected_m()[c.index])) +
+                 env_note;
+    }
+    if (c.index >= 0) c.name = candidate_name(c.index), c.short_name = short_names()[c.index];
+    if (selection::environment().print_choices) {  // each new choice once
+      selection::ChoiceKey key;
+      key.m = rows, key.n = args.problem.n, key.k = args.problem.k, key.l = args.problem.l;
+      key.forced_name_hash = std::hash<std::string>{}(forced);
+      static selection::ChoiceCache printed;
+      if (printed.insert(key, c)) std::fprintf(stderr, "%s\n", describe(args, c).c_str());
+    }
+    return c;
+  }
+
+  static std::string explain(Arguments const& args) { return describe(args, select(args)); }
+
+  static std::size_t workspace_size(Arguments const& args) { return Base::workspace_size(args); }
+
+  static Status can_implement(Arguments const& args) {
+    Choice const c = select(args);
+    if (c.index < 0) return Status::error(StatusCode::kErrorInvalidArgument, c.reason);
+    return visit(c.index, [&](auto tag) {
+      return GroupedGemm<typename decltype(tag)::type>::can_implement(args);
+    });
+  }
+
+  [[nodiscard]] static Status run(Arguments const& args, gpuStream_t stream = nullptr) {
+    Choice const c = select(args);
+    if (c.index < 0) return Status::error(StatusCode::kErrorInvalidArgument, c.reason);
+    return visit(c.index, [&](auto tag) {
+      return GroupedGemm<typename decltype(tag)::type>::run(args, stream);
+    });
+  }
+
+  /// A bad group size found by the last run (Base's: the same for every candidate).
+  [[nodiscard]] static Status counts_status(Arguments const& args, gpuStream_t stream = nullptr) {
+    return Base::counts_status(args, stream);
+  }
+
+  static std::string candidate_name(int i) {
+    if (i < 0 || i >= kCandidates) return "";
+    return visit(i, [](auto tag) { return GroupedGemm<typename decltype(tag)::type>::name(); });
+  }
+  static std::string candidate_short_name(int i) {
+    return i < 0 || i >= kCandidates ? "" : short_names()[i];
+  }
+
+  template <class T>
+  struct TypeTag {
+    using type = T;
+  };
+  template <class F>
+  static decltype(auto) visit(int index, F&& f) {
+    return visit_impl<0>(index, std::forward<F>(f));
+  }
+
+ private:
+  template <int I, class F>
+  static decltype(auto) visit_impl(int index, F&& f) {
+    if constexpr (I + 1 == kCandidates) {
+      return f(TypeTag<CandidateConfig<I>>{});
+    } else {
+      if (index == I) return f(TypeTag<CandidateConfig<I>>{});
+      return visit_impl<I + 1>(index, std::forward<F>(f));
+    }
+  }
+  static char const* const* short_names() {
+    return short_names_impl(std::make_index_sequence<kCandidates>{});
+  }
+  template <std::size_t... Is>
+  static char const* const* short_names_impl(std::index_sequence<Is...>) {
+    static char const* const names[] = {std::tuple_element_t<Is, Candidates>::kShortName...};
+    return names;
+  }
+  static int const* max_expected_m() {
+    return max_expected_m_impl(std::make_index_sequence<kCandidates>{});
+  }
+  template <std::size_t... Is>
+  static int const* max_expected_m_impl(std::index_sequence<Is...>) {
+    static int const m[] = {std::tuple_element_t<Is, Candidates>::kMaxExpectedM...};
+    return m;
+  }
+  static int find_candidate(std::string const& name) {
+    for (int i = 0; i < kCandidates; ++i)
+      if (name == short_names()[i] || name == candidate_name(i)) return i;
+    return -1;
+  }
+  static std::string list_candidates() {
+    std::string s;
+    for (int i = 0; i < kCandidates; ++i) s += (i ? ", " : "") + std::string(short_names()[i]);
+    return s;
+  }
+  static std::string describe(Arguments const& args, Choice const& c) {
+    return std::string("AutoGroupedGemm<") + Target::kName + "> " + group_mode_name(args.mode) +
+           " G=" + std::to_string(args.problem.l) + " N=" + std::to_string(args.problem.n) +
+           " K=" + std::to_string(args.problem.k) + ": " +
+           (c.index >= 0 ? c.short_name : std::string("none")) + " [" + to_string(c.tier) +
+           "] " + c.reason;
+  }
+};
+
+}  // namespace fp8gemm
