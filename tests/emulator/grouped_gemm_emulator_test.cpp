@@ -307,8 +307,9 @@ TEST(AutoGroupedGemm, CdnaChoicesRunOnTheEmulator) {
                                                    PerTensor, Epilogue<bf16, GeluTanh>>>(c);
 }
 
-/// The sm90 rule as measured (docs/grouped.md): the swapped decode tile up to 64 expected rows
-/// (64 x 64 for Blockwise, which has none), 128 x 128 up to 384, 128 x 256 above; a forced name
+/// The sm90 rule as measured (docs/grouped.md): the swapped decode tiles up to 16 and 64 expected
+/// rows (64 x 64 for Blockwise, which has none), 128 x 128 up to 384 (Blockwise: none), 128 x 256
+/// above; a forced name
 /// wins, an unknown one is refused in words; expected_m derived per mode when not given.
 TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
   using A = AutoGroupedGemm<selection::Sm90Target, e4m3fn, e4m3fn, PerChannel, Epilogue<bf16>>;
@@ -322,8 +323,12 @@ TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
     return Auto::candidate_short_name(Auto::select(args).index);
   };
   EXPECT_EQ(A::expected_rows(a), 3);
-  EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_decode64");
+  EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_decode16");
   EXPECT_EQ(A::select(a).tier, Tier::kTable);
+  a.expected_m = 16;
+  EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_decode16");
+  a.expected_m = 17;
+  EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_decode64");
   a.expected_m = 64;
   EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_decode64");
   a.expected_m = 65;
@@ -346,6 +351,8 @@ TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
   B::Arguments b;
   b.problem = {515, 4096, 7168, 256};
   EXPECT_EQ(pick(b, B::TypeTag<B>{}), "sm90_wgmma_small_m");
+  b.expected_m = 256;  // Blockwise: 128 x 256 from 65 rows (measured ahead of 128 x 128)
+  EXPECT_EQ(pick(b, B::TypeTag<B>{}), "sm90_wgmma_large");
 }
 
 }  // namespace

@@ -275,11 +275,11 @@ TEST(GroupedGemmOnGpu, BadCountsWriteNothingAndAreReported) {
   for (bf16 v : mout) ASSERT_TRUE(is_poison(v)) << "a bad masked count wrote C";
 }
 
-/// AutoGroupedGemm<Sm90Target>: each of its measured choices (about 2, 200 and 600 expected rows
-/// per group) runs through AutoGroupedGemm::run and matches FP64 per group.
+/// AutoGroupedGemm<Sm90Target>: each of its measured choices (about 2, 40, 200 and 600 expected
+/// rows per group) runs through AutoGroupedGemm::run and matches FP64 per group.
 TEST(GroupedGemmOnGpu, AutoGroupedChoicesMatchFp64) {
   using Auto = AutoGroupedGemm<selection::Sm90Target, e4m3fn, e4m3fn, PerChannel, Epilogue<bf16>>;
-  for (int mean : {2, 200, 600}) {
+  for (int mean : {2, 40, 200, 600}) {
     GroupedCase c;
     c.n = 512, c.k = 1024, c.seed = 80 + mean, c.ldc_pad = 0;
     for (int g = 0; g < 12; ++g) c.rows.push_back(mean / 2 + (g * 37) % (mean + 1));

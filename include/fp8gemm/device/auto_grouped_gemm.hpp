@@ -31,18 +31,25 @@ struct IsBlockwiseOnly : std::false_type {};
 template <class C>
 struct IsBlockwiseOnly<C, std::void_t<decltype(C::kBlockwiseOnly)>>
     : std::bool_constant<C::kBlockwiseOnly> {};
+/// Whether a grouped candidate is for the other granularities only (kNotBlockwise).
+template <class C, class = void>
+struct IsNotBlockwise : std::false_type {};
+template <class C>
+struct IsNotBlockwise<C, std::void_t<decltype(C::kNotBlockwise)>>
+    : std::bool_constant<C::kNotBlockwise> {};
 
 /// The grouped candidates that GroupedGemm takes for these types: the config compiles, B is
-/// [N, K], no clusters, and a Blockwise-only candidate only for Blockwise.
+/// [N, K], no clusters, a Blockwise-only candidate only for Blockwise and a not-Blockwise one only
+/// for the others.
 template <class Candidates, class Granularity, template <class> class ConfigOf>
 struct GroupedCompilingCandidates;
 template <class... Cs, class Granularity, template <class> class ConfigOf>
 struct GroupedCompilingCandidates<std::tuple<Cs...>, Granularity, ConfigOf> {
   template <class C>
   static constexpr bool kTakes =
-      config_compiles<ConfigOf<C>>() &&
-      arch::kernel_cluster_size<typename C::Policy>::value == 1 &&
-      (!IsBlockwiseOnly<C>::value || IsBlockwise<Granularity>::value);
+      config_compiles<ConfigOf<C>>() && arch::kernel_cluster_size<typename C::Policy>::value == 1 &&
+      (!IsBlockwiseOnly<C>::value || IsBlockwise<Granularity>::value) &&
+      (!IsNotBlockwise<C>::value || !IsBlockwise<Granularity>::value);
   using type = decltype(std::tuple_cat(
       std::declval<std::conditional_t<kTakes<Cs>, std::tuple<Cs>, std::tuple<>>>()...));
 };
@@ -107,10 +114,11 @@ class AutoGroupedGemm {
     if (!forced.empty()) {
       c.index = find_candidate(forced);
       c.tier = Tier::kForced;
-      c.reason = c.index >= 0 ? by + "=" + forced
-                              : by + "=" + forced + " names no grouped candidate of " +
-                                    Target::kName + " for these types (short names: " +
-                                    list_candidates() + "; or a GroupedGemm::name())";
+      c.reason = c.index >= 0
+                     ? by + "=" + forced
+                     : by + "=" + forced + " names no grouped candidate of " + Target::kName +
+                           " for these types (short names: " + list_candidates() +
+                           "; or a GroupedGemm::name())";
     } else {
       c.index = kCandidates - 1;  // the last takes any rows
       for (int i = 0; i < kCandidates; ++i)
@@ -119,16 +127,16 @@ class AutoGroupedGemm {
           break;
         }
       c.tier = Target::kGroupedMeasured ? Tier::kTable : Tier::kDefault;
-      c.reason = std::string(Target::kGroupedMeasured
-                                 ? "measured rule (H200, fp8gemm_grouped_bench): "
-                                 : "unmeasured (no hardware): the target's policy for the "
-                                   "granularity; ") +
-                 std::to_string(rows) + " expected rows per group" +
-                 (args.expected_m > 0 ? " (Arguments::expected_m)" : " (derived)") + " <= " +
-                 (max_expected_m()[c.index] == INT32_MAX
-                      ? std::string("any")
-                      : std::to_string(max_expected_m()[c.index])) +
-                 env_note;
+      c.reason =
+          std::string(Target::kGroupedMeasured
+                          ? "measured rule (H200, fp8gemm_grouped_bench): "
+                          : "unmeasured (no hardware): the target's policy for the "
+                            "granularity; ") +
+          std::to_string(rows) + " expected rows per group" +
+          (args.expected_m > 0 ? " (Arguments::expected_m)" : " (derived)") + " <= " +
+          (max_expected_m()[c.index] == INT32_MAX ? std::string("any")
+                                                  : std::to_string(max_expected_m()[c.index])) +
+          env_note;
     }
     if (c.index >= 0) c.name = candidate_name(c.index), c.short_name = short_names()[c.index];
     if (selection::environment().print_choices) {  // each new choice once
@@ -223,8 +231,8 @@ class AutoGroupedGemm {
     return std::string("AutoGroupedGemm<") + Target::kName + "> " + group_mode_name(args.mode) +
            " G=" + std::to_string(args.problem.l) + " N=" + std::to_string(args.problem.n) +
            " K=" + std::to_string(args.problem.k) + ": " +
-           (c.index >= 0 ? c.short_name : std::string("none")) + " [" + to_string(c.tier) +
-           "] " + c.reason;
+           (c.index >= 0 ? c.short_name : std::string("none")) + " [" + to_string(c.tier) + "] " +
+           c.reason;
   }
 };
 

@@ -267,6 +267,8 @@ class GroupedGemm {
   /// bad group size is found on the device: nothing runs, and counts_status says which.
   [[nodiscard]] static Status run(Arguments const& args, gpuStream_t stream = nullptr) {
     FP8GEMM_RETURN_IF_ERROR(can_implement(args));
+    if (args.epilogue.amax != nullptr)  // the max over no outputs is 0
+      FP8GEMM_RETURN_IF_ERROR(arch::zero_bytes(args.epilogue.amax, sizeof(float), stream));
     if (args.problem.m == 0) {  // no rows (an expert-parallel rank with no tokens): the counts only
       if (args.mode == GroupMode::kBatched) return Status::success();
       typename CountsKernel::Params cp;
@@ -276,8 +278,6 @@ class GroupedGemm {
     }
     typename Kernel::Params p;
     FP8GEMM_RETURN_IF_ERROR(Kernel::initialize(kernel_arguments(args), nullptr, p));
-    if (args.epilogue.amax != nullptr)
-      FP8GEMM_RETURN_IF_ERROR(arch::zero_bytes(args.epilogue.amax, sizeof(float), stream));
     if (args.mode != GroupMode::kBatched) {
       typename CountsKernel::Params cp;
       cp.layout = p.scheduler.layout;

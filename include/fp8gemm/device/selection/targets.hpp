@@ -140,10 +140,15 @@ struct Sm90Target {
 
   /// GroupedGemm's candidates (AutoGroupedGemm), in order: the first that compiles for the types
   /// and whose kMaxExpectedM holds the expected rows per group runs. Measured on the H200
-  /// (fp8gemm_grouped_bench, docs/grouped.md): at about 2 and 32 rows per expert the swapped
-  /// 64-column decode tile moves the most weight bytes per second, at about 256 the 128 x 128
-  /// tile, from about 512 the 128 x 256 one (within 2 % of 128 x 128 at 4096-8192 rows, ahead at
-  /// 512). Blockwise has no swapped tile: 64 x 64 below 64 rows (the dense table's choice there).
+  /// (fp8gemm_grouped_bench, docs/grouped.md): at about 2 rows per expert the swapped 16-column
+  /// decode tile moves the most weight bytes per second, at about 32 the 64-column one, at about
+  /// 256 the 128 x 128 tile (per-tensor / per-channel; Blockwise: 128 x 256), from about 512 the
+  /// 128 x 256 one (within 2 % of 128 x 128 at 4096-8192 rows, ahead at 512). Blockwise has no
+  /// swapped tile: 64 x 64 below 64 rows (the dense table's choice there).
+  struct GroupedDecode16Info {
+    static constexpr char const* kShortName = "sm90_wgmma_decode16";
+    static constexpr int kMaxExpectedM = 16;
+  };
   struct GroupedDecodeInfo {
     static constexpr char const* kShortName = "sm90_wgmma_decode64";
     static constexpr int kMaxExpectedM = 64;
@@ -155,13 +160,15 @@ struct Sm90Target {
   struct GroupedDefaultInfo {
     static constexpr char const* kShortName = "sm90_wgmma_default";
     static constexpr int kMaxExpectedM = 384;
+    static constexpr bool kNotBlockwise = true;
   };
   struct GroupedLargeInfo {
     static constexpr char const* kShortName = "sm90_wgmma_large";
     static constexpr int kMaxExpectedM = INT32_MAX;
   };
   template <class EA, class EB>
-  using GroupedCandidates = std::tuple<Candidate<Sm90WgmmaDecode<64, EA, EB>, GroupedDecodeInfo>,
+  using GroupedCandidates = std::tuple<Candidate<Sm90WgmmaDecode<16, EA, EB>, GroupedDecode16Info>,
+                                       Candidate<Sm90WgmmaDecode<64, EA, EB>, GroupedDecodeInfo>,
                                        Candidate<Sm90WgmmaSmallM<EA, EB>, GroupedSmallMInfo>,
                                        Candidate<Sm90WgmmaDefault<EA, EB>, GroupedDefaultInfo>,
                                        Candidate<Sm90WgmmaLarge<EA, EB>, GroupedLargeInfo>>;

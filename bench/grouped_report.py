@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Markdown table of an fp8gemm_grouped_bench JSON: per case the policy AutoGroupedGemm picks
+(its measured rule, selection/targets.hpp), the fastest of ours, the cuBLASLt loop and our dense
+kernel on all rows, as times and ratios (loop time / ours).
+
+    python3 bench/grouped_report.py bench/results/h200/<date>_<commit>_grouped_bench.json
+"""
+import json
+import sys
+
+# AutoGroupedGemm<Sm90Target>'s rule (selection/targets.hpp: kMaxExpectedM), by the entry names
+# fp8gemm_grouped_bench gives those policies.
+def auto_pick(mean_rows, granularity):
+    if mean_rows <= 64:
+        if granularity == "blockwise":
+            return "small_64x64"
+        return "decode16" if mean_rows <= 16 else "decode64"
+    if granularity == "blockwise":
+        return "large_128x256"
+    return "default_128x128" if mean_rows <= 384 else "large_128x256"
+
+
+def main(path):
+    d = json.load(open(path))
+    print(f"{d['gpu']}, {d['sms']} SMs, commit {d['commit']}, {d['rounds']} rounds (median)\n")
+    print("| case | rows | auto pick | µs | best of ours | µs | cuBLASLt loop µs | auto vs loop "
+          "| dense, all rows µs | weights TB/s (auto) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for c in d["cases"]:
+        e = {x["name"]: x["median_us"] for x in c["entries"]}
+        rows = sum(c["rows"])
+        mean = rows / c["groups"]
+        pick = auto_pick(mean, c["granularity"])
+        ours = {k: v for k, v in e.items() if k not in ("cublaslt_loop", "dense_large_all_rows")
+                and not k.endswith("_direct")}
+        best = min(ours, key=ours.get)
+        loop = e.get("cublaslt_loop")
+        ratio = f"{loop / e[pick]:.2f}" if loop else "-"
+        tbs = c["weight_bytes"] / e[pick] * 1e-6
+        print(f"| {c['name']} | {rows} | {pick} | {e[pick]:.1f} | {best} | {ours[best]:.1f} | "
+              f"{loop:.1f} | {ratio} | {e.get('dense_large_all_rows', 0):.1f} | {tbs:.2f} |"
+              if loop else
+              f"| {c['name']} | {rows} | {pick} | {e[pick]:.1f} | {best} | {ours[best]:.1f} | - | - | "
+              f"{e.get('dense_large_all_rows', 0):.1f} | {tbs:.2f} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
