@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // GroupedGemm on the host emulator: the CDNA default policies (gfx950, gfx942) and the portable
-// sm90 policy, every granularity, contiguous / masked / batched groups against FP64 per group.
+// sm90 policy, every granularity and all four format pairs, contiguous / masked / batched groups
+// against FP64 per group.
 // Group sizes at the tile's edges (0, 1, 15, 16, 17, BM - 1, BM, BM + 1), all groups empty, more
 // groups than the counts kernel's threads, counts changed between two runs on the same buffers,
 // and bad counts (refused on the device: nothing written, counts_status names the group).
@@ -101,9 +102,9 @@ using GroupedConfigs = ::testing::Types<
     Nk<Cdna4Default<e4m3fn, e4m3fn>,  PerTensor,  bf16,   GeluTanh>,
     Nk<Cdna4Default<e4m3fn, e5m2>,    PerChannel, float,  GeluErf>,
     Nk<Cdna4KBlocked<e5m2, e4m3fn>,   Bw,         fp16>,
-    Nk<Cdna4Default<e4m3fn, e4m3fn>,  Mx32,       e4m3fn>,
+    Nk<Cdna4Default<e5m2, e5m2>,      Mx32,       e4m3fn>,
     Nk<Cdna3Default<e4m3fnuz, e5m2fnuz>, PerChannel, e4m3fnuz>,
-    Nk<Cdna3Default<e4m3fnuz, e4m3fnuz>, Bw,      bf16,   GeluTanh>,
+    Nk<Cdna3Default<e5m2fnuz, e5m2fnuz>, Bw,      bf16,   GeluTanh>,
     Nk<Sm90Default<e4m3fn, e4m3fn>,   PerTensor,  e5m2>,
     Nk<Sm90Default<e5m2, e4m3fn>,     Bw,         float>>;
 // clang-format on
