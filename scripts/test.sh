@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # THE test command: installs what is missing (scripts/install_deps.sh), configures build/ci (Release,
 # Ninja when available, CUDA targets when nvcc exists, ISA checks when the AMD toolchain is there),
-# builds everything, and runs every test except those labelled gpu. Exits non-zero on any failure.
+# builds everything, runs every test except those labelled gpu, then installs the Python package
+# (scripts/python_env.sh: a venv with torch at a fixed path) and runs its tests. Exits non-zero on
+# any failure.
 #
 #   bash scripts/test.sh                  full run
 #   bash scripts/test.sh --configure-only install + configure only (used by scripts/demo.sh)
@@ -54,5 +56,12 @@ cmake --build "$BUILD_DIR" -j "$JOBS"
 
 step "test (all but label gpu)"
 ctest --test-dir "$BUILD_DIR" -LE gpu --output-on-failure --no-tests=error -j "$JOBS"
+
+# The Python package as a user installs it (pip install ., scikit-build-core over this CMake; the
+# CPU library: the emulator), then its tests against torch and FP64 (pytest fails when none ran).
+step "python: pip install . and pytest tests/python"
+PY="$(bash "$REPO/scripts/python_env.sh" | tail -n1)"
+CMAKE_BUILD_PARALLEL_LEVEL="$JOBS" "$PY" -m pip install -q --no-build-isolation --no-deps "$REPO"
+(cd "$REPO" && "$PY" -m pytest -q -p no:cacheprovider tests/python)
 
 step "all tests passed in $((SECONDS - t0)) s"
