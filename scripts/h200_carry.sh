@@ -14,18 +14,32 @@ BUILD="${FP8GEMM_BUILD_DIR:-$REPO/build/ci}"
 cd "$REPO"
 rm -rf .carry
 mkdir -p .carry
-cp "$BUILD"/tests/gpu/fp8gemm_*_gpu_test .carry/
-for f in examples/fp8gemm_demo_cuda examples/fp8gemm_example_block_level bench/fp8gemm_bench \
-  bench/fp8gemm_tune bench/fp8gemm_grouped_bench; do
-  [[ -x "$BUILD/$f" ]] && cp "$BUILD/$f" .carry/
-done
+# FP8GEMM_CARRY=torch: only the PyTorch ops' libraries (h200_run.sh python), not the binaries
+if [[ ${FP8GEMM_CARRY:-all} != torch ]]; then
+  cp "$BUILD"/tests/gpu/fp8gemm_*_gpu_test .carry/
+  for f in examples/fp8gemm_demo_cuda examples/fp8gemm_example_block_level bench/fp8gemm_bench \
+    bench/fp8gemm_tune bench/fp8gemm_grouped_bench; do
+    [[ -x "$BUILD/$f" ]] && cp "$BUILD/$f" .carry/
+  done
+fi
 if [[ -n "${FP8GEMM_AB_BASE_BENCH:-}" ]]; then
   cp "$FP8GEMM_AB_BASE_BENCH" .carry/fp8gemm_bench_base
 fi
+# the PyTorch ops' libraries (python/CMakeLists.txt), if built: FP8GEMM_TORCH_LIB_DIRS lists the
+# folders holding _C_*.so (default build/torch-cuda and build/torch-cpu's python/fp8gemm)
+for d in ${FP8GEMM_TORCH_LIB_DIRS:-build/torch-cuda/python/fp8gemm build/torch-cpu/python/fp8gemm}; do
+  for so in "$d"/_C_*.so; do
+    [[ -f $so ]] || continue
+    mkdir -p .carry/torch
+    cp "$so" .carry/torch/ && strip --strip-unneeded ".carry/torch/$(basename "$so")"
+  done
+done
 lib=$(ldconfig -p | awk '/libbenchmark\.so\.1/ {print $NF; exit}')
 [[ -n "$lib" ]] && cp -L "$lib" .carry/
 commit=$(git rev-parse --short HEAD)
-git diff --quiet HEAD -- include tests bench examples || commit="$commit+uncommitted"
+git diff --quiet HEAD -- include tests bench examples python || commit="$commit+uncommitted"
 echo "$commit" > .carry/COMMIT
-(cd .carry && strip --strip-unneeded fp8gemm_* && tar czf carry.tgz --remove-files $(ls fp8gemm_* libbenchmark* 2>/dev/null))
+if ls .carry/fp8gemm_* >/dev/null 2>&1; then
+  (cd .carry && strip --strip-unneeded fp8gemm_* && tar czf carry.tgz --remove-files $(ls fp8gemm_* libbenchmark* 2>/dev/null))
+fi
 du -sh .carry

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the H200 (device tool): the GPU test suite, a compute-sanitizer subset, and the
 # benchmark, from binaries built here with nvcc and carried in .carry/. Everything lands in $OUT.
-#   usage there: bash scripts/h200_run.sh [tests|bench|all|profile|power|ab|tune|grouped]
+#   usage there: bash scripts/h200_run.sh [tests|bench|all|profile|power|ab|tune|grouped|python]
 # Environment (for short runs): FP8GEMM_TEST_BINARIES (glob under .carry/, default
 # fp8gemm_*_gpu_test), FP8GEMM_TEST_TIMEOUT (seconds per binary, default 200), FP8GEMM_SANITIZE=0
 # (skip compute-sanitizer), FP8GEMM_BENCH_FILTER (a --benchmark_filter regex, default all),
@@ -167,6 +167,37 @@ if [[ $what == grouped ]]; then
   echo "grouped bench exit $r"
   awk -F', ' '{print $2}' "$out/grouped_smi.csv" | sort -n | awk '{a[NR]=$1} END {print "SM clock MHz during the bench: min", a[1], "median", a[int((NR+1)/2)], "max", a[NR], "(" NR " samples)"}'
   cat "$out/grouped_bench.log"
+fi
+if [[ $what == python ]]; then
+  # the PyTorch ops: .carry/torch/_C_cuda.so (and _C_cpu.so) from scripts/h200_carry.sh, the
+  # package from the working tree, the image's torch and pytest. FP8GEMM_TORCH_BENCH_ARGS: more
+  # arguments of bench/torch_ops_bench.py (default: both dense modes and the grouped cases).
+  export FP8GEMM_TORCH_LIB_DIR=$PWD/.carry/torch PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
+  export PYTHONUNBUFFERED=1 FP8GEMM_COMMIT="$(cat .carry/COMMIT 2>/dev/null || echo unknown)"
+  python3 -c 'import torch, fp8gemm; print("torch", torch.__version__, "backends", fp8gemm.backends())'
+  r=$?; rc=$((rc | r))
+  ldd .carry/torch/_C_cuda.so | grep -E 'stdc|torch' | tee "$out/torch_ldd.txt"
+  if [[ ${FP8GEMM_SKIP_PYTEST:-0} != 1 ]]; then
+    FP8GEMM_TEST_DEVICE=cuda timeout 400 python3 -m pytest -q -p no:cacheprovider tests/python \
+      > "$out/pytest_cuda.log" 2>&1
+    r=$?; rc=$((rc | r))
+    echo "pytest (cuda) exit $r: $(tail -1 "$out/pytest_cuda.log")"
+    timeout 120 python3 examples/python/fp8_mlp.py --tokens 4096 --hidden 4096 --ffn 14336 2>&1 |
+      tee "$out/fp8_mlp.log"
+  fi
+  if [[ ${FP8GEMM_SKIP_TORCH_BENCH:-0} != 1 ]]; then
+    nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv,noheader -lms 200 \
+      > "$out/torch_bench_smi.csv" 2>/dev/null &
+    sampler=$!
+    # shellcheck disable=SC2086  # a list of arguments
+    timeout "${FP8GEMM_BENCH_TIMEOUT:-500}" python3 bench/torch_ops_bench.py \
+      --out "$out/torch_ops_bench.json" ${FP8GEMM_TORCH_BENCH_ARGS:-} > "$out/torch_bench.log" 2>&1
+    r=$?; rc=$((rc | r))
+    kill $sampler
+    echo "torch ops bench exit $r"
+    awk -F', ' '{print $2}' "$out/torch_bench_smi.csv" | sort -n | awk '{a[NR]=$1} END {print "SM clock MHz during the bench: min", a[1], "median", a[int((NR+1)/2)], "max", a[NR], "(" NR " samples)"}'
+    tail -40 "$out/torch_bench.log"
+  fi
 fi
 if [[ $what == profile ]]; then
   for b in ${FP8GEMM_NCU_BENCHES:-}; do
