@@ -3,5 +3,7 @@
 #include "torch_ops.hpp"
 
 namespace fp8gemm::torch_ops {
-void dense_block(DenseCall& c) { dense_impl<Recipe::kBlock>(c); }
+void dense_block(DenseCall& c) {
+  dense_impl<Recipe::kBlock>(c);
+}
 }  // namespace fp8gemm::torch_ops

@@ -3,5 +3,7 @@
 #include "torch_ops.hpp"
 
 namespace fp8gemm::torch_ops {
-void dense_mx32(DenseCall& c) { dense_impl<Recipe::kMx32>(c); }
+void dense_mx32(DenseCall& c) {
+  dense_impl<Recipe::kMx32>(c);
+}
 }  // namespace fp8gemm::torch_ops

@@ -3,5 +3,7 @@
 #include "torch_ops.hpp"
 
 namespace fp8gemm::torch_ops {
-void dense_row(DenseCall& c) { dense_impl<Recipe::kRow>(c); }
+void dense_row(DenseCall& c) {
+  dense_impl<Recipe::kRow>(c);
+}
 }  // namespace fp8gemm::torch_ops

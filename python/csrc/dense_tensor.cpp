@@ -3,5 +3,7 @@
 #include "torch_ops.hpp"
 
 namespace fp8gemm::torch_ops {
-void dense_tensor(DenseCall& c) { dense_impl<Recipe::kTensor>(c); }
+void dense_tensor(DenseCall& c) {
+  dense_impl<Recipe::kTensor>(c);
+}
 }  // namespace fp8gemm::torch_ops

@@ -50,9 +50,9 @@ Tensor checked_bias(std::optional<Tensor> const& bias, Tensor const& a) {
 
 /// out[M, N] = epilogue(scale_a (x) scale_b * (a[M, K] b[N, K]^T)), b K-contiguous.
 std::tuple<Tensor, Tensor> mm(Tensor a, Tensor b, Tensor scale_a, Tensor scale_b,
-                              std::int64_t recipe, std::optional<Tensor> bias,
-                              ScalarType out_dtype, std::optional<double> out_scale,
-                              std::int64_t activation, bool fast_accum, bool want_amax) {
+                              std::int64_t recipe, std::optional<Tensor> bias, ScalarType out_dtype,
+                              std::optional<double> out_scale, std::int64_t activation,
+                              bool fast_accum, bool want_amax) {
   DeviceScope scope(a);
   expect(a.dim() == 2 && b.dim() == 2, "a and b must be 2-D");
   expect(a.size(1) == b.size(1), "a is (" + std::to_string(a.size(0)) + ", " +
@@ -79,10 +79,18 @@ std::tuple<Tensor, Tensor> mm(Tensor a, Tensor b, Tensor scale_a, Tensor scale_b
   c.out = torch::stable::new_empty(a, {a.size(0), b.size(0)}, out_dtype);
   c.amax = make_amax(a, want_amax);
   switch (r) {
-    case Recipe::kTensor: dense_tensor(c); break;
-    case Recipe::kRow: dense_row(c); break;
-    case Recipe::kBlock: dense_block(c); break;
-    case Recipe::kMx32: dense_mx32(c); break;
+    case Recipe::kTensor:
+      dense_tensor(c);
+      break;
+    case Recipe::kRow:
+      dense_row(c);
+      break;
+    case Recipe::kBlock:
+      dense_block(c);
+      break;
+    case Recipe::kMx32:
+      dense_mx32(c);
+      break;
   }
   return {c.out, c.amax};
 }
@@ -90,15 +98,15 @@ std::tuple<Tensor, Tensor> mm(Tensor a, Tensor b, Tensor scale_a, Tensor scale_b
 /// Contiguous: a [M, K], offs [G] int32 inclusive ends, out [M, N]. Masked: a [G, cap, K],
 /// masked_m [G] int32, out [G, cap, N]. b [G, N, K] (K contiguous) in both.
 Tensor grouped_mm(Tensor a, Tensor b, Tensor scale_a, Tensor scale_b, std::optional<Tensor> offs,
-                  std::optional<Tensor> masked_m, std::int64_t recipe,
-                  std::optional<Tensor> bias, ScalarType out_dtype, std::int64_t expected_m) {
+                  std::optional<Tensor> masked_m, std::int64_t recipe, std::optional<Tensor> bias,
+                  ScalarType out_dtype, std::int64_t expected_m) {
   DeviceScope scope(a);
   expect(b.dim() == 3, "b must be 3-D: (G, N, K) as the op takes it");
   expect(offs.has_value() != masked_m.has_value(),
          "give exactly one of offs (contiguous groups) and masked_m (masked groups)");
   bool const masked = masked_m.has_value();
-  expect(a.dim() == (masked ? 3 : 2),
-         masked ? "masked groups take a as (G, capacity, K)" : "contiguous groups take a as (M, K)");
+  expect(a.dim() == (masked ? 3 : 2), masked ? "masked groups take a as (G, capacity, K)"
+                                             : "contiguous groups take a as (M, K)");
   expect_contiguous(a, "a");
   expect_contiguous(b, "b (as (G, N, K))");
   expect_same_device(b, a, "b");
@@ -110,8 +118,8 @@ Tensor grouped_mm(Tensor a, Tensor b, Tensor scale_a, Tensor scale_b, std::optio
          std::string(masked ? "masked_m" : "offs") + " must be 1-D with one entry per group (" +
              std::to_string(b.size(0)) + ")");
   std::int64_t const k = a.size(a.dim() - 1);
-  expect(b.size(2) == k, "a's K (" + std::to_string(k) + ") and b's K (" +
-                             std::to_string(b.size(2)) + ") differ");
+  expect(b.size(2) == k,
+         "a's K (" + std::to_string(k) + ") and b's K (" + std::to_string(b.size(2)) + ") differ");
   if (masked) expect(a.size(0) == b.size(0), "a's groups and b's groups differ");
   Recipe const r = recipe_of(recipe);
   check_scales(scale_a, a, r, "scale_a");
@@ -121,7 +129,10 @@ Tensor grouped_mm(Tensor a, Tensor b, Tensor scale_a, Tensor scale_b, std::optio
   c.b = b;
   c.scale_a = scale_a;
   c.scale_b = scale_b;
-  if (masked) c.masked_m = counts; else c.offs = counts;
+  if (masked)
+    c.masked_m = counts;
+  else
+    c.offs = counts;
   c.bias = checked_bias(bias, a);
   c.recipe = r;
   c.out_dtype = out_dtype;
@@ -170,7 +181,10 @@ std::tuple<Tensor, Tensor> quantize_reference(Tensor x, ScalarType dtype, std::i
         qa.layout = LayoutB::kNK;
         qa.q = ptr<T>(q);
         qa.ldq = k;
-        if (mx) qa.mx_scales = ptr<e8m0>(scales); else qa.scales = ptr<float>(scales);
+        if (mx)
+          qa.mx_scales = ptr<e8m0>(scales);
+        else
+          qa.scales = ptr<float>(scales);
         qa.scale_count = shape.size();
         s = quantize_b_host<T, G>(qa);
       } else {
@@ -181,17 +195,24 @@ std::tuple<Tensor, Tensor> quantize_reference(Tensor x, ScalarType dtype, std::i
         qa.lda = k;
         qa.q = ptr<T>(q);
         qa.ldq = k;
-        if (mx) qa.mx_scales = ptr<e8m0>(scales); else qa.scales = ptr<float>(scales);
+        if (mx)
+          qa.mx_scales = ptr<e8m0>(scales);
+        else
+          qa.scales = ptr<float>(scales);
         qa.scale_count = shape.size();
         s = quantize_a_host<T, G>(qa);
       }
       check(s);
     };
     switch (r) {
-      case Recipe::kTensor: return go(PerTensor{});
-      case Recipe::kRow: return go(PerChannel{});
-      case Recipe::kBlock: return go(Blockwise<1, 128, 128>{});  // A: 1 x 128, B: 128 x 128
-      case Recipe::kMx32: return go(Mx32{});
+      case Recipe::kTensor:
+        return go(PerTensor{});
+      case Recipe::kRow:
+        return go(PerChannel{});
+      case Recipe::kBlock:
+        return go(Blockwise<1, 128, 128>{});  // A: 1 x 128, B: 128 x 128
+      case Recipe::kMx32:
+        return go(Mx32{});
     }
   });
   return {q, scales};
@@ -202,10 +223,14 @@ std::tuple<Tensor, Tensor> quantize_reference(Tensor x, ScalarType dtype, std::i
 
 void grouped(GroupedCall& c) {
   switch (c.recipe) {
-    case Recipe::kTensor: return grouped_impl<Recipe::kTensor>(c);
-    case Recipe::kRow: return grouped_impl<Recipe::kRow>(c);
-    case Recipe::kBlock: return grouped_impl<Recipe::kBlock>(c);
-    case Recipe::kMx32: return grouped_impl<Recipe::kMx32>(c);
+    case Recipe::kTensor:
+      return grouped_impl<Recipe::kTensor>(c);
+    case Recipe::kRow:
+      return grouped_impl<Recipe::kRow>(c);
+    case Recipe::kBlock:
+      return grouped_impl<Recipe::kBlock>(c);
+    case Recipe::kMx32:
+      return grouped_impl<Recipe::kMx32>(c);
   }
 }
 

@@ -4,12 +4,17 @@
 // layouts, pick the kernel with AutoGemm / AutoGroupedGemm and run it on the current stream.
 //
 // One shared library per backend, each built from the same sources with one of
-//   FP8GEMM_TORCH_BACKEND_CPU   the host emulator (CDNA kernels on the CPU): OCP -> gfx950, FNUZ -> gfx942
-//   FP8GEMM_TORCH_BACKEND_CUDA  sm_90a (OCP formats)
-//   FP8GEMM_TORCH_BACKEND_HIP   gfx950 (OCP) and gfx942 (FNUZ); ROCm torch's device type is "cuda"
+//   FP8GEMM_TORCH_BACKEND_CPU   the host emulator (CDNA kernels on the CPU): OCP -> gfx950, FNUZ ->
+//   gfx942 FP8GEMM_TORCH_BACKEND_CUDA  sm_90a (OCP formats) FP8GEMM_TORCH_BACKEND_HIP   gfx950
+//   (OCP) and gfx942 (FNUZ); ROCm torch's device type is "cuda"
 // The kernels compiled into each library are the matrix of kernel_compiled() below; the Python
 // side mirrors it in _ops.py (_compiled), and tests/python checks that the two agree.
 #pragma once
+
+#include <torch/csrc/stable/library.h>
+#include <torch/csrc/stable/ops.h>
+#include <torch/csrc/stable/tensor.h>
+#include <torch/headeronly/core/ScalarType.h>
 
 #include <cmath>
 #include <cstdint>
@@ -22,11 +27,6 @@
 #include "fp8gemm/device/auto_grouped_gemm.hpp"
 #include "fp8gemm/fp8gemm.hpp"
 #include "fp8gemm/quant/quantize_host.hpp"
-
-#include <torch/csrc/stable/library.h>
-#include <torch/csrc/stable/ops.h>
-#include <torch/csrc/stable/tensor.h>
-#include <torch/headeronly/core/ScalarType.h>
 #if !defined(FP8GEMM_TORCH_BACKEND_CPU)
 #include <torch/csrc/inductor/aoti_torch/c/shim.h>
 #include <torch/csrc/stable/accelerator.h>
@@ -51,12 +51,12 @@ inline constexpr char const* kBackend = "hip";
 #error "define one of FP8GEMM_TORCH_BACKEND_CPU, _CUDA, _HIP"
 #endif
 
-// ---- errors --------------------------------------------------------------------------------------
-// The stable ABI hands every C++ exception to Python as a RuntimeError carrying its message, so
-// the message says what it is: "fp8gemm: <status code>: <why>". fp8gemm/__init__.py raises
-// NotImplementedError for "unsupported", RuntimeError for "GPU runtime error", ValueError for the
-// rest. Messages are built with std::string only (no iostreams: two libstdc++ may share the
-// process).
+// ---- errors
+// -------------------------------------------------------------------------------------- The stable
+// ABI hands every C++ exception to Python as a RuntimeError carrying its message, so the message
+// says what it is: "fp8gemm: <status code>: <why>". fp8gemm/__init__.py raises NotImplementedError
+// for "unsupported", RuntimeError for "GPU runtime error", ValueError for the rest. Messages are
+// built with std::string only (no iostreams: two libstdc++ may share the process).
 
 [[noreturn]] inline void throw_status(Status const& s) {
   std::string const msg = "fp8gemm: " + s.to_string();
@@ -78,57 +78,87 @@ inline void check(Status const& s) {
   throw std::runtime_error("fp8gemm: unsupported: " + what);
 }
 
-// ---- element types ---------------------------------------------------------------------------------
+// ---- element types
+// ---------------------------------------------------------------------------------
 
 inline char const* dtype_name(ScalarType t) {
   switch (t) {
-    case ScalarType::Float8_e4m3fn: return "float8_e4m3fn";
-    case ScalarType::Float8_e5m2: return "float8_e5m2";
-    case ScalarType::Float8_e4m3fnuz: return "float8_e4m3fnuz";
-    case ScalarType::Float8_e5m2fnuz: return "float8_e5m2fnuz";
-    case ScalarType::Float8_e8m0fnu: return "float8_e8m0fnu";
-    case ScalarType::BFloat16: return "bfloat16";
-    case ScalarType::Half: return "float16";
-    case ScalarType::Float: return "float32";
-    case ScalarType::Int: return "int32";
-    case ScalarType::Byte: return "uint8";
-    case ScalarType::Double: return "float64";
-    case ScalarType::Long: return "int64";
-    default: return "a dtype fp8gemm does not take";
+    case ScalarType::Float8_e4m3fn:
+      return "float8_e4m3fn";
+    case ScalarType::Float8_e5m2:
+      return "float8_e5m2";
+    case ScalarType::Float8_e4m3fnuz:
+      return "float8_e4m3fnuz";
+    case ScalarType::Float8_e5m2fnuz:
+      return "float8_e5m2fnuz";
+    case ScalarType::Float8_e8m0fnu:
+      return "float8_e8m0fnu";
+    case ScalarType::BFloat16:
+      return "bfloat16";
+    case ScalarType::Half:
+      return "float16";
+    case ScalarType::Float:
+      return "float32";
+    case ScalarType::Int:
+      return "int32";
+    case ScalarType::Byte:
+      return "uint8";
+    case ScalarType::Double:
+      return "float64";
+    case ScalarType::Long:
+      return "int64";
+    default:
+      return "a dtype fp8gemm does not take";
   }
 }
 
 template <class F>
 constexpr void with_fp8(ScalarType t, F&& f) {
   switch (t) {
-    case ScalarType::Float8_e4m3fn: return f(e4m3fn{});
-    case ScalarType::Float8_e5m2: return f(e5m2{});
-    case ScalarType::Float8_e4m3fnuz: return f(e4m3fnuz{});
-    case ScalarType::Float8_e5m2fnuz: return f(e5m2fnuz{});
-    default: bad_argument(std::string("operands must be float8 tensors, got ") + dtype_name(t));
+    case ScalarType::Float8_e4m3fn:
+      return f(e4m3fn{});
+    case ScalarType::Float8_e5m2:
+      return f(e5m2{});
+    case ScalarType::Float8_e4m3fnuz:
+      return f(e4m3fnuz{});
+    case ScalarType::Float8_e5m2fnuz:
+      return f(e5m2fnuz{});
+    default:
+      bad_argument(std::string("operands must be float8 tensors, got ") + dtype_name(t));
   }
 }
 template <class F>
 constexpr void with_out(ScalarType t, F&& f) {
   switch (t) {
-    case ScalarType::BFloat16: return f(bf16{});
-    case ScalarType::Half: return f(fp16{});
-    case ScalarType::Float: return f(float{});
-    case ScalarType::Float8_e4m3fn: return f(e4m3fn{});
-    case ScalarType::Float8_e5m2: return f(e5m2{});
-    case ScalarType::Float8_e4m3fnuz: return f(e4m3fnuz{});
-    case ScalarType::Float8_e5m2fnuz: return f(e5m2fnuz{});
+    case ScalarType::BFloat16:
+      return f(bf16{});
+    case ScalarType::Half:
+      return f(fp16{});
+    case ScalarType::Float:
+      return f(float{});
+    case ScalarType::Float8_e4m3fn:
+      return f(e4m3fn{});
+    case ScalarType::Float8_e5m2:
+      return f(e5m2{});
+    case ScalarType::Float8_e4m3fnuz:
+      return f(e4m3fnuz{});
+    case ScalarType::Float8_e5m2fnuz:
+      return f(e5m2fnuz{});
     default:
-      bad_argument(std::string("out_dtype must be bfloat16, float16, float32 or a float8 type, got ") +
-                   dtype_name(t));
+      bad_argument(
+          std::string("out_dtype must be bfloat16, float16, float32 or a float8 type, got ") +
+          dtype_name(t));
   }
 }
 template <class F>
 constexpr void with_act(Act a, F&& f) {
   switch (a) {
-    case Act::kNone: return f(Identity{});
-    case Act::kGeluTanh: return f(GeluTanh{});
-    case Act::kGeluErf: return f(GeluErf{});
+    case Act::kNone:
+      return f(Identity{});
+    case Act::kGeluTanh:
+      return f(GeluTanh{});
+    case Act::kGeluErf:
+      return f(GeluErf{});
   }
   bad_argument("activation code " + std::to_string(int(a)) + " is not 0, 1 or 2");
 }
@@ -363,8 +393,8 @@ void grouped_impl(GroupedCall& c) {
         using Out = decltype(out);
         if constexpr (!grouped_compiled<EA, EB, R, Out>()) {
           unsupported(std::string("fp8gemm's ") + kBackend + " library has no grouped kernel for " +
-                      dtype_name(c.a.scalar_type()) + " x " + dtype_name(c.b.scalar_type()) +
-                      ", " + G::kName + " scales, " + dtype_name(c.out_dtype) +
+                      dtype_name(c.a.scalar_type()) + " x " + dtype_name(c.b.scalar_type()) + ", " +
+                      G::kName + " scales, " + dtype_name(c.out_dtype) +
                       " out (compiled: both operands e4m3, tensor/row/block scales, "
                       "bf16/fp16/fp32 out)");
         } else {
