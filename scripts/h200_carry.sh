@@ -26,8 +26,8 @@ if [[ -n "${FP8GEMM_AB_BASE_BENCH:-}" ]]; then
   cp "$FP8GEMM_AB_BASE_BENCH" .carry/fp8gemm_bench_base
 fi
 # the PyTorch ops' libraries (python/CMakeLists.txt), if built: FP8GEMM_TORCH_LIB_DIRS lists the
-# folders holding _C_*.so (default build/torch-cuda and build/torch-cpu's python/fp8gemm)
-for d in ${FP8GEMM_TORCH_LIB_DIRS:-build/torch-cuda/python/fp8gemm build/torch-cpu/python/fp8gemm}; do
+# folders holding _C_*.so (default build/torch-cuda's python/fp8gemm)
+for d in ${FP8GEMM_TORCH_LIB_DIRS:-build/torch-cuda/python/fp8gemm}; do
   for so in "$d"/_C_*.so; do
     [[ -f $so ]] || continue
     mkdir -p .carry/torch
@@ -39,6 +39,8 @@ lib=$(ldconfig -p | awk '/libbenchmark\.so\.1/ {print $NF; exit}')
 commit=$(git rev-parse --short HEAD)
 git diff --quiet HEAD -- include tests bench examples python || commit="$commit+uncommitted"
 echo "$commit" > .carry/COMMIT
+# one archive for the torch libraries (the device tool carries 64 MiB with the working tree)
+[[ -d .carry/torch ]] && (cd .carry && tar czf torch.tgz --remove-files torch)
 if ls .carry/fp8gemm_* >/dev/null 2>&1; then
   (cd .carry && strip --strip-unneeded fp8gemm_* && tar czf carry.tgz --remove-files $(ls fp8gemm_* libbenchmark* 2>/dev/null))
 fi

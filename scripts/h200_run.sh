@@ -25,6 +25,7 @@ mkdir -p "$out"
 export LD_LIBRARY_PATH=$PWD/.carry${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 # scripts/h200_carry.sh packs the binaries; unpack them once
 [[ -f .carry/carry.tgz ]] && tar xzf .carry/carry.tgz -C .carry && rm -f .carry/carry.tgz
+[[ -f .carry/torch.tgz ]] && tar xzf .carry/torch.tgz -C .carry && rm -f .carry/torch.tgz
 {
   date -u +"date: %Y-%m-%dT%H:%M:%SZ"
   echo "commit: $(cat .carry/COMMIT 2>/dev/null || echo unknown)"
