@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The dense op's kernels for one scale recipe (one file per recipe so they compile in parallel).
-#include "torch_ops.hpp"
+#include "kernels.hpp"
 
 namespace fp8gemm::torch_ops {
-void dense_tensor(DenseCall& c) {
+void dense_tensor(DenseCall const& c) {
   dense_impl<Recipe::kTensor>(c);
 }
 }  // namespace fp8gemm::torch_ops
