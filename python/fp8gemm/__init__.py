@@ -80,13 +80,17 @@ def _numel_one(s: torch.Tensor) -> bool:
     return s.numel() == 1
 
 
+def _ceil_div(a, b):
+    return -(-a // b)
+
+
 def _recipe_of(a, b, scale_a, scale_b) -> str:
     """torch._scaled_mm's forms: tensor-wise (numel 1 each), row-wise ((M, 1) and (1, N)),
     1x128 . 128x128 blocks ((M, ceil(K/128)) and (ceil(K/128), ceil(N/128))), MX-32 (e8m0)."""
     m, k = a.shape
     n = b.shape[1]
     if scale_a.dtype in (torch.float8_e8m0fnu, torch.uint8):
-        kb = math.ceil(k / 32)
+        kb = _ceil_div(k, 32)
         if tuple(scale_a.shape) != (m, kb) or tuple(scale_b.shape) != (kb, n):
             _ops._value_error(
                 f"mx32 scales must be scale_a ({m}, {kb}) and scale_b ({kb}, {n}) (the "
@@ -97,7 +101,7 @@ def _recipe_of(a, b, scale_a, scale_b) -> str:
         return "tensor"
     if tuple(scale_a.shape) in ((m, 1), (m,)) and tuple(scale_b.shape) in ((1, n), (n,)):
         return "row"
-    kb, nb = math.ceil(k / 128), math.ceil(n / 128)
+    kb, nb = _ceil_div(k, 128), _ceil_div(n, 128)
     if tuple(scale_a.shape) == (m, kb) and tuple(scale_b.shape) == (kb, nb):
         return "block"
     _ops._value_error(
@@ -139,7 +143,8 @@ def scaled_mm(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, use_f
     memory order, B's the .t() of a row-major (ceil(N/128), ceil(K/128)); MX-32 float8_e8m0fnu
     (M, ceil(K/32)) and the .t() of a row-major (N, ceil(K/32)) (not on sm_90).
     bias: (N,) of any float dtype. activation: None, "gelu_tanh" or "gelu_erf".
-    out_dtype fp8: q = fp8(y * scale_result) (scale_result 1 when None).
+    out_dtype fp8: q = fp8(y * scale_result) (scale_result 1 when None), computed as
+    fp8(y / (1 / scale_result)): exact for a power of two, else it may land one fp8 code away.
     return_amax: also returns max |y| before the output conversion, a 0-d float32.
     use_fast_accum: sm_90 accumulates the whole K in the tensor cores where a fast kernel is
     compiled (see docs/python.md); elsewhere the promoted kernel runs.
@@ -210,22 +215,27 @@ def scaled_grouped_mm(a, b, scale_a, scale_b, offs=None, bias=None, out_dtype=to
     if a.shape[-1] != k:
         _ops._value_error(f"a's K ({a.shape[-1]}) and b's K ({k}) differ")
     rows = a.shape[0] * a.shape[1] if masked else a.shape[0]
-    kb, nb = math.ceil(k / 128), math.ceil(n / 128)
-    if scale_b.numel() == groups and scale_b.dtype == torch.float32 and scale_a.numel() in (
-            1, groups):
-        recipe, sa, sb = "tensor", scale_a.reshape(-1), scale_b.reshape(-1)
-    elif scale_b.dtype == torch.float32 and tuple(scale_b.shape) == (groups, n) and \
-            scale_a.numel() == rows:
+    kb, nb = _ceil_div(k, 128), _ceil_div(n, 128)
+    row_shapes = [(rows,)] + ([tuple(a.shape[:2])] if masked else [])
+    block_shapes = [(rows, kb)] + ([tuple(a.shape[:2]) + (kb,)] if masked else [])
+    sa_shape, sb_shape = tuple(scale_a.shape), tuple(scale_b.shape)
+    # by shape, as torch's forms are (numel alone would mistake blocks for per-group scales)
+    if scale_b.dtype != torch.float32 or scale_a.dtype != torch.float32:
+        _ops._value_error(f"grouped scales must be float32, got {scale_a.dtype} and "
+                          f"{scale_b.dtype}")
+    if sb_shape == (groups,) and scale_a.dim() <= 1 and scale_a.numel() in (1, groups):
+        recipe, sa, sb = "tensor", scale_a.reshape(-1), scale_b
+    elif sb_shape == (groups, n) and sa_shape in row_shapes:
         recipe, sa, sb = "row", scale_a.reshape(-1), scale_b
-    elif scale_b.dtype == torch.float32 and tuple(scale_b.shape) == (groups, kb, nb) and \
-            scale_a.numel() == rows * kb:
+    elif sb_shape == (groups, kb, nb) and sa_shape in block_shapes:
         recipe, sa, sb = "block", scale_a.reshape(rows, kb), scale_b.transpose(-2, -1)
     else:
         _ops._value_error(
-            f"cannot tell the scale recipe from scale_a {tuple(scale_a.shape)} and scale_b "
-            f"{tuple(scale_b.shape)}: row-wise takes one scale_a per row of a and scale_b "
-            f"({groups}, {n}); tensor-wise one (or {groups}) and ({groups},); blocks "
-            f"({rows}, {kb}) and ({groups}, {kb}, {nb})")
+            f"cannot tell the scale recipe from scale_a {sa_shape} and scale_b {sb_shape}: "
+            f"row-wise takes scale_a {' or '.join(map(str, row_shapes))} and scale_b "
+            f"({groups}, {n}); tensor-wise scale_a of one value or {groups} and scale_b "
+            f"({groups},); blocks scale_a {' or '.join(map(str, block_shapes))} and scale_b "
+            f"({groups}, {kb}, {nb})")
     sa = sa if sa.is_contiguous() else sa.contiguous()
     sb = sb if sb.is_contiguous() else sb.contiguous()
     b_nk = b.transpose(-2, -1)
@@ -268,11 +278,19 @@ def quantize(x, dtype=torch.float8_e4m3fn, granularity="row"):
     x = x.to(torch.float32)
     rows, k = x.shape
     fmax = torch.finfo(dtype).max
+    if x.numel() == 0:  # no values: every scale is 1 (amax 0), in the shapes below
+        shape = {"tensor": (), "row": (rows, 1), "1x128": (rows, _ceil_div(k, 128)),
+                 "128x128": (_ceil_div(rows, 128), _ceil_div(k, 128)),
+                 "mx32": (rows, _ceil_div(k, 32))}[granularity]
+        if granularity == "mx32":
+            return x.to(dtype), torch.full(shape, 127, dtype=torch.uint8,
+                                           device=x.device).view(torch.float8_e8m0fnu)
+        return x.to(dtype), torch.ones(shape, device=x.device)
     if granularity == "mx32":
         return _quantize_mx(x, dtype, fmax)
     block_r, block_k = {"tensor": (max(rows, 1), max(k, 1)), "row": (1, max(k, 1)),
                         "1x128": (1, 128), "128x128": (128, 128)}[granularity]
-    nr, nk = math.ceil(rows / block_r), math.ceil(k / block_k)
+    nr, nk = _ceil_div(rows, block_r), _ceil_div(k, block_k)
     padded = torch.nn.functional.pad(x.abs(), (0, nk * block_k - k, 0, nr * block_r - rows))
     amax = padded.reshape(nr, block_r, nk, block_k).amax(dim=(1, 3))
     s = amax / fmax
@@ -290,13 +308,15 @@ def quantize(x, dtype=torch.float8_e4m3fn, granularity="row"):
 
 def _quantize_mx(x, dtype, fmax):
     rows, k = x.shape
-    nk = math.ceil(k / 32)
+    nk = _ceil_div(k, 32)
     emax = math.floor(math.log2(fmax))
     amax = torch.nn.functional.pad(x.abs(), (0, nk * 32 - k)).reshape(rows, nk, 32).amax(dim=2)
     _, exp = torch.frexp(amax)  # amax = m 2^exp, m in [0.5, 1): floor(log2 amax) = exp - 1
     e = torch.where(amax > 0, exp - 1 - emax, torch.zeros_like(exp)).clamp(-127, 127)
     bits = torch.where(torch.isfinite(amax), e + 127, torch.full_like(e, 255)).to(torch.uint8)
-    scale = torch.exp2(e.to(torch.float32))
+    # a block with Inf / NaN: its scale is NaN (e8m0 0xff), and so is every q in it, as the library
+    scale = torch.where(torch.isfinite(amax), torch.exp2(e.to(torch.float32)),
+                        torch.full_like(amax, float("nan")))
     full = scale.repeat_interleave(32, 1)[:, :k]
     q = (x / full).clamp(-fmax, fmax).to(dtype)
     return q, bits.view(torch.float8_e8m0fnu)

@@ -12,8 +12,6 @@ The public functions in fp8gemm/__init__.py take torch's argument forms and conv
 """
 from __future__ import annotations
 
-import math
-
 import torch
 
 RECIPES = ("tensor", "row", "block", "mx32")
@@ -50,7 +48,7 @@ def backend_of(t: torch.Tensor) -> str:
 
 
 def compiled(backend: str, ea, eb, recipe: str, out_dtype, activation) -> bool:
-    """The kernels the prebuilt libraries carry (python/csrc/torch_ops.hpp, kernel_compiled)."""
+    """The kernels the prebuilt libraries carry (python/csrc/kernels.hpp, kernel_compiled)."""
     fnuz = ea in FNUZ
     if (eb in FNUZ) != fnuz:
         return False
@@ -135,13 +133,18 @@ def check_grouped(a, b, scale_a, scale_b, offs, masked_m, recipe, out_dtype):
     if a.dtype not in FP8 or b.dtype not in FP8:
         _value_error(f"a and b must be float8 tensors, got {a.dtype} and {b.dtype}")
     if b.dim() != 3:
-        _value_error(f"b must be 3-D (G, K, N), got {b.dim()}-D")
+        _value_error(f"b must reach the op as (G, N, K), got {b.dim()}-D")
+    if (a.dtype in FNUZ) != (b.dtype in FNUZ):
+        _value_error(f"a ({a.dtype}) and b ({b.dtype}) mix OCP and FNUZ encodings")
+    if a.shape[-1] != b.shape[-1]:
+        _value_error(f"a's K ({a.shape[-1]}) and b's K ({b.shape[-1]}) differ")
     counts = offs if offs is not None else masked_m
     if counts.dtype != torch.int32 or counts.dim() != 1:
         _value_error(f"{'offs' if offs is not None else 'masked_m'} must be a 1-D int32 tensor, "
                      f"got {counts.dim()}-D {counts.dtype}")
     if out_dtype not in WIDE_OUT + FP8:
-        _value_error(f"out_dtype must be bfloat16, float16 or float32, got {out_dtype}")
+        _value_error(f"out_dtype must be bfloat16, float16, float32 or a float8 type, got "
+                     f"{out_dtype}")
     for name, s in (("scale_a", scale_a), ("scale_b", scale_b)):
         if not _scale_dtype_ok(s, recipe):
             want = "uint8 (e8m0 bits)" if recipe == "mx32" else "float32"
@@ -166,7 +169,12 @@ def _grouped_fake(a, b, scale_a, scale_b, offs, masked_m, recipe, bias, out_dtyp
 @torch.library.register_fake("fp8gemm::_quantize_reference")
 def _quantize_reference_fake(x, dtype, recipe, weight):
     rows, k = x.shape
-    block = {0: (rows, k), 1: (1, k), 2: (128 if weight else 1, 128), 3: (1, 32)}[recipe]
-    shape = (math.ceil(rows / block[0]), math.ceil(k / block[1]))
+    if recipe == 0:
+        shape = (1, 1)
+    elif recipe == 1:
+        shape = (rows, 1)
+    else:
+        block_r, block_k = (128 if weight else 1, 128) if recipe == 2 else (1, 32)
+        shape = (-(-rows // block_r), -(-k // block_k))
     sdt = torch.uint8 if recipe == 3 else torch.float32
     return x.new_empty((rows, k), dtype=dtype), x.new_empty(shape, dtype=sdt)

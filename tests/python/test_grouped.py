@@ -58,8 +58,9 @@ def check_group(out_rows, qa_rows, sa_rows, qw, sw_g, recipe, k, out_dtype, bias
 @pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float32])
 def test_contiguous(fam, recipe, out_dtype):
     sizes = [0, 1, 17, 64, 0, 33]  # unaligned, empty groups, an empty last-but-one
-    # blocks: each group's B starts a 128-row scale block, so N is a multiple of 128
-    groups, n, k = len(sizes), (128 if recipe == "block" else 48), 256
+    # blocks: each group's B starts a 128-row scale block, so N is a multiple of 128; two blocks,
+    # so that a transposed scale_b cannot pass
+    groups, n, k = len(sizes), (256 if recipe == "block" else 48), 256
     rows = sum(sizes)
     qa, sa = activations(rows, k, fam[0], recipe, groups)
     qw, sw = group_weights(groups, n, k, fam[0], recipe)
@@ -80,15 +81,16 @@ def test_contiguous(fam, recipe, out_dtype):
         start += m
 
 
-@pytest.mark.parametrize("recipe", ["tensor", "row"])
+@pytest.mark.parametrize("recipe", ["tensor", "row", "block"])
 def test_masked(recipe):
-    groups, cap, n, k = 3, 40, 32, 128
+    groups, cap, n, k = 3, 40, (256 if recipe == "block" else 32), 256
     masked = [40, 0, 13]
     dtype = torch.float8_e4m3fn
     qa, sa = activations(groups * cap, k, dtype, recipe, groups)
     qw, sw = group_weights(groups, n, k, dtype, recipe)
     qa3 = qa.reshape(groups, cap, k)
-    sa3 = sa if recipe == "tensor" else sa.reshape(groups, cap)
+    sa3 = (sa if recipe == "tensor" else
+           sa.reshape(groups, cap) if recipe == "row" else sa.reshape(groups, cap, -1))
     mm = torch.tensor(masked, dtype=torch.int32, device=device())
     out = fp8gemm.scaled_grouped_mm(qa3, qw.transpose(-2, -1), sa3, sw, masked_m=mm,
                                     out_dtype=torch.float32)
@@ -97,7 +99,8 @@ def test_masked(recipe):
         if m == 0:
             continue
         sa_g = sa3 if recipe == "tensor" else sa3[g, :m]
-        sw_g = sw[g].reshape(1) if recipe == "tensor" else sw[g]
+        sw_g = (sw[g].reshape(1) if recipe == "tensor" else
+                sw[g] if recipe == "row" else sw[g].transpose(0, 1))
         check_group(out[g, :m], qa3[g, :m], sa_g, qw[g], sw_g, recipe, k, torch.float32)
 
 
@@ -134,3 +137,18 @@ def test_against_torch_scaled_grouped_mm():
     err_ours = (ours.cpu().double() - ref).norm().item()
     err_torch = (theirs.cpu().double() - ref).norm().item()
     assert err_ours <= 1.5 * err_torch + 1e-6 * math.sqrt(ref.numel()), (err_ours, err_torch)
+
+
+def test_block_scales_not_mistaken_for_per_group():
+    """One row per group with N = K = 128: scale_a has G values and scale_b G (1 x 1 blocks), as a
+    tensor-wise call would; the shapes say blocks, and blocks it computes."""
+    groups, n, k = 3, 128, 128
+    qa, sa = activations(groups, k, torch.float8_e4m3fn, "block", groups)
+    qw, sw = group_weights(groups, n, k, torch.float8_e4m3fn, "block")
+    assert sa.shape == (groups, 1) and sw.shape == (groups, 1, 1)
+    offs = torch.arange(1, groups + 1, dtype=torch.int32, device=device())
+    out = fp8gemm.scaled_grouped_mm(qa, qw.transpose(-2, -1), sa, sw, offs=offs,
+                                    out_dtype=torch.float32)
+    for g in range(groups):
+        check_group(out[g:g + 1], qa[g:g + 1], sa[g:g + 1], qw[g], sw[g].transpose(0, 1),
+                    "block", k, torch.float32)

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 import fp8gemm
-from conftest import requires_backend
+from conftest import device, requires_backend
 
 GRANS = {"tensor": (0, False), "row": (1, False), "1x128": (2, False), "128x128": (2, True),
          "mx32": (3, False)}
@@ -80,3 +80,32 @@ def test_errors():
         fp8gemm.quantize(torch.randn(4, 32), torch.bfloat16, "row")
     with pytest.raises(ValueError, match="2-D"):
         fp8gemm.quantize(torch.randn(4), torch.float8_e4m3fn, "row")
+
+
+@pytest.mark.parametrize("gran", list(GRANS))
+def test_same_bits_on_the_device(gran):
+    """The torch ops give the same bits wherever they run (on the CPU: trivially)."""
+    x = special_rows(70, 300)
+    q_cpu, s_cpu = fp8gemm.quantize(x, torch.float8_e4m3fn, gran)
+    q_dev, s_dev = fp8gemm.quantize(x.to(device()), torch.float8_e4m3fn, gran)
+    assert torch.equal(q_dev.cpu().view(torch.uint8), q_cpu.view(torch.uint8))
+    assert torch.equal(s_dev.cpu().reshape(-1).view(torch.uint8),
+                       s_cpu.reshape(-1).view(torch.uint8))
+
+
+@pytest.mark.parametrize("gran", list(GRANS))
+def test_empty(gran):
+    q, s = fp8gemm.quantize(torch.empty(0, 64), torch.float8_e4m3fn, gran)
+    assert q.shape == (0, 64)
+    assert s.float().numel() == 0 or bool((s.float() == 1).all())
+
+
+def test_mx32_non_finite_block_is_nan():
+    """A block holding Inf: its e8m0 scale is 0xff (NaN) and its q NaN, as the library writes it
+    (which also reports the element as an error); the other blocks are untouched."""
+    x = torch.randn(2, 64)
+    x[1, 40] = float("inf")
+    q, s = fp8gemm.quantize(x, torch.float8_e4m3fn, "mx32")
+    bits = s.view(torch.uint8)
+    assert bits[1, 1].item() == 0xFF and (bits[0] != 0xFF).all() and bits[1, 0].item() != 0xFF
+    assert bool(torch.isnan(q[1, 32:].float()).all()) and bool(torch.isfinite(q[0].float()).all())
