@@ -5,26 +5,26 @@
 // they also compile for gfx942 / gfx950 devices, where tests/isa checks their code).
 //
 // One library per backend, built from the same sources with one of these defined:
-//   FP8GEMM_TORCH_BACKEND_CPU    the host emulator: OCP formats on gfx950's kernels, FNUZ on gfx942's
-//   FP8GEMM_TORCH_BACKEND_CUDA   sm_90a, OCP formats
-//   FP8GEMM_TORCH_BACKEND_HIP    gfx950 (OCP) or, with FP8GEMM_TORCH_HIP_FNUZ, gfx942 (FNUZ): one
+//   FP8GEMM_TORCH_BACKEND_CPU    the host emulator: OCP formats on gfx950's kernels, FNUZ on
+//   gfx942's FP8GEMM_TORCH_BACKEND_CUDA   sm_90a, OCP formats FP8GEMM_TORCH_BACKEND_HIP    gfx950
+//   (OCP) or, with FP8GEMM_TORCH_HIP_FNUZ, gfx942 (FNUZ): one
 //                                family per device compile (device code only so far)
 #pragma once
 
 // config.hpp first: on HIP it brings hip_runtime.h in before any standard header, so that
 // std::memcpy is callable from device code
 #include "fp8gemm/config.hpp"
-//
-#include "fp8gemm/device/auto_gemm.hpp"
-#include "fp8gemm/device/auto_grouped_gemm.hpp"
-#include "fp8gemm/fp8gemm.hpp"
-
+// then the standard headers and the rest of fp8gemm
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+
+#include "fp8gemm/device/auto_gemm.hpp"
+#include "fp8gemm/device/auto_grouped_gemm.hpp"
+#include "fp8gemm/fp8gemm.hpp"
 
 namespace fp8gemm::torch_ops {
 
@@ -71,14 +71,22 @@ inline void check(Status const& s) {
 
 inline char const* dtype_name(DType t) {
   switch (t) {
-    case DType::kE4m3fn: return "float8_e4m3fn";
-    case DType::kE5m2: return "float8_e5m2";
-    case DType::kE4m3fnuz: return "float8_e4m3fnuz";
-    case DType::kE5m2fnuz: return "float8_e5m2fnuz";
-    case DType::kBf16: return "bfloat16";
-    case DType::kFp16: return "float16";
-    case DType::kF32: return "float32";
-    case DType::kOther: break;
+    case DType::kE4m3fn:
+      return "float8_e4m3fn";
+    case DType::kE5m2:
+      return "float8_e5m2";
+    case DType::kE4m3fnuz:
+      return "float8_e4m3fnuz";
+    case DType::kE5m2fnuz:
+      return "float8_e5m2fnuz";
+    case DType::kBf16:
+      return "bfloat16";
+    case DType::kFp16:
+      return "float16";
+    case DType::kF32:
+      return "float32";
+    case DType::kOther:
+      break;
   }
   return "a dtype fp8gemm does not take";
 }
@@ -86,23 +94,35 @@ inline char const* dtype_name(DType t) {
 template <class F>
 void with_fp8(DType t, F&& f) {
   switch (t) {
-    case DType::kE4m3fn: return f(e4m3fn{});
-    case DType::kE5m2: return f(e5m2{});
-    case DType::kE4m3fnuz: return f(e4m3fnuz{});
-    case DType::kE5m2fnuz: return f(e5m2fnuz{});
-    default: bad_argument(std::string("operands must be float8, got ") + dtype_name(t));
+    case DType::kE4m3fn:
+      return f(e4m3fn{});
+    case DType::kE5m2:
+      return f(e5m2{});
+    case DType::kE4m3fnuz:
+      return f(e4m3fnuz{});
+    case DType::kE5m2fnuz:
+      return f(e5m2fnuz{});
+    default:
+      bad_argument(std::string("operands must be float8, got ") + dtype_name(t));
   }
 }
 template <class F>
 void with_out(DType t, F&& f) {
   switch (t) {
-    case DType::kBf16: return f(bf16{});
-    case DType::kFp16: return f(fp16{});
-    case DType::kF32: return f(float{});
-    case DType::kE4m3fn: return f(e4m3fn{});
-    case DType::kE5m2: return f(e5m2{});
-    case DType::kE4m3fnuz: return f(e4m3fnuz{});
-    case DType::kE5m2fnuz: return f(e5m2fnuz{});
+    case DType::kBf16:
+      return f(bf16{});
+    case DType::kFp16:
+      return f(fp16{});
+    case DType::kF32:
+      return f(float{});
+    case DType::kE4m3fn:
+      return f(e4m3fn{});
+    case DType::kE5m2:
+      return f(e5m2{});
+    case DType::kE4m3fnuz:
+      return f(e4m3fnuz{});
+    case DType::kE5m2fnuz:
+      return f(e5m2fnuz{});
     default:
       bad_argument(std::string("out_dtype must be bfloat16, float16, float32 or a float8 type, "
                                "got ") +
@@ -112,9 +132,12 @@ void with_out(DType t, F&& f) {
 template <class F>
 void with_act(Act a, F&& f) {
   switch (a) {
-    case Act::kNone: return f(Identity{});
-    case Act::kGeluTanh: return f(GeluTanh{});
-    case Act::kGeluErf: return f(GeluErf{});
+    case Act::kNone:
+      return f(Identity{});
+    case Act::kGeluTanh:
+      return f(GeluTanh{});
+    case Act::kGeluErf:
+      return f(GeluErf{});
   }
   bad_argument("activation code " + std::to_string(int(a)) + " is not 0, 1 or 2");
 }
@@ -146,7 +169,7 @@ constexpr bool family_compiled() {
 #if defined(FP8GEMM_TORCH_BACKEND_CUDA)
   return !fnuz;  // Hopper: OCP only
 #elif defined(FP8GEMM_TORCH_BACKEND_HIP) && defined(FP8GEMM_TORCH_HIP_FNUZ)
-  return fnuz;  // gfx942
+  return fnuz;                     // gfx942
 #elif defined(FP8GEMM_TORCH_BACKEND_HIP)
   return !fnuz;  // gfx950
 #else
