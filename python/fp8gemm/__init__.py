@@ -291,14 +291,17 @@ def quantize(x, dtype=torch.float8_e4m3fn, granularity="row"):
     block_r, block_k = {"tensor": (max(rows, 1), max(k, 1)), "row": (1, max(k, 1)),
                         "1x128": (1, 128), "128x128": (128, 128)}[granularity]
     nr, nk = _ceil_div(rows, block_r), _ceil_div(k, block_k)
-    padded = torch.nn.functional.pad(x.abs(), (0, nk * block_k - k, 0, nr * block_r - rows))
-    amax = padded.reshape(nr, block_r, nk, block_k).amax(dim=(1, 3))
+    # blocks as a view of x padded with zeros (no copy unless the blocks are ragged); the scales
+    # broadcast over their blocks instead of being expanded to x's size
+    blocks = torch.nn.functional.pad(x, (0, nk * block_k - k, 0, nr * block_r - rows))
+    blocks = blocks.reshape(nr, block_r, nk, block_k)
+    amax = blocks.abs().amax(dim=(1, 3))
     s = amax / fmax
     # s = 1 where amax / fmt_max is 0 or subnormal; NaN (no error) where amax is not finite
     s = torch.where(s >= torch.finfo(torch.float32).tiny, s, torch.ones_like(s))
     s = torch.where(torch.isfinite(amax), s, torch.full_like(s, float("nan")))
-    full = s.repeat_interleave(block_r, 0)[:rows].repeat_interleave(block_k, 1)[:, :k]
-    q = (x / full).clamp(-fmax, fmax).to(dtype)
+    q = (blocks / s[:, None, :, None]).clamp(-fmax, fmax).to(dtype)
+    q = q.reshape(nr * block_r, nk * block_k)[:rows, :k].contiguous()
     if granularity == "tensor":
         return q, s.reshape(())
     if granularity == "1x128":
@@ -310,13 +313,14 @@ def _quantize_mx(x, dtype, fmax):
     rows, k = x.shape
     nk = _ceil_div(k, 32)
     emax = math.floor(math.log2(fmax))
-    amax = torch.nn.functional.pad(x.abs(), (0, nk * 32 - k)).reshape(rows, nk, 32).amax(dim=2)
+    blocks = torch.nn.functional.pad(x, (0, nk * 32 - k)).reshape(rows, nk, 32)
+    amax = blocks.abs().amax(dim=2)
     _, exp = torch.frexp(amax)  # amax = m 2^exp, m in [0.5, 1): floor(log2 amax) = exp - 1
     e = torch.where(amax > 0, exp - 1 - emax, torch.zeros_like(exp)).clamp(-127, 127)
     bits = torch.where(torch.isfinite(amax), e + 127, torch.full_like(e, 255)).to(torch.uint8)
     # a block with Inf / NaN: its scale is NaN (e8m0 0xff), and so is every q in it, as the library
     scale = torch.where(torch.isfinite(amax), torch.exp2(e.to(torch.float32)),
                         torch.full_like(amax, float("nan")))
-    full = scale.repeat_interleave(32, 1)[:, :k]
-    q = (x / full).clamp(-fmax, fmax).to(dtype)
+    q = (blocks / scale[:, :, None]).clamp(-fmax, fmax).to(dtype)
+    q = q.reshape(rows, nk * 32)[:, :k].contiguous()
     return q, bits.view(torch.float8_e8m0fnu)
