@@ -10,6 +10,9 @@
 #           FP8GEMM_ROCM_DEVICE_LIB_PATH  directory holding ocml.bc (found under the prefix)
 # Result:   FP8GEMM_HAVE_AMD_TOOLCHAIN ON/OFF
 #           FP8GEMM_HIP_FLAGS          flags common to every HIP compile (list)
+#           FP8GEMM_HIP_RUNTIME_LIBRARY  libamdhip64.so.6 (or .so) when a full HIP compile (host and
+#                                      device code in one object) works and the runtime is there to
+#                                      link against; empty otherwise
 # Functions:
 #   fp8gemm_add_hip_host_test(<name> SOURCES <src>... [LABELS <l>...] [LIBS <lib>...] [DEFINES <d>...]
 #                                    [OPTIONS <flag>...])
@@ -20,6 +23,12 @@
 #                           [OPTIONS <flag>...] [NAME <stem>] [TARGET_VAR <var>])
 #       device-only compile to assembly (<build>/asm/<stem>.<arch>.s), built as part of ALL by a custom
 #       target (its name is returned in TARGET_VAR if given); returns the .s path in <out_var>.
+#   fp8gemm_hip_compile_object(<out_var> SOURCE <src> ARCH <arch> OBJDIR <dir> [HOST_ONLY]
+#                              [DEFINES <d>...] [OPTIONS <flag>...] [ASM_VAR <var>])
+#       full compile (host code plus <arch>'s code object, -fPIC, -O3, hidden visibility) to
+#       <dir>/<src name>.o for a shared library; the device assembly the object was assembled from
+#       is kept (-save-temps=obj) and its path returned in ASM_VAR. HOST_ONLY: host code only, for a
+#       source that launches no kernel of its own. Needs FP8GEMM_HIP_RUNTIME_LIBRARY.
 
 set(FP8GEMM_HAVE_AMD_TOOLCHAIN OFF)
 set(FP8GEMM_HIP_FLAGS "")
@@ -109,6 +118,31 @@ int probe_host() { return int(__hip_cvt_float_to_fp8(1.5f, __HIP_SATFINITE, __HI
   endif()
   if(FP8GEMM_AMD_TOOLCHAIN_PROBE_OK)
     set(FP8GEMM_HAVE_AMD_TOOLCHAIN ON)
+    # Linking HIP code: the runtime library, and a full compile (clang-offload-bundler, from
+    # clang-tools-22, joins the host and device objects).
+    find_library(FP8GEMM_HIP_RUNTIME_LIBRARY NAMES libamdhip64.so.6 amdhip64
+                 HINTS "${_fp8gemm_hip_root}/lib/x86_64-linux-gnu" "${_fp8gemm_hip_root}/lib"
+                 NO_DEFAULT_PATH)
+    set(_fp8gemm_link_sig "${_fp8gemm_probe_sig};${FP8GEMM_HIP_RUNTIME_LIBRARY}")
+    if(FP8GEMM_HIP_RUNTIME_LIBRARY AND
+       NOT "${FP8GEMM_HIP_LINK_PROBE_SIG}" STREQUAL "${_fp8gemm_link_sig}")
+      set(_dir "${CMAKE_BINARY_DIR}/CMakeFiles/fp8gemm_amd_probe")
+      execute_process(
+        COMMAND "${FP8GEMM_HIP_CLANG}" ${FP8GEMM_HIP_FLAGS} --offload-arch=gfx942 -fPIC -O1 -c
+                probe.hip.cpp -o probe_full.o
+        WORKING_DIRECTORY "${_dir}" RESULT_VARIABLE _rc_full OUTPUT_VARIABLE _out_full
+        ERROR_VARIABLE _out_full)
+      if(_rc_full EQUAL 0)
+        set(FP8GEMM_HIP_LINK_PROBE_OK ON CACHE INTERNAL "")
+      else()
+        set(FP8GEMM_HIP_LINK_PROBE_OK OFF CACHE INTERNAL "")
+        message(WARNING "fp8gemm: a full HIP compile failed (clang-tools-22 missing?):\n${_out_full}")
+      endif()
+      set(FP8GEMM_HIP_LINK_PROBE_SIG "${_fp8gemm_link_sig}" CACHE INTERNAL "")
+    endif()
+    if(NOT FP8GEMM_HIP_RUNTIME_LIBRARY OR NOT FP8GEMM_HIP_LINK_PROBE_OK)
+      set(FP8GEMM_HIP_RUNTIME_LIBRARY "" CACHE FILEPATH "" FORCE)
+    endif()
   else()
     list(APPEND _fp8gemm_amd_missing "a working HIP compile (probe failed, see the warning above)")
     set(FP8GEMM_HIP_FLAGS "")
@@ -221,6 +255,49 @@ function(fp8gemm_hip_compile_asm out_var)
   set(${out_var} "${_out}" PARENT_SCOPE)
   if(ARG_TARGET_VAR)
     set(${ARG_TARGET_VAR} "${_tgt}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+function(fp8gemm_hip_compile_object out_var)
+  _fp8gemm_require_amd(fp8gemm_hip_compile_object)
+  if(NOT FP8GEMM_HIP_RUNTIME_LIBRARY)
+    message(FATAL_ERROR "fp8gemm_hip_compile_object: no HIP runtime library to link against "
+                        "(libamdhip64.so.6 under ${FP8GEMM_ROCM_PREFIX}; scripts/install_deps.sh)")
+  endif()
+  cmake_parse_arguments(ARG "HOST_ONLY" "SOURCE;ARCH;OBJDIR;ASM_VAR" "DEFINES;OPTIONS" ${ARGN})
+  get_filename_component(_abs "${ARG_SOURCE}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  get_filename_component(_name "${_abs}" NAME)
+  get_filename_component(_stem "${_abs}" NAME_WE)
+  set(_defs "")
+  foreach(_d IN LISTS ARG_DEFINES)
+    list(APPEND _defs "-D${_d}")
+  endforeach()
+  set(_obj "${ARG_OBJDIR}/${_name}.o")
+  if(ARG_HOST_ONLY)
+    set(_mode --offload-host-only)
+    set(_asm "")
+    set(_what "host code only")
+  else()
+    set(_mode -save-temps=obj)
+    set(_what "host and device code")
+    # -save-temps=obj names the device pass's files after the source: <stem>-hip-<triple>-<arch>.s
+    set(_asm "${ARG_OBJDIR}/${_stem}-hip-amdgcn-amd-amdhsa-${ARG_ARCH}.s")
+  endif()
+  add_custom_command(
+    OUTPUT "${_obj}" ${_asm}
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${ARG_OBJDIR}"
+    COMMAND "${FP8GEMM_HIP_CLANG}" ${FP8GEMM_HIP_FLAGS} "--offload-arch=${ARG_ARCH}" -fPIC -O3
+            -fvisibility=hidden -fvisibility-inlines-hidden ${_mode}
+            "-I$<JOIN:$<TARGET_PROPERTY:fp8gemm,INTERFACE_INCLUDE_DIRECTORIES>,;-I>"
+            ${_defs} ${ARG_OPTIONS} -MD -MF "${_obj}.d" -c "${_abs}" -o "${_obj}"
+    DEPENDS "${_abs}"
+    DEPFILE "${_obj}.d"
+    WORKING_DIRECTORY "${ARG_OBJDIR}"
+    COMMENT "HIP ${_name} for ${ARG_ARCH} (${_what})"
+    COMMAND_EXPAND_LISTS VERBATIM)
+  set(${out_var} "${_obj}" PARENT_SCOPE)
+  if(ARG_ASM_VAR)
+    set(${ARG_ASM_VAR} "${_asm}" PARENT_SCOPE)
   endif()
 endfunction()
 

@@ -4,12 +4,14 @@
 # a no-op that takes well under a second.
 #
 #  1. System packages (apt-get, only when something is missing): cmake, g++, make, ninja-build,
-#     libgtest-dev, libbenchmark-dev, clang-22, lld-22, llvm-22 (clang/lld/llvm 22 come from
-#     bookworm-security; llvm-22 brings llvm-mca-22, which prices the K loop for the ISA report).
-#  2. The ROCm headers and amdgcn device bitcode. Debian 12's own ROCm is too old (5.x, no hip_fp8.h,
-#     no gfx950), so the .debs are fetched from Debian unstable (sid) with a PRIVATE apt configuration
-#     (own sources.list / lists / cache / status under $DEPS_DIR/apt; the system's apt state is never
-#     touched) and unpacked with `dpkg -x` into $DEPS_DIR/rocm. Nothing from sid is installed.
+#     libgtest-dev, libbenchmark-dev, clang-22, lld-22, llvm-22, clang-tools-22 (clang/lld/llvm 22
+#     come from bookworm-security; llvm-22 brings llvm-mca-22, which prices the K loop for the ISA
+#     report; clang-tools-22 brings clang-offload-bundler, which full HIP compiles run).
+#  2. The ROCm headers, amdgcn device bitcode and HIP runtime library. Debian 12's own ROCm is too
+#     old (5.x, no hip_fp8.h, no gfx950), so the .debs are fetched from Debian unstable (sid) with
+#     a PRIVATE apt configuration (own sources.list / lists / cache / status under $DEPS_DIR/apt;
+#     the system's apt state is never touched) and unpacked with `dpkg -x` into $DEPS_DIR/rocm.
+#     Nothing from sid is installed.
 #  3. (CUDA builds) cuobjdump and the nvdisasm it runs, NVIDIA's SASS disassembler, which nvcc's
 #     install here lacks: the PyPI wheels nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm (pinned),
 #     fetched with `pip download` and unpacked with python's zipfile into $DEPS_DIR/cuda-tools (one
@@ -29,12 +31,15 @@ PREFIX="$DEPS_DIR/rocm"
 APTDIR="$DEPS_DIR/apt"
 
 # Packages taken from sid. Versions are not pinned: whatever sid carries today (hip 6.4.x, device libs for
-# llvm 21 at the time of writing). Everything here is headers, cmake files and bitcode; the shared
-# libraries are not needed (HIP host-only compiles and device-only -S compiles do not link libamdhip64).
-ROCM_PKGS=(libamdhip64-dev libhsa-runtime-dev libamd-comgr-dev rocm-device-libs-21)
+# llvm 21 at the time of writing). Headers, cmake files and bitcode, plus what the HIP build of the
+# PyTorch ops needs beyond them: the HIP runtime library it links against (libamdhip64-6; it never
+# runs here) and rocThrust's headers (with rocPRIM's), which torch's headers include under HIP.
+ROCM_PKGS=(libamdhip64-dev libamdhip64-6 libhsa-runtime-dev libamd-comgr-dev rocm-device-libs-21
+           librocthrust-dev librocprim-dev)
 # Files that must exist in the prefix afterwards.
 ROCM_CHECK=(usr/include/hip/hip_runtime.h usr/include/hip/hip_fp8.h usr/include/hip/hip_version.h
-            usr/include/hsa/hsa.h usr/share/hip/version)
+            usr/include/hsa/hsa.h usr/share/hip/version usr/lib/x86_64-linux-gnu/libamdhip64.so.6
+            usr/include/thrust/complex.h)
 STAMP="$PREFIX/.fp8gemm-deps-stamp"
 STAMP_CONTENT="v1 ${ROCM_PKGS[*]}"
 
@@ -59,6 +64,7 @@ if [[ "${FP8GEMM_SKIP_SYSTEM_PACKAGES:-0}" != 1 ]]; then
   need_cmd clang++-22 clang-22
   need_cmd ld.lld-22 lld-22
   need_cmd llvm-mca-22 llvm-22
+  need_cmd clang-offload-bundler-22 clang-tools-22  # full HIP compiles bundle host and device code
   need_cmd dpkg-deb dpkg
   need_pkg libgtest-dev
   need_pkg libbenchmark-dev
@@ -73,7 +79,7 @@ if [[ "${FP8GEMM_SKIP_SYSTEM_PACKAGES:-0}" != 1 ]]; then
     $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
       || die "apt-get install ${missing[*]} failed (clang-22/lld-22/llvm-22 live in bookworm-security; is it in the sources?)"
   fi
-  for cmd in clang++-22 ld.lld-22 llvm-mca-22; do
+  for cmd in clang++-22 ld.lld-22 llvm-mca-22 clang-offload-bundler-22; do
     command -v "$cmd" >/dev/null 2>&1 || die "$cmd still missing after apt-get install"
   done
 fi

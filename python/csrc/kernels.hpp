@@ -5,10 +5,11 @@
 // they also compile for gfx942 / gfx950 devices, where tests/isa checks their code).
 //
 // One library per backend, built from the same sources with one of these defined:
-//   FP8GEMM_TORCH_BACKEND_CPU    the host emulator: OCP formats on gfx950's kernels, FNUZ on
-//   gfx942's FP8GEMM_TORCH_BACKEND_CUDA   sm_90a, OCP formats FP8GEMM_TORCH_BACKEND_HIP    gfx950
-//   (OCP) or, with FP8GEMM_TORCH_HIP_FNUZ, gfx942 (FNUZ): one
-//                                family per device compile (device code only so far)
+//   FP8GEMM_TORCH_BACKEND_CPU   the host emulator: OCP formats on gfx950's kernels, FNUZ on
+//                               gfx942's
+//   FP8GEMM_TORCH_BACKEND_CUDA  sm_90a, OCP formats
+//   FP8GEMM_TORCH_BACKEND_HIP   gfx950, OCP formats (_C_hip_gfx950.so), or, with
+//                               FP8GEMM_TORCH_HIP_FNUZ, gfx942, FNUZ formats (_C_hip_gfx942.so)
 #pragma once
 
 // config.hpp first: on HIP it brings hip_runtime.h in before any standard header, so that
@@ -38,8 +39,10 @@ enum class DType : int { kE4m3fn, kE5m2, kE4m3fnuz, kE5m2fnuz, kBf16, kFp16, kF3
 inline constexpr char const* kBackend = "cpu";
 #elif defined(FP8GEMM_TORCH_BACKEND_CUDA)
 inline constexpr char const* kBackend = "cuda";
+#elif defined(FP8GEMM_TORCH_BACKEND_HIP) && defined(FP8GEMM_TORCH_HIP_FNUZ)
+inline constexpr char const* kBackend = "hip_gfx942";
 #elif defined(FP8GEMM_TORCH_BACKEND_HIP)
-inline constexpr char const* kBackend = "hip";
+inline constexpr char const* kBackend = "hip_gfx950";
 #else
 #error "define one of FP8GEMM_TORCH_BACKEND_CPU, _CUDA, _HIP"
 #endif

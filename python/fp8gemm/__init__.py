@@ -27,21 +27,42 @@ _HERE = Path(__file__).resolve().parent
 _LOADED: dict[str, str] = {}
 
 
+def _where() -> Path:
+    return Path(os.environ.get("FP8GEMM_TORCH_LIB_DIR", _HERE))
+
+
+def _load_library(name: str) -> None:
+    path = _where() / f"_C_{name}.so"
+    if path.exists():
+        torch.ops.load_library(str(path))
+        _LOADED[name] = str(path)
+
+
+def _load_hip(name: str) -> None:
+    """ROCm: the HIP library of one architecture ("hip_gfx950" or "hip_gfx942"). Both register for
+    torch's "cuda" device, so a process holds one; the first GPU call picks it (finding a GPU's
+    architecture initializes the GPU, which importing fp8gemm does not do)."""
+    if name and not any(n.startswith("hip_") for n in _LOADED):
+        _load_library(name)
+
+
 def _load() -> None:
-    """Loads each backend library present beside this file (FP8GEMM_TORCH_LIB_DIR overrides)."""
-    where = Path(os.environ.get("FP8GEMM_TORCH_LIB_DIR", _HERE))
-    for name in ("cpu", "cuda", "hip"):
-        path = where / f"_C_{name}.so"
-        if path.exists():
-            torch.ops.load_library(str(path))
-            _LOADED[name] = str(path)
+    """Loads each backend library present beside this file (FP8GEMM_TORCH_LIB_DIR overrides):
+    the CPU one, and the CUDA one or (on ROCm, if the GPU is already initialized; else at the first
+    GPU call) the HIP one for GPU 0's architecture."""
+    _load_library("cpu")
+    if not torch.version.hip:
+        _load_library("cuda")
+    elif torch.cuda.is_initialized():
+        _load_hip(_ops.hip_backend())
 
 
 _load()
 
 
 def backends() -> dict[str, str]:
-    """The backend libraries loaded: {"cpu": path, "cuda": path, ...}."""
+    """The backend libraries loaded: {"cpu": path, "cuda": path} or {"cpu": ..., "hip_gfx942":
+    ...}."""
     return dict(_LOADED)
 
 
@@ -69,6 +90,8 @@ def _call(op, *args):
 
 def _require_backend(t: torch.Tensor) -> None:
     name = backend_of(t)
+    if name.startswith("hip_") and name not in _LOADED:
+        _load_hip(name)
     if name not in _LOADED:
         raise NotImplementedError(
             f"fp8gemm: unsupported: no fp8gemm library for {t.device.type} tensors is installed "

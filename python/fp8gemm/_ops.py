@@ -38,12 +38,25 @@ _lib.define(
 )
 
 
+def hip_backend(device: int = 0) -> str:
+    """The HIP library for a ROCm GPU: "hip_gfx950" (OCP formats) or "hip_gfx942" (FNUZ); "" when
+    no GPU is visible or its architecture has no library."""
+    try:
+        arch = torch.cuda.get_device_properties(device).gcnArchName.split(":")[0]
+    except (RuntimeError, AssertionError, AttributeError):
+        return ""
+    return f"hip_{arch}" if arch in ("gfx942", "gfx950") else ""
+
+
 def backend_of(t: torch.Tensor) -> str:
-    """Which library serves a tensor: "cpu" (the emulator), "cuda" (sm_90a) or "hip"."""
+    """Which library serves a tensor: "cpu" (the emulator), "cuda" (sm_90a), "hip_gfx950" or
+    "hip_gfx942" (CDNA4 / CDNA3; "hip" for another ROCm GPU, which has none)."""
     if t.device.type == "cpu":
         return "cpu"
     if t.device.type == "cuda":
-        return "hip" if torch.version.hip else "cuda"
+        if torch.version.hip:
+            return hip_backend(t.device.index or 0) or "hip"
+        return "cuda"
     return t.device.type
 
 
@@ -52,9 +65,11 @@ def compiled(backend: str, ea, eb, recipe: str, out_dtype, activation) -> bool:
     fnuz = ea in FNUZ
     if (eb in FNUZ) != fnuz:
         return False
-    if backend == "cuda" and fnuz:
+    if backend in ("cuda", "hip_gfx950") and fnuz:  # OCP targets
         return False
-    mx = backend != "cuda" and not fnuz
+    if backend == "hip_gfx942" and not fnuz:  # FNUZ target
+        return False
+    mx = backend in ("cpu", "hip_gfx950") and not fnuz
     wide = out_dtype in WIDE_OUT
     if ea in E4M3 and eb in E4M3:
         recipe_ok = recipe != "mx32" or mx

@@ -159,3 +159,21 @@ def test_missing_backend_is_named():
                    "    print('NotImplementedError', e)\n")
     assert "NotImplementedError fp8gemm: unsupported: no fp8gemm library for cpu" in r.stdout, \
         r.stdout + r.stderr
+
+
+def test_hip_libraries_split_the_cpu_librarys_kernels():
+    """The HIP libraries carry the CPU library's kernels, split by device: gfx950 the OCP formats
+    (MX-32 included), gfx942 the FNUZ formats (the CPU library's rule is checked against the C++
+    one above; kernels.hpp applies the same rule per FP8GEMM_TORCH_HIP_FNUZ)."""
+    outs = list(_ops.WIDE_OUT) + list(_ops.FP8)
+    for ea, eb in itertools.product(_ops.FP8, _ops.FP8):
+        for recipe, out, act in itertools.product(_ops.RECIPES, outs, _ops.ACTIVATIONS):
+            cpu = _ops.compiled("cpu", ea, eb, recipe, out, act)
+            gfx950 = _ops.compiled("hip_gfx950", ea, eb, recipe, out, act)
+            gfx942 = _ops.compiled("hip_gfx942", ea, eb, recipe, out, act)
+            assert not (gfx950 and gfx942)
+            assert cpu == (gfx950 or gfx942), (ea, eb, recipe, out, act)
+            if gfx950:
+                assert ea not in _ops.FNUZ
+            if gfx942:
+                assert ea in _ops.FNUZ and recipe != "mx32"

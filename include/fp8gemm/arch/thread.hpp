@@ -205,9 +205,23 @@ FP8GEMM_HOST_DEVICE float div_one_plus_exp2(float x, float t) {
 #endif
 }
 
+/// float -> fp16, round to nearest even: v_cvt_f16_f32 in an AMD device pass (rounding from the
+/// mode register, nearest even in every kernel; fp16 subnormals kept), the library's software
+/// rounding elsewhere. The same bits except NaN payloads. In software it is about 25 instructions
+/// per element, enough to make clang give up unrolling an epilogue of 128 GELU-erf outputs per
+/// thread, which then put the accumulators in scratch memory.
+FP8GEMM_HOST_DEVICE fp16 to_fp16(float x) {
+#if defined(FP8GEMM_DEVICE_PASS) && defined(__HIP_PLATFORM_AMD__)
+  return fp16::from_bits(__builtin_bit_cast(std::uint16_t, static_cast<_Float16>(x)));
+#else
+  return float_to_fp16(x);
+#endif
+}
+
 /// Two floats as one 32-bit word of two bf16 / fp16 (lo in the low half), round to nearest even:
-/// one cvt.rn.{bf16x2,f16x2}.f32 on NVIDIA; the library's software rounding elsewhere, which
-/// gives the same bits except NaN payloads (the instruction returns the canonical NaN).
+/// one cvt.rn.{bf16x2,f16x2}.f32 on NVIDIA; to_fp16 and the library's software bf16 rounding
+/// elsewhere, which give the same bits except NaN payloads (the instruction returns the canonical
+/// NaN).
 template <class Half>
 FP8GEMM_DEVICE std::uint32_t pack_half2(float lo, float hi) {
   static_assert(std::is_same_v<Half, bf16> || std::is_same_v<Half, fp16>, "bf16 or fp16");
@@ -222,7 +236,7 @@ FP8GEMM_DEVICE std::uint32_t pack_half2(float lo, float hi) {
   if constexpr (std::is_same_v<Half, bf16>)
     return std::uint32_t(float_to_bf16(lo).bits) | (std::uint32_t(float_to_bf16(hi).bits) << 16);
   else
-    return std::uint32_t(float_to_fp16(lo).bits) | (std::uint32_t(float_to_fp16(hi).bits) << 16);
+    return std::uint32_t(to_fp16(lo).bits) | (std::uint32_t(to_fp16(hi).bits) << 16);
 #endif
 }
 

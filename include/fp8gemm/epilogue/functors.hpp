@@ -58,7 +58,7 @@ FP8GEMM_HOST_DEVICE ElementC convert_output(float y, float output_scale) {
     return float_to_bf16(y);
   } else if constexpr (std::is_same_v<ElementC, fp16>) {
     (void)output_scale;
-    return float_to_fp16(y);
+    return arch::to_fp16(y);  // hardware rounding on CDNA
   } else {
     static_assert(is_output_fp8_v<ElementC>, "output must be float, bf16, fp16 or an fp8 format");
     return float_to_fp8<ElementC>(y / output_scale, Saturation::kSaturate);
