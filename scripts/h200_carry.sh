@@ -34,6 +34,14 @@ for d in ${FP8GEMM_TORCH_LIB_DIRS:-build/torch-cuda/python/fp8gemm}; do
     cp "$so" .carry/torch/ && strip --strip-unneeded ".carry/torch/$(basename "$so")"
   done
 done
+# FP8GEMM_DEEPGEMM_DIR: a DeepGEMM checkout (the blockwise issue's commit, with its third-party
+# cutlass and fmt submodules checked out; docs/benchmark.md), a baseline for `h200_run.sh
+# blockwise`, packed without .git; built there, never committed here
+if [[ -n "${FP8GEMM_DEEPGEMM_DIR:-}" ]]; then
+  [[ -f "$FP8GEMM_DEEPGEMM_DIR/setup.py" && -d "$FP8GEMM_DEEPGEMM_DIR/third-party/cutlass/include" ]] ||
+    { echo "h200_carry.sh: $FP8GEMM_DEEPGEMM_DIR is not a DeepGEMM checkout with its submodules" >&2; exit 2; }
+  tar czf .carry/deepgemm.tgz --exclude=.git -C "$FP8GEMM_DEEPGEMM_DIR" .
+fi
 lib=$(ldconfig -p | awk '/libbenchmark\.so\.1/ {print $NF; exit}')
 [[ -n "$lib" ]] && cp -L "$lib" .carry/
 commit=$(git rev-parse --short HEAD)

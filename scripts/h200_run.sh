@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the H200 (device tool): the GPU test suite, a compute-sanitizer subset, and the
 # benchmark, from binaries built here with nvcc and carried in .carry/. Everything lands in $OUT.
-#   usage there: bash scripts/h200_run.sh [tests|bench|all|profile|power|ab|tune|grouped|python]
+#   usage there: bash scripts/h200_run.sh
+#     [tests|bench|all|profile|power|ab|tune|grouped|python|blockwise]
 # Environment (for short runs): FP8GEMM_TEST_BINARIES (glob under .carry/, default
 # fp8gemm_*_gpu_test), FP8GEMM_TEST_TIMEOUT (seconds per binary, default 200), FP8GEMM_SANITIZE=0
 # (skip compute-sanitizer), FP8GEMM_BENCH_FILTER (a --benchmark_filter regex, default all),
@@ -199,6 +200,36 @@ if [[ $what == python ]]; then
     awk -F', ' '{print $2}' "$out/torch_bench_smi.csv" | sort -n | awk '{a[NR]=$1} END {print "SM clock MHz during the bench: min", a[1], "median", a[int((NR+1)/2)], "max", a[NR], "(" NR " samples)"}'
     tail -40 "$out/torch_bench.log"
   fi
+fi
+if [[ $what == blockwise ]]; then
+  # Blockwise against cuBLASLt and DeepGEMM (bench/blockwise_bench.py): .carry/torch/_C_cuda.so,
+  # and DeepGEMM from .carry/deepgemm.tgz (h200_carry.sh, FP8GEMM_DEEPGEMM_DIR) when present, built
+  # here with the system GCC: the image's CXX (/opt/gcc) links a newer libstdc++ that crashes inside
+  # the torch process. FP8GEMM_BLOCKWISE_ARGS: more arguments of the bench (e.g. --shapes both).
+  export FP8GEMM_TORCH_LIB_DIR=$PWD/.carry/torch PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
+  export PYTHONUNBUFFERED=1 FP8GEMM_COMMIT="$(cat .carry/COMMIT 2>/dev/null || echo unknown)"
+  if [[ -f .carry/deepgemm.tgz ]]; then
+    dg=/tmp/deepgemm
+    rm -rf "$dg" && mkdir -p "$dg" && tar xzf .carry/deepgemm.tgz -C "$dg"
+    (cd "$dg" && CC=/usr/bin/gcc CXX=/usr/bin/g++ DG_USE_LOCAL_VERSION=0 timeout 420 \
+      python3 setup.py build) > "$out/deepgemm_build.log" 2>&1
+    r=$?; rc=$((rc | r))
+    echo "DeepGEMM build exit $r: $(tail -1 "$out/deepgemm_build.log")"
+    lib=$(ls -d "$dg"/build/lib.* 2>/dev/null | head -1)
+    [[ -n $lib ]] && export PYTHONPATH=$lib:$PYTHONPATH
+    ldd "$lib"/deep_gemm/_C*.so 2>/dev/null | grep -E 'stdc' | tee "$out/deepgemm_ldd.txt"
+  fi
+  nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv,noheader -lms 200 \
+    > "$out/blockwise_smi.csv" 2>/dev/null &
+  sampler=$!
+  # shellcheck disable=SC2086  # a list of arguments
+  timeout "${FP8GEMM_BENCH_TIMEOUT:-450}" python3 bench/blockwise_bench.py \
+    --out "$out/blockwise_bench.json" ${FP8GEMM_BLOCKWISE_ARGS:-} > "$out/blockwise_bench.log" 2>&1
+  r=$?; rc=$((rc | r))
+  kill $sampler
+  echo "blockwise bench exit $r"
+  awk -F', ' '{print $2}' "$out/blockwise_smi.csv" | sort -n | awk '{a[NR]=$1} END {print "SM clock MHz during the bench: min", a[1], "median", a[int((NR+1)/2)], "max", a[NR], "(" NR " samples)"}'
+  tail -30 "$out/blockwise_bench.log"
 fi
 if [[ $what == profile ]]; then
   for b in ${FP8GEMM_NCU_BENCHES:-}; do

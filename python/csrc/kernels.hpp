@@ -230,6 +230,7 @@ struct DenseCall {
   void const* scale_a = nullptr;  // float, or e8m0 bits for mx32
   void const* scale_b = nullptr;
   std::int64_t m = 0, n = 0, k = 0, scale_a_count = 0, scale_b_count = 0;
+  std::int64_t scale_a_ld = 0;  // block: 0 row-major, > 0 K-block-major (Gemm::Arguments)
   float const* bias = nullptr;  // [N] or null
   void* out = nullptr;
   float* amax = nullptr;  // null: not asked for
@@ -302,6 +303,7 @@ void run_dense(DenseCall const& c) {
   args.ldb = c.k;
   args.scale_a = static_cast<Scale const*>(c.scale_a);
   args.scale_a_count = c.scale_a_count;
+  args.scale_a_ld = c.scale_a_ld;
   args.scale_b = static_cast<Scale const*>(c.scale_b);
   args.scale_b_count = c.scale_b_count;
   args.epilogue.c = static_cast<typename Auto::ElementC*>(c.out);

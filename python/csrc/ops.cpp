@@ -130,9 +130,20 @@ Act act_of(std::int64_t a) {
   return static_cast<Act>(a);
 }
 
-void check_scales(Tensor const& s, Tensor const& a, Recipe r, char const* name) {
+/// Block A scales: row-major (0), or column-major as torch's blockwise _scaled_mm takes them,
+/// (M, K blocks) with strides (1, ld >= M): K-block-major for Gemm (scale_a_ld = ld), read in
+/// place. Mirrored by _ops.column_major.
+std::int64_t block_scale_ld(Tensor const& s) {
+  if (s.dim() == 2 && s.size(1) > 1 && s.stride(0) == 1 && s.stride(1) >= s.size(0))
+    return s.stride(1);
+  return 0;
+}
+
+void check_scales(Tensor const& s, Tensor const& a, Recipe r, char const* name,
+                  bool column_major_ok = false) {
   expect_same_device(s, a, name);
-  expect_contiguous(s, name);
+  if (!(column_major_ok && r == Recipe::kBlock && block_scale_ld(s) != 0))
+    expect_contiguous(s, name);
   // float8_e8m0fnu reaches the op as its uint8 bits (torch 2.10's stable ABI has no e8m0)
   expect_dtype(s, r == Recipe::kMx32 ? ScalarType::Byte : ScalarType::Float, name);
 }
@@ -160,7 +171,7 @@ std::tuple<Tensor, Tensor> mm(Tensor a, Tensor b, Tensor scale_a, Tensor scale_b
   expect_contiguous(b, "b (as (N, K))");
   expect_same_device(b, a, "b");
   Recipe const r = recipe_of(recipe);
-  check_scales(scale_a, a, r, "scale_a");
+  check_scales(scale_a, a, r, "scale_a", true);
   check_scales(scale_b, a, r, "scale_b");
   expect(dtype_of(out_dtype) != DType::kOther,
          "out_dtype must be bfloat16, float16, float32 or a float8 type, got " +
@@ -177,7 +188,10 @@ std::tuple<Tensor, Tensor> mm(Tensor a, Tensor b, Tensor scale_a, Tensor scale_b
   c.m = a.size(0);
   c.n = b.size(0);
   c.k = a.size(1);
-  c.scale_a_count = scale_a.numel();
+  c.scale_a_ld = r == Recipe::kBlock && !scale_a.is_contiguous() ? block_scale_ld(scale_a) : 0;
+  // a column-major view reaches (cols - 1) ld + rows elements of its storage
+  c.scale_a_count =
+      c.scale_a_ld == 0 ? scale_a.numel() : (scale_a.size(1) - 1) * c.scale_a_ld + scale_a.size(0);
   c.scale_b_count = scale_b.numel();
   c.bias = checked_bias(bias, a);
   c.out = out.numel() > 0 ? out.data_ptr() : nullptr;
@@ -236,7 +250,7 @@ Tensor grouped_mm(Tensor a, Tensor b, Tensor scale_a, Tensor scale_b, std::optio
          "a's K (" + std::to_string(k) + ") and b's K (" + std::to_string(b.size(2)) + ") differ");
   if (masked) expect(a.size(0) == b.size(0), "a's groups and b's groups differ");
   Recipe const r = recipe_of(recipe);
-  check_scales(scale_a, a, r, "scale_a");
+  check_scales(scale_a, a, r, "scale_a", true);
   check_scales(scale_b, a, r, "scale_b");
   expect(dtype_of(out_dtype) != DType::kOther,
          "out_dtype must be bfloat16, float16 or float32, got " + torch_dtype_name(out_dtype));

@@ -163,7 +163,8 @@ def scaled_mm(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, use_f
     a: (M, K) float8, row-major. b: (K, N) float8; column-major (a (N, K) weight's .t()) is free,
     row-major is copied first. Scales (torch's forms): tensor-wise one float32 each; row-wise
     (M, 1) and (1, N); blocks (M, ceil(K/128)) and (ceil(K/128), ceil(N/128)), A's scale in either
-    memory order, B's the .t() of a row-major (ceil(N/128), ceil(K/128)); MX-32 float8_e8m0fnu
+    memory order (column-major is read in place), B's the .t() of a row-major
+    (ceil(N/128), ceil(K/128)); MX-32 float8_e8m0fnu
     (M, ceil(K/32)) and the .t() of a row-major (N, ceil(K/32)) (not on sm_90).
     bias: (N,) of any float dtype. activation: None, "gelu_tanh" or "gelu_erf".
     out_dtype fp8: q = fp8(y * scale_result) (scale_result 1 when None), computed as
@@ -187,7 +188,9 @@ def scaled_mm(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, use_f
         sa, sb = scale_a.reshape(-1), scale_b.reshape(-1)
     else:
         sa, sb = scale_a, scale_b.t()
-    sa = sa if sa.is_contiguous() else sa.contiguous()
+    # block A scales column-major, as torch's blockwise _scaled_mm takes them, go in place
+    if not (sa.is_contiguous() or (recipe == "block" and _ops.column_major(sa))):
+        sa = sa.contiguous()
     sb = sb if sb.is_contiguous() else sb.contiguous()
     if recipe == "mx32":  # the op takes e8m0 as its uint8 bits
         sa, sb = sa.view(torch.uint8), sb.view(torch.uint8)

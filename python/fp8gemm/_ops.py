@@ -48,6 +48,12 @@ def hip_backend(device: int = 0) -> str:
     return f"hip_{arch}" if arch in ("gfx942", "gfx950") else ""
 
 
+def column_major(s: torch.Tensor) -> bool:
+    """A 2-D scale tensor stored column-major, (M, cols) with strides (1, >= M): how the C++ op
+    takes block A scales besides row-major (ops.cpp, block_scale_ld)."""
+    return s.dim() == 2 and s.shape[1] > 1 and s.stride(0) == 1 and s.stride(1) >= s.shape[0]
+
+
 def backend_of(t: torch.Tensor) -> str:
     """Which library serves a tensor: "cpu" (the emulator), "cuda" (sm_90a), "hip_gfx950" or
     "hip_gfx942" (CDNA4 / CDNA3; "hip" for another ROCm GPU, which has none)."""

@@ -503,6 +503,33 @@ TEST(WgmmaSmCount, FewerSmsGiveTheSameBits) {
   EXPECT_TRUE(same_bits(Block{}, GemmCase{700, 650, 2000, seed++}, 5));
 }
 
+/// Blockwise A scales K-block-major (Gemm::Arguments::scale_a_ld, torch's column-major (M, K/128)
+/// with a leading dimension past M, NaN between the rows): the same bits as row-major, on the
+/// 128 x 128 and 128 x 256 tiles.
+TEST(WgmmaScaleLayout, KBlockMajorAGivesTheSameBits) {
+  using Default = GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK,
+                             Epilogue<bf16, Identity>>;
+  using Large =
+      GemmConfig<Sm90WgmmaLarge<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<float, GeluTanh>>;
+  std::uint64_t seed = std::random_device{}();
+  std::cout << "  seed " << seed << "\n";
+  auto same_bits = [](auto config, GemmCase c) -> ::testing::AssertionResult {
+    using Config = decltype(config);
+    using ElementC = typename Config::ElementC;
+    GemmProblem<Config> const p(c);
+    std::vector<ElementC> row, kb;
+    std::string report;
+    if (auto r = run_on_gpu(p, nullptr, &row); !r) return r;
+    if (auto r = run_on_gpu_with(p, &report, &kb, std::int64_t{c.m} + 5); !r) return r << report;
+    if (std::memcmp(row.data(), kb.data(), row.size() * sizeof(ElementC)) != 0)
+      return ::testing::AssertionFailure() << describe(c) << ": differs from row-major scales";
+    return ::testing::AssertionSuccess();
+  };
+  EXPECT_TRUE(same_bits(Default{}, GemmCase{1100, 1000, 600, seed++}));
+  EXPECT_TRUE(same_bits(Large{}, GemmCase{700, 650, 2000, seed++}));
+  EXPECT_TRUE(same_bits(Default{}, GemmCase{1, 256, 1024, seed++}));
+}
+
 /// Device buffers for a per-tensor GEMM of M x N x K (A [M, K], B [N, K], one scale each, C
 /// [M, ldc]) and Arguments pointing at them, for host-side checks (can_implement,
 /// Kernel::initialize): their contents are never read.

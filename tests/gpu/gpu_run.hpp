@@ -4,7 +4,10 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdint>
+#include <limits>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "common/device_buffer.hpp"
@@ -20,17 +23,32 @@ namespace fp8gemm::test {
   } while (0)
 
 /// Poisons C on the device, runs Gemm<Config>, copies C and amax back, checks against FP64; `c_out`
-/// (if given) gets C.
+/// (if given) gets C. scale_a_ld > 0 (Blockwise): A's scales go K-block-major with that leading
+/// dimension (Gemm::Arguments::scale_a_ld), NaN between the rows.
 template <class Config>
-::testing::AssertionResult run_on_gpu(GemmProblem<Config> const& p, std::string* report = nullptr,
-                                      std::vector<typename Config::ElementC>* c_out = nullptr) {
+::testing::AssertionResult run_on_gpu_with(GemmProblem<Config> const& p, std::string* report,
+                                           std::vector<typename Config::ElementC>* c_out,
+                                           std::int64_t scale_a_ld) {
   using ElementC = typename Config::ElementC;
   using Scale = typename Config::Scale;
   DeviceBuffer a, b, sa, sb, bias, c, amax, workspace;
   FP8GEMM_TEST_CUDA(upload(a, p.a_q));
   FP8GEMM_TEST_CUDA(upload(b, p.b_q));
-  FP8GEMM_TEST_CUDA(
-      upload(sa, std::vector<Scale>(p.host_scale_a(), p.host_scale_a() + p.scale_a_size())));
+  std::vector<Scale> sa_host(p.host_scale_a(), p.host_scale_a() + p.scale_a_size());
+  ScaleShape const sa_shape =
+      scale_shape<typename Config::Granularity>(Operand::kA, p.cs.m, p.cs.k);
+  if constexpr (!std::is_same_v<Scale, float>) {
+    if (scale_a_ld > 0) return ::testing::AssertionFailure() << "scale_a_ld is for float scales";
+  } else if (scale_a_ld > 0) {
+    std::vector<Scale> kb_major(static_cast<std::size_t>(sa_shape.cols * scale_a_ld),
+                                std::numeric_limits<Scale>::quiet_NaN());
+    for (std::int64_t r = 0; r < sa_shape.rows; ++r)
+      for (std::int64_t kb = 0; kb < sa_shape.cols; ++kb)
+        kb_major[static_cast<std::size_t>(kb * scale_a_ld + r)] =
+            sa_host[static_cast<std::size_t>(r * sa_shape.cols + kb)];
+    sa_host = kb_major;
+  }
+  FP8GEMM_TEST_CUDA(upload(sa, sa_host));
   FP8GEMM_TEST_CUDA(
       upload(sb, std::vector<Scale>(p.host_scale_b(), p.host_scale_b() + p.scale_b_size())));
   if (p.cs.bias) FP8GEMM_TEST_CUDA(upload(bias, p.bias_f));
@@ -41,6 +59,10 @@ template <class Config>
   auto args = p.arguments(a.as<typename Config::ElementA>(), b.as<typename Config::ElementB>(),
                           sa.as<Scale>(), sb.as<Scale>(), p.cs.bias ? bias.as<float>() : nullptr,
                           c.as<ElementC>(), amax.as<float>());
+  if (scale_a_ld > 0) {
+    args.scale_a_ld = scale_a_ld;
+    args.scale_a_count = static_cast<std::int64_t>(sa_host.size());
+  }
   std::size_t const ws = Gemm<Config>::workspace_size(args);
   if (ws > 0) {
     FP8GEMM_TEST_CUDA(workspace.allocate(ws));
@@ -56,6 +78,13 @@ template <class Config>
   FP8GEMM_TEST_CUDA(cudaMemcpy(&amax_h, amax.ptr, sizeof(float), cudaMemcpyDeviceToHost));
   if (c_out != nullptr) *c_out = out;
   return p.check(out, amax_h, report);
+}
+
+/// run_on_gpu_with, A's scales row-major (a function callers may pass by reference).
+template <class Config>
+::testing::AssertionResult run_on_gpu(GemmProblem<Config> const& p, std::string* report = nullptr,
+                                      std::vector<typename Config::ElementC>* c_out = nullptr) {
+  return run_on_gpu_with(p, report, c_out, 0);
 }
 
 }  // namespace fp8gemm::test

@@ -149,6 +149,13 @@ def test_recipe_forms_match():
     col = fp8gemm.scaled_mm(qa, qw.t(), sa, sw.t(), out_dtype=torch.float32)
     row = fp8gemm.scaled_mm(qa, qw.t(), sa.contiguous(), sw.t(), out_dtype=torch.float32)
     assert torch.equal(col, row)
+    # column-major read in place (Gemm's K-block-major scale_a), also with a leading dimension
+    # past M: NaN between the columns would reach the output if read
+    big = torch.full((sa.shape[1], m + 5), float("nan"), device=sa.device)
+    big[:, :m] = sa.t()
+    padded = big[:, :m].t()
+    assert padded.stride() == (1, m + 5)
+    assert torch.equal(fp8gemm.scaled_mm(qa, qw.t(), padded, sw.t(), out_dtype=torch.float32), row)
 
 
 def test_fast_accum_flag_cpu_is_exact():

@@ -126,6 +126,7 @@ class AutoGemm {
     std::int64_t scale_a_count = 0;
     Scale const* scale_b = nullptr;
     std::int64_t scale_b_count = 0;
+    std::int64_t scale_a_ld = 0;  // Blockwise: 0 row-major, > 0 K-block-major (Gemm::Arguments)
     EpilogueParams epilogue{};
     int split_k = 1;
     int band_m = 0;
@@ -201,6 +202,7 @@ class AutoGemm {
     g.a = a.a, g.lda = a.lda, g.b = a.b, g.ldb = a.ldb;
     g.scale_a = a.scale_a, g.scale_a_count = a.scale_a_count;
     g.scale_b = a.scale_b, g.scale_b_count = a.scale_b_count;
+    g.scale_a_ld = a.scale_a_ld;
     g.epilogue = a.epilogue;
     g.split_k = c.split_k, g.band_m = c.band_m;
     g.workspace = a.workspace;

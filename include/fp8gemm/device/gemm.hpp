@@ -42,8 +42,13 @@ class Gemm {
     std::int64_t scale_a_count = 0;  // = scale_shape_a(m, k).size() (checked)
     Scale const* scale_b = nullptr;  // shape: scale_shape_b(n, k)
     std::int64_t scale_b_count = 0;  // = scale_shape_b(n, k).size() (checked)
-    EpilogueParams epilogue{};       // c, ldc, bias, output_scale (fp8 C only), amax
-    int split_k = 1;                 // >1: K split over workgroups, reduced deterministically
+    /// Blockwise only, scale_a's layout. 0: row-major, as above. > 0: K-block-major, K block kb
+    /// of scale row r at scale_a[kb * scale_a_ld + r], scale_a_ld >= scale_shape_a(m, k).rows
+    /// (torch's column-major (M, K/128) A scales, scale_a_ld = their stride(1)); then
+    /// scale_a_count >= (scale_shape_a.cols - 1) * scale_a_ld + scale_shape_a.rows.
+    std::int64_t scale_a_ld = 0;
+    EpilogueParams epilogue{};  // c, ldc, bias, output_scale (fp8 C only), amax
+    int split_k = 1;            // >1: K split over workgroups, reduced deterministically
     /// Raster order: tile rows per band (consecutive tiles walk a band down each tile column).
     /// 0: the scheduler's choice: the persistent WGMMA kernel takes the squarest wave for its
     /// tile and SM count (16 for 128 x 256 tiles on 132 SMs, 11 for 128 x 128;
@@ -89,6 +94,7 @@ class Gemm {
 
   /// The scale arrays run() expects, Scale[rows][cols] row-major (quant/granularity.hpp):
   /// scale_a_count = scale_shape_a(m, k).size(), scale_b_count = scale_shape_b(n, k).size().
+  /// (Blockwise scale_a may be K-block-major instead: Arguments::scale_a_ld.)
   ///   PerTensor             A {1, 1}                         B {1, 1}
   ///   PerChannel            A {M, 1}                         B {N, 1}
   ///   Blockwise<bm, bn, bk> A {ceil(M / bm), ceil(K / bk)}   B {ceil(N / bn), ceil(K / bk)}
@@ -138,6 +144,20 @@ class Gemm {
                     "sm_count applies to the persistent WGMMA kernel (Sm90Wgmma* policies) only; "
                     "this portable policy launches one workgroup per tile: leave it 0");
     }
+    ScaleShape const sa = scale_shape_a(pr.m, pr.k);
+    ScaleShape const sb = scale_shape_b(pr.n, pr.k);
+    if (args.scale_a_ld != 0) {
+      if constexpr (!IsBlockwise<Granularity>::value)
+        return fail(StatusCode::kErrorScaleShape,
+                    std::string("scale_a_ld (a K-block-major scale_a) is for Blockwise scales; ") +
+                        Granularity::kName + " takes scale_a as laid out above: leave it 0");
+      if ((args.scale_a_ld < sa.rows) || (args.scale_a_ld > INT32_MAX))
+        return fail(StatusCode::kErrorScaleShape,
+                    "scale_a_ld: K-block-major scale_a (K block kb of scale row r at kb * "
+                    "scale_a_ld + r) needs scale_a_ld >= its " +
+                        std::to_string(sa.rows) + " rows and below 2^31; got " +
+                        std::to_string(args.scale_a_ld) + " (0: row-major)");
+    }
     FP8GEMM_RETURN_IF_ERROR(Kernel::can_implement(kernel_arguments(args)));
     if (args.scale_a == nullptr) return fail(StatusCode::kErrorNullPointer, "scale_a is null");
     if (args.scale_b == nullptr) return fail(StatusCode::kErrorNullPointer, "scale_b is null");
@@ -145,9 +165,16 @@ class Gemm {
                                           std::string(element_name<Scale>()) + " loads"));
     FP8GEMM_RETURN_IF_ERROR(check_aligned(args.scale_b, alignof(Scale), "scale_b",
                                           std::string(element_name<Scale>()) + " loads"));
-    ScaleShape const sa = scale_shape_a(pr.m, pr.k);
-    ScaleShape const sb = scale_shape_b(pr.n, pr.k);
-    if (args.scale_a_count != sa.size())
+    if (args.scale_a_ld != 0) {
+      std::int64_t const span = (sa.cols - 1) * args.scale_a_ld + sa.rows;
+      if (args.scale_a_count < span)
+        return fail(StatusCode::kErrorScaleShape,
+                    std::string(Granularity::kName) + " scale_a, K-block-major with scale_a_ld " +
+                        std::to_string(args.scale_a_ld) + ": its " + std::to_string(sa.cols) +
+                        " K blocks of " + std::to_string(sa.rows) + " rows reach " +
+                        std::to_string(span) + " values, scale_a_count is " +
+                        std::to_string(args.scale_a_count));
+    } else if (args.scale_a_count != sa.size())
       return fail(
           StatusCode::kErrorScaleShape,
           std::string(Granularity::kName) + " scale_a: expected " + std::to_string(sa.rows) +
@@ -214,7 +241,7 @@ class Gemm {
     k.mainloop.a = {args.a, args.lda, pr.m, pr.k};
     k.mainloop.b = {args.b, args.ldb, nk ? pr.n : pr.k, nk ? pr.k : pr.n};
     k.mainloop.scale_a = {args.scale_a, scale_shape<Granularity>(Operand::kA, pr.m, pr.k).cols,
-                          pr.m};
+                          pr.m, args.scale_a_ld};
     k.mainloop.scale_b = {args.scale_b, scale_shape<Granularity>(Operand::kB, pr.n, pr.k).cols,
                           pr.n};
     k.epilogue.params = args.epilogue;

@@ -166,7 +166,7 @@ struct BufferLdsPingPongLoads : S {
       float* const dst = lds.scales + scale_slot(t & 1, ops.wave);
       if constexpr (h < kScaleLoadsA) {
         arch::buffer_load_lds4(ops.sc_a_range, reinterpret_cast<std::uint8_t*>(dst + h * kWaveSize),
-                               ops.sc_a_voff[h], ops.scale_offset(t));
+                               ops.sc_a_voff[h], ops.scale_offset(t) * ops.sc_a_kstride);
       } else {
         constexpr int hb = h - kScaleLoadsA;
         arch::buffer_load_lds4(ops.sc_b_range,

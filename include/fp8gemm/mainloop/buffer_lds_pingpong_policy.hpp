@@ -184,6 +184,15 @@ struct BufferLdsPingPongPolicy {
                   "ldb * " + std::to_string(Policy::kBlockN) +
                       " must be below 2^31 (32-bit buffer offsets of one block tile); got ldb=" +
                       std::to_string(args.b.ld));
+    if constexpr (kKBlockedScales) {
+      // K-block-major A scales: a wave's range spans every K block, 4 (cols - 1) ld bytes and more
+      if (args.scale_a.ld != 0 && args.scale_a.span(Granularity::kABlockM) * 4 > kMaxRange)
+        return fail(
+            StatusCode::kErrorInvalidSize,
+            "K-block-major scale_a: this kernel reads it with 32-bit byte offsets, and its " +
+                std::to_string(args.scale_a.span(Granularity::kABlockM)) +
+                " floats pass 2^31 bytes: pass it row-major, or split the GEMM along K");
+    }
     if constexpr (kHardwareMx) {
       // The E8M0 bytes are read through one buffer range per operand: 32-bit offsets.
       std::int64_t const a_bytes = std::int64_t{args.scale_a.extent} * args.scale_a.cols;
@@ -379,10 +388,12 @@ struct BufferLdsPingPongPolicy {
     std::uint32_t mx_b[kHardwareMx ? kAtomsN : 1];
     arch::BufferRange mx_a_range;  // MX-32: the E8M0 bytes of A, [extent][cols]
     arch::BufferRange mx_b_range;
-    // Blockwise: the A scales ([row blocks][cols] fp32) and the byte offset of the K-block-0 scale
-    // of row 64h + lane of the wave tile per scale load h (rows past M: the last row's).
+    // Blockwise: the A scales ([row blocks][cols] fp32, or K-block-major: ScaleView::ld) and the
+    // byte offset of the K-block-0 scale of row 64h + lane of the wave tile per scale load h (rows
+    // past M: the last row's); K block kb's is sc_a_kstride · kb further (1, or A's ld).
     arch::BufferRange sc_a_range;
     std::uint32_t sc_a_voff[kScaleLoadsA > 0 ? kScaleLoadsA : 1];
+    std::uint32_t sc_a_kstride = 1;
     arch::BufferRange sc_b_range;  // the same for B's columns
     std::uint32_t sc_b_voff[kScaleLoadsB > 0 ? kScaleLoadsB : 1];
 
@@ -445,20 +456,23 @@ struct BufferLdsPingPongPolicy {
         // Operand rows [first, first + count) of a wave tile, one per lane and load.
         // The range starts at the wave tile's first row block and ends at its last (offsets
         // stay 32-bit whatever the size of the scale array).
+        // (rs, ks: the array's row and K-block strides, (cols, 1) row-major, (1, ld) K-block-major)
         auto scale_loads = [lane](ScaleView<Granularity> const& v, int rows_per_block, int first,
                                   arch::BufferRange& range, auto& voff) {
           constexpr int kLoads = static_cast<int>(sizeof(voff) / sizeof(voff[0]));
           auto clamp = [&v](int row) { return row < v.extent ? row : v.extent - 1; };
+          std::int64_t const rs = v.ld == 0 ? v.cols : 1, ks = v.k_stride();
           int const block0 = clamp(first) / rows_per_block;
           int const blocks = clamp(first + kLoads * kWaveSize - 1) / rows_per_block - block0 + 1;
-          range = {reinterpret_cast<std::uint8_t const*>(v.data + block0 * v.cols),
-                   static_cast<std::uint32_t>(blocks * v.cols * 4)};
+          range = {reinterpret_cast<std::uint8_t const*>(v.data + block0 * rs),
+                   static_cast<std::uint32_t>(((blocks - 1) * rs + (v.cols - 1) * ks + 1) * 4)};
           FP8GEMM_UNROLL
           for (int h = 0; h < kLoads; ++h) {
             int const block = clamp(first + h * kWaveSize + lane) / rows_per_block;
-            voff[h] = static_cast<std::uint32_t>((block - block0) * v.cols * 4);
+            voff[h] = static_cast<std::uint32_t>((block - block0) * rs * 4);
           }
         };
+        o.sc_a_kstride = static_cast<std::uint32_t>(args.scale_a.k_stride());
         int const wm = wave / Policy::kWavesN, wn = wave % Policy::kWavesN;
         scale_loads(args.scale_a, Granularity::kABlockM, m0 + wm * Policy::kWaveTileM, o.sc_a_range,
                     o.sc_a_voff);

@@ -290,11 +290,8 @@ struct TmaWgmmaMainloop {
     FP8GEMM_RETURN_IF_ERROR(check_operands(args.a, args.b, LayoutB::kNK));
     if constexpr (kKBlocked) {
       // BlockScales::Rows indexes the scale arrays with 32-bit offsets
-      std::int64_t const a_blocks =
-          (std::int64_t{args.a.rows} + Granularity::kABlockM - 1) / Granularity::kABlockM;
-      std::int64_t const b_blocks = (std::int64_t{args.b.rows} + kScaleBlockN - 1) / kScaleBlockN;
-      std::int64_t const a_scales = a_blocks * args.scale_a.cols;
-      std::int64_t const b_scales = b_blocks * args.scale_b.cols;
+      std::int64_t const a_scales = args.scale_a.span(Granularity::kABlockM);
+      std::int64_t const b_scales = args.scale_b.span(kScaleBlockN);
       if (a_scales > INT32_MAX || b_scales > INT32_MAX)
         return Status::error(StatusCode::kErrorInvalidSize,
                              "K-blocked scales: the WGMMA kernel indexes a scale array with 32-bit "

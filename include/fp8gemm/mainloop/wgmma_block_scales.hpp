@@ -21,18 +21,21 @@ struct WgmmaBlockScales {
   float sb[kBGroups];
 
   /// Where a thread's scales of one tile start, as element offsets into the scale arrays
-  /// ([ceil(rows / block rows)][cols = K blocks], row-major): k-block kb's are
-  /// scale_a.data[a[i][h] + kb] and scale_b.data[b[g] + kb]. Computed once per tile, so a
+  /// ([ceil(rows / block rows)][cols = K blocks], row-major; A's may be K-block-major, ScaleView):
+  /// k-block kb's are scale_a.data[a[i][h] + kb * ka] and scale_b.data[b[g] + kb]. Computed once
+  /// per tile, so a
   /// k-block's load is one address add (the index math with its clamps and 64-bit products was 45
   /// of a k-block's 170 instructions); 32-bit, as can_implement bounds the arrays below 2^31
   /// elements, to keep the registers for the accumulators.
   struct Rows {
     int a[Policy::kAtomsM][2];
     int b[kBGroups];
+    int ka;  // A's K-block stride: 1 (row-major) or its ld (K-block-major)
   };
   template <class Params>
   FP8GEMM_DEVICE static Rows rows(Params const& p, int m_first, int n0, int t) {
     Rows r;
+    r.ka = p.scale_a.k_stride();
     FP8GEMM_UNROLL
     for (int i = 0; i < Policy::kAtomsM; ++i) {
       FP8GEMM_UNROLL
@@ -57,7 +60,7 @@ struct WgmmaBlockScales {
     FP8GEMM_UNROLL
     for (int i = 0; i < Policy::kAtomsM; ++i) {
       FP8GEMM_UNROLL
-      for (int h = 0; h < 2; ++h) sa[i][h] = p.scale_a.at(r.a[i][h] + kb);
+      for (int h = 0; h < 2; ++h) sa[i][h] = p.scale_a.at(r.a[i][h] + kb * r.ka);
     }
     FP8GEMM_UNROLL
     for (int g = 0; g < kBGroups; ++g) sb[g] = p.scale_b.at(r.b[g] + kb);

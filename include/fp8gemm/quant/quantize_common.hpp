@@ -93,6 +93,10 @@ struct QuantizeAArgs {
   float* scales = nullptr;       // PerTensor/PerChannel/Blockwise: float[scale_shape<G>(kA, m, k)]
   e8m0* mx_scales = nullptr;     // Mx32: e8m0[m][ceil(k/32)]
   std::int64_t scale_count = 0;  // length of the scale array passed (scales or mx_scales)
+  /// Blockwise only: 0 writes the scales row-major; > 0 K-block-major, K block kb of scale row r
+  /// at scales[kb * scale_ld + r] (Gemm::Arguments::scale_a_ld; scale_ld >= the scale rows,
+  /// scale_count >= (K blocks - 1) * scale_ld + rows; the entries between are not written).
+  std::int64_t scale_ld = 0;
   ScaleOptions scale_options{};
   Rounding rounding = Rounding::kNearestEven;
   std::uint64_t seed = 0;  // stochastic rounding only
@@ -189,10 +193,16 @@ struct ScaleBlocking {
   std::int64_t block_k = 1;     // K extent of one scale block
   std::int64_t rows = 1;        // scale array rows
   std::int64_t cols = 1;        // scale array cols
+  std::int64_t ld = 0;          // 0: stored row-major; > 0: K-block-major (QuantizeAArgs::scale_ld)
+  /// The block of element (r, k), counted row-major (the amax passes' order).
   FP8GEMM_HOST_DEVICE std::int64_t index(std::int64_t r, std::int64_t k) const {
     return (r / block_rows) * cols + k / block_k;
   }
   FP8GEMM_HOST_DEVICE std::int64_t count() const { return rows * cols; }
+  /// Where block e (row-major count) is stored in the scale array.
+  FP8GEMM_HOST_DEVICE std::int64_t store_index(std::int64_t e) const {
+    return ld == 0 ? e : (e % cols) * ld + e / cols;
+  }
 };
 
 template <class G>
@@ -434,8 +444,29 @@ Status validate_args(QuantizeAArgs<T> const& a) {
   FP8GEMM_RETURN_IF_ERROR(
       detail::validate_operand(Operand::kA, a.x, a.m, a.k, a.lda, LayoutB::kNK, "lda"));
   FP8GEMM_RETURN_IF_ERROR(detail::validate_q(Operand::kA, a.q, a.m, a.k, a.ldq, LayoutB::kNK));
-  FP8GEMM_RETURN_IF_ERROR(detail::validate_scales<G>(Operand::kA, "scales", a.scales, a.mx_scales,
-                                                     a.scale_count, a.m, a.k));
+  if (a.scale_ld != 0) {
+    std::string const prefix = std::string("A ") + G::kName + " scales: scale_ld ";
+    if constexpr (!IsBlockwise<G>::value)
+      return Status::error(StatusCode::kErrorScaleShape,
+                           prefix + "(a K-block-major layout) is for Blockwise scales: leave it 0");
+    ScaleShape const shape = scale_shape<G>(Operand::kA, a.m, a.k);
+    if (a.scale_ld < shape.rows)
+      return Status::error(StatusCode::kErrorScaleShape,
+                           prefix + "must be >= the " + std::to_string(shape.rows) +
+                               " scale rows, got " + std::to_string(a.scale_ld));
+    std::int64_t const span = (shape.cols - 1) * a.scale_ld + shape.rows;
+    if (a.scales == nullptr)
+      return Status::error(StatusCode::kErrorNullPointer, prefix + "given, scales is null");
+    if (a.mx_scales != nullptr || a.scale_count < span)
+      return Status::error(StatusCode::kErrorScaleShape,
+                           prefix + std::to_string(a.scale_ld) + ": " + std::to_string(shape.cols) +
+                               " K blocks of " + std::to_string(shape.rows) + " rows reach " +
+                               std::to_string(span) + " floats, scale_count is " +
+                               std::to_string(a.scale_count));
+  } else {
+    FP8GEMM_RETURN_IF_ERROR(detail::validate_scales<G>(Operand::kA, "scales", a.scales, a.mx_scales,
+                                                       a.scale_count, a.m, a.k));
+  }
   return detail::validate_rounding(Operand::kA, a.rounding);
 }
 

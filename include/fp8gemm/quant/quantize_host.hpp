@@ -35,8 +35,9 @@ inline void amax_bits_host(float const* x, OperandView v, ScaleBlocking b,
 template <class T, class G>
 Status quantize_host_impl(Operand op, float const* x, OperandView v, T* q, std::int64_t ldq,
                           float* scales, e8m0* mx_scales, ScaleOptions options, Rounding rounding,
-                          std::uint64_t seed) {
-  ScaleBlocking const b = scale_blocking<G>(op, v.rows, v.k);
+                          std::uint64_t seed, std::int64_t scale_ld = 0) {
+  ScaleBlocking b = scale_blocking<G>(op, v.rows, v.k);
+  b.ld = scale_ld;
   std::vector<std::uint32_t> bits;
   std::int64_t first_bad = -1;
   amax_bits_host(x, v, b, bits, first_bad);
@@ -50,8 +51,8 @@ Status quantize_host_impl(Operand op, float const* x, OperandView v, T* q, std::
       mx_scales[i] = mx_scale_from_amax<T>(amax);
       s[i] = mx_scale_value(mx_scales[i]);
     } else {
-      scales[i] = scale_from_amax<T>(amax, options);
-      s[i] = scales[i];
+      s[i] = scale_from_amax<T>(amax, options);
+      scales[b.store_index(static_cast<std::int64_t>(i))] = s[i];
     }
   }
   if (first_bad >= 0) {
@@ -125,9 +126,9 @@ template <class T, class G>
 template <class T, class G>
 [[nodiscard]] Status quantize_a_host(QuantizeAArgs<T> const& args) {
   FP8GEMM_RETURN_IF_ERROR(validate_args<G>(args));
-  return detail::quantize_host_impl<T, G>(Operand::kA, args.x, view_a(args.m, args.k, args.lda),
-                                          args.q, args.ldq, args.scales, args.mx_scales,
-                                          args.scale_options, args.rounding, args.seed);
+  return detail::quantize_host_impl<T, G>(
+      Operand::kA, args.x, view_a(args.m, args.k, args.lda), args.q, args.ldq, args.scales,
+      args.mx_scales, args.scale_options, args.rounding, args.seed, args.scale_ld);
 }
 
 /// Quantizes B (either layout; q keeps the layout of x with leading dimension ldq).

@@ -84,12 +84,12 @@ FP8GEMM_GLOBAL void amax_kernel(float const* x, OperandView v, ScaleBlocking b, 
   if (t == 0 && partial[0] != 0) arch::atomic_max(amax_bits + entry, partial[0]);
 }
 
-/// scales[e] = scale_from_amax<T>(amax[e]) or mx_scales[e] = mx_scale_from_amax<T>(amax[e]);
-/// first_bad = min e with a non-finite amax.
+/// scales[b.store_index(e)] = scale_from_amax<T>(amax[e]) or mx_scales[e] =
+/// mx_scale_from_amax<T>(amax[e]); first_bad = min e with a non-finite amax.
 template <class T, bool kMx>
 FP8GEMM_GLOBAL void scales_kernel(float const* amax, std::int64_t count, float* scales,
                                   e8m0* mx_scales, ScaleOptions options,
-                                  unsigned long long* first_bad) {
+                                  unsigned long long* first_bad, ScaleBlocking b) {
   std::int64_t const e =
       static_cast<std::int64_t>(arch::block_idx_x()) * kQuantThreads + arch::thread_idx();
   if (e >= count) return;
@@ -100,7 +100,7 @@ FP8GEMM_GLOBAL void scales_kernel(float const* amax, std::int64_t count, float* 
   if constexpr (kMx) {
     mx_scales[e] = mx_scale_from_amax<T>(a);
   } else {
-    scales[e] = scale_from_amax<T>(a, options);
+    scales[b.store_index(e)] = scale_from_amax<T>(a, options);
   }
 }
 
@@ -118,7 +118,7 @@ FP8GEMM_GLOBAL void quantize_kernel(float const* x, OperandView v, T* q, Operand
     std::int64_t const r = i / v.k;
     std::int64_t const kk = i % v.k;
     std::int64_t const e = b.index(r, kk);
-    float const s = kMx ? mx_scale_value(mx_scales[e]) : scales[e];
+    float const s = kMx ? mx_scale_value(mx_scales[e]) : scales[b.store_index(e)];
     q[qv.offset(r, kk)] =
         quantize_value<T>(x[v.offset(r, kk)], s, rounding, seed, static_cast<std::uint64_t>(i));
   }
@@ -165,9 +165,10 @@ Status amax_gpu_impl(Operand op, float const* x, OperandView v, float* amax, gpu
 template <class T, class G>
 Status quantize_gpu_impl(Operand op, float const* x, OperandView v, T* q, std::int64_t ldq,
                          float* scales, e8m0* mx_scales, ScaleOptions options, Rounding rounding,
-                         std::uint64_t seed, gpuStream_t stream) {
+                         std::uint64_t seed, gpuStream_t stream, std::int64_t scale_ld = 0) {
   constexpr bool kMx = std::is_same_v<G, Mx32>;
-  ScaleBlocking const b = scale_blocking<G>(op, v.rows, v.k);
+  ScaleBlocking b = scale_blocking<G>(op, v.rows, v.k);
+  b.ld = scale_ld;
   // scratch: [first_bad u64][amax bits u32 x count]
   DeviceScratch scratch;
   FP8GEMM_RETURN_IF_ERROR(
@@ -179,7 +180,7 @@ Status quantize_gpu_impl(Operand op, float const* x, OperandView v, T* q, std::i
   FP8GEMM_RETURN_IF_ERROR(arch::launch_kernel(
       scales_kernel<T, kMx>, {grid_for(b.count(), kQuantThreads), 1, kQuantThreads}, stream,
       "scales_kernel launch", reinterpret_cast<float const*>(amax_bits), b.count(), scales,
-      mx_scales, options, static_cast<unsigned long long*>(nullptr)));
+      mx_scales, options, static_cast<unsigned long long*>(nullptr), b));
 
   // NOTE: reading first_bad back synchronizes the stream; it is what lets a non-finite input be
   // reported as a Status (the same one the host quantizer returns) instead of silently.
@@ -236,7 +237,7 @@ template <class T, class G>
       detail::scales_kernel<T, kMx>,
       {detail::grid_for(args.count, detail::kQuantThreads), 1, detail::kQuantThreads}, stream,
       "scales_kernel launch", args.amax, args.count, args.scales, args.mx_scales, args.options,
-      first_bad));
+      first_bad, ScaleBlocking{}));
   unsigned long long bad = detail::kNoBadIndex;
   FP8GEMM_GPU_RETURN_IF_ERROR(arch::copy_to_host_async(&bad, first_bad, sizeof(bad), stream));
   FP8GEMM_GPU_RETURN_IF_ERROR(arch::stream_synchronize(stream));
@@ -255,9 +256,9 @@ template <class T, class G>
 template <class T, class G>
 [[nodiscard]] Status quantize_a_gpu(QuantizeAArgs<T> const& args, gpuStream_t stream = nullptr) {
   FP8GEMM_RETURN_IF_ERROR(validate_args<G>(args));
-  return detail::quantize_gpu_impl<T, G>(Operand::kA, args.x, view_a(args.m, args.k, args.lda),
-                                         args.q, args.ldq, args.scales, args.mx_scales,
-                                         args.scale_options, args.rounding, args.seed, stream);
+  return detail::quantize_gpu_impl<T, G>(
+      Operand::kA, args.x, view_a(args.m, args.k, args.lda), args.q, args.ldq, args.scales,
+      args.mx_scales, args.scale_options, args.rounding, args.seed, stream, args.scale_ld);
 }
 
 /// GPU quantize_b_host, bit-identical to it (either layout).

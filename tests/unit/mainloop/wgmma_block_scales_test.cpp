@@ -26,15 +26,26 @@ struct Fixture {
   using Atom = typename Policy::Atom;
   static constexpr int kM = 300, kN = 520, kK = 384;  // ragged: M, N past a tile
   std::vector<float> sa, sb;
+  std::vector<float> sa_stored;  // sa as the kernel reads it: row-major, or K-block-major (ld > 0)
   typename Mainloop::Params p;
-  Fixture() {
+  /// ld > 0: A's scales K-block-major (Gemm::Arguments::scale_a_ld), NaN between the rows.
+  explicit Fixture(std::int64_t ld = 0) {
     ScaleShape const a = scale_shape<G>(Operand::kA, kM, kK),
                      b = scale_shape<G>(Operand::kB, kN, kK);
     sa.resize(static_cast<std::size_t>(a.size()));
     sb.resize(static_cast<std::size_t>(b.size()));
     for (std::size_t i = 0; i < sa.size(); ++i) sa[i] = 1.0f + static_cast<float>(i);
     for (std::size_t i = 0; i < sb.size(); ++i) sb[i] = 0.5f + static_cast<float>(i) / 1024.0f;
-    p.scale_a = {sa.data(), a.cols, kM};
+    sa_stored = sa;
+    if (ld > 0) {
+      sa_stored.assign(static_cast<std::size_t>(a.cols * ld),
+                       std::numeric_limits<float>::quiet_NaN());
+      for (std::int64_t r = 0; r < a.rows; ++r)
+        for (std::int64_t kb = 0; kb < a.cols; ++kb)
+          sa_stored[static_cast<std::size_t>(kb * ld + r)] =
+              sa[static_cast<std::size_t>(r * a.cols + kb)];
+    }
+    p.scale_a = {sa_stored.data(), a.cols, kM, ld};
     p.scale_b = {sb.data(), b.cols, kN};
     p.problem = {kM, kN, kK};
   }
@@ -52,10 +63,10 @@ struct Fixture {
 /// Every register of every consumer thread, for interior and edge tiles: the A scale of its row,
 /// the B scale of its column.
 template <class Policy, class G>
-void check_indexing() {
+void check_indexing(std::int64_t ld = 0) {
   using F = Fixture<Policy, G>;
   using Atom = typename F::Atom;
-  F f;
+  F f(ld);
   for (int m0 : {0, Policy::kBlockM})  // second tile row: rows past M = 300
     for (int n0 : {0, 4 * Policy::kBlockN})
       for (int kb = 0; kb < F::kK / 128; ++kb)
@@ -74,6 +85,12 @@ void check_indexing() {
                     << "n0 " << n0 << " t " << t << " r " << r;
               }
           }
+}
+
+TEST(WgmmaBlockScales, IndexingKBlockMajorA) {
+  // torch's column-major (M, K/128) A scales, with a leading dimension past M
+  check_indexing<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>>(300 + 5);
+  check_indexing<Sm90WgmmaDefault<>, Blockwise<128, 128, 128>>(3 + 1);  // 3 row blocks of A
 }
 
 TEST(WgmmaBlockScales, IndexingPerRowTimes128Columns) {

@@ -1,0 +1,209 @@
+# SPDX-License-Identifier: MIT
+"""Blockwise FP8 (1x128 activations, 128x128 weights) on one GPU, in one process, on the same bytes:
+fp8gemm.scaled_mm, torch._scaled_mm (cuBLASLt) and, when it imports, DeepGEMM's fp8_gemm_nt; plus
+both libraries' tensor-wise kernels on the same shapes (how much the block scales cost each).
+
+    python bench/blockwise_bench.py --out blockwise.json [--shapes issue|llm|both]
+
+Shapes: the blockwise issue's four (4096x7168x16384, 4096x4096x7168, 8192^3, 2048x28672x8192) and,
+with --shapes llm, the blockwise rows of bench/shapes/llm_shapes.csv. Method, per shape: inputs
+quantized once from one random bf16 set and rotated over >= 200 MB of copies; each op captured in
+a CUDA graph of `inner` back-to-back calls over the rotated sets; all graphs replayed for
+--heat seconds (the GPU reaches its power cap), then replayed in turn (ours, cuBLASLt, DeepGEMM,
+...) `reps` times, each replay timed with CUDA events; a call's time is the median replay / inner.
+The SM clock is sampled (nvidia-smi) right after each shape's timing. The outputs are checked
+against each other before timing. Scales are dequantization factors (x = q * s) in the layouts each
+library takes: A's (M, K/128) column-major (torch's; DeepGEMM's TMA-aligned layout when M % 4 == 0,
+so DeepGEMM copies nothing), B's (K/128, N/128) as the .t() of a row-major (N/128, K/128).
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from torch_ops_bench import environment  # noqa: E402 (the bench folder is not a package)
+
+import fp8gemm  # noqa: E402
+
+try:
+    import deep_gemm  # noqa: E402
+except ImportError as e:  # a baseline when present
+    deep_gemm = None
+    DEEP_GEMM_ERROR = str(e)
+else:
+    DEEP_GEMM_ERROR = ""
+
+E4 = torch.float8_e4m3fn
+ROOT = Path(__file__).resolve().parents[1]
+ISSUE_SHAPES = [(4096, 7168, 16384), (4096, 4096, 7168), (8192, 8192, 8192), (2048, 28672, 8192)]
+
+
+def llm_shapes(path):
+    rows = [r for r in open(path) if not r.startswith("#")]
+    out = []
+    for r in csv.DictReader(rows):
+        if "blockwise" in r["granularities"].split(";"):
+            out += [(int(m), int(r["n"]), int(r["k"])) for m in r["m"].split(";")]
+    return sorted(set(out))
+
+
+def quantize_blocks(x, rows):
+    """x (R, C) -> fp8 and dequant scales over blocks of `rows` x 128 (amax / 448; amax 0 -> 1).
+    R % rows == 0 and C % 128 == 0: the shape set has blockwise only where N and K are multiples
+    of 128."""
+    r, c = x.shape
+    xb = x.float().reshape(r // rows, rows, c // 128, 128)
+    amax = xb.abs().amax(dim=(1, 3))
+    s = torch.where(amax > 0, amax / 448.0, torch.ones_like(amax))
+    q = (xb / s[:, None, :, None]).to(E4).reshape(r, c)
+    return q, s
+
+
+def make_set(m, n, k):
+    a, sa = quantize_blocks(torch.randn(m, k, device="cuda"), 1)    # sa (M, K/128)
+    w, sw = quantize_blocks(torch.randn(n, k, device="cuda"), 128)  # sw (N/128, K/128)
+    sa_cm = sa.t().contiguous().t()  # column-major (M, K/128)
+    one = torch.ones((), device="cuda")
+    return {"a": a, "w": w, "sa": sa_cm, "sw": sw.contiguous(), "one": one,
+            "d": torch.empty(m, n, device="cuda", dtype=torch.bfloat16)}
+
+
+def ops(sets):
+    pick = lambda i: sets[i % len(sets)]  # noqa: E731
+    out = {
+        "fp8gemm_block": lambda i: fp8gemm.scaled_mm(
+            pick(i)["a"], pick(i)["w"].t(), pick(i)["sa"], pick(i)["sw"].t(),
+            out_dtype=torch.bfloat16),
+        "cublaslt_block": lambda i: torch._scaled_mm(
+            pick(i)["a"], pick(i)["w"].t(), pick(i)["sa"], pick(i)["sw"].t(),
+            out_dtype=torch.bfloat16),
+        "fp8gemm_tensor": lambda i: fp8gemm.scaled_mm(
+            pick(i)["a"], pick(i)["w"].t(), pick(i)["one"], pick(i)["one"],
+            out_dtype=torch.bfloat16),
+        "cublaslt_tensor": lambda i: torch._scaled_mm(
+            pick(i)["a"], pick(i)["w"].t(), pick(i)["one"], pick(i)["one"],
+            out_dtype=torch.bfloat16),
+    }
+    if deep_gemm is not None:
+        def dg(i):
+            s = pick(i)
+            deep_gemm.fp8_gemm_nt((s["a"], s["sa"]), (s["w"], s["sw"]), s["d"],
+                                  disable_ue8m0_cast=True)
+            return s["d"]
+        out["deepgemm_block"] = dg
+    return out
+
+
+def check(fns):
+    """The blockwise outputs agree (bf16 rounding and summation order apart)."""
+    ref = fns["cublaslt_block"](0).float()
+    scale = ref.abs().max().item()
+    for name in fns:
+        if name.endswith("_block") and name != "cublaslt_block":
+            diff = (fns[name](0).float() - ref).abs().max().item()
+            if diff > 2 ** -6 * scale:
+                raise RuntimeError(f"{name} differs from cuBLASLt: {diff} of {scale}")
+
+
+def sm_clock():
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=clocks.sm,power.draw", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=10).stdout.strip()
+        return out
+    except Exception:  # noqa: BLE001
+        return "unavailable"
+
+
+def time_point(fns, inner, reps, heat):
+    names = list(fns)
+    graphs = []
+    for name in names:
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):
+            for i in range(2):
+                fns[name](i)  # warm: JIT, the kernel choice, workspaces, outside capture
+        torch.cuda.current_stream().wait_stream(s)
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            for i in range(inner):
+                fns[name](i)
+        graphs.append(g)
+    t_end = time.time() + heat
+    while time.time() < t_end:
+        for g in graphs:
+            g.replay()
+        torch.cuda.synchronize()
+    times = [[] for _ in names]
+    for _ in range(reps):
+        for j, g in enumerate(graphs):
+            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            a.record()
+            g.replay()
+            b.record()
+            b.synchronize()
+            times[j].append(a.elapsed_time(b) * 1000.0 / inner)
+    return {name: statistics.median(t) for name, t in zip(names, times)}
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--out", required=True)
+    p.add_argument("--shapes", default="issue", choices=("issue", "llm", "both"))
+    p.add_argument("--shape-file", default=str(ROOT / "bench/shapes/llm_shapes.csv"))
+    p.add_argument("--inner", type=int, default=10)
+    p.add_argument("--reps", type=int, default=5)
+    p.add_argument("--heat", type=float, default=1.5, help="seconds of replays before timing")
+    p.add_argument("--time-limit", type=float, default=400)
+    args = p.parse_args()
+    t0 = time.time()
+    points = (ISSUE_SHAPES if args.shapes in ("issue", "both") else []) + \
+             (llm_shapes(args.shape_file) if args.shapes in ("llm", "both") else [])
+    env = environment()
+    env["deep_gemm"] = getattr(deep_gemm, "__version__", None) if deep_gemm else DEEP_GEMM_ERROR
+    result = {"environment": env, "method": __doc__, "points": [], "complete": False}
+    print("DeepGEMM:", env["deep_gemm"] or "absent", flush=True)
+    for i, (m, n, k) in enumerate(points):
+        if time.time() - t0 > args.time_limit:
+            print(f"time limit: {i} of {len(points)} shapes", flush=True)
+            break
+        per_set = m * k + n * k + 2 * m * n
+        sets = [make_set(m, n, k) for _ in range(max(2, min(16, math.ceil(200e6 / per_set))))]
+        fns = ops(sets)
+        check(fns)
+        inner = args.inner if m * n * k < 2 ** 36 else 3
+        t = time_point(fns, inner, args.reps, args.heat)
+        row = {"m": m, "n": n, "k": k, "us": t, "smi_after": sm_clock(),
+               "tflops": {name: 2e-6 * m * n * k / us for name, us in t.items()}}
+        ours = t["fp8gemm_block"]
+        row["vs_cublaslt_block"] = t["cublaslt_block"] / ours
+        row["block_over_tensor_ours"] = ours / t["fp8gemm_tensor"]
+        if "deepgemm_block" in t:
+            row["vs_deepgemm"] = t["deepgemm_block"] / ours
+            row["deepgemm_block_over_tensor"] = t["deepgemm_block"] / t["fp8gemm_tensor"]
+        result["points"].append(row)
+        print(f"{m}x{n}x{k}: " + " ".join(f"{name} {us:.1f}" for name, us in t.items()) +
+              f" | vs cuBLASLt {row['vs_cublaslt_block']:.3f}" +
+              (f" vs DeepGEMM {row['vs_deepgemm']:.3f}" if "vs_deepgemm" in row else "") +
+              f" | block/tensor {row['block_over_tensor_ours']:.3f} | {row['smi_after']}", flush=True)
+        Path(args.out).write_text(json.dumps(result, indent=1))
+        del sets, fns
+        torch.cuda.empty_cache()
+    else:
+        result["complete"] = True
+    Path(args.out).write_text(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
