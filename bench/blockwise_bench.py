@@ -22,7 +22,6 @@ import argparse
 import csv
 import json
 import math
-import statistics
 import subprocess
 import sys
 import time
@@ -31,7 +30,7 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from torch_ops_bench import environment  # noqa: E402 (the bench folder is not a package)
+from torch_ops_bench import environment, time_graphs  # noqa: E402 (bench/ is no package)
 
 import fp8gemm  # noqa: E402
 
@@ -125,35 +124,8 @@ def sm_clock():
 
 
 def time_point(fns, inner, reps, heat):
-    names = list(fns)
-    graphs = []
-    for name in names:
-        s = torch.cuda.Stream()
-        s.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(s):
-            for i in range(2):
-                fns[name](i)  # warm: JIT, the kernel choice, workspaces, outside capture
-        torch.cuda.current_stream().wait_stream(s)
-        g = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(g):
-            for i in range(inner):
-                fns[name](i)
-        graphs.append(g)
-    t_end = time.time() + heat
-    while time.time() < t_end:
-        for g in graphs:
-            g.replay()
-        torch.cuda.synchronize()
-    times = [[] for _ in names]
-    for _ in range(reps):
-        for j, g in enumerate(graphs):
-            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            a.record()
-            g.replay()
-            b.record()
-            b.synchronize()
-            times[j].append(a.elapsed_time(b) * 1000.0 / inner)
-    return {name: statistics.median(t) for name, t in zip(names, times)}
+    """{name: median µs per call} (torch_ops_bench.time_graphs)."""
+    return dict(zip(fns, time_graphs(list(fns.values()), inner, reps, heat)))
 
 
 def main():

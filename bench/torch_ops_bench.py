@@ -48,8 +48,9 @@ def shapes(path):
     return out
 
 
-def time_graphs(fns, inner, reps):
-    """Median µs per call of each fn (a callable of the set index), CUDA graphs replayed in turn."""
+def time_graphs(fns, inner, reps, heat=0.0):
+    """Median µs per call of each fn (a callable of the set index), CUDA graphs replayed in turn;
+    first `heat` seconds of replays of all of them (to reach the power cap)."""
     graphs = []
     for fn in fns:
         s = torch.cuda.Stream()
@@ -63,9 +64,13 @@ def time_graphs(fns, inner, reps):
             for i in range(inner):
                 fn(i)
         graphs.append(g)
-    for g in graphs:
-        g.replay()
-    torch.cuda.synchronize()
+    t_end = time.time() + heat
+    while True:
+        for g in graphs:
+            g.replay()
+        torch.cuda.synchronize()
+        if time.time() >= t_end:
+            break
     times = [[] for _ in fns]
     for _ in range(reps):
         for j, g in enumerate(graphs):

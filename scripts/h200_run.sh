@@ -34,6 +34,17 @@ export LD_LIBRARY_PATH=$PWD/.carry${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 } > "$out/env.txt" 2>&1
 cat "$out/env.txt"
 rc=0
+# smi_start FILE: SM clock, power (and the time) sampled every 500 ms into FILE until smi_stop.
+# smi_stop FILE WHAT: stops it and prints the SM clock's min / median / max during WHAT.
+smi_start() {
+  nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw --format=csv,noheader,nounits -lms 500 \
+    > "$1" 2>/dev/null &
+  sampler=$!
+}
+smi_stop() {
+  kill "$sampler"
+  awk -F', ' '{print $2}' "$1" | sort -n | awk -v what="$2" '{a[NR]=$1} END {print "SM clock MHz during the " what ": min", a[1], "median", a[int((NR+1)/2)], "max", a[NR], "(" NR " samples)"}'
+}
 if [[ $what == tests || $what == all ]]; then
   : > "$out/tests.log"
   # One gtest JSON per binary, packed into one archive: $OUT brings back at most 8 files.
@@ -130,18 +141,15 @@ if [[ $what == tune ]]; then
   # FP8GEMM_TUNE_ARGS (e.g. --granularities per_tensor,per_channel); JSON to tune.json (written
   # point by point: a run cut short keeps what it finished), SM clock and power sampled twice a
   # second (tune_smi.csv). FP8GEMM_TUNE_TIMEOUT seconds (default 500).
-  nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw --format=csv,noheader,nounits -lms 500 \
-    > "$out/tune_smi.csv" &
-  sampler=$!
+  smi_start "$out/tune_smi.csv"
   # shellcheck disable=SC2086  # FP8GEMM_TUNE_ARGS is a list of arguments
   timeout "${FP8GEMM_TUNE_TIMEOUT:-500}" .carry/fp8gemm_tune \
     --shapes "${FP8GEMM_TUNE_SHAPES:-bench/shapes/llm_shapes.csv}" --out "$out/tune.json" \
     --commit "$(cat .carry/COMMIT 2>/dev/null || echo unknown)" ${FP8GEMM_TUNE_ARGS:-} \
     > "$out/tune.log" 2>&1
   r=$?; rc=$((rc | r))
-  kill $sampler
   echo "tune exit $r: $(grep -c auto/lt "$out/tune.log") points"
-  awk -F', ' '{print $2}' "$out/tune_smi.csv" | sort -n | awk '{a[NR]=$1} END {print "SM clock MHz during the sweep: min", a[1], "median", a[int((NR+1)/2)], "max", a[NR], "(" NR " samples)"}'
+  smi_stop "$out/tune_smi.csv" sweep
   tail -3 "$out/tune.log"
 fi
 if [[ $what == grouped ]]; then
@@ -157,17 +165,14 @@ if [[ $what == grouped ]]; then
     r=$?; rc=$((rc | r))
     echo "grouped memcheck exit $r: $(grep -E 'ERROR SUMMARY' "$out/grouped_memcheck.log" | tail -1)"
   fi
-  nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw --format=csv,noheader,nounits -lms 500 \
-    > "$out/grouped_smi.csv" &
-  sampler=$!
+  smi_start "$out/grouped_smi.csv"
   # shellcheck disable=SC2086  # FP8GEMM_GROUPED_ARGS is a list of arguments
   timeout "${FP8GEMM_BENCH_TIMEOUT:-400}" .carry/fp8gemm_grouped_bench --out "$out/grouped.json" \
     --commit "$(cat .carry/COMMIT 2>/dev/null || echo unknown)" ${FP8GEMM_GROUPED_ARGS:-} \
     > "$out/grouped_bench.log" 2>&1
   r=$?; rc=$((rc | r))
-  kill $sampler
   echo "grouped bench exit $r"
-  awk -F', ' '{print $2}' "$out/grouped_smi.csv" | sort -n | awk '{a[NR]=$1} END {print "SM clock MHz during the bench: min", a[1], "median", a[int((NR+1)/2)], "max", a[NR], "(" NR " samples)"}'
+  smi_stop "$out/grouped_smi.csv" bench
   cat "$out/grouped_bench.log"
 fi
 if [[ $what == python ]]; then
@@ -188,16 +193,13 @@ if [[ $what == python ]]; then
       tee "$out/fp8_mlp.log"
   fi
   if [[ ${FP8GEMM_SKIP_TORCH_BENCH:-0} != 1 ]]; then
-    nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv,noheader -lms 200 \
-      > "$out/torch_bench_smi.csv" 2>/dev/null &
-    sampler=$!
+    smi_start "$out/torch_bench_smi.csv"
     # shellcheck disable=SC2086  # a list of arguments
     timeout "${FP8GEMM_BENCH_TIMEOUT:-500}" python3 bench/torch_ops_bench.py \
       --out "$out/torch_ops_bench.json" ${FP8GEMM_TORCH_BENCH_ARGS:-} > "$out/torch_bench.log" 2>&1
     r=$?; rc=$((rc | r))
-    kill $sampler
     echo "torch ops bench exit $r"
-    awk -F', ' '{print $2}' "$out/torch_bench_smi.csv" | sort -n | awk '{a[NR]=$1} END {print "SM clock MHz during the bench: min", a[1], "median", a[int((NR+1)/2)], "max", a[NR], "(" NR " samples)"}'
+    smi_stop "$out/torch_bench_smi.csv" bench
     tail -40 "$out/torch_bench.log"
   fi
 fi
@@ -219,16 +221,13 @@ if [[ $what == blockwise ]]; then
     [[ -n $lib ]] && export PYTHONPATH=$lib:$PYTHONPATH
     ldd "$lib"/deep_gemm/_C*.so 2>/dev/null | grep -E 'stdc' | tee "$out/deepgemm_ldd.txt"
   fi
-  nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv,noheader -lms 200 \
-    > "$out/blockwise_smi.csv" 2>/dev/null &
-  sampler=$!
+  smi_start "$out/blockwise_smi.csv"
   # shellcheck disable=SC2086  # a list of arguments
   timeout "${FP8GEMM_BENCH_TIMEOUT:-450}" python3 bench/blockwise_bench.py \
     --out "$out/blockwise_bench.json" ${FP8GEMM_BLOCKWISE_ARGS:-} > "$out/blockwise_bench.log" 2>&1
   r=$?; rc=$((rc | r))
-  kill $sampler
   echo "blockwise bench exit $r"
-  awk -F', ' '{print $2}' "$out/blockwise_smi.csv" | sort -n | awk '{a[NR]=$1} END {print "SM clock MHz during the bench: min", a[1], "median", a[int((NR+1)/2)], "max", a[NR], "(" NR " samples)"}'
+  smi_stop "$out/blockwise_smi.csv" bench
   tail -30 "$out/blockwise_bench.log"
 fi
 if [[ $what == profile ]]; then

@@ -126,7 +126,6 @@ class AutoGemm {
     std::int64_t scale_a_count = 0;
     Scale const* scale_b = nullptr;
     std::int64_t scale_b_count = 0;
-    std::int64_t scale_a_ld = 0;  // Blockwise: 0 row-major, > 0 K-block-major (Gemm::Arguments)
     EpilogueParams epilogue{};
     int split_k = 1;
     int band_m = 0;
@@ -135,6 +134,7 @@ class AutoGemm {
     /// A candidate's short name (selection/targets.hpp) or Gemm::name(): runs that one (tier
     /// forced); FP8GEMM_FORCE_POLICY does the same for every call. Null: chosen.
     char const* force_policy = nullptr;
+    std::int64_t scale_a_ld = 0;  // Blockwise: 0 row-major, > 0 K-block-major (Gemm::Arguments)
   };
 
   /// The choice for these arguments: memoized per (M, N, K, L, SM count, split_k, band_m, whether a

@@ -42,13 +42,8 @@ class Gemm {
     std::int64_t scale_a_count = 0;  // = scale_shape_a(m, k).size() (checked)
     Scale const* scale_b = nullptr;  // shape: scale_shape_b(n, k)
     std::int64_t scale_b_count = 0;  // = scale_shape_b(n, k).size() (checked)
-    /// Blockwise only, scale_a's layout. 0: row-major, as above. > 0: K-block-major, K block kb
-    /// of scale row r at scale_a[kb * scale_a_ld + r], scale_a_ld >= scale_shape_a(m, k).rows
-    /// (torch's column-major (M, K/128) A scales, scale_a_ld = their stride(1)); then
-    /// scale_a_count >= (scale_shape_a.cols - 1) * scale_a_ld + scale_shape_a.rows.
-    std::int64_t scale_a_ld = 0;
-    EpilogueParams epilogue{};  // c, ldc, bias, output_scale (fp8 C only), amax
-    int split_k = 1;            // >1: K split over workgroups, reduced deterministically
+    EpilogueParams epilogue{};       // c, ldc, bias, output_scale (fp8 C only), amax
+    int split_k = 1;                 // >1: K split over workgroups, reduced deterministically
     /// Raster order: tile rows per band (consecutive tiles walk a band down each tile column).
     /// 0: the scheduler's choice: the persistent WGMMA kernel takes the squarest wave for its
     /// tile and SM count (16 for 128 x 256 tiles on 132 SMs, 11 for 128 x 128;
@@ -60,6 +55,11 @@ class Gemm {
     /// on whole 2-CTA clusters, at least one), leaving the others to concurrent work; 0: every
     /// SM of the device. Results do not depend on it.
     int sm_count = 0;
+    /// Blockwise only, scale_a's layout. 0: row-major, as above. > 0: K-block-major, K block kb
+    /// of scale row r at scale_a[kb * scale_a_ld + r], scale_a_ld >= scale_shape_a(m, k).rows
+    /// (torch's column-major (M, K/128) A scales, scale_a_ld = their stride(1)); then
+    /// scale_a_count >= (scale_shape_a.cols - 1) * scale_a_ld + scale_shape_a.rows.
+    std::int64_t scale_a_ld = 0;
   };
 
   static std::string name() {

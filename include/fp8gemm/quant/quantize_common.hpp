@@ -93,13 +93,13 @@ struct QuantizeAArgs {
   float* scales = nullptr;       // PerTensor/PerChannel/Blockwise: float[scale_shape<G>(kA, m, k)]
   e8m0* mx_scales = nullptr;     // Mx32: e8m0[m][ceil(k/32)]
   std::int64_t scale_count = 0;  // length of the scale array passed (scales or mx_scales)
+  ScaleOptions scale_options{};
+  Rounding rounding = Rounding::kNearestEven;
+  std::uint64_t seed = 0;  // stochastic rounding only
   /// Blockwise only: 0 writes the scales row-major; > 0 K-block-major, K block kb of scale row r
   /// at scales[kb * scale_ld + r] (Gemm::Arguments::scale_a_ld; scale_ld >= the scale rows,
   /// scale_count >= (K blocks - 1) * scale_ld + rows; the entries between are not written).
   std::int64_t scale_ld = 0;
-  ScaleOptions scale_options{};
-  Rounding rounding = Rounding::kNearestEven;
-  std::uint64_t seed = 0;  // stochastic rounding only
 };
 
 /// Quantize B (logically K x N, stored per `layout`) into q (same layout, leading dimension ldq).
