@@ -119,13 +119,13 @@ int probe_host() { return int(__hip_cvt_float_to_fp8(1.5f, __HIP_SATFINITE, __HI
   if(FP8GEMM_AMD_TOOLCHAIN_PROBE_OK)
     set(FP8GEMM_HAVE_AMD_TOOLCHAIN ON)
     # Linking HIP code: the runtime library, and a full compile (clang-offload-bundler, from
-    # clang-tools-22, joins the host and device objects).
-    find_library(FP8GEMM_HIP_RUNTIME_LIBRARY NAMES libamdhip64.so.6 amdhip64
+    # clang-tools-22, joins the host and device objects). Searched at every configure (a prefix
+    # or toolchain installed later is found), the probe cached per (flags, library).
+    find_library(_fp8gemm_hip_runtime NAMES libamdhip64.so.6 amdhip64
                  HINTS "${_fp8gemm_hip_root}/lib/x86_64-linux-gnu" "${_fp8gemm_hip_root}/lib"
-                 NO_DEFAULT_PATH)
-    set(_fp8gemm_link_sig "${_fp8gemm_probe_sig};${FP8GEMM_HIP_RUNTIME_LIBRARY}")
-    if(FP8GEMM_HIP_RUNTIME_LIBRARY AND
-       NOT "${FP8GEMM_HIP_LINK_PROBE_SIG}" STREQUAL "${_fp8gemm_link_sig}")
+                 NO_DEFAULT_PATH NO_CACHE)
+    set(_fp8gemm_link_sig "${_fp8gemm_probe_sig};${_fp8gemm_hip_runtime}")
+    if(_fp8gemm_hip_runtime AND NOT "${FP8GEMM_HIP_LINK_PROBE_SIG}" STREQUAL "${_fp8gemm_link_sig}")
       set(_dir "${CMAKE_BINARY_DIR}/CMakeFiles/fp8gemm_amd_probe")
       execute_process(
         COMMAND "${FP8GEMM_HIP_CLANG}" ${FP8GEMM_HIP_FLAGS} --offload-arch=gfx942 -fPIC -O1 -c
@@ -140,8 +140,10 @@ int probe_host() { return int(__hip_cvt_float_to_fp8(1.5f, __HIP_SATFINITE, __HI
       endif()
       set(FP8GEMM_HIP_LINK_PROBE_SIG "${_fp8gemm_link_sig}" CACHE INTERNAL "")
     endif()
-    if(NOT FP8GEMM_HIP_RUNTIME_LIBRARY OR NOT FP8GEMM_HIP_LINK_PROBE_OK)
-      set(FP8GEMM_HIP_RUNTIME_LIBRARY "" CACHE FILEPATH "" FORCE)
+    unset(FP8GEMM_HIP_RUNTIME_LIBRARY CACHE)  # a normal variable (older builds cached one)
+    set(FP8GEMM_HIP_RUNTIME_LIBRARY "")
+    if(_fp8gemm_hip_runtime AND FP8GEMM_HIP_LINK_PROBE_OK)
+      set(FP8GEMM_HIP_RUNTIME_LIBRARY "${_fp8gemm_hip_runtime}")
     endif()
   else()
     list(APPEND _fp8gemm_amd_missing "a working HIP compile (probe failed, see the warning above)")

@@ -213,17 +213,17 @@ if [[ $what == blockwise ]]; then
   if [[ -f .carry/deepgemm.tgz ]]; then
     dg=/tmp/deepgemm
     rm -rf "$dg" && mkdir -p "$dg" && tar xzf .carry/deepgemm.tgz -C "$dg"
-    (cd "$dg" && CC=/usr/bin/gcc CXX=/usr/bin/g++ DG_USE_LOCAL_VERSION=0 timeout 420 \
+    # a baseline: its failure is reported, and the bench runs without it
+    (cd "$dg" && CC=/usr/bin/gcc CXX=/usr/bin/g++ DG_USE_LOCAL_VERSION=0 timeout 240 \
       python3 setup.py build) > "$out/deepgemm_build.log" 2>&1
-    r=$?; rc=$((rc | r))
-    echo "DeepGEMM build exit $r: $(tail -1 "$out/deepgemm_build.log")"
+    echo "DeepGEMM build exit $?: $(tail -1 "$out/deepgemm_build.log")"
     lib=$(ls -d "$dg"/build/lib.* 2>/dev/null | head -1)
     [[ -n $lib ]] && export PYTHONPATH=$lib:$PYTHONPATH
     ldd "$lib"/deep_gemm/_C*.so 2>/dev/null | grep -E 'stdc' | tee "$out/deepgemm_ldd.txt"
   fi
   smi_start "$out/blockwise_smi.csv"
   # shellcheck disable=SC2086  # a list of arguments
-  timeout "${FP8GEMM_BENCH_TIMEOUT:-450}" python3 bench/blockwise_bench.py \
+  timeout "${FP8GEMM_BENCH_TIMEOUT:-300}" python3 bench/blockwise_bench.py \
     --out "$out/blockwise_bench.json" ${FP8GEMM_BLOCKWISE_ARGS:-} > "$out/blockwise_bench.log" 2>&1
   r=$?; rc=$((rc | r))
   echo "blockwise bench exit $r"

@@ -48,14 +48,10 @@ else
 fi
 # FP8GEMM_REQUIRE_TOOLCHAINS=ON (.ci/run): configure fails when nvcc or the AMD toolchain is missing
 cfg+=("-DFP8GEMM_REQUIRE_TOOLCHAINS=${FP8GEMM_REQUIRE_TOOLCHAINS:-OFF}")
-# The PyTorch ops' HIP libraries (gfx950, gfx942), which tests/isa checks, when HIP can be linked
-# (install_deps.sh provides the toolchain; FP8GEMM_TORCH_HIP=OFF skips them)
-cfg+=("-DFP8GEMM_TORCH_PYTHON=$PY")
-if [[ "${FP8GEMM_TORCH_HIP:-ON}" == ON ]]; then
-  cfg+=(-DFP8GEMM_TORCH_BACKENDS=hip)
-else
-  cfg+=(-DFP8GEMM_TORCH_BACKENDS=)
-fi
+# The PyTorch ops' HIP libraries (gfx950, gfx942), which tests/isa checks, where HIP can be linked
+# (install_deps.sh provides what it takes; FP8GEMM_TORCH_HIP=OFF skips them). The test build
+# builds no other backend: pip does, below.
+cfg+=("-DFP8GEMM_TORCH_PYTHON=$PY" -DFP8GEMM_TORCH_BACKENDS= "-DFP8GEMM_TEST_TORCH_HIP=${FP8GEMM_TORCH_HIP:-ON}")
 cmake "${cfg[@]}"
 if ((CONFIGURE_ONLY)); then
   exit 0

@@ -223,7 +223,7 @@ struct Workspace {
 };
 
 /// out[M, N] = epilogue(scale_a (x) scale_b * (a[M, K] b[N, K]^T)), every operand contiguous in
-/// fp8gemm's layout (granularity.hpp).
+/// fp8gemm's layout (granularity.hpp), block scale_a row-major or K-block-major (scale_a_ld).
 struct DenseCall {
   void const* a = nullptr;
   void const* b = nullptr;

@@ -38,23 +38,18 @@ def _load_library(name: str) -> None:
         _LOADED[name] = str(path)
 
 
-def _load_hip(name: str) -> None:
-    """ROCm: the HIP library of one architecture ("hip_gfx950" or "hip_gfx942"). Both register for
-    torch's "cuda" device, so a process holds one; the first GPU call picks it (finding a GPU's
-    architecture initializes the GPU, which importing fp8gemm does not do)."""
-    if name and not any(n.startswith("hip_") for n in _LOADED):
-        _load_library(name)
-
-
 def _load() -> None:
     """Loads each backend library present beside this file (FP8GEMM_TORCH_LIB_DIR overrides):
-    the CPU one, and the CUDA one or (on ROCm, if the GPU is already initialized; else at the first
-    GPU call) the HIP one for GPU 0's architecture."""
+    the CPU one, and the CUDA one or, on ROCm, the HIP one for GPU 0's architecture. Both HIP
+    libraries register for torch's "cuda" device, so a process holds one; finding the architecture
+    initializes the GPU (here, at import, so that torch.compile never traces a load)."""
     _load_library("cpu")
     if not torch.version.hip:
         _load_library("cuda")
-    elif torch.cuda.is_initialized():
-        _load_hip(_ops.hip_backend())
+    elif torch.cuda.is_available():
+        name = _ops.hip_backend(0)
+        if name:
+            _load_library(name)
 
 
 _load()
@@ -90,13 +85,13 @@ def _call(op, *args):
 
 def _require_backend(t: torch.Tensor) -> None:
     name = backend_of(t)
-    if name.startswith("hip_") and name not in _LOADED:
-        _load_hip(name)
     if name not in _LOADED:
+        backend = "hip" if name.startswith("hip") else name
         raise NotImplementedError(
-            f"fp8gemm: unsupported: no fp8gemm library for {t.device.type} tensors is installed "
-            f"(loaded: {sorted(_LOADED) or 'none'}); build it with "
-            f"pip install . -Ccmake.define.FP8GEMM_TORCH_BACKENDS=\"cpu;{name}\"")
+            f"fp8gemm: unsupported: no fp8gemm library for {t.device.type} tensors "
+            f"({name}) is loaded (loaded: {sorted(_LOADED) or 'none'}; a process holds one HIP "
+            f"library, for GPU 0's architecture); build it with "
+            f"pip install . -Ccmake.define.FP8GEMM_TORCH_BACKENDS=\"cpu;{backend}\"")
 
 
 def _numel_one(s: torch.Tensor) -> bool:

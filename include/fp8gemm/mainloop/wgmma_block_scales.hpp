@@ -23,10 +23,10 @@ struct WgmmaBlockScales {
   /// Where a thread's scales of one tile start, as element offsets into the scale arrays
   /// ([ceil(rows / block rows)][cols = K blocks], row-major; A's may be K-block-major, ScaleView):
   /// k-block kb's are scale_a.data[a[i][h] + kb * ka] and scale_b.data[b[g] + kb]. Computed once
-  /// per tile, so a
-  /// k-block's load is one address add (the index math with its clamps and 64-bit products was 45
-  /// of a k-block's 170 instructions); 32-bit, as can_implement bounds the arrays below 2^31
-  /// elements, to keep the registers for the accumulators.
+  /// per tile, so a k-block's load is an address add (and one multiply by ka for A's; the index
+  /// math with its clamps and 64-bit products was 45 of a k-block's 170 instructions); 32-bit, as
+  /// can_implement bounds the arrays below 2^31 elements, to keep the registers for the
+  /// accumulators.
   struct Rows {
     int a[Policy::kAtomsM][2];
     int b[kBGroups];
