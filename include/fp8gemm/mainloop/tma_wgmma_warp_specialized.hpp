@@ -130,6 +130,30 @@ struct TmaWgmmaMainloop {
   static_assert(Rules::kAccumulatorRegisters == kAccumulatorRegisters,
                 "the rules count the registers as the mainloop does");
 
+  /// The last tile along an operand's rows when it ends inside the tile (unclustered policies):
+  /// its copies bring only the rows left, rounded up to the 8-row swizzle atom, through a second
+  /// tensor map, instead of a whole box whose rows past the matrix TMA fills with zeros. Those
+  /// fills cost more than the rows they stand for: at M = 200 every 128 x 128 kernel ran slower
+  /// than at M = 256 (docs/performance.md#sm90-tail-boxes). The stage's rows past the tail box
+  /// are stale, as a_box_rows' are: they feed only outputs past M (N), which nothing stores.
+  /// origin: the tile origin (operand row) whose copies use the tail map, -1 for none. The
+  /// dense walk's last tile starts there; a grouped walk's tile starting there has the same
+  /// rows left, and one starting past it copies a whole box, as before.
+  struct OperandTail {
+    int origin = -1;
+    int rows = 0;  // the tail map's box rows
+    int box = 0;   // the operand's map's box rows (a tail copy brings box - rows rows less)
+  };
+  /// The tail of `extent` rows copied in boxes of `box` rows: none when one box covers them all
+  /// (a_box_rows shrinks that box already), when the tiles end on the last row, or when the
+  /// rounded rows left fill a whole box.
+  FP8GEMM_HOST_DEVICE static constexpr OperandTail operand_tail(int extent, int box) {
+    int const left = extent % box;
+    int const rows = (left + 7) / 8 * 8;
+    if (kClusterSize > 1 || extent <= box || left == 0 || rows >= box) return {};
+    return {extent - left, rows, box};
+  }
+
   struct Arguments {
     MatrixView<ElementA> a;  // [M, K]
     MatrixView<ElementB> b;  // [N, K]
@@ -145,6 +169,11 @@ struct TmaWgmmaMainloop {
     ScaleView<Granularity> scale_b;
     ProblemShape problem;
     std::uint32_t stage_tx_bytes = 0;  // stage_plan(m, rank).tx_bytes: every byte landing per stage
+    /// Unclustered policies: the last tile of A's rows (B's) that ends inside the matrix is
+    /// copied through a second map whose box holds only the rows left (OperandTail).
+    arch::TmaDescriptor map_a_tail;  // A, box 128 (K) x tail_a.rows, when tail_a.origin >= 0
+    arch::TmaDescriptor map_b_tail;  // B, box 128 (K) x tail_b.rows, when tail_b.origin >= 0
+    OperandTail tail_a, tail_b;
   };
 
   /// Rows of A one copy brings: the tile's BlockM, or, when all of M fits below that, M rounded
@@ -324,7 +353,18 @@ struct TmaWgmmaMainloop {
     p.scale_a = args.scale_a;
     p.scale_b = args.scale_b;
     p.problem = problem;
-    p.stage_tx_bytes = stage_plan(args.a.rows, 0).tx_bytes;  // the same for both ranks
+    StagePlan const plan = stage_plan(args.a.rows, 0);
+    p.stage_tx_bytes = plan.tx_bytes;  // the same for both ranks
+    p.tail_a = operand_tail(args.a.rows, plan.a.rows);
+    p.tail_b = operand_tail(args.b.rows, plan.b.rows);
+    if (p.tail_a.origin >= 0)
+      FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(
+          operand_map(args.a.data, args.a.rows, args.a.cols, args.a.ld, p.tail_a.rows),
+          &p.map_a_tail));
+    if (p.tail_b.origin >= 0)
+      FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(
+          operand_map(args.b.data, args.b.rows, args.b.cols, args.b.ld, p.tail_b.rows),
+          &p.map_b_tail));
     return Status::success();
   }
 
@@ -350,13 +390,16 @@ struct TmaWgmmaMainloop {
     arch::fence_mbarrier_init();
     arch::tma_prefetch_descriptor(&p.map_a);
     arch::tma_prefetch_descriptor(&p.map_b);
+    if (p.tail_a.origin >= 0) arch::tma_prefetch_descriptor(&p.map_a_tail);
+    if (p.tail_b.origin >= 0) arch::tma_prefetch_descriptor(&p.map_b_tail);
   }
 
   /// Producer (one elected thread): K-blocks [kb_begin, kb_end) of the tile at (m0, n0) into the
   /// ring. Out-of-bounds rows and K inside a box arrive as zeros (TMA), and still count as
-  /// transaction bytes. Multicast: `rank` is the CTA's cluster rank; both CTAs of the cluster
-  /// call this with the same k-blocks (and the same m0 for kA, n0 for kB), each copying its half
-  /// of the shared tile into both CTAs (stage_plan).
+  /// transaction bytes; unclustered, the operands' last partial tiles come through their tail
+  /// maps (OperandTail), whose smaller boxes the full barrier expects. Multicast: `rank` is the
+  /// CTA's cluster rank; both CTAs of the cluster call this with the same k-blocks (and the same m0
+  /// for kA, n0 for kB), each copying its half of the shared tile into both CTAs (stage_plan).
   FP8GEMM_DEVICE static void load(Params const& p, SharedStorage& s, RingPosition& pos, int m0,
                                   int n0, int kb_begin, int kb_end, int rank = 0) {
     if constexpr (kClusterSize == 1) {
@@ -367,17 +410,25 @@ struct TmaWgmmaMainloop {
         if (hinted)
           policy_a = arch::l2_policy_evict_last(), policy_b = arch::l2_policy_evict_first();
       }
+      // the tile's maps: a tail map where the tile is the operand's last, partial one
+      bool const a_tail = m0 == p.tail_a.origin, b_tail = n0 == p.tail_b.origin;
+      arch::TmaDescriptor const* const map_a = a_tail ? &p.map_a_tail : &p.map_a;
+      arch::TmaDescriptor const* const map_b = b_tail ? &p.map_b_tail : &p.map_b;
+      // expect_tx: the two boxes' bytes (stage_tx_bytes, less the rows a tail box leaves out)
+      std::uint32_t const tx_bytes =
+          p.stage_tx_bytes -
+          static_cast<std::uint32_t>((a_tail ? p.tail_a.box - p.tail_a.rows : 0) +
+                                     (b_tail ? p.tail_b.box - p.tail_b.rows : 0)) *
+              kBlockK;
       for (int kb = kb_begin; kb < kb_end; ++kb) {
         arch::Mbarrier::wait(&s.empty[pos.stage], pos.phase ^ 1);  // waits for: consumers freed it
-        arch::Mbarrier::arrive_expect_tx(&s.full[pos.stage], p.stage_tx_bytes);
+        arch::Mbarrier::arrive_expect_tx(&s.full[pos.stage], tx_bytes);
         if (hinted) {
-          arch::tma_load_2d(s.a[pos.stage], &p.map_a, &s.full[pos.stage], kb * kBlockK, m0,
-                            policy_a);
-          arch::tma_load_2d(s.b[pos.stage], &p.map_b, &s.full[pos.stage], kb * kBlockK, n0,
-                            policy_b);
+          arch::tma_load_2d(s.a[pos.stage], map_a, &s.full[pos.stage], kb * kBlockK, m0, policy_a);
+          arch::tma_load_2d(s.b[pos.stage], map_b, &s.full[pos.stage], kb * kBlockK, n0, policy_b);
         } else {
-          arch::tma_load_2d(s.a[pos.stage], &p.map_a, &s.full[pos.stage], kb * kBlockK, m0);
-          arch::tma_load_2d(s.b[pos.stage], &p.map_b, &s.full[pos.stage], kb * kBlockK, n0);
+          arch::tma_load_2d(s.a[pos.stage], map_a, &s.full[pos.stage], kb * kBlockK, m0);
+          arch::tma_load_2d(s.b[pos.stage], map_b, &s.full[pos.stage], kb * kBlockK, n0);
         }
         pos.advance<kStages>();
       }

@@ -241,5 +241,26 @@ TEST(WgmmaMainloop, ABoxRowsFollowSmallM) {
   EXPECT_EQ(Default::a_box_rows(129), 128);
 }
 
+/// The last partial tile's box (OperandTail): the rows left past the last whole tile, rounded up
+/// to 8; none when one box holds every row, the tiles end on the last row, or the rounded rest is
+/// a whole box; none with a cluster (its boxes are half tiles, kept whole).
+TEST(WgmmaMainloop, TailBoxHoldsTheRowsLeft) {
+  using Default = TmaWgmmaMainloop<Sm90WgmmaDefault<>, PerTensor, 128>;  // 128 x 128
+  using Tail = Default::OperandTail;
+  auto same = [](Tail a, Tail b) {
+    return a.origin == b.origin && a.rows == b.rows && a.box == b.box;
+  };
+  EXPECT_TRUE(same(Default::operand_tail(200, 128), Tail{128, 72, 128}));
+  EXPECT_TRUE(same(Default::operand_tail(197, 128), Tail{128, 72, 128}));  // 69 rows, 3 zeros
+  EXPECT_TRUE(same(Default::operand_tail(129, 128), Tail{128, 8, 128}));
+  EXPECT_TRUE(same(Default::operand_tail(1100, 128), Tail{1024, 80, 128}));
+  EXPECT_TRUE(same(Default::operand_tail(576, 256), Tail{512, 64, 256}));
+  EXPECT_EQ(Default::operand_tail(256, 128).origin, -1);  // whole tiles
+  EXPECT_EQ(Default::operand_tail(100, 104).origin, -1);  // one box (a_box_rows) holds them
+  EXPECT_EQ(Default::operand_tail(250, 128).origin, -1);  // 122 rows round up to the box
+  using Cluster = TmaWgmmaMainloop<Sm90WgmmaDefaultMulticastA<>, PerTensor, 128>;
+  EXPECT_EQ(Cluster::operand_tail(200, 128).origin, -1);
+}
+
 }  // namespace
 }  // namespace fp8gemm
