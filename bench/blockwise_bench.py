@@ -3,7 +3,7 @@
 fp8gemm.scaled_mm, torch._scaled_mm (cuBLASLt) and, when it imports, DeepGEMM's fp8_gemm_nt; plus
 both libraries' tensor-wise kernels on the same shapes (how much the block scales cost each).
 
-    python bench/blockwise_bench.py --out blockwise.json [--shapes issue|llm|both]
+    python bench/blockwise_bench.py --out blockwise.json [--shapes issue|llm|both] [--grouped]
 
 Shapes: the blockwise issue's four (4096x7168x16384, 4096x4096x7168, 8192^3, 2048x28672x8192) and,
 with --shapes llm, the blockwise rows of bench/shapes/llm_shapes.csv. Method, per shape: inputs
@@ -12,7 +12,8 @@ a CUDA graph of `inner` back-to-back calls over the rotated sets; all graphs rep
 --heat seconds (the GPU reaches its power cap), then replayed in turn (ours, cuBLASLt, DeepGEMM,
 ...) `reps` times, each replay timed with CUDA events; a call's time is the median replay / inner.
 The SM clock is sampled (nvidia-smi) right after each shape's timing. The outputs are checked
-against each other before timing. Scales are dequantization factors (x = q * s) in the layouts each
+against each other before timing (a disagreement is recorded, not fatal). --grouped then runs the
+grouped GEMM issue's six DeepGEMM cases (contiguous, masked) on the same bytes. Scales are dequantization factors (x = q * s) in the layouts each
 library takes: A's (M, K/128) column-major (torch's; DeepGEMM's TMA-aligned layout when M % 4 == 0,
 so DeepGEMM copies nothing), B's (K/128, N/128) as the .t() of a row-major (N/128, K/128).
 """
@@ -104,14 +105,89 @@ def ops(sets):
 
 
 def check(fns):
-    """The blockwise outputs agree (bf16 rounding and summation order apart)."""
+    """{name: whether its blockwise output agrees with cuBLASLt's (bf16 rounding and summation
+    order apart: within 2^-6 of the largest output)}."""
     ref = fns["cublaslt_block"](0).float()
     scale = ref.abs().max().item()
-    for name in fns:
-        if name.endswith("_block") and name != "cublaslt_block":
-            diff = (fns[name](0).float() - ref).abs().max().item()
-            if diff > 2 ** -6 * scale:
-                raise RuntimeError(f"{name} differs from cuBLASLt: {diff} of {scale}")
+    return {name: (fns[name](0).float() - ref).abs().max().item() <= 2 ** -6 * scale
+            for name in fns if name.endswith("_block") and name != "cublaslt_block"}
+
+
+# The grouped GEMM issue's DeepGEMM cases: (name, groups, rows per group, N, K, mode). Contiguous:
+# every group's rows (a multiple of 128: DeepGEMM's contiguous layout needs it; fp8gemm does not)
+# one after another; masked: capacity = rows, every group full.
+GROUPED_CASES = [
+    ("contiguous_4x8192_n4096_k7168", 4, 8192, 4096, 7168, "contiguous"),
+    ("contiguous_4x8192_n7168_k2048", 4, 8192, 7168, 2048, "contiguous"),
+    ("contiguous_8x4096_n4096_k7168", 8, 4096, 4096, 7168, "contiguous"),
+    ("masked_1x1024_n4096_k7168", 1, 1024, 4096, 7168, "masked"),
+    ("masked_4x256_n4096_k7168", 4, 256, 4096, 7168, "masked"),
+    ("masked_4x256_n7168_k2048", 4, 256, 7168, 2048, "masked"),
+]
+
+
+def grouped_set(groups, rows, n, k, mode):
+    """One set of a grouped case in both libraries' forms (the same bytes and scale values)."""
+    a, sa = quantize_blocks(torch.randn(groups * rows, k, device="cuda"), 1)  # (G rows, K/128)
+    w, sw = quantize_blocks(torch.randn(groups * n, k, device="cuda"), 128)   # (G N/128, K/128)
+    w, sw = w.reshape(groups, n, k), sw.reshape(groups, n // 128, k // 128).contiguous()
+    s = {"w": w, "sw": sw, "swT": sw.transpose(-2, -1)}
+    if mode == "contiguous":
+        s.update(a=a, sa=sa.contiguous(), sa_mn=sa.t().contiguous().t(),
+                 offs=(torch.arange(1, groups + 1, device="cuda", dtype=torch.int32) * rows),
+                 m_indices=torch.arange(groups, device="cuda", dtype=torch.int32)
+                 .repeat_interleave(rows),
+                 d=torch.empty(groups * rows, n, device="cuda", dtype=torch.bfloat16))
+    else:
+        a3, sa3 = a.reshape(groups, rows, k), sa.reshape(groups, rows, k // 128)
+        s.update(a=a3, sa=sa3.contiguous(), sa_mn=sa3.transpose(1, 2).contiguous().transpose(1, 2),
+                 masked_m=torch.full((groups,), rows, device="cuda", dtype=torch.int32),
+                 d=torch.empty(groups, rows, n, device="cuda", dtype=torch.bfloat16))
+    return s
+
+
+def grouped_ops(sets, rows, mode):
+    pick = lambda i: sets[i % len(sets)]  # noqa: E731
+    if mode == "contiguous":
+        out = {"fp8gemm_block": lambda i: fp8gemm.scaled_grouped_mm(
+            pick(i)["a"], pick(i)["w"].transpose(-2, -1), pick(i)["sa"], pick(i)["swT"],
+            offs=pick(i)["offs"], expected_m=rows)}
+    else:
+        out = {"fp8gemm_block": lambda i: fp8gemm.scaled_grouped_mm(
+            pick(i)["a"], pick(i)["w"].transpose(-2, -1), pick(i)["sa"], pick(i)["swT"],
+            masked_m=pick(i)["masked_m"], expected_m=rows)}
+    if deep_gemm is not None:
+        def dg(i):
+            s = pick(i)
+            if mode == "contiguous":
+                deep_gemm.m_grouped_fp8_gemm_nt_contiguous(
+                    (s["a"], s["sa_mn"]), (s["w"], s["sw"]), s["d"], s["m_indices"],
+                    disable_ue8m0_cast=True)
+            else:
+                deep_gemm.m_grouped_fp8_gemm_nt_masked(
+                    (s["a"], s["sa_mn"]), (s["w"], s["sw"]), s["d"], s["masked_m"], rows,
+                    disable_ue8m0_cast=True)
+            return s["d"]
+        out["deepgemm_block"] = dg
+    return out
+
+
+def grouped_point(name, groups, rows, n, k, mode, inner, reps, heat):
+    per_set = groups * (rows * k + n * k + 2 * rows * n)
+    sets = [grouped_set(groups, rows, n, k, mode)
+            for _ in range(max(2, min(16, math.ceil(200e6 / per_set))))]
+    fns = grouped_ops(sets, rows, mode)
+    row = {"case": name, "groups": groups, "rows_per_group": rows, "n": n, "k": k, "mode": mode}
+    if "deepgemm_block" in fns:  # every row of every group is computed by both
+        ours, theirs = fns["fp8gemm_block"](0).float(), fns["deepgemm_block"](0).float()
+        row["max_abs_diff"] = (ours - theirs).abs().max().item()
+        row["agrees"] = row["max_abs_diff"] <= 2 ** -6 * theirs.abs().max().item()
+    t = time_point(fns, inner, reps, heat)
+    row.update(us=t, smi_after=sm_clock(),
+               tflops={k_: 2e-6 * groups * rows * n * k / us for k_, us in t.items()})
+    if "deepgemm_block" in t:
+        row["vs_deepgemm"] = t["deepgemm_block"] / t["fp8gemm_block"]
+    return row
 
 
 def sm_clock():
@@ -137,6 +213,8 @@ def main():
     p.add_argument("--reps", type=int, default=5)
     p.add_argument("--heat", type=float, default=1.5, help="seconds of replays before timing")
     p.add_argument("--time-limit", type=float, default=250)
+    p.add_argument("--grouped", action="store_true",
+                   help="then the grouped GEMM issue's DeepGEMM cases (contiguous and masked)")
     args = p.parse_args()
     t0 = time.time()
     points = (ISSUE_SHAPES if args.shapes in ("issue", "both") else []) + \
@@ -152,10 +230,10 @@ def main():
         per_set = m * k + n * k + 2 * m * n
         sets = [make_set(m, n, k) for _ in range(max(2, min(16, math.ceil(200e6 / per_set))))]
         fns = ops(sets)
-        check(fns)
+        agrees = check(fns)
         inner = args.inner if m * n * k < 2 ** 36 else 3
         t = time_point(fns, inner, args.reps, args.heat)
-        row = {"m": m, "n": n, "k": k, "us": t, "smi_after": sm_clock(),
+        row = {"m": m, "n": n, "k": k, "us": t, "smi_after": sm_clock(), "agrees": agrees,
                "tflops": {name: 2e-6 * m * n * k / us for name, us in t.items()}}
         ours = t["fp8gemm_block"]
         row["vs_cublaslt_block"] = t["cublaslt_block"] / ours
@@ -174,6 +252,21 @@ def main():
     else:
         result["complete"] = True
     Path(args.out).write_text(json.dumps(result, indent=1))
+    if args.grouped:
+        result["grouped"] = []
+        for case in GROUPED_CASES:
+            if time.time() - t0 > args.time_limit:
+                print(f"time limit: grouped case {case[0]} and later not run", flush=True)
+                result["complete"] = False
+                break
+            try:
+                row = grouped_point(*case, args.inner, args.reps, args.heat)
+            except Exception as e:  # noqa: BLE001 (a library refusing a case is a result)
+                row = {"case": case[0], "error": str(e).splitlines()[0] if str(e) else repr(e)}
+            result["grouped"].append(row)
+            print(json.dumps(row), flush=True)
+            Path(args.out).write_text(json.dumps(result, indent=1))
+            torch.cuda.empty_cache()
     return 0
 
 

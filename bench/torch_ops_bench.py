@@ -19,6 +19,7 @@ import csv
 import json
 import math
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -100,15 +101,14 @@ def dense_point(m, n, k, mode, inner, reps):
     sets = rotated(make, m * k + n * k)
     ours = lambda i: fp8gemm.scaled_mm(*sets[i % len(sets)], out_dtype=torch.bfloat16)
     theirs = lambda i: torch._scaled_mm(*sets[i % len(sets)], out_dtype=torch.bfloat16)
-    a, b, sa, sb = sets[0]
-    if not torch.equal(ours(0), theirs(0)):
-        diff = (ours(0).float() - theirs(0).float()).abs().max().item()
-        scale = theirs(0).float().abs().max().item()
-        if diff > 2 ** -7 * scale:
-            raise RuntimeError(f"results differ at {(m, n, k, mode)}: {diff} of {scale}")
+    # the two agree within bf16 rounding of the largest output (a point that does not is
+    # reported as such and still timed)
+    diff = (ours(0).float() - theirs(0).float()).abs().max().item()
+    scale = theirs(0).float().abs().max().item()
     t_ours, t_torch = time_graphs([ours, theirs], inner, reps)
     return {"m": m, "n": n, "k": k, "mode": mode, "ours_us": t_ours, "torch_us": t_torch,
-            "ratio": t_torch / t_ours, "tflops": 2e-6 * m * n * k / t_ours}
+            "ratio": t_torch / t_ours, "tflops": 2e-6 * m * n * k / t_ours,
+            "max_abs_diff": diff, "agrees": diff <= 2 ** -7 * scale}
 
 
 GROUPED = [  # name, experts, rows (total), N, K: the grouped GEMM issue's cases
@@ -194,6 +194,9 @@ def main():
     p.add_argument("--skip-dense", action="store_true")
     p.add_argument("--skip-grouped", action="store_true")
     p.add_argument("--modes", default="tensor,row", help="dense scale modes: tensor,row")
+    p.add_argument("--order", default="m", choices=("m", "mixed"),
+                   help="dense points by M (a time limit cuts the largest), or in a seeded "
+                        "shuffle (a time limit cuts a sample of every size)")
     args = p.parse_args()
     t0 = time.time()
     result = {"environment": environment(), "method": __doc__, "dense": [], "grouped": [],
@@ -215,6 +218,8 @@ def main():
         points = [p for p in shapes(args.shapes) if p[3] in args.modes.split(",")]
         # large first would starve the small ones if time runs out: go by M, then N, K
         points.sort(key=lambda p: (p[3], p[0], p[1], p[2]))
+        if args.order == "mixed":
+            random.Random(0).shuffle(points)
         for i, (m, n, k, mode) in enumerate(points):
             if time.time() - t0 > args.time_limit:
                 print(f"time limit: {i} of {len(points)} dense points", flush=True)
@@ -231,6 +236,8 @@ def main():
     save()
     ratios = {mode: [r["ratio"] for r in result["dense"] if r["mode"] == mode]
               for mode in ("tensor", "row")}
+    bad = [(r["m"], r["n"], r["k"], r["mode"]) for r in result["dense"] if not r["agrees"]]
+    print(f"points where the two differ beyond bf16 rounding: {bad or 'none'}")
     for mode, rs in ratios.items():
         if rs:
             print(f"{mode}: {len(rs)} points, geomean {math.exp(statistics.fmean(map(math.log, rs))):.3f}, "
