@@ -3,6 +3,8 @@
 # benchmark, from binaries built here with nvcc and carried in .carry/. Everything lands in $OUT.
 #   usage there: bash scripts/h200_run.sh
 #     [tests|bench|all|profile|power|ab|tune|grouped|python|blockwise]
+# FP8GEMM_DEADLINE: seconds after the start by which the python and blockwise modes' steps end
+# (each step's timeout shrinks to fit; the device call's limit then does not cut the whole call).
 # Environment (for short runs): FP8GEMM_TEST_BINARIES (glob under .carry/, default
 # fp8gemm_*_gpu_test), FP8GEMM_TEST_TIMEOUT (seconds per binary, default 200), FP8GEMM_SANITIZE=0
 # (skip compute-sanitizer), FP8GEMM_BENCH_FILTER (a --benchmark_filter regex, default all),
@@ -34,6 +36,15 @@ export LD_LIBRARY_PATH=$PWD/.carry${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 } > "$out/env.txt" 2>&1
 cat "$out/env.txt"
 rc=0
+# within SECONDS: prints SECONDS, or fewer when FP8GEMM_DEADLINE (seconds after this script's start
+# by which every step must end, to stay inside the device call's limit) is closer (at least 1).
+within() {
+  local s=$1
+  if [[ -n ${FP8GEMM_DEADLINE:-} ]] && (( FP8GEMM_DEADLINE - SECONDS < s )); then
+    s=$(( FP8GEMM_DEADLINE - SECONDS > 1 ? FP8GEMM_DEADLINE - SECONDS : 1 ))
+  fi
+  echo "$s"
+}
 # smi_start FILE: SM clock, power (and the time) sampled every 500 ms into FILE until smi_stop.
 # smi_stop FILE WHAT: stops it and prints the SM clock's min / median / max during WHAT.
 smi_start() {
@@ -185,17 +196,17 @@ if [[ $what == python ]]; then
   r=$?; rc=$((rc | r))
   ldd .carry/torch/_C_cuda.so | grep -E 'stdc|torch' | tee "$out/torch_ldd.txt"
   if [[ ${FP8GEMM_SKIP_PYTEST:-0} != 1 ]]; then
-    FP8GEMM_TEST_DEVICE=cuda timeout 400 python3 -m pytest -q -p no:cacheprovider tests/python \
+    FP8GEMM_TEST_DEVICE=cuda timeout "$(within 400)" python3 -m pytest -q -p no:cacheprovider tests/python \
       > "$out/pytest_cuda.log" 2>&1
     r=$?; rc=$((rc | r))
     echo "pytest (cuda) exit $r: $(tail -1 "$out/pytest_cuda.log")"
-    timeout 120 python3 examples/python/fp8_mlp.py --tokens 4096 --hidden 4096 --ffn 14336 2>&1 |
+    timeout "$(within 120)" python3 examples/python/fp8_mlp.py --tokens 4096 --hidden 4096 --ffn 14336 2>&1 |
       tee "$out/fp8_mlp.log"
   fi
   if [[ ${FP8GEMM_SKIP_TORCH_BENCH:-0} != 1 ]]; then
     smi_start "$out/torch_bench_smi.csv"
     # shellcheck disable=SC2086  # a list of arguments
-    timeout "${FP8GEMM_BENCH_TIMEOUT:-500}" python3 bench/torch_ops_bench.py \
+    timeout "$(within "${FP8GEMM_BENCH_TIMEOUT:-500}")" python3 bench/torch_ops_bench.py \
       --out "$out/torch_ops_bench.json" ${FP8GEMM_TORCH_BENCH_ARGS:-} > "$out/torch_bench.log" 2>&1
     r=$?; rc=$((rc | r))
     echo "torch ops bench exit $r"
@@ -214,7 +225,7 @@ if [[ $what == blockwise ]]; then
     dg=/tmp/deepgemm
     rm -rf "$dg" && mkdir -p "$dg" && tar xzf .carry/deepgemm.tgz -C "$dg"
     # a baseline: its failure is reported, and the bench runs without it
-    (cd "$dg" && CC=/usr/bin/gcc CXX=/usr/bin/g++ DG_USE_LOCAL_VERSION=0 timeout 240 \
+    (cd "$dg" && CC=/usr/bin/gcc CXX=/usr/bin/g++ DG_USE_LOCAL_VERSION=0 timeout "$(within 240)" \
       python3 setup.py build) > "$out/deepgemm_build.log" 2>&1
     echo "DeepGEMM build exit $?: $(tail -1 "$out/deepgemm_build.log")"
     lib=$(ls -d "$dg"/build/lib.* 2>/dev/null | head -1)
@@ -223,7 +234,7 @@ if [[ $what == blockwise ]]; then
   fi
   smi_start "$out/blockwise_smi.csv"
   # shellcheck disable=SC2086  # a list of arguments
-  timeout "${FP8GEMM_BENCH_TIMEOUT:-300}" python3 bench/blockwise_bench.py \
+  timeout "$(within "${FP8GEMM_BENCH_TIMEOUT:-300}")" python3 bench/blockwise_bench.py \
     --out "$out/blockwise_bench.json" ${FP8GEMM_BLOCKWISE_ARGS:-} > "$out/blockwise_bench.log" 2>&1
   r=$?; rc=$((rc | r))
   echo "blockwise bench exit $r"

@@ -43,6 +43,18 @@ struct Gfx942Mfma32PerChannelNk  : GemmConfig<Gfx942Mfma32Policy, PerChannel, La
 struct Gfx950Mfma32Mx32Nk        : GemmConfig<Gfx950Mfma32Policy, Mx32,       LayoutB::kNK, EpilogueBf16GeluTanh> {};
 // clang-format on
 
+/// The grouped kernel of a config (device/grouped_gemm.hpp: GroupedGemm<Base>'s kernel): the same
+/// mainloop and epilogue, walked by the grouped tile scheduler.
+template <class Base>
+struct GroupedOf : Base {
+  using Kernel = typename GroupedKernelPieces<Base>::Kernel;
+  using Params = typename Kernel::Params;
+};
+struct Gfx942E4m3PerTensorNkGrouped : GroupedOf<Gfx942E4m3PerTensorNk> {};
+struct Gfx942E4m3BlockwiseNkGrouped : GroupedOf<Gfx942E4m3BlockwiseNk> {};
+struct Gfx950E4m3PerTensorNkGrouped : GroupedOf<Gfx950E4m3PerTensorNk> {};
+struct Gfx950E4m3BlockwiseNkGrouped : GroupedOf<Gfx950E4m3BlockwiseNk> {};
+
 }  // namespace fp8gemm::isa
 
 /// X(config): every config compiled for gfx942 / for gfx950.
@@ -52,11 +64,15 @@ struct Gfx950Mfma32Mx32Nk        : GemmConfig<Gfx950Mfma32Policy, Mx32,       La
   X(Gfx942E4m3PerTensorKn)            \
   X(Gfx942E4m3E5m2PerTensorNk)        \
   X(Gfx942E4m3PerTensorNkDirectToLds) \
-  X(Gfx942Mfma32PerChannelNk)
+  X(Gfx942Mfma32PerChannelNk)         \
+  X(Gfx942E4m3PerTensorNkGrouped)     \
+  X(Gfx942E4m3BlockwiseNkGrouped)
 #define FP8GEMM_ISA_GFX950_CONFIGS(X) \
   X(Gfx950E4m3PerTensorNk)            \
   X(Gfx950E4m3BlockwiseNk)            \
   X(Gfx950E4m3PerTensorKn)            \
   X(Gfx950E4m3E5m2PerTensorNk)        \
   X(Gfx950E4m3Mx32Nk)                 \
-  X(Gfx950Mfma32Mx32Nk)
+  X(Gfx950Mfma32Mx32Nk)               \
+  X(Gfx950E4m3PerTensorNkGrouped)     \
+  X(Gfx950E4m3BlockwiseNkGrouped)
