@@ -317,7 +317,9 @@ def quantize(x, dtype=torch.float8_e4m3fn, granularity="row"):
     blocks = torch.nn.functional.pad(x, (0, nk * block_k - k, 0, nr * block_r - rows))
     blocks = blocks.reshape(nr, block_r, nk, block_k)
     amax = blocks.abs().amax(dim=(1, 3))
-    s = amax / fmax
+    # a true division: torch's CUDA kernels multiply by the reciprocal of a Python-number divisor
+    # (1 ulp off amax / fmt_max), so the divisor is a tensor, and the bits match the CPU's
+    s = amax / torch.full_like(amax, fmax)
     # s = 1 where amax / fmt_max is 0 or subnormal; NaN (no error) where amax is not finite
     s = torch.where(s >= torch.finfo(torch.float32).tiny, s, torch.ones_like(s))
     s = torch.where(torch.isfinite(amax), s, torch.full_like(s, float("nan")))

@@ -9,7 +9,8 @@ bias add), so |acc - exact| <= (K + 4) u32 sum_k |a_k b_k| with u32 = 2^-24. The
 (|GELU'| <= 1.13) scales that by at most 1.13 and adds its own FP32 evaluation error (a few ulp:
 8 u32 |y|); the output conversion adds half an ulp of the output type, u_out |y| (bf16 2^-8,
 fp16 2^-11, fp32 2^-24, e4m3 2^-4, e5m2 2^-3), plus half the smallest subnormal spacing for
-fp8 outputs (which flush to 0 below it).
+fp8 outputs (which flush to 0 below it). On an NVIDIA GPU the accumulation term is Hopper's
+tensor core's instead (accumulation_bound).
 """
 from __future__ import annotations
 
@@ -39,7 +40,11 @@ DEVICE = os.environ.get("FP8GEMM_TEST_DEVICE", "cpu")
 
 
 def device():
-    return torch.device(DEVICE)
+    """The test device, with its index (torch.device("cuda") != a tensor's device "cuda:0")."""
+    d = torch.device(DEVICE)
+    if d.type != "cpu" and d.index is None:
+        d = torch.device(d.type, torch.cuda.current_device())
+    return d
 
 
 def on_gpu() -> bool:
@@ -95,10 +100,26 @@ def gelu64(x: torch.Tensor, kind: str | None) -> torch.Tensor:
     return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
 
 
+def gamma(n: int, u: float) -> float:
+    return n * u / (1.0 - n * u)
+
+
+def accumulation_bound(k: int, mag: torch.Tensor) -> torch.Tensor:
+    """|acc - exact| of the accumulation (mag = |A| |B|^T in FP64). The CPU emulator and CDNA's
+    MFMA accumulate in FP32: (K + 4) u32 mag. Hopper's tensor core (the CUDA library's WGMMA and
+    mma.sync kernels) keeps fewer bits while it sums each 128-K block (u = 2^-13 with the cut of
+    the running sum every 32 products, tests/common/tolerance.hpp): gamma(c + c/16, 2^-13) mag
+    with c = min(K, 128), then the FP32 promotion adds, scale multiplies and bias add at 2^-24."""
+    if on_gpu() and torch.version.hip is None:
+        c = min(k, 128)
+        return (gamma(c + c // 16, 2.0 ** -13) + gamma((k + 127) // 128 + 4, U32)) * mag
+    return (k + 4) * U32 * mag
+
+
 def bound(out_dtype, k: int, mag: torch.Tensor, y: torch.Tensor, activation, out_scale=1.0):
     """The per-element error bound of the module docstring (mag = |A| |B|^T in FP64)."""
     act_gain = 1.13 if activation else 1.0
-    b = act_gain * (k + 4) * U32 * mag + 8 * U32 * y.abs() + HALF_ULP[out_dtype] * y.abs()
+    b = act_gain * accumulation_bound(k, mag) + 8 * U32 * y.abs() + HALF_ULP[out_dtype] * y.abs()
     if out_dtype in SUBNORMAL_HALF:
         b = b + SUBNORMAL_HALF[out_dtype] * out_scale
     return b
