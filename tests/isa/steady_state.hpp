@@ -255,11 +255,9 @@ inline bool waits_for_zero(Instr const& i) {
 }
 
 inline bool is_scratch_instr(Instr const& i) {
-  if (starts_with(i.op, "scratch_")) return true;
-  // pre-flat-scratch spill form: buffer_store/load_dword ... offen through the private segment
-  return (starts_with(i.op, "buffer_store") || starts_with(i.op, "buffer_load")) &&
-         i.operands.find("offen") != std::string::npos &&
-         i.operands.find("s[0:3]") != std::string::npos;
+  // architected flat scratch (gfx942, gfx950): spills are scratch_* only; buffer ... offen with
+  // s[0:3] is also how the tile loads read through their own buffer resources (isa_check_test.cpp)
+  return starts_with(i.op, "scratch_");
 }
 
 // ---- the walk --------------------------------------------------------------------------------
