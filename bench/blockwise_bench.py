@@ -13,8 +13,8 @@ a CUDA graph of `inner` back-to-back calls over the rotated sets; all graphs rep
 ...) `reps` times, each replay timed with CUDA events; a call's time is the median replay / inner.
 The SM clock is sampled (nvidia-smi) right after each shape's timing. The outputs are checked
 against each other before timing (a disagreement is recorded, not fatal). --grouped then runs the
-grouped GEMM issue's six DeepGEMM cases (contiguous, masked) on the same bytes. Scales are dequantization factors (x = q * s) in the layouts each
-library takes: A's (M, K/128) column-major (torch's; DeepGEMM's TMA-aligned layout when M % 4 == 0,
+grouped GEMM issue's six DeepGEMM cases (contiguous, masked) on the same bytes. Scales are
+dequantization factors (x = q * s) in the layouts each library takes: A's (M, K/128) column-major (torch's; DeepGEMM's TMA-aligned layout when M % 4 == 0,
 so DeepGEMM copies nothing), B's (K/128, N/128) as the .t() of a row-major (N/128, K/128).
 """
 from __future__ import annotations
@@ -106,26 +106,25 @@ def ops(sets):
 
 def runnable(fns):
     """fns without the ops that refuse the shape (cuBLASLt has no blockwise algorithm for some),
-    and {name: the refusal's first line}."""
-    ok, refused = {}, {}
+    {name: the refusal's first line}, and {name: its output on set 0, as float}."""
+    ok, refused, outs = {}, {}, {}
     for name, fn in fns.items():
         try:
-            fn(0)
-            torch.cuda.synchronize()
+            outs[name] = fn(0).float()  # a copy: DeepGEMM's output buffer is reused by later calls
             ok[name] = fn
         except Exception as e:  # noqa: BLE001 (a library refusing a shape is a result)
             refused[name] = (str(e).splitlines() or [repr(e)])[0]
-    return ok, refused
+    return ok, refused, outs
 
 
-def check(fns):
+def check(outs):
     """{name: whether its blockwise output agrees with cuBLASLt's (fp8gemm's where cuBLASLt has
     no algorithm; bf16 rounding and summation order apart: within 2^-6 of the largest output)}."""
-    ref_name = "cublaslt_block" if "cublaslt_block" in fns else "fp8gemm_block"
-    ref = fns[ref_name](0).float()
+    ref_name = "cublaslt_block" if "cublaslt_block" in outs else "fp8gemm_block"
+    ref = outs[ref_name]
     scale = ref.abs().max().item()
-    return {name: (fns[name](0).float() - ref).abs().max().item() <= 2 ** -6 * scale
-            for name in fns if name.endswith("_block") and name != ref_name}
+    return {name: (out - ref).abs().max().item() <= 2 ** -6 * scale
+            for name, out in outs.items() if name.endswith("_block") and name != ref_name}
 
 
 # The grouped GEMM issue's DeepGEMM cases: (name, groups, rows per group, N, K, mode). Contiguous:
@@ -244,8 +243,9 @@ def main():
             break
         per_set = m * k + n * k + 2 * m * n
         sets = [make_set(m, n, k) for _ in range(max(2, min(16, math.ceil(200e6 / per_set))))]
-        fns, refused = runnable(ops(sets))
-        agrees = check(fns)
+        fns, refused, outs = runnable(ops(sets))
+        agrees = check(outs)
+        del outs
         inner = args.inner if m * n * k < 2 ** 36 else 3
         t = time_point(fns, inner, args.reps, args.heat)
         row = {"m": m, "n": n, "k": k, "us": t, "smi_after": sm_clock(), "agrees": agrees,
