@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// README: its four examples (the AutoGemm quick start; pinned by hand, per-channel scales, then
-// MX-32; the grouped AutoGroupedGemm), line for line, compiled and run on the host emulator against
-// FP64 on the dequantized operands. Edit both together.
+// README and docs/reference.md: their four examples (the README's AutoGemm quick start, pinned by
+// hand with per-channel scales, the grouped AutoGroupedGemm; reference.md's MX-32), line for line,
+// compiled and run on the host emulator against FP64 on the dequantized operands. Edit them
+// together.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -56,7 +57,7 @@ void readme_auto(int M, int N, int K, e4m3fn const* a, e4m3fn const* b, float co
 using Config = GemmConfig<Cdna4Default<e4m3fn, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluTanh>>;
 using G = Gemm<Config>;
 // sa, sb: G::Scale const* (float here; e8m0 for Mx32), G::scale_shape_a(M, K) and G::scale_shape_b(N, K)
-// ---- README, second example (declaration) ----
+// ---- docs/reference.md, MX-32 example (declaration) ----
 using MxGemm = Gemm<GemmConfig<Cdna4Default<e4m3fn, e4m3fn>, Mx32, LayoutB::kNK, Epilogue<bf16>>>;
 static_assert(std::is_same_v<MxGemm::Scale, e8m0>);
 
@@ -76,7 +77,7 @@ void readme_per_channel(int M, int N, int K, e4m3fn const* a, e4m3fn const* b, G
 
 void readme_mx32(int M, int N, int K, e4m3fn const* a, e4m3fn const* b, MxGemm::Scale const* mx_sa,
                  MxGemm::Scale const* mx_sb, bf16* c, gpuStream_t stream) {
-  // ---- README, second example (statements) ----
+  // ---- docs/reference.md, MX-32 example (statements) ----
   ScaleShape const mx_a = MxGemm::scale_shape_a(M, K);  // {M, ceil(K / 32)}, row-major
   ScaleShape const mx_b = MxGemm::scale_shape_b(N, K);  // {N, ceil(K / 32)}
   MxGemm::Arguments mx;
@@ -161,10 +162,11 @@ void expect_matches_fp64(int m, int n, int k, Q const& q, ScaleA sa, ScaleB sb, 
   EXPECT_EQ(wrong, 0);
 }
 
-// Every line of the README's code blocks under the "checked:" marker below appears in this file
-// (leading and trailing blanks aside), so the examples above are the README's.
+// Every line of the code blocks under the "checked:" marker below, in the README (three) and in
+// docs/reference.md (one), appears in this file (leading and trailing blanks aside), so the
+// examples above are the documents'.
 TEST(ReadmeExample, EveryLineOfTheReadmeExamplesIsHere) {
-  auto lines_of = [](char const* path) {
+  auto lines_of = [](std::string const& path) {
     std::ifstream in(path);
     EXPECT_TRUE(in.good()) << path;
     std::vector<std::string> lines;
@@ -174,19 +176,24 @@ TEST(ReadmeExample, EveryLineOfTheReadmeExamplesIsHere) {
     }
     return lines;
   };
-  std::vector<std::string> const readme = lines_of(FP8GEMM_README), here = lines_of(__FILE__);
-  int blocks = 0, checked = 0;
-  for (std::size_t i = 0; i < readme.size(); ++i) {
-    if (readme[i] != "<!-- checked: tests/emulator/readme_example_test.cpp -->") continue;
-    ASSERT_LT(i + 1, readme.size());
-    ASSERT_EQ(readme[i + 1], "```cpp");
-    ++blocks;
-    for (std::size_t j = i + 2; j < readme.size() && readme[j] != "```"; ++j, ++checked)
-      EXPECT_NE(std::find(here.begin(), here.end(), readme[j]), here.end())
-          << "README line not here: " << readme[j];
-  }
-  EXPECT_EQ(blocks, 4);
-  EXPECT_GT(checked, 20);
+  std::vector<std::string> const here = lines_of(__FILE__);
+  auto check = [&](std::string const& path, int expected_blocks) {
+    std::vector<std::string> const doc = lines_of(path);
+    int blocks = 0, checked = 0;
+    for (std::size_t i = 0; i < doc.size(); ++i) {
+      if (doc[i] != "<!-- checked: tests/emulator/readme_example_test.cpp -->") continue;
+      ASSERT_LT(i + 1, doc.size());
+      ASSERT_EQ(doc[i + 1], "```cpp");
+      ++blocks;
+      for (std::size_t j = i + 2; j < doc.size() && doc[j] != "```"; ++j, ++checked)
+        EXPECT_NE(std::find(here.begin(), here.end(), doc[j]), here.end())
+            << path << " line not here: " << doc[j];
+    }
+    EXPECT_EQ(blocks, expected_blocks) << path;
+    EXPECT_GT(checked, 5 * expected_blocks) << path;
+  };
+  check(FP8GEMM_README, 3);
+  check(std::string(FP8GEMM_SOURCE_DIR) + "/docs/reference.md", 1);
 }
 
 TEST(ReadmeExample, PerChannelGeluBf16) {
