@@ -74,7 +74,7 @@ def make_set(m, n, k):
     w, sw = quantize_blocks(torch.randn(n, k, device="cuda"), 128)  # sw (N/128, K/128)
     sa_cm = sa.t().contiguous().t()  # column-major (M, K/128)
     one = torch.ones((), device="cuda")
-    return {"a": a, "w": w, "sa": sa_cm, "sw": sw.contiguous(), "one": one,
+    return {"a": a, "w": w, "sa": sa_cm, "sa_rm": sa.contiguous(), "sw": sw.contiguous(), "one": one,
             "d": torch.empty(m, n, device="cuda", dtype=torch.bfloat16)}
 
 
@@ -86,6 +86,11 @@ def ops(sets):
             out_dtype=torch.bfloat16),
         "cublaslt_block": lambda i: torch._scaled_mm(
             pick(i)["a"], pick(i)["w"].t(), pick(i)["sa"], pick(i)["sw"].t(),
+            out_dtype=torch.bfloat16),
+        # the same with A's scales row-major: the consumers load them (fp8gemm_block's
+        # column-major ones go through the scale ring, docs/performance.md#sm90-scale-ring)
+        "fp8gemm_rowscales": lambda i: fp8gemm.scaled_mm(
+            pick(i)["a"], pick(i)["w"].t(), pick(i)["sa_rm"], pick(i)["sw"].t(),
             out_dtype=torch.bfloat16),
         "fp8gemm_tensor": lambda i: fp8gemm.scaled_mm(
             pick(i)["a"], pick(i)["w"].t(), pick(i)["one"], pick(i)["one"],
@@ -162,8 +167,11 @@ def grouped_set(groups, rows, n, k, mode):
 
 def grouped_ops(sets, rows, mode):
     pick = lambda i: sets[i % len(sets)]  # noqa: E731
-    if mode == "contiguous":
+    if mode == "contiguous":  # A's scales column-major (the scale ring) and row-major
         out = {"fp8gemm_block": lambda i: fp8gemm.scaled_grouped_mm(
+            pick(i)["a"], pick(i)["w"].transpose(-2, -1), pick(i)["sa_mn"], pick(i)["swT"],
+            offs=pick(i)["offs"], expected_m=rows),
+               "fp8gemm_rowscales": lambda i: fp8gemm.scaled_grouped_mm(
             pick(i)["a"], pick(i)["w"].transpose(-2, -1), pick(i)["sa"], pick(i)["swT"],
             offs=pick(i)["offs"], expected_m=rows)}
     else:
@@ -201,6 +209,8 @@ def grouped_point(name, groups, rows, n, k, mode, inner, reps, heat):
                tflops={k_: 2e-6 * groups * rows * n * k / us for k_, us in t.items()})
     if "deepgemm_block" in t:
         row["vs_deepgemm"] = t["deepgemm_block"] / t["fp8gemm_block"]
+    if "fp8gemm_rowscales" in t:
+        row["rowscales_over_ring"] = t["fp8gemm_rowscales"] / t["fp8gemm_block"]
     return row
 
 
@@ -255,6 +265,8 @@ def main():
         if "cublaslt_block" in t:
             row["vs_cublaslt_block"] = t["cublaslt_block"] / ours
         row["block_over_tensor_ours"] = ours / t["fp8gemm_tensor"]
+        if "fp8gemm_rowscales" in t:
+            row["rowscales_over_ring"] = t["fp8gemm_rowscales"] / ours
         if "deepgemm_block" in t:
             row["vs_deepgemm"] = t["deepgemm_block"] / ours
             row["deepgemm_block_over_fp8gemm_tensor"] = t["deepgemm_block"] / t["fp8gemm_tensor"]

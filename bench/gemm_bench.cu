@@ -160,9 +160,13 @@ bool time_gemm(benchmark::State& state, Operands const& ops, typename G::Argumen
   return ok;
 }
 
+/// scale_a_ld > 0 (Blockwise): A's scales read K-block-major with that leading dimension (the
+/// same buffer, M x K/128 floats: ld = M), so the scales go through the scale ring
+/// (docs/performance.md#sm90-scale-ring); 0: row-major, loaded by the consumers.
 template <class Policy, class Accumulation = AtomDefaultAccumulation, class Granularity = PerTensor,
           class Act = Identity>
-void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1) {
+void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1,
+                   std::int64_t scale_a_ld = 0) {
   using Config = GemmConfig<Policy, Granularity, LayoutB::kNK, Epilogue<bf16, Act>, Accumulation>;
   Operands ops(m, n, k, IsBlockwise<Granularity>::value);
   typename Gemm<Config>::Arguments args;
@@ -172,9 +176,11 @@ void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1
   args.scale_a_count = ops.scale_a_count, args.scale_b_count = ops.scale_b_count;
   args.epilogue.c = static_cast<bf16*>(ops.c), args.epilogue.ldc = n;
   args.a = static_cast<e4m3fn const*>(ops.a[0]), args.b = static_cast<e4m3fn const*>(ops.b[0]);
+  args.scale_a_ld = scale_a_ld;
   if (time_gemm<Gemm<Config>>(state, ops, args))
     state.SetLabel(Gemm<Config>::name() +
-                   (split_k > 1 ? " split_k " + std::to_string(split_k) : ""));
+                   (split_k > 1 ? " split_k " + std::to_string(split_k) : "") +
+                   (scale_a_ld > 0 ? " A scales K-block-major" : ""));
 }
 
 /// AutoGemm<Sm90Target> as a user calls it: the choice for (M, N, K) on this device (its tier and
@@ -478,6 +484,15 @@ int register_all() {
     add("fp8gemm/sm90_wgmma_large_blockwise/" + shape_name(s), [s](benchmark::State& st) {
       bench_fp8gemm<Sm90WgmmaLarge<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(st, s.m, s.n,
                                                                                        s.k);
+    });
+    // the same two with A's scales K-block-major: through the scale ring
+    add("fp8gemm/sm90_wgmma_default_blockwise_ring/" + shape_name(s), [s](benchmark::State& st) {
+      bench_fp8gemm<Sm90WgmmaDefault<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(
+          st, s.m, s.n, s.k, 1, s.m);
+    });
+    add("fp8gemm/sm90_wgmma_large_blockwise_ring/" + shape_name(s), [s](benchmark::State& st) {
+      bench_fp8gemm<Sm90WgmmaLarge<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(st, s.m, s.n,
+                                                                                       s.k, 1, s.m);
     });
     add("fp8gemm/sm90_wgmma_default_blockwise_multicast_a/" + shape_name(s), [s](benchmark::State&
                                                                                      st) {

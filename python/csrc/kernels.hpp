@@ -254,6 +254,7 @@ struct GroupedCall {
   int const* masked_m = nullptr;
   std::int64_t m = 0, n = 0, k = 0, groups = 0, expected_m = 0, scale_a_count = 0,
                scale_b_count = 0;
+  std::int64_t scale_a_ld = 0;  // block, contiguous: 0 row-major, > 0 K-block-major
   float const* bias = nullptr;  // [G, N] or null
   void* out = nullptr;
   DType a_type = DType::kOther, b_type = DType::kOther, out_type = DType::kOther;
@@ -380,6 +381,7 @@ void grouped_impl(GroupedCall const& c) {
           args.masked_m = c.masked_m;
           args.scale_a = static_cast<Scale const*>(c.scale_a);
           args.scale_a_count = c.scale_a_count;
+          args.scale_a_ld = c.scale_a_ld;
           args.scale_b = static_cast<Scale const*>(c.scale_b);
           args.scale_b_count = c.scale_b_count;
           args.epilogue.c = static_cast<Out*>(c.out);

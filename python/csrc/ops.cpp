@@ -139,6 +139,25 @@ std::int64_t block_scale_ld(Tensor const& s) {
   return 0;
 }
 
+/// scale_a's leading dimension for Gemm / GroupedGemm (0: contiguous, row-major) and the count
+/// of values its layout reaches; a column-major view's shape is checked here, since the library
+/// checks only the count it reaches. rows: A's rows, k: its K.
+struct ScaleA {
+  std::int64_t ld = 0, count = 0;
+};
+ScaleA scale_a_layout(Tensor const& scale_a, Recipe r, std::int64_t rows, std::int64_t k) {
+  ScaleA l;
+  l.ld = r == Recipe::kBlock && !scale_a.is_contiguous() ? block_scale_ld(scale_a) : 0;
+  if (l.ld != 0)
+    expect(scale_a.size(0) == rows && scale_a.size(1) == (k + 127) / 128,
+           "column-major block scale_a must be (M, ceil(K / 128)) = (" + std::to_string(rows) +
+               ", " + std::to_string((k + 127) / 128) + "), got (" +
+               std::to_string(scale_a.size(0)) + ", " + std::to_string(scale_a.size(1)) + ")");
+  // a column-major view reaches (cols - 1) ld + rows elements of its storage
+  l.count = l.ld == 0 ? scale_a.numel() : (scale_a.size(1) - 1) * l.ld + scale_a.size(0);
+  return l;
+}
+
 void check_scales(Tensor const& s, Tensor const& a, Recipe r, char const* name,
                   bool column_major_ok = false) {
   expect_same_device(s, a, name);
@@ -188,17 +207,9 @@ std::tuple<Tensor, Tensor> mm(Tensor a, Tensor b, Tensor scale_a, Tensor scale_b
   c.m = a.size(0);
   c.n = b.size(0);
   c.k = a.size(1);
-  c.scale_a_ld = r == Recipe::kBlock && !scale_a.is_contiguous() ? block_scale_ld(scale_a) : 0;
-  // a column-major view holds its values wherever its strides say: its shape is checked here
-  // (Gemm checks only the count it reaches)
-  if (c.scale_a_ld != 0)
-    expect(scale_a.size(0) == a.size(0) && scale_a.size(1) == (a.size(1) + 127) / 128,
-           "column-major block scale_a must be (M, ceil(K / 128)) = (" + std::to_string(a.size(0)) +
-               ", " + std::to_string((a.size(1) + 127) / 128) + "), got (" +
-               std::to_string(scale_a.size(0)) + ", " + std::to_string(scale_a.size(1)) + ")");
-  // a column-major view reaches (cols - 1) ld + rows elements of its storage
-  c.scale_a_count =
-      c.scale_a_ld == 0 ? scale_a.numel() : (scale_a.size(1) - 1) * c.scale_a_ld + scale_a.size(0);
+  ScaleA const sa = scale_a_layout(scale_a, r, a.size(0), a.size(1));
+  c.scale_a_ld = sa.ld;
+  c.scale_a_count = sa.count;
   c.scale_b_count = scale_b.numel();
   c.bias = checked_bias(bias, a);
   c.out = out.numel() > 0 ? out.data_ptr() : nullptr;
@@ -257,7 +268,7 @@ Tensor grouped_mm(Tensor a, Tensor b, Tensor scale_a, Tensor scale_b, std::optio
          "a's K (" + std::to_string(k) + ") and b's K (" + std::to_string(b.size(2)) + ") differ");
   if (masked) expect(a.size(0) == b.size(0), "a's groups and b's groups differ");
   Recipe const r = recipe_of(recipe);
-  check_scales(scale_a, a, r, "scale_a");
+  check_scales(scale_a, a, r, "scale_a", !masked);  // contiguous: block scale_a column-major too
   check_scales(scale_b, a, r, "scale_b");
   expect(dtype_of(out_dtype) != DType::kOther,
          "out_dtype must be bfloat16, float16 or float32, got " + torch_dtype_name(out_dtype));
@@ -276,7 +287,9 @@ Tensor grouped_mm(Tensor a, Tensor b, Tensor scale_a, Tensor scale_b, std::optio
   c.k = k;
   c.groups = b.size(0);
   c.expected_m = expected_m;
-  c.scale_a_count = scale_a.numel();
+  ScaleA const sa = masked ? ScaleA{0, scale_a.numel()} : scale_a_layout(scale_a, r, c.m, k);
+  c.scale_a_ld = sa.ld;
+  c.scale_a_count = sa.count;
   c.scale_b_count = scale_b.numel();
   c.bias = checked_bias(bias, a);
   c.out = out.numel() > 0 ? out.data_ptr() : nullptr;

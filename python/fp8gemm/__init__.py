@@ -213,8 +213,9 @@ def scaled_grouped_mm(a, b, scale_a, scale_b, offs=None, bias=None, out_dtype=to
     (G, capacity, N). Rows outside the groups are not written (out is torch.empty).
     Scales: row-wise (torch's): scale_a one per row of a ((M,) or (G, capacity)), scale_b (G, N);
     tensor-wise: scale_a one value or one per group, scale_b one per group; blocks: scale_a
-    (M, ceil(K/128)) (or (G, capacity, ceil(K/128))), scale_b (G, ceil(K/128), ceil(N/128)), the
-    per-group .transpose(-2, -1) of a row-major (G, ceil(N/128), ceil(K/128)).
+    (M, ceil(K/128)), row- or column-major (or (G, capacity, ceil(K/128)), row-major), scale_b
+    (G, ceil(K/128), ceil(N/128)), the per-group .transpose(-2, -1) of a row-major
+    (G, ceil(N/128), ceil(K/128)).
     bias: (G, N). expected_m: rows per group the caller expects (picks the tile; default: the
     mean). Counts stay on the device: graph replays with new counts are correct. A bad count
     (decreasing offs, a group past a, masked_m above the capacity) computes nothing.
@@ -257,7 +258,9 @@ def scaled_grouped_mm(a, b, scale_a, scale_b, offs=None, bias=None, out_dtype=to
             f"({groups}, {n}); tensor-wise scale_a of one value or {groups} and scale_b "
             f"({groups},); blocks scale_a {' or '.join(map(str, block_shapes))} and scale_b "
             f"({groups}, {kb}, {nb})")
-    sa = sa if sa.is_contiguous() else sa.contiguous()
+    # contiguous groups' block A scales column-major, as quantize writes them, go in place
+    if not (sa.is_contiguous() or (recipe == "block" and not masked and _ops.column_major(sa))):
+        sa = sa.contiguous()
     sb = sb if sb.is_contiguous() else sb.contiguous()
     b_nk = b.transpose(-2, -1)
     b_nk = b_nk if b_nk.is_contiguous() else b_nk.contiguous()

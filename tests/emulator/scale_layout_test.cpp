@@ -2,8 +2,9 @@
 // Blockwise A scales K-block-major (Gemm::Arguments::scale_a_ld: K block kb of row m at
 // kb * ld + m, torch's column-major (M, K/128)) on the emulator: the same C, bit for bit, as the
 // row-major array on every mainloop that runs here (gfx950, gfx942, the portable path), with the
-// entries between the rows (ld > M) poisoned with NaN, which any read of them would spread. Plus
-// can_implement's refusals, AutoGemm passing the layout through, and the quantizer writing it.
+// entries between the rows (ld > M) poisoned with NaN, which any read of them would spread; the
+// same for GroupedGemm (contiguous and masked groups). Plus can_implement's refusals, AutoGemm
+// passing the layout through, and the quantizer writing it.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,6 +14,8 @@
 #include <vector>
 
 #include "common/gemm_host_run.hpp"
+#include "common/grouped_harness.hpp"
+#include "common/poison.hpp"
 #include "fp8gemm/device/auto_gemm.hpp"
 
 namespace fp8gemm::test {
@@ -77,6 +80,86 @@ TYPED_TEST(ScaleLayout, KBlockMajorGivesTheSameBits) {
     for (std::size_t i = 0; i < got.size(); ++i)
       ASSERT_EQ(bits_of(got[i]), bits_of(want[i])) << describe(c) << " at " << i;
   }
+}
+
+/// GroupedGemm with A's scales K-block-major over the flattened rows of every group: the same
+/// bits as row-major (contiguous groups with one empty and one past a tile; masked groups).
+TYPED_TEST(ScaleLayout, GroupedKBlockMajorGivesTheSameBits) {
+  using Config = TypeParam;
+  using GG = GroupedGemm<Config>;
+  using ElementC = typename Config::ElementC;
+  GroupedCase contiguous;
+  contiguous.n = 200, contiguous.k = 3 * 128 + 40, contiguous.seed = 21;
+  contiguous.b_pad_rows = 56;  // groups of B a whole number of 128-row scale blocks apart
+  contiguous.rows = {70, 0, 131, 1};
+  GroupedCase masked = contiguous;
+  masked.mode = GroupMode::kMasked, masked.rows = {5, 0, 40}, masked.m = 40, masked.seed = 22;
+  for (GroupedCase const& c : {contiguous, masked}) {
+    GroupedProblem<Config> const p(c);
+    auto run = [&](float const* sa, std::int64_t ld, std::int64_t count,
+                   std::vector<ElementC>& out) {
+      out.assign(p.c_size(), ElementC{});
+      poison_host(out);
+      float amax = -1.0f;  // (no fp8 output here: unused)
+      std::vector<int> counts = p.counts();
+      auto args = p.arguments(p.a.data(), p.b.data(), sa, p.sb.data(), p.bias.data(), counts.data(),
+                              out.data(), &amax, nullptr);
+      args.scale_a_ld = ld;
+      args.scale_a_count = count;
+      std::vector<int> workspace(GG::workspace_size(args) / sizeof(int) + 1, -7);
+      args.workspace = workspace.data();
+      Status const st = GG::run(args);
+      EXPECT_TRUE(st.ok()) << st.to_string();
+      return amax;
+    };
+    std::vector<ElementC> want, got;
+    float const amax = run(p.sa.data(), 0, static_cast<std::int64_t>(p.sa.size()), want);
+    ASSERT_TRUE(p.check(want, amax)) << describe(c);  // row-major against FP64 per group
+    ScaleShape const shape = scale_shape<Blockwise<1, 128, 128>>(Operand::kA, p.rows_a, c.k);
+    std::int64_t const ld = shape.rows + 3;
+    std::vector<float> const sa = k_block_major(p.sa, shape.rows, shape.cols, ld);
+    run(sa.data(), ld, static_cast<std::int64_t>(sa.size()), got);
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t i = 0; i < got.size(); ++i)
+      ASSERT_EQ(bits_of(got[i]), bits_of(want[i])) << describe(c) << " at " << i;
+  }
+}
+
+TEST(ScaleLayoutChecks, GroupedRefusedInWords) {
+  using GG = GroupedGemm<Gfx950Config>;
+  GroupedCase c;
+  c.n = 128, c.k = 256, c.rows = {10, 20};
+  GroupedProblem<Gfx950Config> const p(c);
+  std::vector<int> counts = p.counts();
+  std::vector<bf16> out(p.c_size());
+  std::vector<int> workspace(64);
+  auto args = p.arguments(p.a.data(), p.b.data(), p.sa.data(), p.sb.data(), p.bias.data(),
+                          counts.data(), out.data(), nullptr, workspace.data());
+  ScaleShape const shape = scale_shape<Blockwise<1, 128, 128>>(Operand::kA, p.rows_a, c.k);
+  args.scale_a_ld = shape.rows - 1;  // below the rows
+  Status st = GG::can_implement(args);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("needs scale_a_ld >="), std::string::npos) << st.message();
+  args.scale_a_ld = shape.rows + 2;  // too few values for the layout
+  args.scale_a_count = (shape.cols - 1) * args.scale_a_ld + shape.rows - 1;
+  st = GG::can_implement(args);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("K-block-major, scale_a_ld"), std::string::npos) << st.message();
+  args.scale_a_count += 1;  // exactly the span
+  st = GG::can_implement(args);
+  EXPECT_TRUE(st.ok()) << st.to_string();
+  args.scale_a_count += 100;  // more is fine (a padded tensor)
+  EXPECT_TRUE(GG::can_implement(args).ok());
+  using Channel = GroupedGemm<
+      GemmConfig<Cdna4Default<e4m3fn, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<bf16, Identity>>>;
+  GroupedProblem<GemmConfig<Cdna4Default<e4m3fn, e4m3fn>, PerChannel, LayoutB::kNK,
+                            Epilogue<bf16, Identity>>> const pc(c);
+  auto cargs = pc.arguments(pc.a.data(), pc.b.data(), pc.sa.data(), pc.sb.data(), pc.bias.data(),
+                            counts.data(), out.data(), nullptr, workspace.data());
+  cargs.scale_a_ld = 64;
+  st = Channel::can_implement(cargs);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("is for Blockwise scales"), std::string::npos) << st.message();
 }
 
 TEST(ScaleLayoutChecks, RefusedInWords) {

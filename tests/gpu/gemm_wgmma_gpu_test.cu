@@ -505,7 +505,9 @@ TEST(WgmmaSmCount, FewerSmsGiveTheSameBits) {
 
 /// Blockwise A scales K-block-major (Gemm::Arguments::scale_a_ld, torch's column-major (M, K/128)
 /// with a leading dimension past M, NaN between the rows): the same bits as row-major, on the
-/// 128 x 128 and 128 x 256 tiles.
+/// 128 x 128 and 128 x 256 tiles. K-block-major scales go through the scale ring (the producer
+/// copies them beside each stage; WgmmaScaleLayout.RingTakenWhereTheLayoutAllows), row-major
+/// ones are loaded by the consumers: this compares the two loops.
 TEST(WgmmaScaleLayout, KBlockMajorAGivesTheSameBits) {
   using Default = GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK,
                              Epilogue<bf16, Identity>>;
@@ -527,7 +529,58 @@ TEST(WgmmaScaleLayout, KBlockMajorAGivesTheSameBits) {
   };
   EXPECT_TRUE(same_bits(Default{}, GemmCase{1100, 1000, 600, seed++}));
   EXPECT_TRUE(same_bits(Large{}, GemmCase{700, 650, 2000, seed++}));
-  EXPECT_TRUE(same_bits(Default{}, GemmCase{1, 256, 1024, seed++}));
+  EXPECT_TRUE(same_bits(Large{}, GemmCase{300, 600, 1300, seed++}));    // 2nd B group past N
+  EXPECT_TRUE(same_bits(Default{}, GemmCase{200, 136, 4096, seed++}));  // tail box, ring
+  EXPECT_TRUE(same_bits(Default{}, GemmCase{1, 256, 1024, seed++}));    // too few scales: no ring
+}
+
+/// Where a Blockwise call's scales go through the ring (Params::scale_ring): A's scales
+/// K-block-major, both arrays 16-byte aligned and at least a copy's box long; otherwise
+/// (row-major A scales, a misaligned array, too few scales) the consumers load them.
+TEST(WgmmaScaleLayout, RingTakenWhereTheLayoutAllows) {
+  using Config = GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK,
+                            Epilogue<bf16, Identity>>;
+  using G = Gemm<Config>;
+  using Kernel = Config::Kernel;
+  static_assert(Kernel::Mainloop::kScaleRing);
+  int const m = 300, n = 256, k = 1024, kb = k / 128, ld = m + 5;
+  DeviceBuffer a, b, sa, sb, c;
+  ASSERT_EQ(a.allocate(std::size_t(m) * k), cudaSuccess);
+  ASSERT_EQ(b.allocate(std::size_t(n) * k), cudaSuccess);
+  ASSERT_EQ(sa.allocate(sizeof(float) * (std::size_t(ld) * kb + 4)), cudaSuccess);
+  ASSERT_EQ(sb.allocate(sizeof(float) * (std::size_t(n / 128) * kb + 4)), cudaSuccess);
+  ASSERT_EQ(c.allocate(std::size_t(m) * n * sizeof(bf16)), cudaSuccess);
+  G::Arguments args;
+  args.problem = {m, n, k};
+  args.a = a.as<e4m3fn>(), args.lda = k;
+  args.b = b.as<e4m3fn>(), args.ldb = k;
+  args.scale_a = sa.as<float>(), args.scale_a_count = std::int64_t{ld} * kb;
+  args.scale_b = sb.as<float>(), args.scale_b_count = (n / 128) * kb;
+  args.epilogue.c = c.as<bf16>(), args.epilogue.ldc = n;
+  auto ring = [&](G::Arguments const& x) {
+    Kernel::Params p;
+    Status const st = Kernel::initialize(G::kernel_arguments(x), nullptr, p);
+    EXPECT_TRUE(st.ok()) << st.to_string();
+    return p.mainloop.scale_ring;
+  };
+  G::Arguments row_major = args;
+  row_major.scale_a_count = std::int64_t{m} * kb;
+  ASSERT_TRUE(G::can_implement(row_major).ok());
+  EXPECT_FALSE(ring(row_major));
+  args.scale_a_ld = ld;
+  ASSERT_TRUE(G::can_implement(args).ok()) << G::can_implement(args).to_string();
+  EXPECT_TRUE(ring(args));
+  G::Arguments misaligned = args;  // A's scales 4 bytes into the buffer
+  misaligned.scale_a = sa.as<float>() + 1;
+  ASSERT_TRUE(G::can_implement(misaligned).ok());
+  EXPECT_FALSE(ring(misaligned));
+  misaligned = args;
+  misaligned.scale_b = sb.as<float>() + 1;
+  EXPECT_FALSE(ring(misaligned));
+  G::Arguments decode = args;  // M = 1 at K = 1024: 8 scales of A, fewer than a box of 128
+  decode.problem.m = 1, decode.scale_a_ld = 1, decode.scale_a_count = kb;
+  ASSERT_TRUE(G::can_implement(decode).ok()) << G::can_implement(decode).to_string();
+  EXPECT_FALSE(ring(decode));
 }
 
 /// Device buffers for a per-tensor GEMM of M x N x K (A [M, K], B [N, K], one scale each, C

@@ -15,6 +15,7 @@
 // hints (kL2StreamHints): the kernels of that policy issue TMA copies with an L2 cache policy
 // (`UTMALDG ... desc[...]`), every other kernel none.
 //   sass_loop_check <sass.txt> <promoted> <blockwise> <fast> [<hinted policy>]
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -58,20 +59,27 @@ std::vector<Kernel> parse(std::istream& in) {
 struct Loop {
   int instructions = 0;
   int qgmma = 0;
-  int fp32 = 0;  // FFMA, FADD, FMUL
+  int fp32 = 0;              // FFMA, FADD, FMUL
+  long first = 0, last = 0;  // addresses of the branch target and the backward branch
+  double others_per_qgmma() const {
+    return qgmma > 0 ? static_cast<double>(instructions - fp32) / qgmma : 0.0;
+  }
 };
 
-/// The smallest loop (a backward branch and its target) that holds a QGMMA; instructions = 0 if
-/// there is none.
-Loop innermost_qgmma_loop(Kernel const& k) {
+/// The K loops: the smallest loop (a backward branch and its target) that holds a QGMMA, and
+/// every other copy of it, i.e. loops apart from it with as many QGMMA and at most twice its
+/// instructions (the Blockwise kernels' main loop comes twice: scales from the ring or from
+/// global memory; each must keep the budget). Empty if no loop holds a QGMMA.
+std::vector<Loop> k_loops(Kernel const& k) {
   std::regex const branch(R"(^BRA (?:`\()?0x([0-9a-f]+))");
-  Loop best;
+  std::vector<Loop> loops;
   std::smatch m;
   for (Instruction const& br : k.code) {
     if (!std::regex_search(br.text, m, branch)) continue;
     long const target = std::stol(m[1].str(), nullptr, 16);
     if (target >= br.address) continue;
     Loop l;
+    l.first = target, l.last = br.address;
     for (Instruction const& i : k.code) {
       if (i.address < target || i.address > br.address) continue;
       ++l.instructions;
@@ -79,9 +87,20 @@ Loop innermost_qgmma_loop(Kernel const& k) {
       if (starts_with(i.text, "FFMA") || starts_with(i.text, "FADD") || starts_with(i.text, "FMUL"))
         ++l.fp32;
     }
-    if (l.qgmma > 0 && (best.instructions == 0 || l.instructions < best.instructions)) best = l;
+    if (l.qgmma > 0) loops.push_back(l);
   }
-  return best;
+  std::sort(loops.begin(), loops.end(),
+            [](Loop const& a, Loop const& b) { return a.instructions < b.instructions; });
+  std::vector<Loop> copies;
+  for (Loop const& l : loops) {
+    bool const apart = std::none_of(copies.begin(), copies.end(), [&](Loop const& c) {
+      return l.first <= c.last && c.first <= l.last;
+    });
+    if (copies.empty() ||
+        (apart && l.qgmma == copies[0].qgmma && l.instructions <= 2 * copies[0].instructions))
+      copies.push_back(l);
+  }
+  return copies;
 }
 
 /// A short name for a mangled WarpSpecializedGemmKernel: tile, warpgroups, stages, granularity,
@@ -136,14 +155,26 @@ int main(int argc, char** argv) {
       continue;
     ++checked;
     int const qgmma = count_prefix(k, "QGMMA"), hmma = count_prefix(k, "HMMA");
-    Loop const l = innermost_qgmma_loop(k);
+    // the copy of the K loop with the most other instructions per QGMMA is the one checked
+    std::vector<Loop> const loops = k_loops(k);
+    Loop l;
+    for (Loop const& c : loops)
+      if (l.qgmma == 0 || c.others_per_qgmma() > l.others_per_qgmma()) l = c;
     bool const blockwise = k.name.find("Blockwise") != std::string::npos;
     char const* kind = l.fp32 == 0 ? "fast" : blockwise ? "blockwise" : "promoted";
     double const budget = l.fp32 == 0 ? budget_fast
                           : blockwise ? budget_blockwise
                                       : budget_promoted;
-    double const per_qgmma =
-        l.qgmma > 0 ? static_cast<double>(l.instructions - l.fp32) / l.qgmma : 0.0;
+    double const per_qgmma = l.others_per_qgmma();
+    std::string copies;  // every copy's others per QGMMA, in address order
+    std::vector<Loop> by_address = loops;
+    std::sort(by_address.begin(), by_address.end(),
+              [](Loop const& a, Loop const& b) { return a.first < b.first; });
+    for (Loop const& c : by_address) {
+      char one[32];
+      std::snprintf(one, sizeof(one), "%s%.2f", copies.empty() ? "" : " / ", c.others_per_qgmma());
+      copies += one;
+    }
     // TMA copies with an L2 cache policy operand: at least A's and B's in the hinted policy's
     // kernels, none elsewhere
     int hinted = 0;
@@ -154,10 +185,11 @@ int main(int argc, char** argv) {
     bool const hints_ok = hinted_policy.empty() || (wants_hints ? hinted >= 2 : hinted == 0);
     bool const ok = qgmma > 0 && hmma == 0 && l.qgmma > 0 && per_qgmma <= budget && hints_ok;
     std::printf(
-        "%s %-9s QGMMA %3d HMMA %d loop %4d instructions, %3d QGMMA, %3d FP32: %5.2f others "
-        "per QGMMA (budget %.2f), %d L2-hinted copies%s  %s\n",
+        "%s %-9s QGMMA %3d HMMA %d K loop %4d instructions, %3d QGMMA, %3d FP32: %5.2f others per "
+        "QGMMA (budget %.2f; copies: %s), %d L2-hinted copies%s  %s\n",
         ok ? "ok  " : "FAIL", kind, qgmma, hmma, l.instructions, l.qgmma, l.fp32, per_qgmma, budget,
-        hinted, hints_ok ? "" : (wants_hints ? " (expected >= 2)" : " (expected 0)"),
+        copies.c_str(), hinted,
+        hints_ok ? "" : (wants_hints ? " (expected >= 2)" : " (expected 0)"),
         label(k.name).c_str());
     failed += ok ? 0 : 1;
   }

@@ -86,7 +86,7 @@ cases = {{
   "out_dtype": lambda: mm(a, b, one, one, 0, None, torch.int32, None, 0, False, False),
   "grouped_both_counts": lambda: gm(a, b.reshape(1, 32, 128), one, one, torch.ones(1, dtype=torch.int32, device=dev), torch.ones(1, dtype=torch.int32, device=dev), 0, None, torch.bfloat16, 0),
   "grouped_counts_dtype": lambda: gm(a, b.reshape(1, 32, 128), one, one, torch.ones(1, device=dev), None, 0, None, torch.bfloat16, 0),
-  # column-major block scale_a: (M, ceil(K / 128)) only, and not in grouped GEMMs
+  # column-major block scale_a: (M, ceil(K / 128)) only, in grouped GEMMs too
   "block_scale_a_column_major_shape": lambda: mm(a, b, torch.ones(2, 16, device=dev).t(), torch.ones(1, 1, device=dev), 2, None, torch.bfloat16, None, 0, False, False),
   "grouped_block_scale_a_column_major": lambda: gm(a, b.reshape(1, 32, 128), torch.ones(2, 16, device=dev).t(), torch.ones(1, 1, 1, device=dev), torch.full((1,), 16, dtype=torch.int32, device=dev), None, 0, None, torch.bfloat16, 0),
 }}

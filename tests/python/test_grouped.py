@@ -81,6 +81,29 @@ def test_contiguous(fam, recipe, out_dtype):
         start += m
 
 
+def test_contiguous_block_scale_a_layouts_match():
+    """Contiguous groups' block A scales row-major, column-major (quantize's layout, read in place
+    as GroupedGemm's K-block-major scale_a) and column-major with a leading dimension past M
+    whose gaps hold NaN (any read of them would reach the output): the same bits."""
+    sizes = [5, 0, 130, 1]
+    groups, n, k = len(sizes), 256, 3 * 128
+    rows = sum(sizes)
+    qa, sa = activations(rows, k, torch.float8_e4m3fn, "block", groups)
+    assert sa.stride() == (1, rows)
+    qw, sw = group_weights(groups, n, k, torch.float8_e4m3fn, "block")
+    offs = torch.tensor(sizes, dtype=torch.int32).cumsum(0).to(torch.int32).to(device())
+    b = qw.transpose(-2, -1)
+    col = fp8gemm.scaled_grouped_mm(qa, b, sa, sw, offs=offs, out_dtype=torch.float32)
+    row = fp8gemm.scaled_grouped_mm(qa, b, sa.contiguous(), sw, offs=offs, out_dtype=torch.float32)
+    big = torch.full((sa.shape[1], rows + 3), float("nan"), device=sa.device)
+    big[:, :rows] = sa.t()
+    padded = big[:, :rows].t()
+    assert padded.stride() == (1, rows + 3)
+    pad = fp8gemm.scaled_grouped_mm(qa, b, padded, sw, offs=offs, out_dtype=torch.float32)
+    assert torch.equal(col, row) and torch.equal(pad, row)
+    assert not row.isnan().any()
+
+
 @pytest.mark.parametrize("recipe", ["tensor", "row", "block"])
 def test_masked(recipe):
     groups, cap, n, k = 3, 40, (256 if recipe == "block" else 32), 256

@@ -61,6 +61,11 @@ struct GroupedArguments {
   void* workspace = nullptr;       // workspace_size(args) bytes (contiguous and masked)
   int band_m = 0;                  // raster band height; 0: the scheduler's choice
   int sm_count = 0;                // WGMMA: > 0 runs on at most that many SMs
+  /// Blockwise: > 0 takes A's scales K-block-major, K block kb of (flattened) scale row r at
+  /// scale_a[kb * scale_a_ld + r] (torch's column-major (rows, K/128)), scale_a_ld >= the scale
+  /// rows and scale_a_count >= (K blocks - 1) * scale_a_ld + scale rows; 0: row-major. On the
+  /// Hopper kernels these scales go through the scale ring (Gemm::Arguments::scale_a_ld).
+  std::int64_t scale_a_ld = 0;
 };
 
 /// C_g = epilogue((s_a (x) s_b) * (A_g B_g)) for groups g = 0 .. G - 1 of one N and K, B [G, N, K]
@@ -126,12 +131,18 @@ class GroupedGemm {
     return std::int64_t(groups(args) - 1) * b_group_rows(args) + args.problem.n;
   }
 
-  /// The scale counts can_implement expects (the table above).
+  /// The scale counts can_implement expects (the table above; K-block-major A scales: the least
+  /// their layout reaches, and any count above it).
   static std::int64_t scale_count_a(Arguments const& args) {
-    if constexpr (std::is_same_v<Granularity, PerTensor>)
+    if constexpr (std::is_same_v<Granularity, PerTensor>) {
       return args.scale_a_count == groups(args) ? groups(args) : 1;  // either form
-    else
-      return scale_shape<Granularity>(Operand::kA, flat_rows_a(args), args.problem.k).size();
+    } else {
+      ScaleShape const sa =
+          scale_shape<Granularity>(Operand::kA, flat_rows_a(args), args.problem.k);
+      if (args.scale_a_ld == 0) return sa.size();
+      std::int64_t const span = (sa.cols - 1) * args.scale_a_ld + sa.rows;
+      return args.scale_a_count >= span ? args.scale_a_count : span;
+    }
   }
   static std::int64_t scale_count_b(Arguments const& args) {
     if constexpr (std::is_same_v<Granularity, PerTensor>)
@@ -211,6 +222,21 @@ class GroupedGemm {
                   "the groups' rows of A (" + std::to_string(flat_rows_a(args)) + ") and of B (" +
                       std::to_string(flat_rows_b(args)) +
                       "), and K, must stay below 2^31 - 1 minus the block tile");
+    if (args.scale_a_ld != 0) {
+      if constexpr (!IsBlockwise<Granularity>::value)
+        return fail(StatusCode::kErrorScaleShape,
+                    std::string("scale_a_ld (a K-block-major scale_a) is for Blockwise scales; ") +
+                        Granularity::kName + " takes scale_a as laid out above: leave it 0");
+      std::int64_t const rows = scale_shape<Granularity>(Operand::kA, flat_rows_a(args), pr.k).rows;
+      if (rows > args.scale_a_ld || args.scale_a_ld > INT32_MAX)
+        return fail(StatusCode::kErrorScaleShape,
+                    "scale_a_ld: K-block-major scale_a (K block kb of scale row r at kb * "
+                    "scale_a_ld + r) needs scale_a_ld >= its " +
+                        std::to_string(rows) + " rows (of A's " +
+                        std::to_string(flat_rows_a(args)) +
+                        " rows, every group's) and below 2^31; got " +
+                        std::to_string(args.scale_a_ld) + " (0: row-major)");
+    }
     if constexpr (Granularity::kBlockK > 0 && !std::is_same_v<Granularity, Mx32>) {
       constexpr int kBm = Granularity::kABlockM, kBn = Granularity::kBBlockN;
       if (args.mode == GroupMode::kContiguous && kBm != 1)
@@ -240,7 +266,11 @@ class GroupedGemm {
                                           std::string(element_name<Scale>()) + " loads"));
     FP8GEMM_RETURN_IF_ERROR(check_aligned(args.scale_b, alignof(Scale), "scale_b",
                                           std::string(element_name<Scale>()) + " loads"));
-    std::string const per_tensor_a = std::is_same_v<Granularity, PerTensor> ? " (1 or G)" : "";
+    std::string const per_tensor_a =
+        std::is_same_v<Granularity, PerTensor> ? " (1 or G)"
+        : args.scale_a_ld != 0
+            ? " or more (K-block-major, scale_a_ld " + std::to_string(args.scale_a_ld) + ")"
+            : "";
     if (args.scale_a_count != scale_count_a(args))
       return fail(StatusCode::kErrorScaleShape,
                   std::string(Granularity::kName) + " scale_a: expected " +
@@ -344,7 +374,7 @@ class GroupedGemm {
     k.mainloop.a = {args.a, args.lda, rows_a, pr.k};
     k.mainloop.b = {args.b, args.ldb, rows_b, pr.k};
     k.mainloop.scale_a = {args.scale_a, scale_shape<Granularity>(Operand::kA, rows_a, pr.k).cols,
-                          rows_a};
+                          rows_a, args.scale_a_ld};
     k.mainloop.scale_b = {args.scale_b, scale_shape<Granularity>(Operand::kB, rows_b, pr.k).cols,
                           rows_b};
     k.epilogue.params = args.epilogue;

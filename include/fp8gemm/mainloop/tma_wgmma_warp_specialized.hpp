@@ -4,7 +4,7 @@
 /// warpgroups multiply out of it with wgmma.mma_async and promote the tensor core's partial sums
 /// into FP32 registers every 128 K (K-blocked scales applied there). Its contract: Arguments,
 /// Params (with the TMA descriptors), SharedStorage, can_implement, to_params, load, multiply.
-/// Over 600 lines on purpose: the producer's load and the consumers' two K loops (plain and
+/// About 800 lines on purpose: the producer's load and the consumers' two K loops (plain and
 /// pipelined promotion) share the ring's protocol (stage plan, barriers, positions), which reads
 /// best in one place; the K-blocked scales are in wgmma_block_scales.hpp.
 #pragma once
@@ -87,6 +87,9 @@ struct TmaWgmmaMainloop {
   static_assert(Rules::kL2Hints, FP8GEMM_RULE_WGMMA_L2_STREAM_HINTS);
   static constexpr int kScaleBlockN = Rules::kScaleBlockN;
   static_assert(Rules::kBlockwiseN, FP8GEMM_RULE_WGMMA_BLOCKWISE_N);
+  /// A thread's K-block scales for one k-block and their promotion rule
+  /// (mainloop/wgmma_block_scales.hpp; public so that host tests check its indexing and rule).
+  using BlockScales = WgmmaBlockScales<Policy, Granularity, kScaleBlockN>;
   /// What a consumer thread may give its accumulators: its setmaxnreg budget less 40 registers
   /// for descriptors, addresses, ring state, scales and the epilogue's temporaries (ptxas checks
   /// the real count in CI: tests/ptxas).
@@ -116,6 +119,19 @@ struct TmaWgmmaMainloop {
   static constexpr bool kPipelinedPromotion =
       kPromote && Policy::kAtomsM == 1 && promote_chunks() > 0;
   static constexpr int kPromoteChunks = kPipelinedPromotion ? promote_chunks() : 1;
+  /// The scale ring (WgmmaBlockScales::ring_offset_a): the producer copies each k-block's
+  /// Blockwise scales beside the stage's A and B tiles, the consumers read them from there. For
+  /// 1 x 128 A blocks on the unclustered pipelined loop; taken per call where A's scales are
+  /// K-block-major (scale_a_ld: a k-block's scales of the tile's rows are contiguous) and both
+  /// scale arrays 16-byte aligned (Params::scale_ring), else the consumers load them as before.
+  static constexpr bool a_scales_per_row() {
+    if constexpr (kKBlocked)
+      return Granularity::kABlockM == 1;
+    else
+      return false;
+  }
+  static constexpr bool kScaleRing =
+      a_scales_per_row() && kClusterSize == 1 && !kSwapAB && kPipelinedPromotion;
   /// The wgmma of one promotion chunk: N / kPromoteChunks columns (Atom itself for one chunk).
   using ChunkAtom = arch::Sm90Wgmma64xNx32<Atom::kN / kPromoteChunks, typename Atom::ElementA,
                                            typename Atom::ElementB>;
@@ -160,6 +176,10 @@ struct TmaWgmmaMainloop {
     ScaleView<Granularity> scale_a;
     ScaleView<Granularity> scale_b;
   };
+  struct ScaleMaps {
+    arch::TmaDescriptor a, b;
+  };
+  struct NoScaleMaps {};
   /// What the kernel receives: tensor maps (kept in parameter space: __grid_constant__) instead
   /// of pointers for A and B.
   struct Params {
@@ -174,6 +194,10 @@ struct TmaWgmmaMainloop {
     arch::TmaDescriptor map_a_tail;  // A, box 128 (K) x tail_a.rows, when tail_a.origin >= 0
     arch::TmaDescriptor map_b_tail;  // B, box 128 (K) x tail_b.rows, when tail_b.origin >= 0
     OperandTail tail_a, tail_b;
+    /// kScaleRing: whether this call's scales go through the ring, and their maps (1-D views of
+    /// the scale arrays: boxes of BlockM floats of A, 4 of B).
+    bool scale_ring = false;
+    std::conditional_t<kScaleRing, ScaleMaps, NoScaleMaps> scale_maps;
   };
 
   /// Rows of A one copy brings: the tile's BlockM, or, when all of M fits below that, M rounded
@@ -232,11 +256,18 @@ struct TmaWgmmaMainloop {
     return plan;
   }
 
+  /// kScaleRing: stage s's Blockwise scales, A's of the tile's BlockM rows and, per column group,
+  /// B's in the first float of a 128-byte slot (TMA writes shared memory 128-byte aligned).
+  struct ScaleSlots {
+    alignas(128) float scale_a[kStages][Policy::kBlockM];
+    alignas(128) float scale_b[kStages][BlockScales::kBGroups][BlockScales::kRingSlotB];
+  };
+  struct NoScaleSlots {};
   /// Stage s: A tile [BlockM][128 B] and B tile [BlockN][128 B], each 1024-byte aligned (the
-  /// 128-byte swizzle repeats every 8 rows); full[s] completes when the stage's bytes landed,
-  /// empty[s] when every warp of the consumers that read it (cooperative: both; ping-pong: the
-  /// tile's one) is done with it.
-  struct SharedStorage {
+  /// 128-byte swizzle repeats every 8 rows), and with the scale ring its scale slots (the base);
+  /// full[s] completes when the stage's bytes landed, empty[s] when every warp of the consumers
+  /// that read it (cooperative: both; ping-pong: the tile's one) is done with it.
+  struct SharedStorage : std::conditional_t<kScaleRing, ScaleSlots, NoScaleSlots> {
     alignas(1024) std::uint8_t a[kStages][Policy::kStageBytesA];
     alignas(1024) std::uint8_t b[kStages][Policy::kStageBytesB];
     std::uint64_t full[kStages];
@@ -346,6 +377,41 @@ struct TmaWgmmaMainloop {
                        stage_plan(args.a.rows, 0).b.rows);
   }
 
+  /// The scale ring's maps: a scale array as one row of `span` floats, so that a copy may start
+  /// at any element (A's leading dimension need not be a multiple of 4); boxes of BlockM floats
+  /// (A's scales of a tile's rows for one k-block) and of 4 (B's: 16 bytes, TMA's least; the
+  /// first is the one read). Elements past the array arrive as zeros.
+  static arch::TmaTensor2d scale_map(void const* base, std::int64_t span, int box) {
+    arch::TmaTensor2d t;
+    t.base = base;
+    t.element = arch::TmaElement::kF32;
+    t.inner = static_cast<std::uint64_t>(span);
+    t.outer = 1;
+    t.row_stride_bytes = static_cast<std::uint64_t>((span * 4 + 15) / 16 * 16);
+    t.box_inner = static_cast<std::uint32_t>(box);
+    t.box_outer = 1;
+    return t;
+  }
+  static constexpr int kScaleBoxB = 4;
+  /// Bytes the scale ring adds to a stage's full barrier.
+  static constexpr std::uint32_t kScaleRingBytes =
+      (Policy::kBlockM + BlockScales::kBGroups * kScaleBoxB) * 4;
+  /// Whether a call's scales go through the ring (kScaleRing): A's K-block-major, both arrays
+  /// 16-byte aligned and at least a box long; otherwise the consumers load them.
+  static bool use_scale_ring(Arguments const& args) {
+    if constexpr (kScaleRing) {
+      std::int64_t const span_a = args.scale_a.span(Granularity::kABlockM);
+      std::int64_t const span_b = args.scale_b.span(kScaleBlockN);
+      return args.scale_a.ld != 0 && span_a >= Policy::kBlockM && span_b >= kScaleBoxB &&
+             arch::check_tma_tensor_2d(scale_map(args.scale_a.data, span_a, Policy::kBlockM))
+                 .ok() &&
+             arch::check_tma_tensor_2d(scale_map(args.scale_b.data, span_b, kScaleBoxB)).ok();
+    } else {
+      (void)args;
+      return false;
+    }
+  }
+
   /// Params from Arguments: encodes the two tensor maps (driver call).
   static Status to_params(ProblemShape const& problem, Arguments const& args, Params& p) {
     FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(map_a(args), &p.map_a));
@@ -365,6 +431,17 @@ struct TmaWgmmaMainloop {
       FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(
           operand_map(args.b.data, args.b.rows, args.b.cols, args.b.ld, p.tail_b.rows),
           &p.map_b_tail));
+    p.scale_ring = use_scale_ring(args);
+    if constexpr (kScaleRing) {
+      if (p.scale_ring) {
+        FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(
+            scale_map(args.scale_a.data, args.scale_a.span(Granularity::kABlockM), Policy::kBlockM),
+            &p.scale_maps.a));
+        FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(
+            scale_map(args.scale_b.data, args.scale_b.span(kScaleBlockN), kScaleBoxB),
+            &p.scale_maps.b));
+      }
+    }
     return Status::success();
   }
 
@@ -392,6 +469,12 @@ struct TmaWgmmaMainloop {
     arch::tma_prefetch_descriptor(&p.map_b);
     if (p.tail_a.origin >= 0) arch::tma_prefetch_descriptor(&p.map_a_tail);
     if (p.tail_b.origin >= 0) arch::tma_prefetch_descriptor(&p.map_b_tail);
+    if constexpr (kScaleRing) {
+      if (p.scale_ring) {
+        arch::tma_prefetch_descriptor(&p.scale_maps.a);
+        arch::tma_prefetch_descriptor(&p.scale_maps.b);
+      }
+    }
   }
 
   /// Producer (one elected thread): K-blocks [kb_begin, kb_end) of the tile at (m0, n0) into the
@@ -414,12 +497,15 @@ struct TmaWgmmaMainloop {
       bool const a_tail = m0 == p.tail_a.origin, b_tail = n0 == p.tail_b.origin;
       arch::TmaDescriptor const* const map_a = a_tail ? &p.map_a_tail : &p.map_a;
       arch::TmaDescriptor const* const map_b = b_tail ? &p.map_b_tail : &p.map_b;
-      // expect_tx: the two boxes' bytes (stage_tx_bytes, less the rows a tail box leaves out)
+      // expect_tx: the two boxes' bytes (stage_tx_bytes, less the rows a tail box leaves out),
+      // and the scale ring's
+      bool const ring = kScaleRing && p.scale_ring;
       std::uint32_t const tx_bytes =
           p.stage_tx_bytes -
           static_cast<std::uint32_t>((a_tail ? p.tail_a.box - p.tail_a.rows : 0) +
                                      (b_tail ? p.tail_b.box - p.tail_b.rows : 0)) *
-              kBlockK;
+              kBlockK +
+          (ring ? kScaleRingBytes : 0);
       for (int kb = kb_begin; kb < kb_end; ++kb) {
         arch::Mbarrier::wait(&s.empty[pos.stage], pos.phase ^ 1);  // waits for: consumers freed it
         arch::Mbarrier::arrive_expect_tx(&s.full[pos.stage], tx_bytes);
@@ -430,6 +516,7 @@ struct TmaWgmmaMainloop {
           arch::tma_load_2d(s.a[pos.stage], map_a, &s.full[pos.stage], kb * kBlockK, m0);
           arch::tma_load_2d(s.b[pos.stage], map_b, &s.full[pos.stage], kb * kBlockK, n0);
         }
+        if (ring) copy_scales(p, s, pos.stage, m0, n0, kb);
         pos.advance<kStages>();
       }
     } else {
@@ -481,12 +568,16 @@ struct TmaWgmmaMainloop {
       arch::wgmma_wait_group<0>();  // waits for: the last k-block's wgmmas
       release(s, prev, c.t);
     } else if constexpr (kPipelinedPromotion) {
-      multiply_pipelined(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
+      if constexpr (kScaleRing) {
+        if (p.scale_ring)  // the same loop with the scales read from the stage
+          return multiply_pipelined<true>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
+      }
+      multiply_pipelined<false>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
     } else {
       // Per k-block and m64 row block: partial = A·B over 128 K in the tensor core (14
       // significant bits, truncating), then acc += partial (· scales) in FP32 registers.
       float partial[Atom::kAccumulators];
-      [[maybe_unused]] auto const rows = scale_rows(p, m0 + row0, n0, c.t);
+      [[maybe_unused]] auto const rows = scale_rows(p, m0, row0, n0, c.t);
       for (int kb = kb_begin; kb < kb_end; ++kb) {
         BlockScales sc;
         if constexpr (kKBlocked) sc.load(p, rows, kb);        // issued before the stage's wait
@@ -522,6 +613,9 @@ struct TmaWgmmaMainloop {
   /// which then walks trips of 2 Q items (two k-blocks) unrolled, so the set, chunk and scale
   /// indices stay compile-time (registers, not local memory) and the steady state has no test of
   /// "is there an item to retire" (ptxas serialized the chunked kernels' wgmmas with one, C7514).
+  /// kRing: K-blocked scales from the stage's scale slots (the scale ring), read once the
+  /// stage is full, with the k-block's first chunk; else from global memory.
+  template <bool kRing>
   FP8GEMM_DEVICE static void multiply_pipelined(Params const& p, SharedStorage& s,
                                                 RingPosition& pos, int m0, int n0, int kb_begin,
                                                 int kb_end, Coords const& c, Accumulators& acc) {
@@ -536,9 +630,11 @@ struct TmaWgmmaMainloop {
     // k-block before that, whose last chunk has just been promoted (the first k-block's before
     // item 0); loaded with their own first chunk instead they had only one chunk's wgmmas to land
     // under and the consumers waited for them (docs/performance.md#wgmma-block-scale-loads).
-    constexpr bool kScalesAhead = kKBlocked && kQ > 1;
+    // Through the ring they are in the stage: read with the k-block's first chunk, after the
+    // stage's full wait, by every chunk count.
+    constexpr bool kScalesAhead = kKBlocked && kQ > 1 && !kRing;
     BlockScales sc[2];
-    [[maybe_unused]] auto const rows = scale_rows(p, m0 + row0, n0, c.t);
+    [[maybe_unused]] auto const rows = scale_rows<kRing>(p, m0, row0, n0, c.t);
     int stage[2] = {0, 0};
     // Item (kb, chunk q) into set b; h = (kb - kb_begin) % 2 (compile-time b, q, h).
     auto issue = [&](auto b_c, auto q_c, auto h_c, int kb) {
@@ -555,8 +651,12 @@ struct TmaWgmmaMainloop {
       // Scales loaded after the chunk's wgmmas are issued: ptxas moves the warp-uniform B scale
       // into a uniform register right after its load, which waits for the load; issued before
       // the wgmmas, that wait held their issue (docs/performance.md#wgmma-block-scale-loads).
-      if constexpr (kKBlocked && !kScalesAhead && q == 0)
-        sc[decltype(h_c)::value].load(p, rows, kb);
+      if constexpr (kKBlocked && !kScalesAhead && q == 0) {
+        if constexpr (kRing)
+          sc[decltype(h_c)::value].load_ring(s.scale_a[pos.stage], s.scale_b[pos.stage][0], rows);
+        else
+          sc[decltype(h_c)::value].load(p, rows, kb);
+      }
       if constexpr (kScalesAhead && q == 1)  // the last k-block loads its own again: in bounds
         sc[1 - decltype(h_c)::value].load(p, rows, kb + 1 < kb_end ? kb + 1 : kb);
       if constexpr (q == kQ - 1) pos.advance<kStages>();
@@ -607,10 +707,15 @@ struct TmaWgmmaMainloop {
     }
   }
 
-  /// K-blocked: where the thread's scales of the tile start (BlockScales::Rows); else nothing.
-  FP8GEMM_DEVICE static auto scale_rows(Params const& p, int m_first, int n0, int t) {
-    if constexpr (kKBlocked)
-      return BlockScales::rows(p, m_first, n0, t);
+  /// K-blocked: where the thread's scales of the tile at (m0, n0) start (BlockScales::Rows), or
+  /// its rows in the stage's A-scale slot (kRing: BlockScales::RingRows); else nothing.
+  /// row0: the consumer's first row in the tile.
+  template <bool kRing = false>
+  FP8GEMM_DEVICE static auto scale_rows(Params const& p, int m0, int row0, int n0, int t) {
+    if constexpr (kRing)
+      return BlockScales::ring_rows(p.problem.m, m0, m0 + row0, t);
+    else if constexpr (kKBlocked)
+      return BlockScales::rows(p, m0 + row0, n0, t);
     else
       return 0;
   }
@@ -665,6 +770,22 @@ struct TmaWgmmaMainloop {
       arch::tma_load_2d(dst, map, full, k0, row);
   }
 
+  /// The scale ring's copies of k-block kb into stage `stage`: A's scales of the tile's rows and
+  /// B's of its column groups (WgmmaBlockScales::ring_offset_a / _b).
+  FP8GEMM_DEVICE static void copy_scales(Params const& p, SharedStorage& s, int stage, int m0,
+                                         int n0, int kb) {
+    if constexpr (kScaleRing) {
+      arch::tma_load_2d(s.scale_a[stage], &p.scale_maps.a, &s.full[stage],
+                        BlockScales::ring_offset_a(p, m0, kb), 0);
+      FP8GEMM_UNROLL
+      for (int g = 0; g < BlockScales::kBGroups; ++g)
+        arch::tma_load_2d(s.scale_b[stage][g], &p.scale_maps.b, &s.full[stage],
+                          BlockScales::ring_offset_b(p, n0, g, kb), 0);
+    } else {
+      (void)p, (void)s, (void)stage, (void)m0, (void)n0, (void)kb;
+    }
+  }
+
   FP8GEMM_HOST_DEVICE static int min_int(int a, int b) { return a < b ? a : b; }
 
   /// acc[r0 ..] += partial
@@ -674,11 +795,6 @@ struct TmaWgmmaMainloop {
     FP8GEMM_UNROLL
     for (int r = 0; r < Regs; ++r) acc[r0 + r] += partial[r];
   }
-
- public:
-  /// A thread's K-block scales for one k-block and their promotion rule
-  /// (mainloop/wgmma_block_scales.hpp; public so that host tests check its indexing and rule).
-  using BlockScales = WgmmaBlockScales<Policy, Granularity, kScaleBlockN>;
 };
 
 }  // namespace fp8gemm

@@ -4,6 +4,7 @@
 /// accumulators by the fold-or-twice rule (mainloop/scale_promotion.hpp).
 #pragma once
 
+#include "fp8gemm/arch/nvidia/sm90_sync.hpp"
 #include "fp8gemm/config.hpp"
 #include "fp8gemm/mainloop/scale_promotion.hpp"
 
@@ -47,12 +48,61 @@ struct WgmmaBlockScales {
       }
     }
     FP8GEMM_UNROLL
-    for (int g = 0; g < kBGroups; ++g) {
-      int n = n0 + g * kScaleBlockN;
-      n = n < p.problem.n ? n : p.problem.n - 1;
-      r.b[g] = p.scale_b.row_start(n, kScaleBlockN);
+    for (int g = 0; g < kBGroups; ++g) r.b[g] = b_row(p, n0, g);
+    return r;
+  }
+  /// Where column group g's B scales start (its first column clamped below N: any valid one
+  /// serves the columns past N, whose outputs nothing stores).
+  template <class Params>
+  FP8GEMM_HOST_DEVICE static int b_row(Params const& p, int n0, int g) {
+    int n = n0 + g * kScaleBlockN;
+    n = n < p.problem.n ? n : p.problem.n - 1;
+    return p.scale_b.row_start(n, kScaleBlockN);
+  }
+
+  /// The scale ring (TmaWgmmaMainloop's scale_ring, A's scales K-block-major): with each stage's
+  /// A and B tiles the producer copies k-block kb's A scales of the tile's rows [m0, m0 + BlockM)
+  /// (contiguous in that layout) and, per column group g, B's scale (a 16-byte copy: it and the
+  /// next three), into the stage's scale slots; the consumers read theirs there after the stage's
+  /// full wait instead of from global memory. The copies' 1-D coordinates, as element offsets
+  /// into the scale arrays, and the B slot's stride in floats (128-byte slots: TMA's alignment):
+  static constexpr int kRingSlotB = 32;
+  template <class Params>
+  FP8GEMM_HOST_DEVICE static int ring_offset_a(Params const& p, int m0, int kb) {
+    return kb * p.scale_a.k_stride() + p.scale_a.row_start(m0, Granularity::kABlockM);
+  }
+  template <class Params>
+  FP8GEMM_HOST_DEVICE static int ring_offset_b(Params const& p, int n0, int g, int kb) {
+    return b_row(p, n0, g) + kb;
+  }
+  /// A thread's rows in the A slot, clamped as rows() clamps (a row past M reads row M - 1's
+  /// scale, so the warp votes on what it votes on with global loads): the slot holds rows
+  /// m0 .. m0 + BlockM - 1, where rows past M hold zeros or whatever the array has there.
+  struct RingRows {
+    int a[Policy::kAtomsM][2];
+  };
+  FP8GEMM_DEVICE static RingRows ring_rows(int problem_m, int m0, int m_first, int t) {
+    RingRows r;
+    FP8GEMM_UNROLL
+    for (int i = 0; i < Policy::kAtomsM; ++i) {
+      FP8GEMM_UNROLL
+      for (int h = 0; h < 2; ++h) {
+        int m = m_first + i * Atom::kM + Atom::acc_row(t, 2 * h);
+        m = m < problem_m ? m : problem_m - 1;
+        r.a[i][h] = m - m0;
+      }
     }
     return r;
+  }
+  /// One k-block's scales from its stage's slots (after the stage's full wait).
+  FP8GEMM_DEVICE void load_ring(float const* slot_a, float const* slot_b, RingRows const& r) {
+    FP8GEMM_UNROLL
+    for (int i = 0; i < Policy::kAtomsM; ++i) {
+      FP8GEMM_UNROLL
+      for (int h = 0; h < 2; ++h) sa[i][h] = arch::load_shared(slot_a + r.a[i][h]);
+    }
+    FP8GEMM_UNROLL
+    for (int g = 0; g < kBGroups; ++g) sb[g] = arch::load_shared(slot_b + g * kRingSlotB);
   }
 
   template <class Params>

@@ -102,6 +102,82 @@ TEST(WgmmaBlockScales, IndexingBlocksOf128RowsAnd64Columns) {
   check_indexing<WgmmaTilePolicy<128, 64, 2, 5>, Blockwise<1, 256, 128>>();  // bn > BlockN
 }
 
+/// The scale ring gives every consumer thread the scales the global loads give it: for interior
+/// and edge tiles (rows past M, a B column group past N), each stage's slots are filled as the
+/// producer's copies fill them (a box of the 1-D view from ring_offset_a / _b on, zeros past the
+/// array: TMA's fill), and load_ring's values are compared bit for bit with load()'s.
+template <class Policy>
+void check_ring(std::int64_t ld) {
+  using G = Blockwise<1, 128, 128>;
+  using F = Fixture<Policy, G>;
+  using Mainloop = typename F::Mainloop;
+  using Scales = typename Mainloop::BlockScales;
+  static_assert(Mainloop::kScaleRing);
+  F f(ld);
+  auto box = [](std::vector<float> const& array, int from, int count) {
+    std::vector<float> slot(static_cast<std::size_t>(count), 0.0f);
+    for (int i = 0; i < count; ++i)
+      if (from + i < static_cast<int>(array.size()))
+        slot[static_cast<std::size_t>(i)] = array[static_cast<std::size_t>(from + i)];
+    return slot;
+  };
+  int const last_m0 = (F::kM - 1) / Policy::kBlockM * Policy::kBlockM;
+  int const last_n0 = (F::kN - 1) / Policy::kBlockN * Policy::kBlockN;
+  for (int m0 : {0, last_m0})
+    for (int n0 : {0, last_n0})
+      for (int kb = 0; kb < F::kK / 128; ++kb) {
+        std::vector<float> const slot_a =
+            box(f.sa_stored, Scales::ring_offset_a(f.p, m0, kb), Policy::kBlockM);
+        std::vector<float> slot_b(Scales::kBGroups * Scales::kRingSlotB, -1.0f);
+        for (int g = 0; g < Scales::kBGroups; ++g) {
+          std::vector<float> const b = box(f.sb, Scales::ring_offset_b(f.p, n0, g, kb), 4);
+          std::memcpy(&slot_b[static_cast<std::size_t>(g * Scales::kRingSlotB)], b.data(),
+                      sizeof(float) * 4);
+        }
+        for (int consumer = 0; consumer < Policy::kConsumers; ++consumer)
+          for (int t = 0; t < 128; ++t) {
+            int const row0 = consumer * Policy::kConsumerRows;
+            Scales global, ring;
+            global.load(f.p, m0 + row0, n0, kb, t);
+            ring.load_ring(slot_a.data(), slot_b.data(),
+                           Scales::ring_rows(F::kM, m0, m0 + row0, t));
+            for (int i = 0; i < Policy::kAtomsM; ++i)
+              for (int h = 0; h < 2; ++h)
+                ASSERT_EQ(std::memcmp(&ring.sa[i][h], &global.sa[i][h], sizeof(float)), 0)
+                    << "m0 " << m0 << " kb " << kb << " consumer " << consumer << " t " << t;
+            for (int g = 0; g < Scales::kBGroups; ++g)
+              ASSERT_EQ(std::memcmp(&ring.sb[g], &global.sb[g], sizeof(float)), 0)
+                  << "n0 " << n0 << " kb " << kb << " g " << g;
+          }
+      }
+}
+
+TEST(WgmmaBlockScales, RingGivesTheGlobalLoadsScales) {
+  check_ring<Sm90WgmmaDefault<>>(300);      // ld = M
+  check_ring<Sm90WgmmaDefault<>>(300 + 5);  // NaN between the rows, ld not a multiple of 4
+  check_ring<Sm90WgmmaLarge<>>(300 + 3);    // two B column groups, the second past N at n0 = 512
+}
+
+/// Which mainloops have the scale ring: 1 x 128 A blocks, unclustered, the pipelined loop.
+TEST(WgmmaBlockScales, RingWhereAScalesArePerRow) {
+  static_assert(TmaWgmmaMainloop<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, 128>::kScaleRing);
+  static_assert(TmaWgmmaMainloop<Sm90WgmmaLarge<>, Blockwise<1, 128, 128>, 128>::kScaleRing);
+  static_assert(!TmaWgmmaMainloop<Sm90WgmmaDefault<>, Blockwise<128, 128, 128>, 128>::kScaleRing);
+  static_assert(!TmaWgmmaMainloop<Sm90WgmmaDefault<>, PerTensor, 128>::kScaleRing);
+  static_assert(
+      !TmaWgmmaMainloop<WgmmaTilePolicy<256, 128, 2, 4>, Blockwise<1, 128, 128>, 128>::kScaleRing);
+  // the slots cost no shared memory where there is no ring: stages and barriers, 1024-aligned
+  using Policy = Sm90WgmmaDefault<>;
+  using Plain = TmaWgmmaMainloop<Policy, PerTensor, 128>;
+  using Ring = TmaWgmmaMainloop<Policy, Blockwise<1, 128, 128>, 128>;
+  constexpr std::size_t kStagesBytes =
+      Policy::kStages * (Policy::kStageBytesA + Policy::kStageBytesB + 2 * sizeof(std::uint64_t));
+  static_assert(sizeof(Plain::SharedStorage) == (kStagesBytes + 1023) / 1024 * 1024);
+  static_assert(sizeof(Ring::SharedStorage) >=
+                sizeof(Plain::SharedStorage) + Policy::kStages * (128 + 32) * sizeof(float));
+  SUCCEED();
+}
+
 /// The rule: normal products -> acc = fma(partial, s_a·s_b, acc), bit for bit; a product that is
 /// not a normal float (here 2^-100 · 2^-60 = 2^-160: zero in FP32) -> fma(partial·s_a, s_b, acc),
 /// which keeps the representable result (partial · 2^-160 with partial = 2^100 is 2^-60).

@@ -25,6 +25,19 @@ FP8GEMM_DEVICE std::uint32_t smem_address(void const* p) {
 #endif
 }
 
+/// A float from shared memory through a generic pointer into it, as ld.shared (a generic load of
+/// the same address is a generic LD). Volatile, so that it stays after the mbarrier wait that
+/// makes its bytes visible. Outside sm_90a device passes an ordinary load (host tests).
+FP8GEMM_HOST_DEVICE float load_shared(float const* p) {
+#if defined(FP8GEMM_ARCH_SM90A)
+  float v;
+  asm volatile("ld.shared.f32 %0, [%1];\n" : "=f"(v) : "r"(smem_address(p)));
+  return v;
+#else
+  return *p;
+#endif
+}
+
 /// st.shared of 2, 4 or 8 bytes at a 32-bit shared-memory address (smem_address), aligned to its
 /// size. A store through a generic pointer into shared memory is a generic ST, and the compiler
 /// then assumes it may alias kernel parameters and re-reads them after it. No memory clobber: its
