@@ -5,6 +5,7 @@
 //
 //   fp8gemm_grouped_bench --out grouped.json [--rounds 7] [--cases name,...] [--commit C]
 //
+// Batched per-tensor cases also time cuBLASLt's strided-batched matmul ("cublaslt_strided").
 // Method, per case: every entry (each of our policies, the cuBLASLt loop) captured once as a CUDA
 // graph of one call; `rounds` rounds replay every entry's graph in a fresh random order (seeded),
 // once untimed and once between two events; an entry's time is the median over rounds. Every
@@ -303,6 +304,67 @@ struct LtLoop {
   }
 };
 
+/// cuBLASLt's strided-batched FP8 for the batched per-tensor cases: one matmul over the G groups
+/// (BATCH_COUNT, STRIDED_BATCH_OFFSET on the three layouts), one scale pair for the whole batch
+/// (the bench's scales are all equal: only the timing matters). ok: cuBLASLt found and ran an
+/// algorithm.
+struct LtStrided {
+  cublasLtHandle_t handle = nullptr;
+  cublasLtMatmulDesc_t desc = nullptr;
+  cublasLtMatrixLayout_t la = nullptr, lb = nullptr, lc = nullptr;
+  cublasLtMatmulAlgo_t algo{};
+  void const *a = nullptr, *b = nullptr;
+  void* c = nullptr;
+  void* ws = nullptr;
+  std::size_t ws_bytes = 32u << 20;
+  bool ok = false;
+
+  static void batch(cublasLtMatrixLayout_t l, int count, std::int64_t stride) {
+    BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT,
+                                                        &count, sizeof count));
+    BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutSetAttribute(
+        l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof stride));
+  }
+  LtStrided(Case const& cs, Operands const& ops) {
+    if (cs.mode != GroupMode::kBatched || cs.granularity != "per_tensor") return;
+    BENCH_CHECK_CUBLAS(cublasLtCreate(&handle));
+    BENCH_CHECK_CUDA(cudaMalloc(&ws, ws_bytes));
+    std::int64_t const m = cs.mean_rows;
+    desc = fp8_tn_desc(ops.sa, ops.sb);
+    // our row-major C[m, N] = A[m, K] B[N, K]^T is cuBLAS's D^T = B A^T (cublaslt_fp8.hpp)
+    BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, cs.k, cs.n, cs.k));
+    BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&lb, CUDA_R_8F_E4M3, cs.k, m, cs.k));
+    BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, cs.n, m, cs.n));
+    batch(la, cs.groups, std::int64_t(cs.n) * cs.k);
+    batch(lb, cs.groups, m * cs.k);
+    batch(lc, cs.groups, m * cs.n);
+    a = ops.a, b = ops.b, c = ops.c;
+    cublasLtMatmulHeuristicResult_t heur[8] = {};
+    int const found = fp8_heuristics(handle, desc, la, lb, lc, ws_bytes, heur);
+    float const alpha = 1.0f, beta = 0.0f;
+    for (int i = 0; i < found && !ok; ++i)
+      if (cublasLtMatmul(handle, desc, &alpha, b, la, a, lb, &beta, c, lc, c, lc, &heur[i].algo, ws,
+                         ws_bytes, nullptr) == CUBLAS_STATUS_SUCCESS)
+        algo = heur[i].algo, ok = true;
+    if (!ok) cudaGetLastError();
+    BENCH_CHECK_CUDA(cudaDeviceSynchronize());
+  }
+  void launch(cudaStream_t s) const {
+    float const alpha = 1.0f, beta = 0.0f;
+    BENCH_CHECK_CUBLAS(cublasLtMatmul(handle, desc, &alpha, b, la, a, lb, &beta, c, lc, c, lc,
+                                      &algo, ws, ws_bytes, s));
+  }
+  ~LtStrided() {
+    if (handle == nullptr) return;
+    cublasLtMatmulDescDestroy(desc);
+    cublasLtMatrixLayoutDestroy(la);
+    cublasLtMatrixLayoutDestroy(lb);
+    cublasLtMatrixLayoutDestroy(lc);
+    cublasLtDestroy(handle);
+    cudaFree(ws);
+  }
+};
+
 template <class P, class G>
 using Cfg = GemmConfig<P, G, LayoutB::kNK, Epilogue<bf16>>;
 using PingPong = WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>;
@@ -393,6 +455,9 @@ int main(int argc, char** argv) {
     add_all_ours(entries, cs, ops);
     LtLoop lt(cs, ops);
     if (lt.ok) entries.emplace_back("cublaslt_loop", [&lt](cudaStream_t s) { lt.launch(s); });
+    LtStrided strided(cs, ops);  // batched per-tensor cases only
+    if (strided.ok)
+      entries.emplace_back("cublaslt_strided", [&strided](cudaStream_t s) { strided.launch(s); });
     for (Entry& e : entries) {  // warm, then one graph of one call
       e.launch(stream);
       BENCH_CHECK_CUDA(cudaStreamSynchronize(stream));
