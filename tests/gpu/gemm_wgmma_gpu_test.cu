@@ -509,10 +509,17 @@ TEST(WgmmaSmCount, FewerSmsGiveTheSameBits) {
 /// copies them beside each stage; WgmmaScaleLayout.RingTakenWhereTheLayoutAllows), row-major
 /// ones are loaded by the consumers: this compares the two loops.
 TEST(WgmmaScaleLayout, KBlockMajorAGivesTheSameBits) {
+  // (fp32 C: Sm90WgmmaDefault with bf16 C keeps its TMA stores instead of the ring)
   using Default = GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK,
-                             Epilogue<bf16, Identity>>;
+                             Epilogue<float, Identity>>;
   using Large =
-      GemmConfig<Sm90WgmmaLarge<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<float, GeluTanh>>;
+      GemmConfig<Sm90WgmmaLarge<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, GeluTanh>>;
+  using SmallM =
+      GemmConfig<Sm90WgmmaSmallM<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  using MediumM = GemmConfig<Sm90WgmmaMediumM<>, Blockwise<1, 128, 128>, LayoutB::kNK,
+                             Epilogue<bf16, Identity>>;
+  static_assert(Default::Mainloop::kScaleRing && Large::Mainloop::kScaleRing &&
+                SmallM::Mainloop::kScaleRing && MediumM::Mainloop::kScaleRing);
   std::uint64_t seed = std::random_device{}();
   std::cout << "  seed " << seed << "\n";
   auto same_bits = [](auto config, GemmCase c) -> ::testing::AssertionResult {
@@ -532,6 +539,9 @@ TEST(WgmmaScaleLayout, KBlockMajorAGivesTheSameBits) {
   EXPECT_TRUE(same_bits(Large{}, GemmCase{300, 600, 1300, seed++}));    // 2nd B group past N
   EXPECT_TRUE(same_bits(Default{}, GemmCase{200, 136, 4096, seed++}));  // tail box, ring
   EXPECT_TRUE(same_bits(Default{}, GemmCase{1, 256, 1024, seed++}));    // too few scales: no ring
+  EXPECT_TRUE(same_bits(SmallM{}, GemmCase{40, 520, 2000, seed++}));    // 64-row tiles, A box 40
+  EXPECT_TRUE(same_bits(SmallM{}, GemmCase{200, 300, 1024, seed++}));
+  EXPECT_TRUE(same_bits(MediumM{}, GemmCase{100, 1000, 2000, seed++}));
 }
 
 /// Where a Blockwise call's scales go through the ring (Params::scale_ring): A's scales
@@ -539,7 +549,7 @@ TEST(WgmmaScaleLayout, KBlockMajorAGivesTheSameBits) {
 /// (row-major A scales, a misaligned array, too few scales) the consumers load them.
 TEST(WgmmaScaleLayout, RingTakenWhereTheLayoutAllows) {
   using Config = GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK,
-                            Epilogue<bf16, Identity>>;
+                            Epilogue<float, Identity>>;
   using G = Gemm<Config>;
   using Kernel = Config::Kernel;
   static_assert(Kernel::Mainloop::kScaleRing);
@@ -549,14 +559,14 @@ TEST(WgmmaScaleLayout, RingTakenWhereTheLayoutAllows) {
   ASSERT_EQ(b.allocate(std::size_t(n) * k), cudaSuccess);
   ASSERT_EQ(sa.allocate(sizeof(float) * (std::size_t(ld) * kb + 4)), cudaSuccess);
   ASSERT_EQ(sb.allocate(sizeof(float) * (std::size_t(n / 128) * kb + 4)), cudaSuccess);
-  ASSERT_EQ(c.allocate(std::size_t(m) * n * sizeof(bf16)), cudaSuccess);
+  ASSERT_EQ(c.allocate(std::size_t(m) * n * sizeof(float)), cudaSuccess);
   G::Arguments args;
   args.problem = {m, n, k};
   args.a = a.as<e4m3fn>(), args.lda = k;
   args.b = b.as<e4m3fn>(), args.ldb = k;
   args.scale_a = sa.as<float>(), args.scale_a_count = std::int64_t{ld} * kb;
   args.scale_b = sb.as<float>(), args.scale_b_count = (n / 128) * kb;
-  args.epilogue.c = c.as<bf16>(), args.epilogue.ldc = n;
+  args.epilogue.c = c.as<float>(), args.epilogue.ldc = n;
   auto ring = [&](G::Arguments const& x) {
     Kernel::Params p;
     Status const st = Kernel::initialize(G::kernel_arguments(x), nullptr, p);

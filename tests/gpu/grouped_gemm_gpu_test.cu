@@ -2,10 +2,14 @@
 // GroupedGemm on the H200 (label gpu): the persistent TMA + WGMMA kernel (cooperative, ping-pong,
 // swapped decode tiles) and the portable path, contiguous / masked / batched groups against FP64
 // per group; 1024 groups; a CUDA graph replayed with other group sizes written on the device;
-// bad counts refused on the device with nothing written.
+// bad counts refused on the device with nothing written; K-block-major block scales (the scale
+// ring) against row-major ones.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <iostream>
+#include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -132,6 +136,62 @@ using GroupedConfigs = ::testing::Types<
 INSTANTIATE_TYPED_TEST_SUITE_P(Grouped, GroupedOnGpu, GroupedConfigs, ConfigName);
 
 using Main = Nk<Sm90WgmmaDefault<e4m3fn, e4m3fn>, PerChannel, bf16>;
+
+/// Blockwise A scales K-block-major over the groups' rows (GroupedGemm::Arguments::scale_a_ld,
+/// NaN between the rows) through the scale ring, against row-major ones loaded by the
+/// consumers: the same bits, contiguous groups at arbitrary rows and masked groups, on the
+/// 128 x 256 and 64-row tiles (which have the ring with bf16 C).
+TEST(GroupedGemmOnGpu, KBlockMajorBlockScalesGiveTheSameBits) {
+  auto same_bits = [](auto config, GroupedCase c) -> ::testing::AssertionResult {
+    using Config = decltype(config);
+    static_assert(Config::Mainloop::kScaleRing);
+    using ElementC = typename Config::ElementC;
+    GroupedProblem<Config> const p(c);
+    GroupedBuffers<Config> d;
+    d.c_elements_ = p.c_size();
+    if (auto up = d.upload_all(p); !up) return up;
+    Status st = GroupedGemm<Config>::run(d.args, nullptr);
+    if (!st.ok()) return ::testing::AssertionFailure() << "run: " << st.to_string();
+    if (auto r = d.check(p); !r) return r << " (row-major scales)";
+    std::vector<ElementC> row(p.c_size()), kb(p.c_size());
+    FP8GEMM_TEST_CUDA(download(row, d.c));
+    // the same scales K-block-major, ld = rows + 3, NaN between
+    ScaleShape const shape = scale_shape<Blockwise<1, 128, 128>>(Operand::kA, p.rows_a, c.k);
+    std::int64_t const ld = shape.rows + 3;
+    std::vector<float> major(static_cast<std::size_t>(shape.cols * ld),
+                             std::numeric_limits<float>::quiet_NaN());
+    for (std::int64_t r = 0; r < shape.rows; ++r)
+      for (std::int64_t k = 0; k < shape.cols; ++k)
+        major[static_cast<std::size_t>(k * ld + r)] =
+            p.sa[static_cast<std::size_t>(r * shape.cols + k)];
+    DeviceBuffer sa;
+    FP8GEMM_TEST_CUDA(upload(sa, major));
+    if (auto r = d.poison(); !r) return r;
+    auto args = d.args;
+    args.scale_a = sa.as<float>();
+    args.scale_a_ld = ld;
+    args.scale_a_count = static_cast<std::int64_t>(major.size());
+    st = GroupedGemm<Config>::run(args, nullptr);
+    if (!st.ok()) return ::testing::AssertionFailure() << "run: " << st.to_string();
+    FP8GEMM_TEST_CUDA(cudaDeviceSynchronize());
+    FP8GEMM_TEST_CUDA(download(kb, d.c));
+    if (std::memcmp(row.data(), kb.data(), row.size() * sizeof(ElementC)) != 0)
+      return ::testing::AssertionFailure() << describe(c) << ": differs from row-major scales";
+    return ::testing::AssertionSuccess();
+  };
+  GroupedCase contiguous;
+  contiguous.n = 512, contiguous.k = 1024, contiguous.seed = std::random_device{}();
+  contiguous.rows = {70, 0, 300, 1, 129};
+  std::cout << "  seed " << contiguous.seed << "\n";
+  GroupedCase masked = contiguous;
+  masked.mode = GroupMode::kMasked, masked.rows = {40, 0, 7}, masked.m = 40;
+  using Large = Nk<Sm90WgmmaLarge<e4m3fn, e4m3fn>, Bw, bf16>;
+  using SmallM = Nk<Sm90WgmmaSmallM<e4m3fn, e4m3fn>, Bw, bf16>;
+  EXPECT_TRUE(same_bits(Large{}, contiguous));
+  EXPECT_TRUE(same_bits(Large{}, masked));
+  EXPECT_TRUE(same_bits(SmallM{}, contiguous));
+  EXPECT_TRUE(same_bits(SmallM{}, masked));
+}
 
 TEST(GroupedGemmOnGpu, ThousandGroups) {
   GroupedCase c;

@@ -60,6 +60,20 @@ struct PortableKernelPieces {
 /// per thread (Sm90WgmmaLarge's 128, 128 x 192's 96) unless it is GELU-tanh with per-tensor
 /// scales: beyond that ptxas spills in the staging loop (tests/ptxas compiles GELU-tanh on
 /// 128 x 192 and 128 x 256, promoted and fast). Measured: docs/performance.md#wgmma-epilogue.
+///
+/// The Blockwise scale ring's slots (TmaWgmmaMainloop::kScaleRing) take up to a few KiB beside the
+/// ring. Where they alone keep the TMA-store epilogue from fitting (Sm90WgmmaDefault with bf16 /
+/// fp16 C: 1 KiB to spare), the mainloop goes without the ring and keeps the TMA stores, measured
+/// ahead of the stores from registers (docs/performance.md#wgmma-epilogue) while the ring is not
+/// yet measured (#sm90-scale-ring). kScaleRing: whether the config's mainloop may have the ring.
+template <class P, class G, class E, int PromoteK, bool Ring>
+struct WgmmaTmaStoreFits {
+  struct Both {
+    typename TmaWgmmaMainloop<P, G, PromoteK, Ring>::SharedStorage mainloop;
+    typename TmaStoreEpilogue<P, G, E>::SharedStorage epilogue;
+  };
+  static constexpr bool value = sizeof(Both) + P::Arch::kSmemAlignment <= P::Arch::kLdsBytes;
+};
 template <class P, class G, class E, int PromoteK,
           bool Candidate = !P::kPingPong && !WgmmaSwapsAB<P>::value && P::kAtomsM == 1 &&
                            P::kBlockN * sizeof(typename E::Element) % 128 == 0 &&
@@ -68,23 +82,22 @@ template <class P, class G, class E, int PromoteK,
                              std::is_same_v<G, PerTensor> && P::kAccumulators <= 128))>
 struct WgmmaEpilogueChoice {
   using type = DirectStoreEpilogue<P, G, E>;
+  static constexpr bool kScaleRing = true;
 };
 template <class P, class G, class E, int PromoteK>
 struct WgmmaEpilogueChoice<P, G, E, PromoteK, true> {
-  using Tma = TmaStoreEpilogue<P, G, E>;
-  struct Both {
-    typename TmaWgmmaMainloop<P, G, PromoteK>::SharedStorage mainloop;
-    typename Tma::SharedStorage epilogue;
-  };
-  static constexpr bool kFits = sizeof(Both) + P::Arch::kSmemAlignment <= P::Arch::kLdsBytes;
-  using type = std::conditional_t<kFits, Tma, DirectStoreEpilogue<P, G, E>>;
+  static constexpr bool kFitsWithRing = WgmmaTmaStoreFits<P, G, E, PromoteK, true>::value;
+  static constexpr bool kFits = kFitsWithRing || WgmmaTmaStoreFits<P, G, E, PromoteK, false>::value;
+  static constexpr bool kScaleRing = kFitsWithRing || !kFits;
+  using type = std::conditional_t<kFits, TmaStoreEpilogue<P, G, E>, DirectStoreEpilogue<P, G, E>>;
 };
 
 template <class P, class G, LayoutB LB, class E, int PromoteK>
 struct WgmmaKernelPieces {
   static_assert(TmaWgmmaRules<P, G, PromoteK, LB>::kBKMajor, FP8GEMM_RULE_WGMMA_KN_B);
-  using Mainloop = TmaWgmmaMainloop<P, G, PromoteK>;
-  using CollectiveEpilogue = typename WgmmaEpilogueChoice<P, G, E, PromoteK>::type;
+  using Choice = WgmmaEpilogueChoice<P, G, E, PromoteK>;
+  using Mainloop = TmaWgmmaMainloop<P, G, PromoteK, Choice::kScaleRing>;
+  using CollectiveEpilogue = typename Choice::type;
   using TileScheduler = PersistentTileScheduler<P>;
   using Kernel = WarpSpecializedGemmKernel<Mainloop, CollectiveEpilogue, TileScheduler>;
 };

@@ -51,7 +51,9 @@ struct RingPosition {
 
 /// Policy: WgmmaTilePolicy. PromoteK: 128 (promote once per k-block) or 0 (FastAccumulation:
 /// the tensor core accumulates the whole K). Blockwise scales always promote, once per k-block.
-template <class PolicyT, class GranularityT, int PromoteK>
+/// AllowScaleRing: false leaves the scale ring out (kScaleRing), as the config does where its
+/// slots would push the TMA-store epilogue out of shared memory (WgmmaEpilogueChoice).
+template <class PolicyT, class GranularityT, int PromoteK, bool AllowScaleRing = true>
 struct TmaWgmmaMainloop {
   using Policy = PolicyT;
   using Granularity = GranularityT;
@@ -121,17 +123,29 @@ struct TmaWgmmaMainloop {
   static constexpr int kPromoteChunks = kPipelinedPromotion ? promote_chunks() : 1;
   /// The scale ring (WgmmaBlockScales::ring_offset_a): the producer copies each k-block's
   /// Blockwise scales beside the stage's A and B tiles, the consumers read them from there. For
-  /// 1 x 128 A blocks on the unclustered pipelined loop; taken per call where A's scales are
-  /// K-block-major (scale_a_ld: a k-block's scales of the tile's rows are contiguous) and both
-  /// scale arrays 16-byte aligned (Params::scale_ring), else the consumers load them as before.
+  /// Blockwise<1, bn, 128> (A scales per row) with at most two B column groups per tile, on the
+  /// unclustered pipelined loop, where the slots fit beside the ring; taken per call where A's
+  /// scales are K-block-major (scale_a_ld: a k-block's scales of the tile's rows are contiguous)
+  /// and both scale arrays 16-byte aligned (Params::scale_ring), else the consumers load them as
+  /// before.
   static constexpr bool a_scales_per_row() {
     if constexpr (kKBlocked)
       return Granularity::kABlockM == 1;
     else
       return false;
   }
-  static constexpr bool kScaleRing =
-      a_scales_per_row() && kClusterSize == 1 && !kSwapAB && kPipelinedPromotion;
+  /// The slots' bytes (ScaleSlots: 128-byte aligned A slots of BlockM floats and one 128-byte
+  /// slot per B column group, per stage), and whether they fit beside the stages, their barriers
+  /// and the kernel's alignment room (the SharedStorage rounds up to 1024 bytes: counted whole).
+  static constexpr int kScaleSlotBytes =
+      kStages * ((Policy::kBlockM * 4 + 127) / 128 * 128 + BlockScales::kBGroups * 128);
+  static constexpr bool kScaleSlotsFit =
+      kStages * (Policy::kStageBytesA + Policy::kStageBytesB + 16) + kScaleSlotBytes +
+          2 * Arch::kSmemAlignment <=
+      Arch::kLdsBytes;
+  static constexpr bool kScaleRing = AllowScaleRing && a_scales_per_row() &&
+                                     BlockScales::kBGroups <= 2 && kClusterSize == 1 && !kSwapAB &&
+                                     kPipelinedPromotion && kScaleSlotsFit;
   /// The wgmma of one promotion chunk: N / kPromoteChunks columns (Atom itself for one chunk).
   using ChunkAtom = arch::Sm90Wgmma64xNx32<Atom::kN / kPromoteChunks, typename Atom::ElementA,
                                            typename Atom::ElementB>;
@@ -433,14 +447,18 @@ struct TmaWgmmaMainloop {
           &p.map_b_tail));
     p.scale_ring = use_scale_ring(args);
     if constexpr (kScaleRing) {
-      if (p.scale_ring) {
-        FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(
-            scale_map(args.scale_a.data, args.scale_a.span(Granularity::kABlockM), Policy::kBlockM),
-            &p.scale_maps.a));
-        FP8GEMM_RETURN_IF_ERROR(arch::encode_tma_descriptor(
-            scale_map(args.scale_b.data, args.scale_b.span(kScaleBlockN), kScaleBoxB),
-            &p.scale_maps.b));
-      }
+      // a map the driver refuses (use_scale_ring checked its rules) leaves the global loads
+      if (p.scale_ring)
+        p.scale_ring =
+            arch::encode_tma_descriptor(
+                scale_map(args.scale_a.data, args.scale_a.span(Granularity::kABlockM),
+                          Policy::kBlockM),
+                &p.scale_maps.a)
+                .ok() &&
+            arch::encode_tma_descriptor(
+                scale_map(args.scale_b.data, args.scale_b.span(kScaleBlockN), kScaleBoxB),
+                &p.scale_maps.b)
+                .ok();
     }
     return Status::success();
   }
@@ -653,7 +671,7 @@ struct TmaWgmmaMainloop {
       // the wgmmas, that wait held their issue (docs/performance.md#wgmma-block-scale-loads).
       if constexpr (kKBlocked && !kScalesAhead && q == 0) {
         if constexpr (kRing)
-          sc[decltype(h_c)::value].load_ring(s.scale_a[pos.stage], s.scale_b[pos.stage][0], rows);
+          sc[decltype(h_c)::value].load_ring(s.scale_a[pos.stage], s.scale_b[pos.stage], rows);
         else
           sc[decltype(h_c)::value].load(p, rows, kb);
       }

@@ -94,15 +94,17 @@ struct WgmmaBlockScales {
     }
     return r;
   }
-  /// One k-block's scales from its stage's slots (after the stage's full wait).
-  FP8GEMM_DEVICE void load_ring(float const* slot_a, float const* slot_b, RingRows const& r) {
+  /// One k-block's scales from its stage's slots (after the stage's full wait): A's slot of
+  /// BlockM floats, B's slots of kRingSlotB floats, the first of each read.
+  FP8GEMM_DEVICE void load_ring(float const* slot_a, float const (*slot_b)[kRingSlotB],
+                                RingRows const& r) {
     FP8GEMM_UNROLL
     for (int i = 0; i < Policy::kAtomsM; ++i) {
       FP8GEMM_UNROLL
       for (int h = 0; h < 2; ++h) sa[i][h] = arch::load_shared(slot_a + r.a[i][h]);
     }
     FP8GEMM_UNROLL
-    for (int g = 0; g < kBGroups; ++g) sb[g] = arch::load_shared(slot_b + g * kRingSlotB);
+    for (int g = 0; g < kBGroups; ++g) sb[g] = arch::load_shared(&slot_b[g][0]);
   }
 
   template <class Params>

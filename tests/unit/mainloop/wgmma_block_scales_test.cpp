@@ -128,19 +128,17 @@ void check_ring(std::int64_t ld) {
       for (int kb = 0; kb < F::kK / 128; ++kb) {
         std::vector<float> const slot_a =
             box(f.sa_stored, Scales::ring_offset_a(f.p, m0, kb), Policy::kBlockM);
-        std::vector<float> slot_b(Scales::kBGroups * Scales::kRingSlotB, -1.0f);
+        float slot_b[Scales::kBGroups][Scales::kRingSlotB];
         for (int g = 0; g < Scales::kBGroups; ++g) {
           std::vector<float> const b = box(f.sb, Scales::ring_offset_b(f.p, n0, g, kb), 4);
-          std::memcpy(&slot_b[static_cast<std::size_t>(g * Scales::kRingSlotB)], b.data(),
-                      sizeof(float) * 4);
+          for (int i = 0; i < Scales::kRingSlotB; ++i) slot_b[g][i] = i < 4 ? b[i] : -1.0f;
         }
         for (int consumer = 0; consumer < Policy::kConsumers; ++consumer)
           for (int t = 0; t < 128; ++t) {
             int const row0 = consumer * Policy::kConsumerRows;
             Scales global, ring;
             global.load(f.p, m0 + row0, n0, kb, t);
-            ring.load_ring(slot_a.data(), slot_b.data(),
-                           Scales::ring_rows(F::kM, m0, m0 + row0, t));
+            ring.load_ring(slot_a.data(), slot_b, Scales::ring_rows(F::kM, m0, m0 + row0, t));
             for (int i = 0; i < Policy::kAtomsM; ++i)
               for (int h = 0; h < 2; ++h)
                 ASSERT_EQ(std::memcmp(&ring.sa[i][h], &global.sa[i][h], sizeof(float)), 0)
@@ -158,8 +156,27 @@ TEST(WgmmaBlockScales, RingGivesTheGlobalLoadsScales) {
   check_ring<Sm90WgmmaLarge<>>(300 + 3);    // two B column groups, the second past N at n0 = 512
 }
 
-/// Which mainloops have the scale ring: 1 x 128 A blocks, unclustered, the pipelined loop.
+/// Which mainloops have the scale ring: A scales per row, unclustered, the pipelined loop; and
+/// which configs keep it (WgmmaEpilogueChoice): all but those whose TMA-store epilogue it would
+/// push out of shared memory (Sm90WgmmaDefault with 2-byte C), which keep the TMA stores.
 TEST(WgmmaBlockScales, RingWhereAScalesArePerRow) {
+  using Bw = Blockwise<1, 128, 128>;
+  using DefaultBf16 = GemmConfig<Sm90WgmmaDefault<>, Bw, LayoutB::kNK, Epilogue<bf16>>;
+  static_assert(!DefaultBf16::Mainloop::kScaleRing);
+  static_assert(std::is_same_v<DefaultBf16::CollectiveEpilogue,
+                               TmaStoreEpilogue<Sm90WgmmaDefault<>, Bw, Epilogue<bf16>>>);
+  using DefaultF32 = GemmConfig<Sm90WgmmaDefault<>, Bw, LayoutB::kNK, Epilogue<float>>;
+  static_assert(DefaultF32::Mainloop::kScaleRing);  // stores from registers anyway
+  using DefaultFp8 = GemmConfig<Sm90WgmmaDefault<>, Bw, LayoutB::kNK, Epilogue<e4m3fn>>;
+  static_assert(DefaultFp8::Mainloop::kScaleRing);  // 16 KiB of staging: both fit
+  static_assert(std::is_same_v<DefaultFp8::CollectiveEpilogue,
+                               TmaStoreEpilogue<Sm90WgmmaDefault<>, Bw, Epilogue<e4m3fn>>>);
+  using LargeBf16 = GemmConfig<Sm90WgmmaLarge<>, Bw, LayoutB::kNK, Epilogue<bf16>>;
+  static_assert(LargeBf16::Mainloop::kScaleRing);
+  static_assert(std::is_same_v<LargeBf16::CollectiveEpilogue,
+                               TmaStoreEpilogue<Sm90WgmmaLarge<>, Bw, Epilogue<bf16>>>);
+  // 7 stages of 128 x 128 fill the shared memory: no room for the slots
+  static_assert(!TmaWgmmaMainloop<WgmmaTilePolicy<128, 128, 2, 7>, Bw, 128>::kScaleRing);
   static_assert(TmaWgmmaMainloop<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, 128>::kScaleRing);
   static_assert(TmaWgmmaMainloop<Sm90WgmmaLarge<>, Blockwise<1, 128, 128>, 128>::kScaleRing);
   static_assert(!TmaWgmmaMainloop<Sm90WgmmaDefault<>, Blockwise<128, 128, 128>, 128>::kScaleRing);
