@@ -491,6 +491,17 @@ int register_all() {
       bench_fp8gemm<Sm90WgmmaLarge<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(st, s.m, s.n,
                                                                                        s.k, 1, s.m);
     });
+    // 128 x 128 in five stages, where the ring's slots and the TMA-store staging both fit:
+    // against sm90_wgmma_default_blockwise (six stages, TMA stores, no ring), with A's scales
+    // row-major (no ring) and K-block-major (the ring)
+    add("fp8gemm/wgmma_128x128_s5_blockwise/" + shape_name(s), [s](benchmark::State& st) {
+      bench_fp8gemm<WgmmaTilePolicy<128, 128, 2, 5>, AtomDefaultAccumulation,
+                    Blockwise<1, 128, 128>>(st, s.m, s.n, s.k);
+    });
+    add("fp8gemm/wgmma_128x128_s5_blockwise_ring/" + shape_name(s), [s](benchmark::State& st) {
+      bench_fp8gemm<WgmmaTilePolicy<128, 128, 2, 5>, AtomDefaultAccumulation,
+                    Blockwise<1, 128, 128>>(st, s.m, s.n, s.k, 1, s.m);
+    });
     add("fp8gemm/sm90_wgmma_default_blockwise_multicast_a/" + shape_name(s), [s](benchmark::State&
                                                                                      st) {
       bench_fp8gemm<Sm90WgmmaDefaultMulticastA<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(

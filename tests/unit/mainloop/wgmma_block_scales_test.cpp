@@ -175,6 +175,12 @@ TEST(WgmmaBlockScales, RingWhereAScalesArePerRow) {
   static_assert(LargeBf16::Mainloop::kScaleRing);
   static_assert(std::is_same_v<LargeBf16::CollectiveEpilogue,
                                TmaStoreEpilogue<Sm90WgmmaLarge<>, Bw, Epilogue<bf16>>>);
+  // five stages of 128 x 128 (fp8gemm_bench's wgmma_128x128_s5_blockwise*): both fit
+  using Five = WgmmaTilePolicy<128, 128, 2, 5>;
+  using FiveBf16 = GemmConfig<Five, Bw, LayoutB::kNK, Epilogue<bf16>>;
+  static_assert(FiveBf16::Mainloop::kScaleRing);
+  static_assert(
+      std::is_same_v<FiveBf16::CollectiveEpilogue, TmaStoreEpilogue<Five, Bw, Epilogue<bf16>>>);
   // 7 stages of 128 x 128 fill the shared memory: no room for the slots
   static_assert(!TmaWgmmaMainloop<WgmmaTilePolicy<128, 128, 2, 7>, Bw, 128>::kScaleRing);
   static_assert(TmaWgmmaMainloop<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, 128>::kScaleRing);
