@@ -16,6 +16,7 @@
 #include "common/gemm_host_run.hpp"
 #include "common/grouped_harness.hpp"
 #include "common/poison.hpp"
+#include "common/scale_layouts.hpp"
 #include "fp8gemm/device/auto_gemm.hpp"
 
 namespace fp8gemm::test {
@@ -27,18 +28,6 @@ using Gfx942Config = GemmConfig<Cdna3Default<e4m3fnuz, e4m3fnuz>, Blockwise<1, 1
                                 LayoutB::kNK, Epilogue<float, GeluTanh>>;
 using PortableConfig =
     GemmConfig<Sm90Default<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<float, Identity>>;
-
-/// The row-major [rows][cols] scales as a K-block-major [cols][ld] array, NaN between the rows.
-std::vector<float> k_block_major(std::vector<float> const& row_major, std::int64_t rows,
-                                 std::int64_t cols, std::int64_t ld) {
-  std::vector<float> out(static_cast<std::size_t>(cols * ld),
-                         std::numeric_limits<float>::quiet_NaN());
-  for (std::int64_t r = 0; r < rows; ++r)
-    for (std::int64_t kb = 0; kb < cols; ++kb)
-      out[static_cast<std::size_t>(kb * ld + r)] =
-          row_major[static_cast<std::size_t>(r * cols + kb)];
-  return out;
-}
 
 /// An output element's bits (float, bf16): poison and NaN compare as bits too.
 std::uint32_t bits_of(float v) {

@@ -12,6 +12,7 @@
 
 #include "common/device_buffer.hpp"
 #include "common/gemm_harness.hpp"
+#include "common/scale_layouts.hpp"
 
 namespace fp8gemm::test {
 
@@ -40,13 +41,7 @@ template <class Config>
   if constexpr (!std::is_same_v<Scale, float>) {
     if (scale_a_ld > 0) return ::testing::AssertionFailure() << "scale_a_ld is for float scales";
   } else if (scale_a_ld > 0) {
-    std::vector<Scale> kb_major(static_cast<std::size_t>(sa_shape.cols * scale_a_ld),
-                                std::numeric_limits<Scale>::quiet_NaN());
-    for (std::int64_t r = 0; r < sa_shape.rows; ++r)
-      for (std::int64_t kb = 0; kb < sa_shape.cols; ++kb)
-        kb_major[static_cast<std::size_t>(kb * scale_a_ld + r)] =
-            sa_host[static_cast<std::size_t>(r * sa_shape.cols + kb)];
-    sa_host = kb_major;
+    sa_host = k_block_major(sa_host, sa_shape.rows, sa_shape.cols, scale_a_ld);
   }
   FP8GEMM_TEST_CUDA(upload(sa, sa_host));
   FP8GEMM_TEST_CUDA(

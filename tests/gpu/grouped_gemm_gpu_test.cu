@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/grouped_harness.hpp"
+#include "common/scale_layouts.hpp"
 #include "fp8gemm/device/auto_grouped_gemm.hpp"
 #include "gpu_run.hpp"
 
@@ -158,12 +159,7 @@ TEST(GroupedGemmOnGpu, KBlockMajorBlockScalesGiveTheSameBits) {
     // the same scales K-block-major, ld = rows + 3, NaN between
     ScaleShape const shape = scale_shape<Blockwise<1, 128, 128>>(Operand::kA, p.rows_a, c.k);
     std::int64_t const ld = shape.rows + 3;
-    std::vector<float> major(static_cast<std::size_t>(shape.cols * ld),
-                             std::numeric_limits<float>::quiet_NaN());
-    for (std::int64_t r = 0; r < shape.rows; ++r)
-      for (std::int64_t k = 0; k < shape.cols; ++k)
-        major[static_cast<std::size_t>(k * ld + r)] =
-            p.sa[static_cast<std::size_t>(r * shape.cols + k)];
+    std::vector<float> const major = k_block_major(p.sa, shape.rows, shape.cols, ld);
     DeviceBuffer sa;
     FP8GEMM_TEST_CUDA(upload(sa, major));
     if (auto r = d.poison(); !r) return r;

@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/scale_layouts.hpp"
 #include "fp8gemm/fp8gemm.hpp"
 
 namespace fp8gemm {
@@ -36,15 +37,7 @@ struct Fixture {
     sb.resize(static_cast<std::size_t>(b.size()));
     for (std::size_t i = 0; i < sa.size(); ++i) sa[i] = 1.0f + static_cast<float>(i);
     for (std::size_t i = 0; i < sb.size(); ++i) sb[i] = 0.5f + static_cast<float>(i) / 1024.0f;
-    sa_stored = sa;
-    if (ld > 0) {
-      sa_stored.assign(static_cast<std::size_t>(a.cols * ld),
-                       std::numeric_limits<float>::quiet_NaN());
-      for (std::int64_t r = 0; r < a.rows; ++r)
-        for (std::int64_t kb = 0; kb < a.cols; ++kb)
-          sa_stored[static_cast<std::size_t>(kb * ld + r)] =
-              sa[static_cast<std::size_t>(r * a.cols + kb)];
-    }
+    sa_stored = ld > 0 ? test::k_block_major(sa, a.rows, a.cols, ld) : sa;
     p.scale_a = {sa_stored.data(), a.cols, kM, ld};
     p.scale_b = {sb.data(), b.cols, kN};
     p.problem = {kM, kN, kK};
