@@ -363,6 +363,24 @@ void bench_decode_swapab(benchmark::State& st, Shape s, int split_k) {
     bench_fp8gemm<Sm90WgmmaDecode<128>, Accumulation>(st, s.m, s.n, s.k, split_k);
 }
 
+/// Blockwise decode on the swapped tiles (WgmmaSwappedBlockScales; BlockMCols 8 / 16 / 32 by M as
+/// above, 64 above 32), A's scales row-major or K-block-major (scale_a_ld = M).
+void bench_decode_blockwise(benchmark::State& st, Shape s, std::int64_t scale_a_ld) {
+  using Bw = Blockwise<1, 128, 128>;
+  if (s.m <= 8)
+    bench_fp8gemm<Sm90WgmmaDecode<8>, AtomDefaultAccumulation, Bw>(st, s.m, s.n, s.k, 1,
+                                                                   scale_a_ld);
+  else if (s.m <= 16)
+    bench_fp8gemm<Sm90WgmmaDecode<16>, AtomDefaultAccumulation, Bw>(st, s.m, s.n, s.k, 1,
+                                                                    scale_a_ld);
+  else if (s.m <= 32)
+    bench_fp8gemm<Sm90WgmmaDecode<32>, AtomDefaultAccumulation, Bw>(st, s.m, s.n, s.k, 1,
+                                                                    scale_a_ld);
+  else
+    bench_fp8gemm<Sm90WgmmaDecode<64>, AtomDefaultAccumulation, Bw>(st, s.m, s.n, s.k, 1,
+                                                                    scale_a_ld);
+}
+
 int register_all() {
   // Per-tensor shapes (issue 10's bars), a small one, and decode (M = 1, 16, 128).
   Shape const shapes[] = {{4096, 4096, 4096}, {8192, 8192, 8192},  {4096, 8192, 8192},
@@ -516,6 +534,23 @@ int register_all() {
     add("fp8gemm/sm90_wgmma_large/" + shape_name(s),
         [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaLarge<>>(st, s.m, s.n, s.k); });
     add_cublaslt("cublaslt", s, LtMode::kPerTensor);
+  }
+  // Blockwise decode (docs/performance.md#sm90-swapped-blockwise): the swapped tiles against
+  // Sm90WgmmaSmallM (what AutoGemm runs there), and the per-tensor decode tile (the bound: the
+  // blockwise kernel does its work and more). cuBLASLt has no blockwise algorithm at M = 1.
+  for (Shape const s : {Shape{1, 8192, 8192}, Shape{16, 7168, 2048}, Shape{32, 4096, 7168},
+                        Shape{64, 8192, 8192}}) {
+    std::string const shape = shape_name(s);
+    add("fp8gemm/sm90_wgmma_small_m_blockwise/" + shape, [s](benchmark::State& st) {
+      bench_fp8gemm<Sm90WgmmaSmallM<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(st, s.m,
+                                                                                        s.n, s.k);
+    });
+    add("fp8gemm/sm90_wgmma_decode_blockwise/" + shape,
+        [s](benchmark::State& st) { bench_decode_blockwise(st, s, 0); });
+    add("fp8gemm/sm90_wgmma_decode_blockwise_kbmajor/" + shape,
+        [s](benchmark::State& st) { bench_decode_blockwise(st, s, s.m); });
+    add("fp8gemm/sm90_wgmma_decode_per_tensor/" + shape,
+        [s](benchmark::State& st) { bench_decode_swapab(st, s, 1); });
   }
   return 0;
 }

@@ -141,7 +141,9 @@ TYPED_TEST(WgmmaGemm, NanInAPropagatesToItsRowOnly) {
 
 // Each decode policy promoted and fast, per-tensor and per-channel, bf16 / fp32 / fp8 (+ amax)
 // outputs, GELU, the e4m3 / e5m2 mixes (the wgmma's operand types are swapped: its A is B's), and
-// Decode<128>, the bench's M = 128 pick (64 accumulators + two partial-sum sets).
+// Decode<128>, the bench's M = 128 pick (64 accumulators + two partial-sum sets); Blockwise
+// (WgmmaSwappedBlockScales) at 8, 16, 32 and 64 columns, A blocks of 1 and 128 rows, B blocks of
+// 64 and 128.
 using SwapABConfigs = ::testing::Types<
     GemmConfig<Sm90WgmmaDecode<8>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>,
     GemmConfig<Sm90WgmmaDecode<8, e4m3fn, e5m2>, PerChannel, LayoutB::kNK,
@@ -155,7 +157,13 @@ using SwapABConfigs = ::testing::Types<
                FastAccumulation>,
     GemmConfig<Sm90WgmmaDecode<32, e4m3fn, e5m2>, PerChannel, LayoutB::kNK,
                Epilogue<bf16, Identity>>,
-    GemmConfig<Sm90WgmmaDecode<128>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>>>;
+    GemmConfig<Sm90WgmmaDecode<128>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>>,
+    GemmConfig<Sm90WgmmaDecode<8>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>,
+    GemmConfig<Sm90WgmmaDecode<16, e5m2, e4m3fn>, Blockwise<1, 64, 128>, LayoutB::kNK,
+               Epilogue<e4m3fn, GeluTanh>>,
+    GemmConfig<Sm90WgmmaDecode<32, e4m3fn, e5m2>, Blockwise<128, 128, 128>, LayoutB::kNK,
+               Epilogue<float, Identity>>,
+    GemmConfig<Sm90WgmmaDecode<64>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, GeluErf>>>;
 
 template <class Config>
 class WgmmaSwapAB : public ::testing::Test {};
@@ -212,6 +220,44 @@ TEST(WgmmaSwapABSplitK, DeterministicAndMatchesUnsplit) {
   GemmCase d{5, 4100, 8192, seed++};
   d.split_k = 2;
   EXPECT_TRUE(split_k_consistent<D8>(d, run_on_gpu<D8>));
+}
+
+/// Blockwise on the swapped tiles against the 64 x 64 tile (Sm90WgmmaSmallM, which Blockwise
+/// decode runs on otherwise): the same bits where every product s_a·s_b is normal (the generated
+/// scales' are), since both promote fma(partial, s_a·s_b, acc) per 128-K block on the same tensor
+/// core sums; with A's scales row-major and K-block-major (ld past M, NaN between the rows), M
+/// below, at and past the tile's columns, N past a 64-row tile, several k-blocks.
+TEST(WgmmaSwapABBlockwise, SameBitsAsSmallM) {
+  using Bw = Blockwise<1, 128, 128>;
+  using Small = GemmConfig<Sm90WgmmaSmallM<>, Bw, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  std::uint64_t seed = std::random_device{}();
+  std::cout << "  seed " << seed << "\n";
+  auto same_bits = [](auto config, GemmCase c, std::int64_t ld) -> ::testing::AssertionResult {
+    using Config = decltype(config);
+    GemmProblem<Config> const p(c);
+    GemmProblem<Small> const q(c);  // the same seed: the same operands and scales
+    if (p.a_q.size() != q.a_q.size() ||
+        std::memcmp(p.a_q.data(), q.a_q.data(), p.a_q.size()) != 0 || p.sa_f != q.sa_f ||
+        p.sb_f != q.sb_f)
+      return ::testing::AssertionFailure() << "the two problems differ";
+    std::vector<bf16> swapped, small;
+    std::string report;
+    if (auto r = run_on_gpu_with(p, &report, &swapped, ld); !r) return r << report;
+    if (auto r = run_on_gpu(q, nullptr, &small); !r) return r;
+    if (std::memcmp(swapped.data(), small.data(), small.size() * sizeof(bf16)) != 0)
+      return ::testing::AssertionFailure()
+             << describe(c) << " ld " << ld << ": differs from " << Gemm<Small>::name();
+    return ::testing::AssertionSuccess();
+  };
+  using D8 = GemmConfig<Sm90WgmmaDecode<8>, Bw, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  using D16 = GemmConfig<Sm90WgmmaDecode<16>, Bw, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  using D64 = GemmConfig<Sm90WgmmaDecode<64>, Bw, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  EXPECT_TRUE(same_bits(D8{}, GemmCase{1, 1000, 2048, seed++}, 0));
+  EXPECT_TRUE(same_bits(D8{}, GemmCase{5, 520, 1300, seed++}, 5 + 3));
+  EXPECT_TRUE(same_bits(D16{}, GemmCase{16, 4100, 1024, seed++}, 0));
+  EXPECT_TRUE(same_bits(D16{}, GemmCase{33, 700, 2000, seed++}, 40));  // three tile columns
+  EXPECT_TRUE(same_bits(D64{}, GemmCase{64, 1000, 600, seed++}, 64));
+  EXPECT_TRUE(same_bits(D64{}, GemmCase{100, 300, 4096, seed++}, 0));
 }
 
 // ---- promotion vs fast accumulation at K = 16384 ---------------------------------------------

@@ -130,6 +130,8 @@ using GroupedConfigs = ::testing::Types<
     Nk<Sm90WgmmaLarge<e4m3fn, e4m3fn>,   PerTensor,  e4m3fn>,
     Nk<Sm90WgmmaDefault<e4m3fn, e4m3fn>, Bw,         bf16,  GeluTanh>,
     Nk<Sm90WgmmaDecode<16>,              PerChannel, bf16>,
+    Nk<Sm90WgmmaDecode<16>,              Bw,         bf16>,
+    Nk<Sm90WgmmaDecode<64, e4m3fn, e5m2>, Bw,        float, GeluTanh>,
     Nk<PingPong,                         PerChannel, fp16,  GeluErf>,
     Nk<Sm90WgmmaSmallM<e5m2, e4m3fn>,    PerTensor,  float>,
     Nk<Sm90Default<e4m3fn, e5m2>,        Bw,         float>>;

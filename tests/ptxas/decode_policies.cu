@@ -2,7 +2,9 @@
 // The swapped-operand decode policies' kernels (Sm90WgmmaDecode, C^T = B A^T), compiled with
 // -Xptxas -v by ptxas_check.cmake (label ptxas, no GPU): no spills, no wgmma serialization
 // (C75xx), promoted (two pipelined partial-sum sets) and fast, for BlockMCols 8, 16, 32 and the
-// 128 that the M = 128 bench entry uses (64 accumulators + 2 x 64 partial sums).
+// 128 that the M = 128 bench entry uses (64 accumulators + 2 x 64 partial sums); Blockwise
+// (WgmmaSwappedBlockScales: an A scale per accumulator column pair, two k-blocks' sets) at 8, 32
+// and 64 (32 accumulators + 2 x 32 partial sums + 2 x 16 A scales), the widest the rules allow.
 #include "fp8gemm/fp8gemm.hpp"
 
 namespace fp8gemm {
@@ -18,17 +20,33 @@ using Decode32Promoted =
 using Decode32Fast =
     GemmConfig<Sm90WgmmaDecode<32>, PerChannel, LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
 using Decode128Promoted = GemmConfig<Sm90WgmmaDecode<128>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+using Decode8Blockwise =
+    GemmConfig<Sm90WgmmaDecode<8>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
+using Decode32Blockwise = GemmConfig<Sm90WgmmaDecode<32, e4m3fn, e5m2>, Blockwise<1, 128, 128>,
+                                     LayoutB::kNK, Epilogue<float, GeluTanh>>;
+using Decode64Blockwise =
+    GemmConfig<Sm90WgmmaDecode<64>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
+using Decode64BlockRows =
+    GemmConfig<Sm90WgmmaDecode<64>, Blockwise<128, 128, 128>, LayoutB::kNK, Epilogue<e4m3fn>>;
 
 Status run_all(Gemm<Decode8Promoted>::Arguments const& a, Gemm<Decode8Fast>::Arguments const& b,
                Gemm<Decode16Promoted>::Arguments const& c, Gemm<Decode16Fast>::Arguments const& d,
                Gemm<Decode32Promoted>::Arguments const& e, Gemm<Decode32Fast>::Arguments const& f,
-               Gemm<Decode128Promoted>::Arguments const& g) {
+               Gemm<Decode128Promoted>::Arguments const& g,
+               Gemm<Decode8Blockwise>::Arguments const& h,
+               Gemm<Decode32Blockwise>::Arguments const& i,
+               Gemm<Decode64Blockwise>::Arguments const& j,
+               Gemm<Decode64BlockRows>::Arguments const& k) {
   FP8GEMM_RETURN_IF_ERROR(Gemm<Decode8Promoted>::run(a));
   FP8GEMM_RETURN_IF_ERROR(Gemm<Decode8Fast>::run(b));
   FP8GEMM_RETURN_IF_ERROR(Gemm<Decode16Promoted>::run(c));
   FP8GEMM_RETURN_IF_ERROR(Gemm<Decode16Fast>::run(d));
   FP8GEMM_RETURN_IF_ERROR(Gemm<Decode32Promoted>::run(e));
   FP8GEMM_RETURN_IF_ERROR(Gemm<Decode32Fast>::run(f));
-  return Gemm<Decode128Promoted>::run(g);
+  FP8GEMM_RETURN_IF_ERROR(Gemm<Decode128Promoted>::run(g));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<Decode8Blockwise>::run(h));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<Decode32Blockwise>::run(i));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<Decode64Blockwise>::run(j));
+  return Gemm<Decode64BlockRows>::run(k);
 }
 }  // namespace fp8gemm

@@ -56,15 +56,17 @@ constexpr EpilogueClass epilogue_class() {
     return EpilogueClass::kOther;
 }
 
-/// The candidates whose GemmConfig passes its compile-time rules (config_compiles): the others
-/// are dropped here and never instantiated.
-template <class Candidates, template <class> class ConfigOf>
+/// The candidates whose GemmConfig passes its compile-time rules (config_compiles) and that take
+/// this granularity (takes_granularity): the others are dropped here and never instantiated.
+template <class Candidates, class Granularity, template <class> class ConfigOf>
 struct CompilingCandidates;
-template <class... Cs, template <class> class ConfigOf>
-struct CompilingCandidates<std::tuple<Cs...>, ConfigOf> {
+template <class... Cs, class Granularity, template <class> class ConfigOf>
+struct CompilingCandidates<std::tuple<Cs...>, Granularity, ConfigOf> {
+  template <class C>
+  static constexpr bool kTakes =
+      config_compiles<ConfigOf<C>>() && takes_granularity<C, Granularity>();
   using type = decltype(std::tuple_cat(
-      std::declval<
-          std::conditional_t<config_compiles<ConfigOf<Cs>>(), std::tuple<Cs>, std::tuple<>>>()...));
+      std::declval<std::conditional_t<kTakes<Cs>, std::tuple<Cs>, std::tuple<>>>()...));
 };
 
 /// Whether the model may pick a candidate: its Info's kModelled, true where it has none.
@@ -91,7 +93,7 @@ class AutoGemm {
   /// The candidates that compile for these types, in the target's order (Choice::index).
   using Candidates =
       typename selection::CompilingCandidates<typename Target::template Candidates<EA, EB>,
-                                              ConfigOf>::type;
+                                              Granularity, ConfigOf>::type;
   static constexpr int kCandidates = int(std::tuple_size_v<Candidates>);
   static constexpr char const* kTargetName = Target::kName;
 #if defined(FP8GEMM_HAS_GPU_RUNTIME)

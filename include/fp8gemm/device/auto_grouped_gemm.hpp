@@ -25,19 +25,6 @@ using selection::Tier;
 
 namespace selection {
 
-/// Whether a grouped candidate is for Blockwise only (kBlockwiseOnly), false where it has none.
-template <class C, class = void>
-struct IsBlockwiseOnly : std::false_type {};
-template <class C>
-struct IsBlockwiseOnly<C, std::void_t<decltype(C::kBlockwiseOnly)>>
-    : std::bool_constant<C::kBlockwiseOnly> {};
-/// Whether a grouped candidate is for the other granularities only (kNotBlockwise).
-template <class C, class = void>
-struct IsNotBlockwise : std::false_type {};
-template <class C>
-struct IsNotBlockwise<C, std::void_t<decltype(C::kNotBlockwise)>>
-    : std::bool_constant<C::kNotBlockwise> {};
-
 /// The grouped candidates that GroupedGemm takes for these types: the config compiles, B is
 /// [N, K], no clusters, a Blockwise-only candidate only for Blockwise and a not-Blockwise one only
 /// for the others.
@@ -48,8 +35,7 @@ struct GroupedCompilingCandidates<std::tuple<Cs...>, Granularity, ConfigOf> {
   template <class C>
   static constexpr bool kTakes =
       config_compiles<ConfigOf<C>>() && arch::kernel_cluster_size<typename C::Policy>::value == 1 &&
-      (!IsBlockwiseOnly<C>::value || IsBlockwise<Granularity>::value) &&
-      (!IsNotBlockwise<C>::value || !IsBlockwise<Granularity>::value);
+      takes_granularity<C, Granularity>();
   using type = decltype(std::tuple_cat(
       std::declval<std::conditional_t<kTakes<Cs>, std::tuple<Cs>, std::tuple<>>>()...));
 };

@@ -145,11 +145,16 @@ struct TmaWgmmaRules {
   static constexpr int kScaleBlockN = scale_block_n<Granularity>();
   /// TmaWgmmaMainloop's register count: accumulators plus the promotion's partial sums.
   static constexpr int kAccumulatorRegisterLimit = Shape::kConsumerRegisters - 40;
+  /// Blockwise with swapped operands: a thread's A scales, one per accumulator column pair
+  /// (BlockMCols / 4), in the two k-blocks' sets the pipelined loop keeps
+  /// (WgmmaSwappedBlockScales), counted with the accumulators (with 128 columns they are 64
+  /// registers).
+  static constexpr int kScaleRegisters = Shape::kSwapAB && kKBlocked ? Shape::kBlockM / 2 : 0;
   static constexpr int promote_chunks() {
     for (int q = 1; q <= 4; q *= 2) {
       int const n = Shape::kAtomN / q;
       if (Shape::kAtomN % q == 0 && n % 8 == 0 && arch::sm90_wgmma_has_n(n) &&
-          Shape::kAccumulators + n <= kAccumulatorRegisterLimit)
+          Shape::kAccumulators + n + kScaleRegisters <= kAccumulatorRegisterLimit)
         return q;
     }
     return 0;
@@ -183,11 +188,14 @@ struct TmaWgmmaRules {
   "Blockwise scales on the WGMMA kernel: the K block must be 128 " \
   "(Blockwise<bm, bn, 128>), the k-block at which it promotes"
   static constexpr bool kBlockwiseK = !kKBlocked || Granularity::kBlockK == Shape::kBlockK;
-#define FP8GEMM_RULE_WGMMA_SWAPAB_BLOCKWISE                                         \
-  "Blockwise scales are not offered by the swapped-operand policies "               \
-  "(WgmmaSwapABPolicy, Sm90WgmmaDecode): their accumulator rows are columns of C; " \
-  "use Sm90WgmmaSmallM for Blockwise decode"
-  static constexpr bool kSwapABNotBlockwise = !Shape::kSwapAB || !kKBlocked;
+#define FP8GEMM_RULE_WGMMA_SWAPAB_BLOCKWISE                                                  \
+  "Blockwise scales with swapped operands (WgmmaSwapABPolicy, Sm90WgmmaDecode): at most 64 " \
+  "columns of A (each accumulator column, a row of C, holds its own A scale: with 128 "      \
+  "they and their loads do not fit beside the accumulators, ptxas spills), and B's scale "   \
+  "block along N a multiple of the tile's 64 rows of N (one B scale per tile and k-block)"
+  static constexpr bool kSwapABBlockwise =
+      !Shape::kSwapAB || !kKBlocked ||
+      (Shape::kBlockM <= 64 && rules::divides(Shape::kBlockN, kScaleBlockN));
 #define FP8GEMM_RULE_WGMMA_L2_STREAM_HINTS                                         \
   "kL2StreamHints: the L2 hints mark B as the operand a single tile row streams; " \
   "offered on unclustered policies without swapped operands only"
@@ -205,7 +213,8 @@ struct TmaWgmmaRules {
   "consumer thread leave too little of the 232 for addresses and scales: use "     \
   "FastAccumulation or a smaller tile (128 x 256 promoted: one m64 row block per " \
   "consumer, promoted in chunks of N)"
-  static constexpr bool kAccumulatorBudget = kAccumulatorRegisters <= kAccumulatorRegisterLimit;
+  static constexpr bool kAccumulatorBudget =
+      kAccumulatorRegisters + kScaleRegisters <= kAccumulatorRegisterLimit;
 
   static constexpr char const* why_not() {
     // A local array: nvcc (EDG) sees a class template's static member array with its bound
@@ -216,7 +225,7 @@ struct TmaWgmmaRules {
         {kNoMx32, FP8GEMM_RULE_WGMMA_MX32},
         {kPromotionInterval, FP8GEMM_RULE_WGMMA_PROMOTION_INTERVAL},
         {kBlockwiseK, FP8GEMM_RULE_WGMMA_BLOCKWISE_K},
-        {kSwapABNotBlockwise, FP8GEMM_RULE_WGMMA_SWAPAB_BLOCKWISE},
+        {kSwapABBlockwise, FP8GEMM_RULE_WGMMA_SWAPAB_BLOCKWISE},
         {kL2Hints, FP8GEMM_RULE_WGMMA_L2_STREAM_HINTS},
         {kBlockwiseN, FP8GEMM_RULE_WGMMA_BLOCKWISE_N},
         {kAccumulatorBudget, FP8GEMM_RULE_WGMMA_ACCUMULATOR_BUDGET},

@@ -85,20 +85,23 @@ struct TmaWgmmaMainloop {
   static_assert(Rules::kNoMx32, FP8GEMM_RULE_WGMMA_MX32);
   static_assert(Rules::kPromotionInterval, FP8GEMM_RULE_WGMMA_PROMOTION_INTERVAL);
   static_assert(Rules::kBlockwiseK, FP8GEMM_RULE_WGMMA_BLOCKWISE_K);
-  static_assert(Rules::kSwapABNotBlockwise, FP8GEMM_RULE_WGMMA_SWAPAB_BLOCKWISE);
+  static_assert(Rules::kSwapABBlockwise, FP8GEMM_RULE_WGMMA_SWAPAB_BLOCKWISE);
   static_assert(Rules::kL2Hints, FP8GEMM_RULE_WGMMA_L2_STREAM_HINTS);
   static constexpr int kScaleBlockN = Rules::kScaleBlockN;
   static_assert(Rules::kBlockwiseN, FP8GEMM_RULE_WGMMA_BLOCKWISE_N);
   /// A thread's K-block scales for one k-block and their promotion rule
   /// (mainloop/wgmma_block_scales.hpp; public so that host tests check its indexing and rule).
-  using BlockScales = WgmmaBlockScales<Policy, Granularity, kScaleBlockN>;
+  using BlockScales =
+      std::conditional_t<kSwapAB, WgmmaSwappedBlockScales<Policy, Granularity, kScaleBlockN>,
+                         WgmmaBlockScales<Policy, Granularity, kScaleBlockN>>;
   /// What a consumer thread may give its accumulators: its setmaxnreg budget less 40 registers
   /// for descriptors, addresses, ring state, scales and the epilogue's temporaries (ptxas checks
   /// the real count in CI: tests/ptxas).
   static constexpr int kAccumulatorRegisterLimit = Policy::kConsumerRegisters - 40;
   /// Chunks of the consumer's N the pipelined promotion works in: the fewest Q (1, 2 or 4) such
-  /// that two partial-sum sets of an N / Q-column wgmma fit next to the accumulators:
-  ///   kAccumulators + 2 · (N / Q) / 2 <= kAccumulatorRegisterLimit
+  /// that two partial-sum sets of an N / Q-column wgmma fit next to the accumulators (and, swapped
+  /// with Blockwise scales, the A scales: Rules::kScaleRegisters):
+  ///   kAccumulators + 2 · (N / Q) / 2 (+ scales) <= kAccumulatorRegisterLimit
   /// Q = 1 (Sm90WgmmaDefault 128 x 128, SmallM: 64 + 2 x 64) alternates the two sets over
   /// k-blocks; Q = 2 (128 x 144 .. 128 x 192: n72 .. n96 chunks) and Q = 4 (128 x 256: n64) over
   /// the chunks of each k-block. 0: none fits.
@@ -106,7 +109,7 @@ struct TmaWgmmaMainloop {
     for (int q = 1; q <= 4; q *= 2) {
       int const n = Atom::kN / q;
       if (Atom::kN % q == 0 && n % 8 == 0 && arch::sm90_wgmma_has_n(n) &&
-          Policy::kAccumulators + n <= kAccumulatorRegisterLimit)
+          Policy::kAccumulators + n + Rules::kScaleRegisters <= kAccumulatorRegisterLimit)
         return q;
     }
     return 0;

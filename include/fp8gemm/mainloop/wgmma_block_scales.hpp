@@ -162,4 +162,93 @@ struct WgmmaBlockScales {
   }
 };
 
+/// The same for the swapped-operand policies (WgmmaSwapABPolicy: the accumulators hold C^T,
+/// register r of thread t is C[m0 + acc_col(t, r)][n0 + acc_row(t, r)]). A thread's accumulator
+/// columns are C rows m0 + 8 j + 2 (t % 4) + e (j < BlockMCols / 8, e = 0, 1: register r has
+/// j = r / 4, e = r % 2), each with its own A scale; its accumulator rows are the tile's 64 rows
+/// of N, inside one B scale block (the rules ask kScaleBlockN to be a multiple of 64), so one B
+/// scale. The rules allow at most 64 columns: 16 A scales (and offsets) per thread.
+template <class Policy, class Granularity, int kScaleBlockN>
+struct WgmmaSwappedBlockScales {
+  using Atom = typename Policy::Atom;
+  static constexpr int kColumnGroups = Policy::kBlockM / 8;  // j: 8 columns of the wgmma N each
+  static constexpr int kBGroups = 1;
+  static constexpr int kRingSlotB = 32;  // (no scale ring with swapped operands)
+  float sa[kColumnGroups][2];
+  float sb;
+
+  /// Where a thread's scales of one tile start (WgmmaBlockScales::Rows): k-block kb's are
+  /// scale_a.data[a[j][e] + kb * ka] and scale_b.data[b + kb]. Rows past M read row M - 1's scale
+  /// (their outputs are never stored).
+  struct Rows {
+    int a[kColumnGroups][2];
+    int b;
+    int ka;  // A's K-block stride: 1 (row-major) or its ld (K-block-major)
+  };
+  template <class Params>
+  FP8GEMM_DEVICE static Rows rows(Params const& p, int m_first, int n0, int t) {
+    Rows r;
+    r.ka = p.scale_a.k_stride();
+    FP8GEMM_UNROLL
+    for (int j = 0; j < kColumnGroups; ++j) {
+      FP8GEMM_UNROLL
+      for (int e = 0; e < 2; ++e) {
+        int m = m_first + Atom::acc_col(t, 4 * j + e);
+        m = m < p.problem.m ? m : p.problem.m - 1;
+        r.a[j][e] = p.scale_a.row_start(m, Granularity::kABlockM);
+      }
+    }
+    int const n = n0 < p.problem.n ? n0 : p.problem.n - 1;
+    r.b = p.scale_b.row_start(n, kScaleBlockN);
+    return r;
+  }
+  template <class Params>
+  FP8GEMM_DEVICE void load(Params const& p, Rows const& r, int kb) {
+    FP8GEMM_UNROLL
+    for (int j = 0; j < kColumnGroups; ++j) {
+      FP8GEMM_UNROLL
+      for (int e = 0; e < 2; ++e) sa[j][e] = p.scale_a.at(r.a[j][e] + kb * r.ka);
+    }
+    sb = p.scale_b.at(r.b + kb);
+  }
+  /// The same from scratch (host tests).
+  template <class Params>
+  FP8GEMM_DEVICE void load(Params const& p, int m_first, int n0, int kb, int t) {
+    load(p, rows(p, m_first, n0, t), kb);
+  }
+
+  using Rule = FoldOrTwice<32>;
+  FP8GEMM_HOST_DEVICE static bool normal(float x) { return Rule::normal(x); }
+
+  /// WgmmaBlockScales::promote's rule on registers r0 .. r0 + Regs - 1 (a promotion chunk: r0
+  /// and Regs multiples of 4, so the chunk is whole column groups), the warp voting on the
+  /// chunk's products s_a · s_b. `i` (the m64 row block) is always 0 here.
+  template <int Regs>
+  FP8GEMM_DEVICE void promote(float* acc, float const (&partial)[Regs], int /*i*/,
+                              int r0 = 0) const {
+    static_assert(Regs % 4 == 0, "a chunk is whole 8-column groups of the wgmma N");
+    constexpr int kGroups = Regs / 4;
+    int const j0 = r0 / 4;
+    float both[kGroups][2];
+    bool ok = true;
+    FP8GEMM_UNROLL
+    for (int j = 0; j < kGroups; ++j) {
+      FP8GEMM_UNROLL
+      for (int e = 0; e < 2; ++e) {
+        both[j][e] = sa[j0 + j][e] * sb;
+        ok = ok && normal(both[j][e]);
+      }
+    }
+    if (Rule::vote(ok)) {
+      FP8GEMM_UNROLL
+      for (int r = 0; r < Regs; ++r)
+        acc[r0 + r] = Rule::folded(partial[r], both[r / 4][r % 2], acc[r0 + r]);
+    } else {
+      FP8GEMM_UNROLL
+      for (int r = 0; r < Regs; ++r)
+        acc[r0 + r] = Rule::fallback(partial[r], sa[j0 + r / 4][r % 2], sb, acc[r0 + r]);
+    }
+  }
+};
+
 }  // namespace fp8gemm

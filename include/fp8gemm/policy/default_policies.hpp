@@ -90,7 +90,8 @@ struct Sm90WgmmaMediumM : WgmmaTilePolicy<128, 64, 2, 8, EA, EB> {
 /// at M = 16). N = 8192 gives 128 tiles per BlockMCols rows of M. Pick the smallest BlockMCols
 /// >= M (each m-tile streams all of B again); 64 and 128 compile too (14 / 9 stages; 128 at
 /// M = 128 is one wave of 128 tiles, like Sm90WgmmaMediumM, which is faster there:
-/// docs/performance.md#sm90-wgmma-decode). No Blockwise scales (W9). B must be [N, K].
+/// docs/performance.md#sm90-wgmma-decode). Blockwise scales up to BlockMCols = 64 (W9; not yet
+/// among AutoGemm's candidates: docs/reference.md). B must be [N, K].
 template <int BlockMCols, class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaDecode =
     WgmmaSwapABPolicy<64, BlockMCols, 1, wgmma_max_stages<(64 + BlockMCols) * 128>(), EA, EB>;

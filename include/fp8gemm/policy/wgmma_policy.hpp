@@ -60,9 +60,11 @@ namespace fp8gemm {
 ///       cooperative schedule: a multicast stage is read by both CTAs' consumers of one tile
 ///       pair, while ping-pong consumers read different tiles from alternate stages, so the two
 ///       CTAs' rings would not hold the same k-blocks" [wgmma_multicast_pingpong]
-///   W9. Blockwise scales with the swapped operands (mainloop): "Blockwise scales are not offered
-///       by the swapped-operand policies (WgmmaSwapABPolicy, Sm90WgmmaDecode): their accumulator
-///       rows are columns of C; use Sm90WgmmaSmallM for Blockwise decode" [wgmma_swapab_blockwise]
+///   W9. Blockwise scales with the swapped operands (mainloop): "Blockwise scales with swapped
+///       operands (WgmmaSwapABPolicy, Sm90WgmmaDecode): at most 64 columns of A (each
+///       accumulator column, a row of C, holds its own A scale: with 128 they and their loads do
+///       not fit beside the accumulators, ptxas spills), and B's scale block along N a multiple
+///       of the tile's 64 rows of N (one B scale per tile and k-block)" [wgmma_swapab_blockwise]
 ///   W10. WgmmaSwapABPolicy's shape (here): "WgmmaSwapABPolicy: BlockNRows must be 64 (one m64
 ///       wgmma of B rows per k-step), BlockMCols 8, 16, 32, 64 or 128 (the wgmma N), one
 ///       consumer" [wgmma_swapab_shape]
@@ -280,7 +282,7 @@ struct WgmmaSwapABPolicyRules {
 /// [n0 + acc_row(t, r)] (TmaWgmmaMainloop::TransposedCoords). A stage holds BlockMCols rows of A
 /// next to 64 of B (1 KiB + 8 KiB at BlockMCols = 8), so many more stages of B are in flight than
 /// WgmmaTilePolicy's 64-row A allows. One consumer warpgroup. The wgmma's operand types swap too:
-/// Atom = Sm90Wgmma64xNx32<BlockMCols, EB, EA>. Blockwise scales are refused (W9).
+/// Atom = Sm90Wgmma64xNx32<BlockMCols, EB, EA>. Blockwise scales up to BlockMCols = 64 (W9).
 template <int BlockNRows, int BlockMCols, int Consumers, int Stages, class EA = e4m3fn,
           class EB = e4m3fn>
 struct WgmmaSwapABPolicy : WgmmaPolicyTag {

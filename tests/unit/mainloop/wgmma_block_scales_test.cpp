@@ -95,6 +95,78 @@ TEST(WgmmaBlockScales, IndexingBlocksOf128RowsAnd64Columns) {
   check_indexing<WgmmaTilePolicy<128, 64, 2, 5>, Blockwise<1, 256, 128>>();  // bn > BlockN
 }
 
+/// The swapped policies (WgmmaSwappedBlockScales): every register of every thread of the one
+/// consumer gets the A scale of its C row (m0 + acc_col) and the B scale of its C column
+/// (n0 + acc_row), through the transposed map, for interior and edge tiles (columns past M, the
+/// last 64-row tile of N), row-major and K-block-major A scales, A blocks of 1 and 128 rows.
+template <class Policy, class G>
+void check_swapped_indexing(std::int64_t ld = 0) {
+  using F = Fixture<Policy, G>;
+  using Atom = typename F::Atom;
+  using Scales = typename F::Mainloop::BlockScales;
+  static_assert(F::Mainloop::kSwapAB);
+  static_assert(std::is_same_v<Scales, WgmmaSwappedBlockScales<Policy, G, G::kBBlockN>>);
+  F f(ld);
+  int const last_m0 = (F::kM - 1) / Policy::kBlockM * Policy::kBlockM;
+  int const last_n0 = (F::kN - 1) / Policy::kBlockN * Policy::kBlockN;  // 512: 8 rows of N left
+  for (int m0 : {0, Policy::kBlockM, last_m0})
+    for (int n0 : {0, 64, last_n0})
+      for (int kb = 0; kb < F::kK / 128; ++kb)
+        for (int t = 0; t < 128; ++t) {
+          Scales s;
+          s.load(f.p, m0, n0, kb, t);
+          for (int r = 0; r < Atom::kAccumulators; ++r) {
+            int const m = m0 + Atom::acc_col(t, r), n = n0 + Atom::acc_row(t, r);
+            ASSERT_EQ(s.sa[r / 4][r % 2], f.want_a(m, kb))
+                << "m0 " << m0 << " n0 " << n0 << " kb " << kb << " t " << t << " r " << r;
+            ASSERT_EQ(s.sb, f.want_b(n, kb)) << "n0 " << n0 << " t " << t << " r " << r;
+          }
+        }
+}
+
+TEST(WgmmaBlockScales, SwappedIndexing) {
+  check_swapped_indexing<Sm90WgmmaDecode<8>, Blockwise<1, 128, 128>>();
+  check_swapped_indexing<Sm90WgmmaDecode<32>, Blockwise<1, 128, 128>>(300 + 5);
+  check_swapped_indexing<Sm90WgmmaDecode<64>, Blockwise<1, 64, 128>>(300);
+  check_swapped_indexing<Sm90WgmmaDecode<16>, Blockwise<128, 128, 128>>();
+  check_swapped_indexing<Sm90WgmmaDecode<64>, Blockwise<128, 256, 128>>(3 + 1);
+}
+
+/// The swapped promotion: register r of a chunk takes the product of its column pair's A scale
+/// (r / 4, r % 2) and the tile's B scale, folded when the chunk's products are normal, in two
+/// steps when one is not (an underflowing product in column group 1).
+TEST(WgmmaBlockScales, SwappedPromotionFoldsPerColumn) {
+  using M = TmaWgmmaMainloop<Sm90WgmmaDecode<32>, Blockwise<1, 128, 128>, 128>;
+  static_assert(M::kSwapAB && M::kPipelinedPromotion && M::kPromoteChunks == 1);
+  constexpr int kRegs = M::Atom::kAccumulators;  // 16: column groups 0 .. 3
+  M::BlockScales s;
+  for (int j = 0; j < 4; ++j)
+    for (int e = 0; e < 2; ++e) s.sa[j][e] = 0.25f + static_cast<float>(2 * j + e) / 3.0f;
+  s.sb = 0.7f;
+  float partial[kRegs], acc[kRegs], start[kRegs];
+  for (int r = 0; r < kRegs; ++r) {
+    partial[r] = 1.0f + static_cast<float>(r) / 7.0f;
+    start[r] = acc[r] = 3.0f - static_cast<float>(r) / 13.0f;
+  }
+  s.promote(acc, partial, 0);
+  for (int r = 0; r < kRegs; ++r)
+    ASSERT_EQ(acc[r], std::fma(partial[r], s.sa[r / 4][r % 2] * s.sb, start[r])) << r;
+  s.sa[1][0] = std::ldexp(1.0f, -100), s.sb = std::ldexp(1.0f, -60);
+  ASSERT_EQ(s.sa[1][0] * s.sb, 0.0f);  // the product alone underflows
+  for (int r = 0; r < kRegs; ++r) acc[r] = 0.0f, partial[r] = std::ldexp(1.0f, 100);
+  s.promote(acc, partial, 0);
+  for (int r = 0; r < kRegs; ++r)  // two steps: partial · s_a first, representable
+    ASSERT_EQ(acc[r], (partial[r] * s.sa[r / 4][r % 2]) * s.sb) << r;
+  ASSERT_EQ(acc[4], std::ldexp(1.0f, -60));  // column group 1, e = 0: folded it would be 0
+}
+
+// Blockwise with swapped operands: up to 64 columns of A (decode 128 is refused: its A scales
+// spilled), in one chunk with the A scales' two sets counted (32 + 2 x 32 + 32 at 64 columns).
+static_assert(TmaWgmmaMainloop<Sm90WgmmaDecode<64>, Blockwise<1, 128, 128>, 128>::kPromoteChunks ==
+              1);
+static_assert(!TmaWgmmaRules<Sm90WgmmaDecode<128>, Blockwise<1, 128, 128>, 128>::kValid);
+static_assert(!TmaWgmmaRules<Sm90WgmmaDecode<16>, Blockwise<1, 32, 128>, 128>::kValid);
+
 /// The scale ring gives every consumer thread the scales the global loads give it: for interior
 /// and edge tiles (rows past M, a B column group past N), each stage's slots are filled as the
 /// producer's copies fill them (a box of the 1-D view from ring_offset_a / _b on, zeros past the

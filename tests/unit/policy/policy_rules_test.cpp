@@ -176,8 +176,11 @@ TEST(PolicyRules, WgmmaMainloopRules) {
             std::string(FP8GEMM_RULE_WGMMA_BLOCKWISE_K));
   EXPECT_EQ((config_why<Sm90WgmmaDefault<>, Blockwise<1, 96, 128>>()),
             std::string(FP8GEMM_RULE_WGMMA_BLOCKWISE_N));
-  EXPECT_EQ((config_why<Sm90WgmmaDecode<16>, Blockwise<1, 128, 128>>()),
+  EXPECT_EQ((config_why<Sm90WgmmaDecode<128>, Blockwise<1, 128, 128>>()),
             std::string(FP8GEMM_RULE_WGMMA_SWAPAB_BLOCKWISE));
+  EXPECT_EQ((config_why<Sm90WgmmaDecode<16>, Blockwise<1, 32, 128>>()),
+            std::string(FP8GEMM_RULE_WGMMA_SWAPAB_BLOCKWISE));
+  EXPECT_EQ((config_why<Sm90WgmmaDecode<64>, Blockwise<1, 128, 128>>()), "(valid)");
   EXPECT_EQ((config_why<HintedMulticast, PerTensor>()),
             std::string(FP8GEMM_RULE_WGMMA_L2_STREAM_HINTS));
   // an invalid policy: its own rule, no compile error

@@ -8,10 +8,12 @@
 
 #include <cstdint>
 #include <tuple>
+#include <type_traits>
 
 #include "fp8gemm/device/selection/model.hpp"
 #include "fp8gemm/device/selection/sm90_h200_table.hpp"
 #include "fp8gemm/policy/default_policies.hpp"
+#include "fp8gemm/quant/granularity.hpp"
 
 namespace fp8gemm::selection {
 
@@ -23,6 +25,25 @@ template <class PolicyT, class Info>
 struct Candidate : Info {
   using Policy = PolicyT;
 };
+
+/// Whether a candidate is for Blockwise only (its Info's kBlockwiseOnly), or for the other
+/// granularities only (kNotBlockwise); neither where its Info says nothing.
+template <class C, class = void>
+struct IsBlockwiseOnly : std::false_type {};
+template <class C>
+struct IsBlockwiseOnly<C, std::void_t<decltype(C::kBlockwiseOnly)>>
+    : std::bool_constant<C::kBlockwiseOnly> {};
+template <class C, class = void>
+struct IsNotBlockwise : std::false_type {};
+template <class C>
+struct IsNotBlockwise<C, std::void_t<decltype(C::kNotBlockwise)>>
+    : std::bool_constant<C::kNotBlockwise> {};
+/// Whether candidate C takes scales of Granularity (by those two flags).
+template <class C, class Granularity>
+constexpr bool takes_granularity() {
+  return (!IsBlockwiseOnly<C>::value || IsBlockwise<Granularity>::value) &&
+         (!IsNotBlockwise<C>::value || !IsBlockwise<Granularity>::value);
+}
 
 /// One efficiency whatever the classes.
 template <int Percent>
@@ -67,13 +88,19 @@ struct Sm90Target {
       "H200 constants (docs/benchmark.md measurements, datasheet)";
   static constexpr char const* kDefaultCandidate = "sm90_wgmma_default";
 
-  struct DecodeInfo8 : FlatEfficiency<60> {
+  /// The swapped decode tiles compile for Blockwise scales (up to 64 columns), but are not
+  /// AutoGemm's candidates for them until they have run and been timed on a GPU: Blockwise
+  /// decode keeps Sm90WgmmaSmallM, measured (kNotBlockwise).
+  struct NotBlockwiseYet {
+    static constexpr bool kNotBlockwise = true;
+  };
+  struct DecodeInfo8 : FlatEfficiency<60>, NotBlockwiseYet {
     static constexpr char const* kShortName = "sm90_wgmma_decode8";
   };
-  struct DecodeInfo16 : FlatEfficiency<60> {
+  struct DecodeInfo16 : FlatEfficiency<60>, NotBlockwiseYet {
     static constexpr char const* kShortName = "sm90_wgmma_decode16";
   };
-  struct DecodeInfo32 : FlatEfficiency<60> {
+  struct DecodeInfo32 : FlatEfficiency<60>, NotBlockwiseYet {
     static constexpr char const* kShortName = "sm90_wgmma_decode32";
   };
   struct SmallMInfo : FlatEfficiency<70> {
@@ -143,13 +170,13 @@ struct Sm90Target {
   /// (fp8gemm_grouped_bench, docs/grouped.md): at about 2 rows per expert the swapped 16-column
   /// decode tile moves the most weight bytes per second, at about 32 the 64-column one, at about
   /// 256 the 128 x 128 tile (per-tensor / per-channel; Blockwise: 128 x 256), from about 512 the
-  /// 128 x 256 one (within 2 % of 128 x 128 at 4096-8192 rows, ahead at 512). Blockwise has no
-  /// swapped tile: 64 x 64 below 64 rows (the dense table's choice there).
-  struct GroupedDecode16Info {
+  /// 128 x 256 one (within 2 % of 128 x 128 at 4096-8192 rows, ahead at 512). Blockwise takes
+  /// no swapped tile yet (NotBlockwiseYet): 64 x 64 below 64 rows (the dense table's choice).
+  struct GroupedDecode16Info : NotBlockwiseYet {
     static constexpr char const* kShortName = "sm90_wgmma_decode16";
     static constexpr int kMaxExpectedM = 16;
   };
-  struct GroupedDecodeInfo {
+  struct GroupedDecodeInfo : NotBlockwiseYet {
     static constexpr char const* kShortName = "sm90_wgmma_decode64";
     static constexpr int kMaxExpectedM = 64;
   };
