@@ -161,8 +161,9 @@ bool time_gemm(benchmark::State& state, Operands const& ops, typename G::Argumen
 }
 
 /// scale_a_ld > 0 (Blockwise): A's scales read K-block-major with that leading dimension (the
-/// same buffer, M x K/128 floats: ld = M), so the scales go through the scale ring
-/// (docs/performance.md#sm90-scale-ring); 0: row-major, loaded by the consumers.
+/// same buffer, M x K/128 floats: ld = M), so the scales go through the scale ring where the
+/// mainloop has it (docs/performance.md#sm90-scale-ring; not on the swapped tiles); 0: row-major,
+/// loaded by the consumers.
 template <class Policy, class Accumulation = AtomDefaultAccumulation, class Granularity = PerTensor,
           class Act = Identity>
 void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Compile-fail case (Hopper WGMMA, swapped operands): Blockwise scales on the 128-column decode
-// policy, whose A scales (one per accumulator column pair) do not fit beside its accumulators.
+// policy, whose A scales (one per accumulator column) do not fit beside its accumulators.
 // expect-error: Blockwise scales with swapped operands (WgmmaSwapABPolicy, Sm90WgmmaDecode): at
 // expect-error: most 64 columns of A (each accumulator column, a row of C, holds its own A scale:
 // expect-error: with 128 they and their loads do not fit beside the accumulators, ptxas spills),

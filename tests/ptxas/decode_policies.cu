@@ -3,7 +3,7 @@
 // -Xptxas -v by ptxas_check.cmake (label ptxas, no GPU): no spills, no wgmma serialization
 // (C75xx), promoted (two pipelined partial-sum sets) and fast, for BlockMCols 8, 16, 32 and the
 // 128 that the M = 128 bench entry uses (64 accumulators + 2 x 64 partial sums); Blockwise
-// (WgmmaSwappedBlockScales: an A scale per accumulator column pair, two k-blocks' sets) at 8, 32
+// (WgmmaSwappedBlockScales: an A scale per accumulator column, two k-blocks' sets) at 8, 32
 // and 64 (32 accumulators + 2 x 32 partial sums + 2 x 16 A scales), the widest the rules allow.
 #include "fp8gemm/fp8gemm.hpp"
 

@@ -145,10 +145,11 @@ struct TmaWgmmaRules {
   static constexpr int kScaleBlockN = scale_block_n<Granularity>();
   /// TmaWgmmaMainloop's register count: accumulators plus the promotion's partial sums.
   static constexpr int kAccumulatorRegisterLimit = Shape::kConsumerRegisters - 40;
-  /// Blockwise with swapped operands: a thread's A scales, one per accumulator column pair
-  /// (BlockMCols / 4), in the two k-blocks' sets the pipelined loop keeps
-  /// (WgmmaSwappedBlockScales), counted with the accumulators (with 128 columns they are 64
-  /// registers).
+  /// Blockwise with swapped operands: a thread's A scales, one per accumulator column (BlockMCols /
+  /// 4 columns), in the two k-blocks' sets the pipelined loop keeps (WgmmaSwappedBlockScales),
+  /// counted with the accumulators (with 128 columns they are 64 registers). Their offsets
+  /// (another BlockMCols / 4) are not counted: 128 columns pass this count exactly (64 + 2 x 32 +
+  /// 64 = 192) and spilled, which W9's limit of 64 columns (kSwapABBlockwise) rules out.
   static constexpr int kScaleRegisters = Shape::kSwapAB && kKBlocked ? Shape::kBlockM / 2 : 0;
   static constexpr int promote_chunks() {
     for (int q = 1; q <= 4; q *= 2) {

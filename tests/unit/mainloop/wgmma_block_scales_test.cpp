@@ -132,7 +132,7 @@ TEST(WgmmaBlockScales, SwappedIndexing) {
   check_swapped_indexing<Sm90WgmmaDecode<64>, Blockwise<128, 256, 128>>(3 + 1);
 }
 
-/// The swapped promotion: register r of a chunk takes the product of its column pair's A scale
+/// The swapped promotion: register r of a chunk takes the product of its column's A scale
 /// (r / 4, r % 2) and the tile's B scale, folded when the chunk's products are normal, in two
 /// steps when one is not (an underflowing product in column group 1).
 TEST(WgmmaBlockScales, SwappedPromotionFoldsPerColumn) {
