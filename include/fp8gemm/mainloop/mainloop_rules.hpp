@@ -145,17 +145,11 @@ struct TmaWgmmaRules {
   static constexpr int kScaleBlockN = scale_block_n<Granularity>();
   /// TmaWgmmaMainloop's register count: accumulators plus the promotion's partial sums.
   static constexpr int kAccumulatorRegisterLimit = Shape::kConsumerRegisters - 40;
-  /// Blockwise with swapped operands: a thread's A scales, one per accumulator column (BlockMCols /
-  /// 4 columns), in the two k-blocks' sets the pipelined loop keeps (WgmmaSwappedBlockScales),
-  /// counted with the accumulators (with 128 columns they are 64 registers). Their offsets
-  /// (another BlockMCols / 4) are not counted: 128 columns pass this count exactly (64 + 2 x 32 +
-  /// 64 = 192) and spilled, which W9's limit of 64 columns (kSwapABBlockwise) rules out.
-  static constexpr int kScaleRegisters = Shape::kSwapAB && kKBlocked ? Shape::kBlockM / 2 : 0;
   static constexpr int promote_chunks() {
     for (int q = 1; q <= 4; q *= 2) {
       int const n = Shape::kAtomN / q;
       if (Shape::kAtomN % q == 0 && n % 8 == 0 && arch::sm90_wgmma_has_n(n) &&
-          Shape::kAccumulators + n + kScaleRegisters <= kAccumulatorRegisterLimit)
+          Shape::kAccumulators + n <= kAccumulatorRegisterLimit)
         return q;
     }
     return 0;
@@ -194,6 +188,9 @@ struct TmaWgmmaRules {
   "columns of A (each accumulator column, a row of C, holds its own A scale: with 128 "      \
   "they and their loads do not fit beside the accumulators, ptxas spills), and B's scale "   \
   "block along N a multiple of the tile's 64 rows of N (one B scale per tile and k-block)"
+  /// (The A scales and their offsets, BlockMCols / 4 each and two k-blocks' sets of scales, are
+  /// not in the register count: at 64 columns they fit beside 32 accumulators and 2 x 32 partial
+  /// sums, 202 registers; at 128 ptxas spilled, so the limit is the rule.)
   static constexpr bool kSwapABBlockwise =
       !Shape::kSwapAB || !kKBlocked ||
       (Shape::kBlockM <= 64 && rules::divides(Shape::kBlockN, kScaleBlockN));
@@ -214,8 +211,7 @@ struct TmaWgmmaRules {
   "consumer thread leave too little of the 232 for addresses and scales: use "     \
   "FastAccumulation or a smaller tile (128 x 256 promoted: one m64 row block per " \
   "consumer, promoted in chunks of N)"
-  static constexpr bool kAccumulatorBudget =
-      kAccumulatorRegisters + kScaleRegisters <= kAccumulatorRegisterLimit;
+  static constexpr bool kAccumulatorBudget = kAccumulatorRegisters <= kAccumulatorRegisterLimit;
 
   static constexpr char const* why_not() {
     // A local array: nvcc (EDG) sees a class template's static member array with its bound

@@ -99,9 +99,8 @@ struct TmaWgmmaMainloop {
   /// the real count in CI: tests/ptxas).
   static constexpr int kAccumulatorRegisterLimit = Policy::kConsumerRegisters - 40;
   /// Chunks of the consumer's N the pipelined promotion works in: the fewest Q (1, 2 or 4) such
-  /// that two partial-sum sets of an N / Q-column wgmma fit next to the accumulators (and, swapped
-  /// with Blockwise scales, the A scales: Rules::kScaleRegisters):
-  ///   kAccumulators + 2 · (N / Q) / 2 (+ scales) <= kAccumulatorRegisterLimit
+  /// that two partial-sum sets of an N / Q-column wgmma fit next to the accumulators:
+  ///   kAccumulators + 2 · (N / Q) / 2 <= kAccumulatorRegisterLimit
   /// Q = 1 (Sm90WgmmaDefault 128 x 128, SmallM: 64 + 2 x 64) alternates the two sets over
   /// k-blocks; Q = 2 (128 x 144 .. 128 x 192: n72 .. n96 chunks) and Q = 4 (128 x 256: n64) over
   /// the chunks of each k-block. 0: none fits.
@@ -109,7 +108,7 @@ struct TmaWgmmaMainloop {
     for (int q = 1; q <= 4; q *= 2) {
       int const n = Atom::kN / q;
       if (Atom::kN % q == 0 && n % 8 == 0 && arch::sm90_wgmma_has_n(n) &&
-          Policy::kAccumulators + n + Rules::kScaleRegisters <= kAccumulatorRegisterLimit)
+          Policy::kAccumulators + n <= kAccumulatorRegisterLimit)
         return q;
     }
     return 0;

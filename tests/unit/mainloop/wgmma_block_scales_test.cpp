@@ -161,7 +161,7 @@ TEST(WgmmaBlockScales, SwappedPromotionFoldsPerColumn) {
 }
 
 // Blockwise with swapped operands: up to 64 columns of A (decode 128 is refused: its A scales
-// spilled), in one chunk with the A scales' two sets counted (32 + 2 x 32 + 32 at 64 columns).
+// spilled), promoted in one chunk (32 accumulators + 2 x 32 partial sums at 64 columns).
 static_assert(TmaWgmmaMainloop<Sm90WgmmaDecode<64>, Blockwise<1, 128, 128>, 128>::kPromoteChunks ==
               1);
 static_assert(!TmaWgmmaRules<Sm90WgmmaDecode<128>, Blockwise<1, 128, 128>, 128>::kValid);
