@@ -53,6 +53,7 @@ def _load() -> None:
 
 
 _load()
+_CUDA_LOADED = "cuda" in _LOADED  # torch.version.hip builds never load it
 
 
 def backends() -> dict[str, str]:
@@ -64,26 +65,37 @@ def backends() -> dict[str, str]:
 Fp8GemmError = RuntimeError  # GPU runtime failures; bad arguments are ValueError
 
 
-def _call(op, *args):
+def _call(op, check, *args):
     """Calls a C++ op. Its errors arrive as RuntimeError("... fp8gemm: <status code>: <why>"):
     "unsupported" becomes NotImplementedError, "GPU runtime error" stays RuntimeError, every
-    other code (a bad argument) becomes ValueError, each with fp8gemm's message."""
+    other code (a bad argument) becomes ValueError, each with fp8gemm's message.
+
+    check() runs the Python checks (_ops.check_mm / check_grouped, what the fake kernel runs)
+    only once the op has refused: the C++ op checks the same things, so a call that passes it
+    needs no second check (about 5 µs of host time per call), and a refusal still gets the
+    Python message where the Python checks word it."""
     try:
         return op(*args)
     except RuntimeError as e:
         msg = str(e)
         at = msg.find("fp8gemm: ")
-        if at < 0:
+        if at < 0 or msg.startswith("fp8gemm: GPU runtime error:", at):
             raise
-        msg = msg[at:].strip()
-        if msg.startswith("fp8gemm: unsupported:"):
-            raise NotImplementedError(msg) from None
-        if msg.startswith("fp8gemm: GPU runtime error:"):
-            raise
-        raise ValueError(msg) from None
+    check()  # outside the except clause: no chained traceback
+    msg = msg[at:].strip()
+    if msg.startswith("fp8gemm: unsupported:"):
+        raise NotImplementedError(msg)
+    raise ValueError(msg)
+
+
+_MM = torch.ops.fp8gemm.mm.default  # the schemas are defined (_ops); the libraries add kernels
+_GROUPED_MM = torch.ops.fp8gemm.grouped_mm.default
 
 
 def _require_backend(t: torch.Tensor) -> None:
+    # the common cases without building a torch.device (about 1 µs each): CPU, and CUDA builds
+    if t.is_cpu and "cpu" in _LOADED or t.is_cuda and _CUDA_LOADED:
+        return
     name = backend_of(t)
     if name not in _LOADED:
         backend = "hip" if name.startswith("hip") else name
@@ -177,12 +189,8 @@ def scaled_mm(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, use_f
     recipe = _recipe_of(a, b, scale_a, scale_b)
     a = a if a.is_contiguous() else a.contiguous()
     b_nk = _b_as_nk(b)
-    if recipe == "tensor":
-        sa, sb = scale_a.reshape(1), scale_b.reshape(1)
-    elif recipe == "row":
-        sa, sb = scale_a.reshape(-1), scale_b.reshape(-1)
-    else:
-        sa, sb = scale_a, scale_b.t()
+    # the op reads tensor and row scales by count (one, or M and N), whatever their shape
+    sa, sb = (scale_a, scale_b) if recipe in ("tensor", "row") else (scale_a, scale_b.t())
     # block A scales column-major, as torch's blockwise _scaled_mm takes them, go in place
     if not (sa.is_contiguous() or (recipe == "block" and _ops.column_major(sa))):
         sa = sa.contiguous()
@@ -195,10 +203,15 @@ def scaled_mm(a, b, scale_a, scale_b, bias=None, out_dtype=torch.bfloat16, use_f
             _ops._value_error(f"bias must be ({b.shape[1]},), got {tuple(bias.shape)}")
         bias32 = bias.to(torch.float32).contiguous()
     out_scale = _out_scale(out_dtype, scale_result)
-    _ops.check_mm(a, b_nk, sa, sb, recipe, bias32, out_dtype, out_scale, activation)
-    out, amax = _call(torch.ops.fp8gemm.mm.default, a, b_nk, sa, sb, _ops.RECIPES.index(recipe),
-                      bias32, out_dtype, out_scale, _ops.ACTIVATIONS.index(activation),
-                      bool(use_fast_accum), bool(return_amax))
+
+    def check():
+        _ops.check_mm(a, b_nk, sa, sb, recipe, bias32, out_dtype, out_scale, activation)
+
+    if activation not in _ops.ACTIVATIONS:
+        check()
+    out, amax = _call(_MM, check, a, b_nk, sa, sb, _ops.RECIPES.index(recipe), bias32, out_dtype,
+                      out_scale, _ops.ACTIVATIONS.index(activation), bool(use_fast_accum),
+                      bool(return_amax))
     return (out, amax) if return_amax else out
 
 
@@ -270,9 +283,12 @@ def scaled_grouped_mm(a, b, scale_a, scale_b, offs=None, bias=None, out_dtype=to
         if tuple(bias.shape) != (groups, n):
             _ops._value_error(f"bias must be ({groups}, {n}), got {tuple(bias.shape)}")
         bias32 = bias.to(torch.float32).contiguous()
-    _ops.check_grouped(a, b_nk, sa, sb, offs, masked_m, recipe, out_dtype)
-    return _call(torch.ops.fp8gemm.grouped_mm.default, a, b_nk, sa, sb, offs, masked_m,
-                 _ops.RECIPES.index(recipe), bias32, out_dtype, int(expected_m or 0))
+
+    def check():
+        _ops.check_grouped(a, b_nk, sa, sb, offs, masked_m, recipe, out_dtype)
+
+    return _call(_GROUPED_MM, check, a, b_nk, sa, sb, offs, masked_m, _ops.RECIPES.index(recipe),
+                 bias32, out_dtype, int(expected_m or 0))
 
 
 _GRANULARITIES = ("tensor", "row", "1x128", "128x128", "mx32")
