@@ -454,6 +454,26 @@ int register_all() {
     add_cublaslt("cublaslt", s, LtMode::kPerTensor);
     add_cublaslt("cublaslt_fast_accum", s, LtMode::kFastAccum);
   }
+  // M = 129-256 in one tile row: the wide swapped tiles (Sm90WgmmaDecode<160 / 192 / 256>, the
+  // wgmma N following M) read B once, where 128-row tiles cover M in two tile rows and pad it to
+  // 256; beside both 128-row policies and cuBLASLt. Not AutoGemm candidates until measured.
+  for (Shape const s : {Shape{160, 28672, 4096}, Shape{192, 24576, 1536}, Shape{200, 28672, 4096},
+                        Shape{200, 57344, 8192}, Shape{256, 4096, 4096}}) {
+    std::string const shape = shape_name(s);
+    add("fp8gemm/sm90_wgmma_decode_wide/" + shape, [s](benchmark::State& st) {
+      if (s.m <= 160)
+        bench_fp8gemm<Sm90WgmmaDecode<160>>(st, s.m, s.n, s.k);
+      else if (s.m <= 192)
+        bench_fp8gemm<Sm90WgmmaDecode<192>>(st, s.m, s.n, s.k);
+      else
+        bench_fp8gemm<Sm90WgmmaDecode<256>>(st, s.m, s.n, s.k);
+    });
+    add("fp8gemm/sm90_wgmma_default/" + shape,
+        [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaDefault<>>(st, s.m, s.n, s.k); });
+    add("fp8gemm/sm90_wgmma_large/" + shape,
+        [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaLarge<>>(st, s.m, s.n, s.k); });
+    add_cublaslt("cublaslt", s, LtMode::kPerTensor);
+  }
   // Decode with fewer 64-wide tiles than SMs (N = 4096: 64 tiles): split-K over the idle SMs.
   for (Shape const s : {Shape{16, 4096, 8192}}) {
     std::string const shape = shape_name(s);

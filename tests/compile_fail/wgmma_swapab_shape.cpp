@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Compile-fail case (Hopper WGMMA, swapped operands): 128 rows of B per tile (two m64 wgmmas).
 // expect-error: WgmmaSwapABPolicy: BlockNRows must be 64 (one m64 wgmma of B rows per k-step),
-// expect-error: BlockMCols 8, 16, 32, 64 or 128 (the wgmma N), one consumer
+// expect-error: BlockMCols a wgmma N the atom has (8, 16, 32, 64, 72, 80, 88, 96, 128, 144,
+// expect-error: 160, 176, 192 or 256), one consumer
 #include "fp8gemm/fp8gemm.hpp"
 
 using namespace fp8gemm;

@@ -165,6 +165,36 @@ using SwapABConfigs = ::testing::Types<
                Epilogue<float, Identity>>,
     GemmConfig<Sm90WgmmaDecode<64>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, GeluErf>>>;
 
+// The wide swapped tiles (BlockMCols 160-256: M = 129-256 in one tile row), promoted in chunks
+// of the wgmma N (two or four) and fast.
+using SwapABWideConfigs = ::testing::Types<
+    GemmConfig<Sm90WgmmaDecode<160>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>,
+    GemmConfig<Sm90WgmmaDecode<192, e5m2, e4m3fn>, PerChannel, LayoutB::kNK,
+               Epilogue<bf16, GeluTanh>>,
+    GemmConfig<Sm90WgmmaDecode<256>, PerTensor, LayoutB::kNK, Epilogue<e4m3fn, Identity>>,
+    GemmConfig<Sm90WgmmaDecode<256>, PerChannel, LayoutB::kNK, Epilogue<float, Identity>,
+               FastAccumulation>>;
+
+template <class Config>
+class WgmmaSwapABWide : public ::testing::Test {};
+TYPED_TEST_SUITE(WgmmaSwapABWide, SwapABWideConfigs, ConfigName);
+
+/// M below, at and past BlockMCols (129, 160, 192, 200, 256, 300: A's box shorter than the
+/// wgmma N, whole, and a second tile row), N and K not multiples of 64 / 128, a long K (40
+/// k-blocks: the ring wraps), bias.
+TYPED_TEST(WgmmaSwapABWide, MatchesFp64) {
+  std::uint64_t seed = 7500 + std::hash<std::string>{}(Gemm<TypeParam>::name()) % 1000;
+  std::vector<GemmCase> cases;
+  for (int m : {129, 160, 192, 200, 256, 300}) cases.push_back(GemmCase{m, 1000, 1000});
+  cases.push_back(GemmCase{200, 700, 5120, 0, Distribution::kRowRanges});
+  cases.push_back(GemmCase{131, 130, 129, 0, Distribution::kUniform, false});
+  for (GemmCase c : cases) {
+    c.seed = seed++;
+    c.ldc_pad = ldc_pad_for(c);
+    expect_matches_fp64<TypeParam>(c);
+  }
+}
+
 template <class Config>
 class WgmmaSwapAB : public ::testing::Test {};
 TYPED_TEST_SUITE(WgmmaSwapAB, SwapABConfigs, ConfigName);

@@ -4,7 +4,9 @@
 // (C75xx), promoted (two pipelined partial-sum sets) and fast, for BlockMCols 8, 16, 32 and the
 // 128 that the M = 128 bench entry uses (64 accumulators + 2 x 64 partial sums); Blockwise
 // (WgmmaSwappedBlockScales: an A scale per accumulator column, two k-blocks' sets) at 8, 32
-// and 64 (32 accumulators + 2 x 32 partial sums + 2 x 16 A scales), the widest the rules allow.
+// and 64 (32 accumulators + 2 x 32 partial sums + 2 x 16 A scales), the widest the rules allow;
+// the wide tiles 160, 192 and 256 (80 / 96 / 128 accumulators + two sets of a half or a quarter
+// of the wgmma N: 195 / 226 / 232 registers promoted).
 #include "fp8gemm/fp8gemm.hpp"
 
 namespace fp8gemm {
@@ -20,6 +22,13 @@ using Decode32Promoted =
 using Decode32Fast =
     GemmConfig<Sm90WgmmaDecode<32>, PerChannel, LayoutB::kNK, Epilogue<bf16>, FastAccumulation>;
 using Decode128Promoted = GemmConfig<Sm90WgmmaDecode<128>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+// wide swapped tiles (M = 129-256 in one tile row: the wgmma N follows M), promoted in chunks
+using Decode160Promoted = GemmConfig<Sm90WgmmaDecode<160>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+using Decode192Promoted =
+    GemmConfig<Sm90WgmmaDecode<192>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluTanh>>;
+using Decode256Promoted = GemmConfig<Sm90WgmmaDecode<256>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+using Decode256Fast =
+    GemmConfig<Sm90WgmmaDecode<256>, PerChannel, LayoutB::kNK, Epilogue<float>, FastAccumulation>;
 using Decode8Blockwise =
     GemmConfig<Sm90WgmmaDecode<8>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
 using Decode32Blockwise = GemmConfig<Sm90WgmmaDecode<32, e4m3fn, e5m2>, Blockwise<1, 128, 128>,
@@ -29,14 +38,19 @@ using Decode64Blockwise =
 using Decode64BlockRows =
     GemmConfig<Sm90WgmmaDecode<64>, Blockwise<128, 128, 128>, LayoutB::kNK, Epilogue<e4m3fn>>;
 
-Status run_all(Gemm<Decode8Promoted>::Arguments const& a, Gemm<Decode8Fast>::Arguments const& b,
-               Gemm<Decode16Promoted>::Arguments const& c, Gemm<Decode16Fast>::Arguments const& d,
-               Gemm<Decode32Promoted>::Arguments const& e, Gemm<Decode32Fast>::Arguments const& f,
-               Gemm<Decode128Promoted>::Arguments const& g,
-               Gemm<Decode8Blockwise>::Arguments const& h,
-               Gemm<Decode32Blockwise>::Arguments const& i,
-               Gemm<Decode64Blockwise>::Arguments const& j,
-               Gemm<Decode64BlockRows>::Arguments const& k) {
+Status run_all(
+    Gemm<Decode8Promoted>::Arguments const& a, Gemm<Decode8Fast>::Arguments const& b,
+    Gemm<Decode16Promoted>::Arguments const& c, Gemm<Decode16Fast>::Arguments const& d,
+    Gemm<Decode32Promoted>::Arguments const& e, Gemm<Decode32Fast>::Arguments const& f,
+    Gemm<Decode128Promoted>::Arguments const& g, Gemm<Decode8Blockwise>::Arguments const& h,
+    Gemm<Decode32Blockwise>::Arguments const& i, Gemm<Decode64Blockwise>::Arguments const& j,
+    Gemm<Decode64BlockRows>::Arguments const& k, Gemm<Decode160Promoted>::Arguments const& l,
+    Gemm<Decode192Promoted>::Arguments const& m, Gemm<Decode256Promoted>::Arguments const& n,
+    Gemm<Decode256Fast>::Arguments const& o) {
+  FP8GEMM_RETURN_IF_ERROR(Gemm<Decode160Promoted>::run(l));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<Decode192Promoted>::run(m));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<Decode256Promoted>::run(n));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<Decode256Fast>::run(o));
   FP8GEMM_RETURN_IF_ERROR(Gemm<Decode8Promoted>::run(a));
   FP8GEMM_RETURN_IF_ERROR(Gemm<Decode8Fast>::run(b));
   FP8GEMM_RETURN_IF_ERROR(Gemm<Decode16Promoted>::run(c));

@@ -136,18 +136,19 @@ struct TmaWgmmaMainloop {
     else
       return false;
   }
-  /// The slots' bytes (ScaleSlots: 128-byte aligned A slots of BlockM floats and one 128-byte
+  /// The slots' bytes (ScaleSlots: 128-byte aligned A slots of BlockM + 4 floats and one 128-byte
   /// slot per B column group, per stage), and whether they fit beside the stages, their barriers
   /// and the kernel's alignment room (the SharedStorage rounds up to 1024 bytes: counted whole).
   static constexpr int kScaleSlotBytes =
-      kStages * ((Policy::kBlockM * 4 + 127) / 128 * 128 + BlockScales::kBGroups * 128);
+      kStages * (BlockScales::kRingSlotA * 4 + BlockScales::kBGroups * 128);
   static constexpr bool kScaleSlotsFit =
       kStages * (Policy::kStageBytesA + Policy::kStageBytesB + 16) + kScaleSlotBytes +
           2 * Arch::kSmemAlignment <=
       Arch::kLdsBytes;
   static constexpr bool kScaleRing = AllowScaleRing && a_scales_per_row() &&
                                      BlockScales::kBGroups <= 2 && kClusterSize == 1 && !kSwapAB &&
-                                     kPipelinedPromotion && kScaleSlotsFit;
+                                     kPipelinedPromotion && kScaleSlotsFit &&
+                                     BlockScales::kRingBoxA <= 256;  // one TMA box
   /// The wgmma of one promotion chunk: N / kPromoteChunks columns (Atom itself for one chunk).
   using ChunkAtom = arch::Sm90Wgmma64xNx32<Atom::kN / kPromoteChunks, typename Atom::ElementA,
                                            typename Atom::ElementB>;
@@ -211,7 +212,7 @@ struct TmaWgmmaMainloop {
     arch::TmaDescriptor map_b_tail;  // B, box 128 (K) x tail_b.rows, when tail_b.origin >= 0
     OperandTail tail_a, tail_b;
     /// kScaleRing: whether this call's scales go through the ring, and their maps (1-D views of
-    /// the scale arrays: boxes of BlockM floats of A, 4 of B).
+    /// the scale arrays: boxes of BlockM + 4 floats of A, 4 of B).
     bool scale_ring = false;
     std::conditional_t<kScaleRing, ScaleMaps, NoScaleMaps> scale_maps;
   };
@@ -275,7 +276,7 @@ struct TmaWgmmaMainloop {
   /// kScaleRing: stage s's Blockwise scales, A's of the tile's BlockM rows and, per column group,
   /// B's in the first float of a 128-byte slot (TMA writes shared memory 128-byte aligned).
   struct ScaleSlots {
-    alignas(128) float scale_a[kStages][Policy::kBlockM];
+    alignas(128) float scale_a[kStages][BlockScales::kRingSlotA];
     alignas(128) float scale_b[kStages][BlockScales::kBGroups][BlockScales::kRingSlotB];
   };
   struct NoScaleSlots {};
@@ -394,9 +395,10 @@ struct TmaWgmmaMainloop {
   }
 
   /// The scale ring's maps: a scale array as one row of `span` floats, so that a copy may start
-  /// at any element (A's leading dimension need not be a multiple of 4); boxes of BlockM floats
-  /// (A's scales of a tile's rows for one k-block) and of 4 (B's: 16 bytes, TMA's least; the
-  /// first is the one read). Elements past the array arrive as zeros.
+  /// at any 16-byte boundary (A's leading dimension need not be a multiple of 4); boxes of
+  /// BlockM + 4 floats (A's scales of a tile's rows for one k-block, from the boundary at or
+  /// below the first) and of 4 (B's: 16 bytes, TMA's least; WgmmaBlockScales::load_ring reads
+  /// the one wanted). Elements past the array arrive as zeros.
   static arch::TmaTensor2d scale_map(void const* base, std::int64_t span, int box) {
     arch::TmaTensor2d t;
     t.base = base;
@@ -408,18 +410,18 @@ struct TmaWgmmaMainloop {
     t.box_outer = 1;
     return t;
   }
-  static constexpr int kScaleBoxB = 4;
+  static constexpr int kScaleBoxB = BlockScales::kRingBoxB;
   /// Bytes the scale ring adds to a stage's full barrier.
   static constexpr std::uint32_t kScaleRingBytes =
-      (Policy::kBlockM + BlockScales::kBGroups * kScaleBoxB) * 4;
+      (BlockScales::kRingBoxA + BlockScales::kBGroups * kScaleBoxB) * 4;
   /// Whether a call's scales go through the ring (kScaleRing): A's K-block-major, both arrays
   /// 16-byte aligned and at least a box long; otherwise the consumers load them.
   static bool use_scale_ring(Arguments const& args) {
     if constexpr (kScaleRing) {
       std::int64_t const span_a = args.scale_a.span(Granularity::kABlockM);
       std::int64_t const span_b = args.scale_b.span(kScaleBlockN);
-      return args.scale_a.ld != 0 && span_a >= Policy::kBlockM && span_b >= kScaleBoxB &&
-             arch::check_tma_tensor_2d(scale_map(args.scale_a.data, span_a, Policy::kBlockM))
+      return args.scale_a.ld != 0 && span_a >= BlockScales::kRingBoxA && span_b >= kScaleBoxB &&
+             arch::check_tma_tensor_2d(scale_map(args.scale_a.data, span_a, BlockScales::kRingBoxA))
                  .ok() &&
              arch::check_tma_tensor_2d(scale_map(args.scale_b.data, span_b, kScaleBoxB)).ok();
     } else {
@@ -454,7 +456,7 @@ struct TmaWgmmaMainloop {
         p.scale_ring =
             arch::encode_tma_descriptor(
                 scale_map(args.scale_a.data, args.scale_a.span(Granularity::kABlockM),
-                          Policy::kBlockM),
+                          BlockScales::kRingBoxA),
                 &p.scale_maps.a)
                 .ok() &&
             arch::encode_tma_descriptor(
@@ -673,7 +675,7 @@ struct TmaWgmmaMainloop {
       // the wgmmas, that wait held their issue (docs/performance.md#wgmma-block-scale-loads).
       if constexpr (kKBlocked && !kScalesAhead && q == 0) {
         if constexpr (kRing)
-          sc[decltype(h_c)::value].load_ring(s.scale_a[pos.stage], s.scale_b[pos.stage], rows);
+          sc[decltype(h_c)::value].load_ring(s.scale_a[pos.stage], s.scale_b[pos.stage], rows, kb);
         else
           sc[decltype(h_c)::value].load(p, rows, kb);
       }
@@ -733,7 +735,7 @@ struct TmaWgmmaMainloop {
   template <bool kRing = false>
   FP8GEMM_DEVICE static auto scale_rows(Params const& p, int m0, int row0, int n0, int t) {
     if constexpr (kRing)
-      return BlockScales::ring_rows(p.problem.m, m0, m0 + row0, t);
+      return BlockScales::ring_rows(p, m0, m0 + row0, n0, t);
     else if constexpr (kKBlocked)
       return BlockScales::rows(p, m0 + row0, n0, t);
     else

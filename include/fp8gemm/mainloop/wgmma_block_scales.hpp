@@ -62,49 +62,61 @@ struct WgmmaBlockScales {
 
   /// The scale ring (TmaWgmmaMainloop's scale_ring, A's scales K-block-major): with each stage's
   /// A and B tiles the producer copies k-block kb's A scales of the tile's rows [m0, m0 + BlockM)
-  /// (contiguous in that layout) and, per column group g, B's scale (a 16-byte copy: it and the
-  /// next three), into the stage's scale slots; the consumers read theirs there after the stage's
-  /// full wait instead of from global memory. The copies' 1-D coordinates, as element offsets
-  /// into the scale arrays, and the B slot's stride in floats (128-byte slots: TMA's alignment):
+  /// (contiguous in that layout) and, per column group g, B's scale, into the stage's scale
+  /// slots; the consumers read theirs there after the stage's full wait instead of from global
+  /// memory. A copy's first element must sit on a 16-byte boundary (TMA's rule for the inner
+  /// coordinate: an unaligned one stops the kernel with an illegal instruction), so each copy
+  /// starts at the scale's offset rounded down to a multiple of 4 floats and brings 4 more: A's
+  /// box is BlockM + 4 floats, B's 4, and the wanted scale sits `shift` = offset % 4 floats in.
+  /// The copies' aligned 1-D coordinates, as element offsets into the scale arrays, and the
+  /// slots' strides in floats (128-byte multiples: TMA's smem alignment):
+  static constexpr int kRingBoxA = Policy::kBlockM + 4;
+  static constexpr int kRingSlotA = (kRingBoxA + 31) / 32 * 32;
+  static constexpr int kRingBoxB = 4;
   static constexpr int kRingSlotB = 32;
   template <class Params>
   FP8GEMM_HOST_DEVICE static int ring_offset_a(Params const& p, int m0, int kb) {
-    return kb * p.scale_a.k_stride() + p.scale_a.row_start(m0, Granularity::kABlockM);
+    return (kb * p.scale_a.k_stride() + p.scale_a.row_start(m0, Granularity::kABlockM)) & ~3;
   }
   template <class Params>
   FP8GEMM_HOST_DEVICE static int ring_offset_b(Params const& p, int n0, int g, int kb) {
-    return b_row(p, n0, g) + kb;
+    return (b_row(p, n0, g) + kb) & ~3;
   }
-  /// A thread's rows in the A slot, clamped as rows() clamps (a row past M reads row M - 1's
-  /// scale, so the warp votes on what it votes on with global loads): the slot holds rows
-  /// m0 .. m0 + BlockM - 1, where rows past M hold zeros or whatever the array has there.
+  /// A thread's rows in the A slot past the tile's first scale, clamped as rows() clamps (a row
+  /// past M reads row M - 1's scale, so the warp votes on what it votes on with global loads),
+  /// and what a k-block's shifts are computed from: the tile's first A scale at kb = 0 and A's
+  /// K-block stride, and each column group's first B scale. The A slot holds rows
+  /// m0 - shift .. m0 + BlockM + 3 - shift, where rows past M hold zeros or whatever the array
+  /// has there.
   struct RingRows {
     int a[Policy::kAtomsM][2];
+    int a0, ka;
+    int b[kBGroups];
   };
-  FP8GEMM_DEVICE static RingRows ring_rows(int problem_m, int m0, int m_first, int t) {
+  template <class Params>
+  FP8GEMM_DEVICE static RingRows ring_rows(Params const& p, int m0, int m_first, int n0, int t) {
     RingRows r;
-    FP8GEMM_UNROLL
     for (int i = 0; i < Policy::kAtomsM; ++i) {
-      FP8GEMM_UNROLL
       for (int h = 0; h < 2; ++h) {
         int m = m_first + i * Atom::kM + Atom::acc_row(t, 2 * h);
-        m = m < problem_m ? m : problem_m - 1;
+        m = m < p.problem.m ? m : p.problem.m - 1;
         r.a[i][h] = m - m0;
       }
     }
+    r.a0 = p.scale_a.row_start(m0, Granularity::kABlockM);
+    r.ka = p.scale_a.k_stride();
+    for (int g = 0; g < kBGroups; ++g) r.b[g] = b_row(p, n0, g);
     return r;
   }
-  /// One k-block's scales from its stage's slots (after the stage's full wait): A's slot of
-  /// BlockM floats, B's slots of kRingSlotB floats, the first of each read.
+  /// k-block kb's scales from its stage's slots (after the stage's full wait): A's slot of
+  /// kRingSlotA floats, B's of kRingSlotB, each read `shift` floats past the copy's start.
   FP8GEMM_DEVICE void load_ring(float const* slot_a, float const (*slot_b)[kRingSlotB],
-                                RingRows const& r) {
-    FP8GEMM_UNROLL
+                                RingRows const& r, int kb) {
+    int const shift_a = (kb * r.ka + r.a0) & 3;
     for (int i = 0; i < Policy::kAtomsM; ++i) {
-      FP8GEMM_UNROLL
-      for (int h = 0; h < 2; ++h) sa[i][h] = arch::load_shared(slot_a + r.a[i][h]);
+      for (int h = 0; h < 2; ++h) sa[i][h] = arch::load_shared(slot_a + shift_a + r.a[i][h]);
     }
-    FP8GEMM_UNROLL
-    for (int g = 0; g < kBGroups; ++g) sb[g] = arch::load_shared(&slot_b[g][0]);
+    for (int g = 0; g < kBGroups; ++g) sb[g] = arch::load_shared(&slot_b[g][(r.b[g] + kb) & 3]);
   }
 
   template <class Params>
@@ -173,7 +185,9 @@ struct WgmmaSwappedBlockScales {
   using Atom = typename Policy::Atom;
   static constexpr int kColumnGroups = Policy::kBlockM / 8;  // j: 8 columns of the wgmma N each
   static constexpr int kBGroups = 1;
-  static constexpr int kRingSlotB = 32;  // (no scale ring with swapped operands)
+  // (no scale ring with swapped operands: the slots' sizes only)
+  static constexpr int kRingBoxA = Policy::kBlockM + 4, kRingSlotA = (kRingBoxA + 31) / 32 * 32;
+  static constexpr int kRingBoxB = 4, kRingSlotB = 32;
   float sa[kColumnGroups][2];
   float sb;
 

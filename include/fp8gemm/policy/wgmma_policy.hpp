@@ -66,8 +66,8 @@ namespace fp8gemm {
 ///       not fit beside the accumulators, ptxas spills), and B's scale block along N a multiple
 ///       of the tile's 64 rows of N (one B scale per tile and k-block)" [wgmma_swapab_blockwise]
 ///   W10. WgmmaSwapABPolicy's shape (here): "WgmmaSwapABPolicy: BlockNRows must be 64 (one m64
-///       wgmma of B rows per k-step), BlockMCols 8, 16, 32, 64 or 128 (the wgmma N), one
-///       consumer" [wgmma_swapab_shape]
+///       wgmma of B rows per k-step), BlockMCols a wgmma N the atom has (8, 16, 32, 64, 72, 80,
+///       88, 96, 128, 144, 160, 176, 192 or 256), one consumer" [wgmma_swapab_shape]
 ///   W11. L2 stream hints (mainloop): "kL2StreamHints: the L2 hints mark B as the operand a single
 ///       tile row streams; offered on unclustered policies without swapped operands only"
 ///       [wgmma_l2_stream_hints]
@@ -247,13 +247,12 @@ struct WgmmaSwapABPolicyRules {
   static constexpr int kClusterSize = 1;
   static constexpr int kStageBytes = (BlockMCols + BlockNRows) * kBlockK;
 
-#define FP8GEMM_RULE_WGMMA_SWAPAB_SHAPE                                             \
-  "WgmmaSwapABPolicy: BlockNRows must be 64 (one m64 wgmma of B rows per k-step), " \
-  "BlockMCols 8, 16, 32, 64 or 128 (the wgmma N), one consumer"
-  static constexpr bool kShape = BlockNRows == 64 &&
-                                 (BlockMCols == 8 || BlockMCols == 16 || BlockMCols == 32 ||
-                                  BlockMCols == 64 || BlockMCols == 128) &&
-                                 Consumers == 1;
+#define FP8GEMM_RULE_WGMMA_SWAPAB_SHAPE                                                        \
+  "WgmmaSwapABPolicy: BlockNRows must be 64 (one m64 wgmma of B rows per k-step), "            \
+  "BlockMCols a wgmma N the atom has (8, 16, 32, 64, 72, 80, 88, 96, 128, 144, 160, 176, 192 " \
+  "or 256), one consumer"
+  static constexpr bool kShape =
+      BlockNRows == 64 && arch::sm90_wgmma_has_n(BlockMCols) && Consumers == 1;
 #define FP8GEMM_RULE_WGMMA_SWAPAB_STAGES "WgmmaSwapABPolicy: at least two stages"
   static constexpr bool kTwoStages = Stages >= 2;
 #define FP8GEMM_RULE_WGMMA_SWAPAB_SMEM_BUDGET                                      \

@@ -79,8 +79,8 @@ void expect_same(Choice const& x, Choice const& y) {
 
 TEST(AutoGemmSelection, CandidatesAreFilteredAtCompileTime) {
   // Sm90: 3 decode + small + medium + default + large + mma.sync, then the five table-only
-  // tiles; Blockwise drops the swapped decode policies (8-32 compile but are not candidates until
-  // run on a GPU: NotBlockwiseYet; 128 does not compile, W9) and 128 x 192 (a 128-wide scale
+  // tiles; Blockwise drops the swapped decode policies (8-32 compile but ran slower than
+  // Sm90WgmmaSmallM: NotForBlockwise; 128 does not compile, W9) and 128 x 192 (a 128-wide scale
   // block straddles its N tile), B as [K, N] every WGMMA one (mk_kn_mn is a compile error there).
   static_assert(Sm90Auto::kCandidates == 13);
   static_assert(Sm90AutoBlockwise::kCandidates == 8);
@@ -294,7 +294,7 @@ TEST(AutoGemmSelection, ModelFollowsTheEarlierRuleByMOnSm90) {
     EXPECT_EQ(Sm90AutoModel::select(problem<Sm90AutoModel>(m, 8192, 8192, 132)).short_name,
               "sm90_wgmma_large");
   // Blockwise decode takes Sm90WgmmaSmallM (docs/reference.md): the swapped policies are not its
-  // candidates (NotBlockwiseYet)
+  // candidates (NotForBlockwise)
   EXPECT_EQ(Sm90AutoModelBlockwise::select(problem<Sm90AutoModelBlockwise>(1, 8192, 8192, 132))
                 .short_name,
             "sm90_wgmma_small_m");

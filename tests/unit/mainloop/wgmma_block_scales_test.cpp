@@ -170,7 +170,9 @@ static_assert(!TmaWgmmaRules<Sm90WgmmaDecode<16>, Blockwise<1, 32, 128>, 128>::k
 /// The scale ring gives every consumer thread the scales the global loads give it: for interior
 /// and edge tiles (rows past M, a B column group past N), each stage's slots are filled as the
 /// producer's copies fill them (a box of the 1-D view from ring_offset_a / _b on, zeros past the
-/// array: TMA's fill), and load_ring's values are compared bit for bit with load()'s.
+/// array: TMA's fill), and load_ring's values are compared bit for bit with load()'s. Every
+/// copy starts on a 16-byte boundary (a multiple of 4 floats: TMA stops the kernel with an
+/// illegal instruction otherwise), whatever A's leading dimension.
 template <class Policy>
 void check_ring(std::int64_t ld) {
   using G = Blockwise<1, 128, 128>;
@@ -191,11 +193,15 @@ void check_ring(std::int64_t ld) {
   for (int m0 : {0, last_m0})
     for (int n0 : {0, last_n0})
       for (int kb = 0; kb < F::kK / 128; ++kb) {
-        std::vector<float> const slot_a =
-            box(f.sa_stored, Scales::ring_offset_a(f.p, m0, kb), Policy::kBlockM);
+        ASSERT_EQ(Scales::ring_offset_a(f.p, m0, kb) % 4, 0) << "m0 " << m0 << " kb " << kb;
+        std::vector<float> slot_a =
+            box(f.sa_stored, Scales::ring_offset_a(f.p, m0, kb), Scales::kRingBoxA);
+        slot_a.resize(Scales::kRingSlotA, -1.0f);  // past the box: never read
         float slot_b[Scales::kBGroups][Scales::kRingSlotB];
         for (int g = 0; g < Scales::kBGroups; ++g) {
-          std::vector<float> const b = box(f.sb, Scales::ring_offset_b(f.p, n0, g, kb), 4);
+          ASSERT_EQ(Scales::ring_offset_b(f.p, n0, g, kb) % 4, 0) << "n0 " << n0 << " kb " << kb;
+          std::vector<float> const b =
+              box(f.sb, Scales::ring_offset_b(f.p, n0, g, kb), Scales::kRingBoxB);
           for (int i = 0; i < Scales::kRingSlotB; ++i) slot_b[g][i] = i < 4 ? b[i] : -1.0f;
         }
         for (int consumer = 0; consumer < Policy::kConsumers; ++consumer)
@@ -203,7 +209,7 @@ void check_ring(std::int64_t ld) {
             int const row0 = consumer * Policy::kConsumerRows;
             Scales global, ring;
             global.load(f.p, m0 + row0, n0, kb, t);
-            ring.load_ring(slot_a.data(), slot_b, Scales::ring_rows(F::kM, m0, m0 + row0, t));
+            ring.load_ring(slot_a.data(), slot_b, Scales::ring_rows(f.p, m0, m0 + row0, n0, t), kb);
             for (int i = 0; i < Policy::kAtomsM; ++i)
               for (int h = 0; h < 2; ++h)
                 ASSERT_EQ(std::memcmp(&ring.sa[i][h], &global.sa[i][h], sizeof(float)), 0)
@@ -262,7 +268,7 @@ TEST(WgmmaBlockScales, RingWhereAScalesArePerRow) {
       Policy::kStages * (Policy::kStageBytesA + Policy::kStageBytesB + 2 * sizeof(std::uint64_t));
   static_assert(sizeof(Plain::SharedStorage) == (kStagesBytes + 1023) / 1024 * 1024);
   static_assert(sizeof(Ring::SharedStorage) >=
-                sizeof(Plain::SharedStorage) + Policy::kStages * (128 + 32) * sizeof(float));
+                sizeof(Plain::SharedStorage) + Policy::kStages * (128 + 4 + 32) * sizeof(float));
   SUCCEED();
 }
 

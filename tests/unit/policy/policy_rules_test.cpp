@@ -151,6 +151,9 @@ TEST(PolicyRules, WgmmaPolicyRules) {
             std::string(FP8GEMM_RULE_WGMMA_SWAPAB_SHAPE));
   EXPECT_EQ((policy_why<WgmmaSwapABPolicy<64, 12, 1, 8>>()),  // 76 x 128 B: no 1-KiB stage
             std::string(FP8GEMM_RULE_WGMMA_SWAPAB_SHAPE));
+  EXPECT_EQ((policy_why<WgmmaSwapABPolicy<64, 200, 1, 4>>()),  // no m64n200 operand list
+            std::string(FP8GEMM_RULE_WGMMA_SWAPAB_SHAPE));
+  EXPECT_EQ((policy_why<Sm90WgmmaDecode<256>>()), "(valid)");  // 5 stages of 40 KiB
   EXPECT_EQ((policy_why<WgmmaSwapABPolicy<64, 16, 1, 1>>()),
             "WgmmaSwapABPolicy: at least two stages");
   EXPECT_EQ((policy_why<WgmmaSwapABPolicy<64, 16, 1, 40>>()),

@@ -88,19 +88,19 @@ struct Sm90Target {
       "H200 constants (docs/benchmark.md measurements, datasheet)";
   static constexpr char const* kDefaultCandidate = "sm90_wgmma_default";
 
-  /// The swapped decode tiles compile for Blockwise scales (up to 64 columns), but are not
-  /// AutoGemm's candidates for them until they have run and been timed on a GPU: Blockwise
-  /// decode keeps Sm90WgmmaSmallM, measured (kNotBlockwise).
-  struct NotBlockwiseYet {
+  /// The swapped decode tiles take Blockwise scales (up to 64 columns) but ran slower than
+  /// Sm90WgmmaSmallM at M = 1-64 (docs/performance.md#sm90-swapped-blockwise), so they are not
+  /// AutoGemm's candidates for them: Blockwise decode keeps Sm90WgmmaSmallM (kNotBlockwise).
+  struct NotForBlockwise {
     static constexpr bool kNotBlockwise = true;
   };
-  struct DecodeInfo8 : FlatEfficiency<60>, NotBlockwiseYet {
+  struct DecodeInfo8 : FlatEfficiency<60>, NotForBlockwise {
     static constexpr char const* kShortName = "sm90_wgmma_decode8";
   };
-  struct DecodeInfo16 : FlatEfficiency<60>, NotBlockwiseYet {
+  struct DecodeInfo16 : FlatEfficiency<60>, NotForBlockwise {
     static constexpr char const* kShortName = "sm90_wgmma_decode16";
   };
-  struct DecodeInfo32 : FlatEfficiency<60>, NotBlockwiseYet {
+  struct DecodeInfo32 : FlatEfficiency<60>, NotForBlockwise {
     static constexpr char const* kShortName = "sm90_wgmma_decode32";
   };
   struct SmallMInfo : FlatEfficiency<70> {
@@ -171,12 +171,12 @@ struct Sm90Target {
   /// decode tile moves the most weight bytes per second, at about 32 the 64-column one, at about
   /// 256 the 128 x 128 tile (per-tensor / per-channel; Blockwise: 128 x 256), from about 512 the
   /// 128 x 256 one (within 2 % of 128 x 128 at 4096-8192 rows, ahead at 512). Blockwise takes
-  /// no swapped tile yet (NotBlockwiseYet): 64 x 64 below 64 rows (the dense table's choice).
-  struct GroupedDecode16Info : NotBlockwiseYet {
+  /// no swapped tile (NotForBlockwise: slower): 64 x 64 below 64 rows (the dense table's choice).
+  struct GroupedDecode16Info : NotForBlockwise {
     static constexpr char const* kShortName = "sm90_wgmma_decode16";
     static constexpr int kMaxExpectedM = 16;
   };
-  struct GroupedDecodeInfo : NotBlockwiseYet {
+  struct GroupedDecodeInfo : NotForBlockwise {
     static constexpr char const* kShortName = "sm90_wgmma_decode64";
     static constexpr int kMaxExpectedM = 64;
   };
