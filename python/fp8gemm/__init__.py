@@ -72,8 +72,8 @@ def _call(op, check, *args):
 
     check() runs the Python checks (_ops.check_mm / check_grouped, what the fake kernel runs)
     only once the op has refused: the C++ op checks the same things, so a call that passes it
-    needs no second check (about 5 µs of host time per call), and a refusal still gets the
-    Python message where the Python checks word it."""
+    needs no second check (docs/python.md#errors), and a refusal still gets the Python message
+    where the Python checks word it."""
     try:
         return op(*args)
     except RuntimeError as e:

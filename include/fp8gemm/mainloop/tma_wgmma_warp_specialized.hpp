@@ -273,8 +273,9 @@ struct TmaWgmmaMainloop {
     return plan;
   }
 
-  /// kScaleRing: stage s's Blockwise scales, A's of the tile's BlockM rows and, per column group,
-  /// B's in the first float of a 128-byte slot (TMA writes shared memory 128-byte aligned).
+  /// kScaleRing: stage s's Blockwise scales, A's of the tile's BlockM rows (BlockM + 4 floats
+  /// from the 16-byte boundary at or below the first) and, per column group, B's among the 4
+  /// floats at the start of a 128-byte slot (TMA writes shared memory 128-byte aligned).
   struct ScaleSlots {
     alignas(128) float scale_a[kStages][BlockScales::kRingSlotA];
     alignas(128) float scale_b[kStages][BlockScales::kBGroups][BlockScales::kRingSlotB];
