@@ -66,6 +66,25 @@ def test_python_errors(case, exc, match):
         fp8gemm.scaled_mm(**args)
 
 
+def test_eager_calls_check_in_python_only_after_a_refusal(monkeypatch):
+    """An eager call the op accepts skips the Python checks (the op runs the same ones: host time
+    per call); one it refuses runs them first, so the message is still the Python one."""
+    calls = []
+    real = _ops.check_mm
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_ops, "check_mm", counting)
+    a, w, one = operands()
+    out = fp8gemm.scaled_mm(a, w.t(), one, one)
+    assert out.shape == (16, 32) and not calls
+    with pytest.raises(ValueError, match="mix OCP and FNUZ"):
+        fp8gemm.scaled_mm(a, w.view(torch.uint8).view(torch.float8_e4m3fnuz).t(), one, one)
+    assert calls
+
+
 DIRECT = r"""
 import torch, fp8gemm
 dev = {dev!r}
