@@ -762,7 +762,7 @@ struct TmaWgmmaMainloop {
         .bits;
   }
   /// wgmma's B operand at k-step k: the stage's B tile (its N rows); swapped, its A tile
-  /// ([BlockMCols][128 B]: the wgmma N = 8..128 rows of A, 8-row groups 1024 B apart).
+  /// ([BlockMCols][128 B]: the wgmma N = 8..256 rows of A, 8-row groups 1024 B apart).
   /// `row`: the first of a promotion chunk's rows (a multiple of 8: whole swizzle atoms).
   FP8GEMM_DEVICE static std::uint64_t desc_b(SharedStorage& s, int stage, int k, int row = 0) {
     std::uint8_t const* tile = kSwapAB ? s.a[0] : s.b[0];

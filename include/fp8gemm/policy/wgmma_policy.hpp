@@ -275,7 +275,7 @@ struct WgmmaSwapABPolicyRules {
 
 /// Swapped operands for small M (decode): C^T = B A^T. wgmma's A operand is a BlockNRows x 128 B
 /// tile of B (the wgmma M: 64 rows of N) and its B operand a BlockMCols x 128 B tile of A (the
-/// wgmma N: 8..128 rows of M); both are K-major with the 128-byte swizzle already, so only the
+/// wgmma N: 8..256 rows of M); both are K-major with the 128-byte swizzle already, so only the
 /// descriptors trade places. A C tile is BlockMCols x BlockNRows (kBlockM x kBlockN, the tile
 /// scheduler's walk); accumulator register r of thread t holds C[m0 + acc_col(t, r)]
 /// [n0 + acc_row(t, r)] (TmaWgmmaMainloop::TransposedCoords). A stage holds BlockMCols rows of A
