@@ -456,7 +456,8 @@ int register_all() {
   }
   // M = 129-256 in one tile row: the wide swapped tiles (Sm90WgmmaDecode<160 / 192 / 256>, the
   // wgmma N following M) read B once, where 128-row tiles cover M in two tile rows and pad it to
-  // 256; beside both 128-row policies and cuBLASLt. Not AutoGemm candidates until measured.
+  // 256; beside both 128-row policies and cuBLASLt. Measured slower than the 128-row tiles
+  // (docs/performance.md#sm90-wide-swapped-tiles): not AutoGemm candidates.
   for (Shape const s : {Shape{160, 28672, 4096}, Shape{192, 24576, 1536}, Shape{200, 28672, 4096},
                         Shape{200, 57344, 8192}, Shape{256, 4096, 4096}}) {
     std::string const shape = shape_name(s);

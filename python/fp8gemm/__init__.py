@@ -53,7 +53,6 @@ def _load() -> None:
 
 
 _load()
-_CUDA_LOADED = "cuda" in _LOADED  # torch.version.hip builds never load it
 
 
 def backends() -> dict[str, str]:
@@ -94,7 +93,8 @@ _GROUPED_MM = torch.ops.fp8gemm.grouped_mm.default
 
 def _require_backend(t: torch.Tensor) -> None:
     # the common cases without building a torch.device (about 1 µs each): CPU, and CUDA builds
-    if t.is_cpu and "cpu" in _LOADED or t.is_cuda and _CUDA_LOADED:
+    # (torch.version.hip builds never load "cuda")
+    if t.is_cpu and "cpu" in _LOADED or t.is_cuda and "cuda" in _LOADED:
         return
     name = backend_of(t)
     if name not in _LOADED:

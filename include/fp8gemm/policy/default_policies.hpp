@@ -90,8 +90,9 @@ struct Sm90WgmmaMediumM : WgmmaTilePolicy<128, 64, 2, 8, EA, EB> {
 /// at M = 16). N = 8192 gives 128 tiles per BlockMCols rows of M. Pick the smallest BlockMCols
 /// >= M (each m-tile streams all of B again); 64 and 128 compile too (14 / 9 stages; 128 at
 /// M = 128 is one wave of 128 tiles, like Sm90WgmmaMediumM, which is faster there:
-/// docs/performance.md#sm90-wgmma-decode). Blockwise scales up to BlockMCols = 64 (W9; not yet
-/// among AutoGemm's candidates: docs/reference.md). Wide tiles (160, 192, 256 columns: 8 / 7 /
+/// docs/performance.md#sm90-wgmma-decode). Blockwise scales up to BlockMCols = 64 (W9; slower
+/// than Sm90WgmmaSmallM, so not AutoGemm's candidates: docs/performance.md#sm90-swapped-blockwise).
+/// Wide tiles (160, 192, 256 columns: 8 / 7 /
 /// 5 stages) hold M = 129-256 in one tile row, so B is read once where 128-row tiles read it
 /// twice; promoted in two or four chunks of the wgmma N; measured slower than the 128-row tiles
 /// there, so not AutoGemm candidates (docs/performance.md#sm90-wide-swapped-tiles). B must be
