@@ -364,6 +364,38 @@ void bench_decode_swapab(benchmark::State& st, Shape s, int split_k) {
     bench_fp8gemm<Sm90WgmmaDecode<128>, Accumulation>(st, s.m, s.n, s.k, split_k);
 }
 
+/// Sm90WgmmaMidM<cols> (swapped operands, two consumers, 128 rows of N per tile) for a run-time
+/// cols among those instantiated here; another value skips the benchmark.
+void bench_mid_m(benchmark::State& st, Shape s, int cols) {
+  switch (cols) {
+    case 64:
+      return bench_fp8gemm<Sm90WgmmaMidM<64>>(st, s.m, s.n, s.k);
+    case 80:
+      return bench_fp8gemm<Sm90WgmmaMidM<80>>(st, s.m, s.n, s.k);
+    case 96:
+      return bench_fp8gemm<Sm90WgmmaMidM<96>>(st, s.m, s.n, s.k);
+    case 104:
+      return bench_fp8gemm<Sm90WgmmaMidM<104>>(st, s.m, s.n, s.k);
+    case 112:
+      return bench_fp8gemm<Sm90WgmmaMidM<112>>(st, s.m, s.n, s.k);
+    case 128:
+      return bench_fp8gemm<Sm90WgmmaMidM<128>>(st, s.m, s.n, s.k);
+    case 160:
+      return bench_fp8gemm<Sm90WgmmaMidM<160>>(st, s.m, s.n, s.k);
+    case 192:
+      return bench_fp8gemm<Sm90WgmmaMidM<192>>(st, s.m, s.n, s.k);
+    default:
+      st.SkipWithError("bench_mid_m: no Sm90WgmmaMidM of that width here");
+  }
+}
+
+/// The Sm90WgmmaMidM widths bench_mid_m has: the smallest one >= `rows`, or 0.
+int mid_m_cols(int rows) {
+  for (int c : {64, 80, 96, 104, 112, 128, 160, 192})
+    if (c >= rows) return c;
+  return 0;
+}
+
 /// Blockwise decode on the swapped tiles (WgmmaSwappedBlockScales; BlockMCols 8 / 16 / 32 by M as
 /// above, 64 above 32), A's scales row-major or K-block-major (scale_a_ld = M).
 void bench_decode_blockwise(benchmark::State& st, Shape s, std::int64_t scale_a_ld) {
@@ -458,17 +490,30 @@ int register_all() {
   // wgmma N following M) read B once, where 128-row tiles cover M in two tile rows and pad it to
   // 256; beside both 128-row policies and cuBLASLt. Measured slower than the 128-row tiles
   // (docs/performance.md#sm90-wide-swapped-tiles): not AutoGemm candidates.
-  for (Shape const s : {Shape{160, 28672, 4096}, Shape{192, 24576, 1536}, Shape{200, 28672, 4096},
-                        Shape{200, 57344, 8192}, Shape{256, 4096, 4096}}) {
+  // Beside them the two-consumer swapped tiles (Sm90WgmmaMidM<cols>), with M in one, two or
+  // three tile rows of the smallest width that holds M / rows.
+  for (Shape const s : {Shape{96, 28672, 4096}, Shape{160, 28672, 4096}, Shape{192, 24576, 1536},
+                        Shape{200, 28672, 4096}, Shape{200, 8192, 8192}, Shape{200, 57344, 8192},
+                        Shape{256, 4096, 4096}}) {
     std::string const shape = shape_name(s);
-    add("fp8gemm/sm90_wgmma_decode_wide/" + shape, [s](benchmark::State& st) {
-      if (s.m <= 160)
-        bench_fp8gemm<Sm90WgmmaDecode<160>>(st, s.m, s.n, s.k);
-      else if (s.m <= 192)
-        bench_fp8gemm<Sm90WgmmaDecode<192>>(st, s.m, s.n, s.k);
-      else
-        bench_fp8gemm<Sm90WgmmaDecode<256>>(st, s.m, s.n, s.k);
-    });
+    for (int rows = 1; rows <= 3; ++rows) {
+      int const cols = mid_m_cols((s.m + rows - 1) / rows);
+      if (cols == 0 || (rows > 1 && cols == mid_m_cols((s.m + rows - 2) / (rows - 1)))) continue;
+      add("fp8gemm/sm90_wgmma_mid_m" + std::to_string(cols) + "/" + shape,
+          [s, cols](benchmark::State& st) { bench_mid_m(st, s, cols); });
+    }
+    if (s.m <= 128)
+      add("fp8gemm/sm90_wgmma_medium_m/" + shape,
+          [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaMediumM<>>(st, s.m, s.n, s.k); });
+    if (s.m > 128)
+      add("fp8gemm/sm90_wgmma_decode_wide/" + shape, [s](benchmark::State& st) {
+        if (s.m <= 160)
+          bench_fp8gemm<Sm90WgmmaDecode<160>>(st, s.m, s.n, s.k);
+        else if (s.m <= 192)
+          bench_fp8gemm<Sm90WgmmaDecode<192>>(st, s.m, s.n, s.k);
+        else
+          bench_fp8gemm<Sm90WgmmaDecode<256>>(st, s.m, s.n, s.k);
+      });
     add("fp8gemm/sm90_wgmma_default/" + shape,
         [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaDefault<>>(st, s.m, s.n, s.k); });
     add("fp8gemm/sm90_wgmma_large/" + shape,

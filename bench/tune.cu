@@ -7,7 +7,7 @@
 //   fp8gemm_tune --shapes bench/shapes/llm_shapes.csv --out tune.json
 //                [--granularities per_tensor,per_channel,blockwise] [--rounds 5]
 //                [--max-tflop 80] [--only-auto] [--prune 3] [--layers model/layer,...]
-//                [--commit C]
+//                [--m LO:HI] [--commit C]
 //
 // Method, per (shape, granularity): operands rotated over enough buffer sets (>= 3x L2) that no
 // launch finds its inputs in L2; each entry launched 8 times directly (warm-up; its host time
@@ -63,6 +63,7 @@ struct Options {
   std::string out = "tune.json";
   std::vector<std::string> granularities = {"per_tensor", "per_channel"};
   std::vector<std::string> layers;  // "model/layer"; empty: all
+  int m_lo = 1, m_hi = 1 << 30;     // --m LO:HI: only the points with M in [LO, HI]
   int rounds = 5;
   double max_tflop = 80;  // skip points above this many TFLOP (2MNK / 1e12)
   double prune = 3.0;
@@ -113,7 +114,8 @@ std::vector<Point> read_points(Options const& o) {
       if (std::find(gs.begin(), gs.end(), g) == gs.end()) continue;
       for (std::string const& m : split(f[4], ';')) {
         Point p{f[0], f[1], g, std::stoi(m), std::stoi(f[2]), std::stoi(f[3])};
-        if (2.0 * p.m * p.n * p.k / 1e12 <= o.max_tflop) pts.push_back(p);
+        if (2.0 * p.m * p.n * p.k / 1e12 <= o.max_tflop && p.m >= o.m_lo && p.m <= o.m_hi)
+          pts.push_back(p);
       }
     }
   }
@@ -593,7 +595,14 @@ int main(int argc, char** argv) {
       o.granularities = split(value(), ',');
     else if (a == "--layers")
       o.layers = split(value(), ',');
-    else if (a == "--rounds")
+    else if (a == "--m") {
+      std::vector<std::string> const r = split(value(), ':');
+      if (r.size() != 2) {
+        std::fprintf(stderr, "fp8gemm_tune: --m takes LO:HI\n");
+        return 2;
+      }
+      o.m_lo = std::stoi(r[0]), o.m_hi = std::stoi(r[1]);
+    } else if (a == "--rounds")
       o.rounds = std::max(1, std::stoi(value()));
     else if (a == "--max-tflop")
       o.max_tflop = std::stod(value());
@@ -604,10 +613,11 @@ int main(int argc, char** argv) {
     else if (a == "--commit")
       o.commit = value();
     else {
-      std::fprintf(stderr,
-                   "usage: fp8gemm_tune [--shapes FILE] [--out FILE] [--granularities "
-                   "per_tensor,per_channel,blockwise] [--layers model/layer,...] [--rounds R] "
-                   "[--max-tflop T] [--prune F] [--only-auto] [--commit C]\n");
+      std::fprintf(
+          stderr,
+          "usage: fp8gemm_tune [--shapes FILE] [--out FILE] [--granularities "
+          "per_tensor,per_channel,blockwise] [--layers model/layer,...] [--m LO:HI] [--rounds R] "
+          "[--max-tflop T] [--prune F] [--only-auto] [--commit C]\n");
       return 2;
     }
   }
@@ -629,7 +639,8 @@ int main(int argc, char** argv) {
       << ", \"cuda_runtime\": " << runtime << ", \"cublaslt\": " << cublasLtGetVersion()
       << ", \"rounds\": " << o.rounds << ", \"tie_fraction\": " << kTieFraction
       << ", \"prune\": " << o.prune << ", \"only_auto\": " << (o.only_auto ? "true" : "false")
-      << ", \"shapes\": " << json_str(o.shapes) << ", \"points\": [\n";
+      << ", \"shapes\": " << json_str(o.shapes) << ", \"m_range\": [" << o.m_lo << ", " << o.m_hi
+      << "], \"points\": [\n";
   std::printf("fp8gemm_tune: %zu points on %s (%d SMs), commit %s\n", pts.size(), prop.name,
               prop.multiProcessorCount, o.commit.c_str());
   std::signal(SIGTERM, on_stop);

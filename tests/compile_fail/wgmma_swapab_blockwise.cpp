@@ -4,8 +4,8 @@
 // expect-error: Blockwise scales with swapped operands (WgmmaSwapABPolicy, Sm90WgmmaDecode): at
 // expect-error: most 64 columns of A (each accumulator column, a row of C, holds its own A scale:
 // expect-error: with 128 they and their loads do not fit beside the accumulators, ptxas spills),
-// expect-error: and B's scale block along N a multiple of the tile's 64 rows of N (one B scale per
-// expect-error: tile and k-block)
+// expect-error: and B's scale block along N a multiple of a consumer's 64 rows of N (one B scale
+// expect-error: per consumer and k-block)
 #include "fp8gemm/fp8gemm.hpp"
 
 using namespace fp8gemm;

@@ -195,6 +195,38 @@ TYPED_TEST(WgmmaSwapABWide, MatchesFp64) {
   }
 }
 
+// The two-consumer swapped tiles (Sm90WgmmaMidM: 128 rows of N per tile, 64 per consumer, the
+// wgmma N following M), promoted whole (104: 52 + 2 x 52 registers) or in two chunks (160);
+// Blockwise with B's scale block as wide as one consumer's rows (each consumer its own B scale).
+using MidMConfigs = ::testing::Types<
+    GemmConfig<Sm90WgmmaMidM<104>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>,
+    GemmConfig<Sm90WgmmaMidM<160, e5m2, e4m3fn>, PerChannel, LayoutB::kNK,
+               Epilogue<bf16, GeluTanh>>,
+    GemmConfig<Sm90WgmmaMidM<192>, PerTensor, LayoutB::kNK, Epilogue<e4m3fn, Identity>,
+               FastAccumulation>,
+    GemmConfig<Sm90WgmmaMidM<64>, Blockwise<1, 64, 128>, LayoutB::kNK, Epilogue<float, Identity>>>;
+
+template <class Config>
+class WgmmaMidM : public ::testing::Test {};
+TYPED_TEST_SUITE(WgmmaMidM, MidMConfigs, ConfigName);
+
+/// M below, at and past BlockMCols and in several tile rows (96 .. 300), N not a multiple of the
+/// tile's 128 rows (the last tile's second consumer reads rows past N; at N = 130 all of them),
+/// K not a multiple of 128, a long K (40 k-blocks: the ring wraps), bias.
+TYPED_TEST(WgmmaMidM, MatchesFp64) {
+  std::uint64_t seed = 7700 + std::hash<std::string>{}(Gemm<TypeParam>::name()) % 1000;
+  std::vector<GemmCase> cases;
+  for (int m : {96, 129, 160, 200, 256, 300}) cases.push_back(GemmCase{m, 1000, 1000});
+  cases.push_back(GemmCase{200, 700, 5120, 0, Distribution::kRowRanges});
+  cases.push_back(GemmCase{131, 130, 129, 0, Distribution::kUniform, false});
+  cases.push_back(GemmCase{64, 9000, 300, 0, Distribution::kOutliers});
+  for (GemmCase c : cases) {
+    c.seed = seed++;
+    c.ldc_pad = ldc_pad_for(c);
+    expect_matches_fp64<TypeParam>(c);
+  }
+}
+
 template <class Config>
 class WgmmaSwapAB : public ::testing::Test {};
 TYPED_TEST_SUITE(WgmmaSwapAB, SwapABConfigs, ConfigName);
@@ -250,6 +282,23 @@ TEST(WgmmaSwapABSplitK, DeterministicAndMatchesUnsplit) {
   GemmCase d{5, 4100, 8192, seed++};
   d.split_k = 2;
   EXPECT_TRUE(split_k_consistent<D8>(d, run_on_gpu<D8>));
+}
+
+/// Split-K 2 and 3 on the two-consumer swapped tiles (each consumer's partials through the
+/// transposed map at its own 64 rows of N): deterministic, within the bound of FP64 and of the
+/// unsplit run.
+TEST(WgmmaMidMSplitK, DeterministicAndMatchesUnsplit) {
+  using M104 = GemmConfig<Sm90WgmmaMidM<104>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  using M160Fp8 =
+      GemmConfig<Sm90WgmmaMidM<160>, PerChannel, LayoutB::kNK, Epilogue<e4m3fn, GeluTanh>>;
+  std::uint64_t seed = std::random_device{}();
+  std::cout << "  seed " << seed << "\n";
+  GemmCase a{200, 1000, 3000, seed++};
+  a.split_k = 2;
+  EXPECT_TRUE(split_k_consistent<M104>(a, run_on_gpu<M104>));
+  GemmCase b{150, 520, 1300, seed++};
+  b.split_k = 3;
+  EXPECT_TRUE(split_k_consistent<M160Fp8>(b, run_on_gpu<M160Fp8>));
 }
 
 /// Blockwise on the swapped tiles against the 64 x 64 tile (Sm90WgmmaSmallM, which Blockwise

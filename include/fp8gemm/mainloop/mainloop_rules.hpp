@@ -187,13 +187,13 @@ struct TmaWgmmaRules {
   "Blockwise scales with swapped operands (WgmmaSwapABPolicy, Sm90WgmmaDecode): at most 64 " \
   "columns of A (each accumulator column, a row of C, holds its own A scale: with 128 "      \
   "they and their loads do not fit beside the accumulators, ptxas spills), and B's scale "   \
-  "block along N a multiple of the tile's 64 rows of N (one B scale per tile and k-block)"
+  "block along N a multiple of a consumer's 64 rows of N (one B scale per consumer and "     \
+  "k-block)"
   /// (The A scales and their offsets, BlockMCols / 4 each and two k-blocks' sets of scales, are
   /// not in the register count: at 64 columns they fit beside 32 accumulators and 2 x 32 partial
   /// sums, 202 registers; at 128 ptxas spilled, so the limit is the rule.)
   static constexpr bool kSwapABBlockwise =
-      !Shape::kSwapAB || !kKBlocked ||
-      (Shape::kBlockM <= 64 && rules::divides(Shape::kBlockN, kScaleBlockN));
+      !Shape::kSwapAB || !kKBlocked || (Shape::kBlockM <= 64 && rules::divides(64, kScaleBlockN));
 #define FP8GEMM_RULE_WGMMA_L2_STREAM_HINTS                                         \
   "kL2StreamHints: the L2 hints mark B as the operand a single tile row streams; " \
   "offered on unclustered policies without swapped operands only"

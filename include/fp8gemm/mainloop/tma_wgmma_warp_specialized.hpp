@@ -322,22 +322,24 @@ struct TmaWgmmaMainloop {
   };
 
   /// The swapped policies' map (kSwapAB): the wgmma computed C^T, so its accumulator row is C's
-  /// column and its column C's row: register r of thread t holds
-  ///   C[m0 + acc_col(t, r)][n0 + acc_row(t, r)]   (one consumer, one m64 block of N rows).
+  /// column and its column C's row: register r of thread t of consumer c holds
+  ///   C[m0 + acc_col(t, r)][n0 + 64 c + acc_row(t, r)]   (one m64 block of N rows each).
   /// Registers 2q and 2q + 1 are then neighbouring rows of one column of C, not a pair of
   /// neighbouring columns: kTransposed tells the epilogue not to store them as one access.
   struct TransposedCoords {
     static constexpr bool kTransposed = true;
-    int consumer = 0;  // always 0: one consumer warpgroup
+    int consumer = 0;  // consumer warpgroup 0 or 1
     int t = 0;         // thread in the warpgroup
     FP8GEMM_DEVICE static TransposedCoords current() {
       int const tid = arch::thread_idx();
-      return {tid / Arch::kWarpgroupThreads - 1, tid % Arch::kWarpgroupThreads};
+      return {arch::warp_uniform(tid / Arch::kWarpgroupThreads - 1), tid % Arch::kWarpgroupThreads};
     }
-    /// The consumer's first wgmma row (of B's tile): it owns all of it.
-    FP8GEMM_HOST_DEVICE int first_row() const { return 0; }
+    /// The consumer's first wgmma row, a row of B's tile (of N): its 64 rows start there.
+    FP8GEMM_HOST_DEVICE int first_row() const { return consumer * Policy::kConsumerRows; }
     FP8GEMM_HOST_DEVICE int row(int /*i*/, int r) const { return Atom::acc_col(t, r); }
-    FP8GEMM_HOST_DEVICE int col(int /*j*/, int r) const { return Atom::acc_row(t, r); }
+    FP8GEMM_HOST_DEVICE int col(int /*j*/, int r) const {
+      return first_row() + Atom::acc_row(t, r);
+    }
   };
   using Coords = std::conditional_t<kSwapAB, TransposedCoords, StraightCoords>;
 
@@ -732,11 +734,13 @@ struct TmaWgmmaMainloop {
 
   /// K-blocked: where the thread's scales of the tile at (m0, n0) start (BlockScales::Rows), or
   /// its rows in the stage's A-scale slot (kRing: BlockScales::RingRows); else nothing.
-  /// row0: the consumer's first row in the tile.
+  /// row0: the consumer's first row in the tile, of M, or swapped (kSwapAB) of N.
   template <bool kRing = false>
   FP8GEMM_DEVICE static auto scale_rows(Params const& p, int m0, int row0, int n0, int t) {
     if constexpr (kRing)
       return BlockScales::ring_rows(p, m0, m0 + row0, n0, t);
+    else if constexpr (kKBlocked && kSwapAB)
+      return BlockScales::rows(p, m0, n0 + row0, t);
     else if constexpr (kKBlocked)
       return BlockScales::rows(p, m0 + row0, n0, t);
     else

@@ -64,10 +64,12 @@ namespace fp8gemm {
 ///       operands (WgmmaSwapABPolicy, Sm90WgmmaDecode): at most 64 columns of A (each
 ///       accumulator column, a row of C, holds its own A scale: with 128 they and their loads do
 ///       not fit beside the accumulators, ptxas spills), and B's scale block along N a multiple
-///       of the tile's 64 rows of N (one B scale per tile and k-block)" [wgmma_swapab_blockwise]
-///   W10. WgmmaSwapABPolicy's shape (here): "WgmmaSwapABPolicy: BlockNRows must be 64 (one m64
-///       wgmma of B rows per k-step), BlockMCols a wgmma N the atom has (8, 16, 32, 64, 72, 80,
-///       88, 96, 128, 144, 160, 176, 192 or 256), one consumer" [wgmma_swapab_shape]
+///       of a consumer's 64 rows of N (one B scale per consumer and k-block)"
+///       [wgmma_swapab_blockwise]
+///   W10. WgmmaSwapABPolicy's shape (here): "WgmmaSwapABPolicy: one or two consumers, each
+///       with 64 rows of B (one m64 wgmma per k-step: BlockNRows = 64 x Consumers), and
+///       BlockMCols a wgmma N the atom has (8, 16, 32, 64, 72, 80, 88, 96, 104, 112, 128, 144,
+///       160, 176, 192 or 256)" [wgmma_swapab_shape]
 ///   W11. L2 stream hints (mainloop): "kL2StreamHints: the L2 hints mark B as the operand a single
 ///       tile row streams; offered on unclustered policies without swapped operands only"
 ///       [wgmma_l2_stream_hints]
@@ -247,12 +249,12 @@ struct WgmmaSwapABPolicyRules {
   static constexpr int kClusterSize = 1;
   static constexpr int kStageBytes = (BlockMCols + BlockNRows) * kBlockK;
 
-#define FP8GEMM_RULE_WGMMA_SWAPAB_SHAPE                                                        \
-  "WgmmaSwapABPolicy: BlockNRows must be 64 (one m64 wgmma of B rows per k-step), "            \
-  "BlockMCols a wgmma N the atom has (8, 16, 32, 64, 72, 80, 88, 96, 128, 144, 160, 176, 192 " \
-  "or 256), one consumer"
-  static constexpr bool kShape =
-      BlockNRows == 64 && arch::sm90_wgmma_has_n(BlockMCols) && Consumers == 1;
+#define FP8GEMM_RULE_WGMMA_SWAPAB_SHAPE                                                  \
+  "WgmmaSwapABPolicy: one or two consumers, each with 64 rows of B (one m64 wgmma per "  \
+  "k-step: BlockNRows = 64 x Consumers), and BlockMCols a wgmma N the atom has (8, 16, " \
+  "32, 64, 72, 80, 88, 96, 104, 112, 128, 144, 160, 176, 192 or 256)"
+  static constexpr bool kShape = (Consumers == 1 || Consumers == 2) &&
+                                 BlockNRows == 64 * Consumers && arch::sm90_wgmma_has_n(BlockMCols);
 #define FP8GEMM_RULE_WGMMA_SWAPAB_STAGES "WgmmaSwapABPolicy: at least two stages"
   static constexpr bool kTwoStages = Stages >= 2;
 #define FP8GEMM_RULE_WGMMA_SWAPAB_SMEM_BUDGET                                      \
@@ -273,15 +275,18 @@ struct WgmmaSwapABPolicyRules {
   static constexpr bool kValid = why_not() == nullptr;
 };
 
-/// Swapped operands for small M (decode): C^T = B A^T. wgmma's A operand is a BlockNRows x 128 B
-/// tile of B (the wgmma M: 64 rows of N) and its B operand a BlockMCols x 128 B tile of A (the
-/// wgmma N: 8..256 rows of M); both are K-major with the 128-byte swizzle already, so only the
-/// descriptors trade places. A C tile is BlockMCols x BlockNRows (kBlockM x kBlockN, the tile
-/// scheduler's walk); accumulator register r of thread t holds C[m0 + acc_col(t, r)]
-/// [n0 + acc_row(t, r)] (TmaWgmmaMainloop::TransposedCoords). A stage holds BlockMCols rows of A
-/// next to 64 of B (1 KiB + 8 KiB at BlockMCols = 8), so many more stages of B are in flight than
-/// WgmmaTilePolicy's 64-row A allows. One consumer warpgroup. The wgmma's operand types swap too:
-/// Atom = Sm90Wgmma64xNx32<BlockMCols, EB, EA>. Blockwise scales up to BlockMCols = 64 (W9).
+/// Swapped operands for small M (decode): C^T = B A^T. wgmma's A operand is a 64 x 128 B block
+/// of the stage's B tile (the wgmma M: 64 rows of N) and its B operand a BlockMCols x 128 B tile
+/// of A (the wgmma N: 8..256 rows of M); both are K-major with the 128-byte swizzle already, so
+/// only the descriptors trade places. A C tile is BlockMCols x BlockNRows (kBlockM x kBlockN,
+/// the tile scheduler's walk); accumulator register r of thread t of consumer c holds
+/// C[m0 + acc_col(t, r)][n0 + 64 c + acc_row(t, r)] (TmaWgmmaMainloop::TransposedCoords). A stage
+/// holds BlockMCols rows of A next to BlockNRows of B (1 KiB + 8 KiB at BlockMCols = 8, one
+/// consumer), so many more stages of B are in flight than WgmmaTilePolicy's 64-row A allows.
+/// One consumer warpgroup (BlockNRows = 64), or two (BlockNRows = 128: each multiplies its 64
+/// rows of B by the same A tile, cooperatively, as WgmmaTilePolicy's 128-row tiles split M).
+/// The wgmma's operand types swap too: Atom = Sm90Wgmma64xNx32<BlockMCols, EB, EA>. Blockwise
+/// scales up to BlockMCols = 64 (W9).
 template <int BlockNRows, int BlockMCols, int Consumers, int Stages, class EA = e4m3fn,
           class EB = e4m3fn>
 struct WgmmaSwapABPolicy : WgmmaPolicyTag {
@@ -295,8 +300,8 @@ struct WgmmaSwapABPolicy : WgmmaPolicyTag {
   static constexpr int kBlockK = 128;
   static constexpr int kStages = Stages, kConsumers = Consumers;
   static constexpr bool kPingPong = false;
-  static constexpr int kConsumersPerTile = 1;
-  static constexpr int kConsumerRows = BlockNRows;  // wgmma M rows (of N) the consumer owns
+  static constexpr int kConsumersPerTile = Consumers;  // cooperative: both read every stage
+  static constexpr int kConsumerRows = 64;             // wgmma M rows (of N) each consumer owns
   static constexpr int kWavesPerConsumer = 1;
   static constexpr int kThreads = Arch::kWarpgroupThreads * (1 + Consumers);
   static constexpr int kAccumulators = Atom::kAccumulators;

@@ -59,11 +59,15 @@ TEST(SwapABPolicy, StagesFillTheSharedMemoryBudget) {
   EXPECT_EQ(Sm90WgmmaDecode<32>::kStages, 18);
   EXPECT_EQ(Sm90WgmmaDecode<64>::kStages, 14);
   EXPECT_EQ(Sm90WgmmaDecode<128>::kStages, 9);
+  EXPECT_EQ(Sm90WgmmaMidM<104>::kStages, 7);  // (128 + BlockMCols) x 128 B: 29 and 36 KiB
+  EXPECT_EQ(Sm90WgmmaMidM<160>::kStages, 6);
   constexpr int kBudget = arch::Sm90a::kLdsBytes;  // 232,448
   EXPECT_LE(shared_bytes<Sm90WgmmaDecode<8>>(), kBudget);
   EXPECT_LE(shared_bytes<Sm90WgmmaDecode<16>>(), kBudget);
   EXPECT_LE(shared_bytes<Sm90WgmmaDecode<32>>(), kBudget);
   EXPECT_LE(shared_bytes<Sm90WgmmaDecode<128>>(), kBudget);
+  EXPECT_LE(shared_bytes<Sm90WgmmaMidM<104>>(), kBudget);
+  EXPECT_GT(shared_bytes<Sm90WgmmaMidM<104>>() + 29 * 1024, kBudget);
   // one stage more would not fit
   EXPECT_GT(shared_bytes<Sm90WgmmaDecode<8>>() + 9 * 1024, kBudget);
   EXPECT_GT(shared_bytes<Sm90WgmmaDecode<16>>() + 10 * 1024, kBudget);
@@ -90,39 +94,43 @@ TEST(SwapABPolicy, ABoxRowsAndStageBytes) {
 
 // ---- the transposed accumulator map -------------------------------------------------------------
 
-/// Every (m, n) of the BlockMCols x 64 C tile is held by exactly one (thread, register), and that
-/// register is wgmma's D[n][m] (row = acc_row = n, column = acc_col = m).
-template <int BlockMCols>
+/// Every (m, n) of the BlockMCols x BlockNRows C tile is held by exactly one (consumer, thread,
+/// register), and that register is wgmma's D[n - 64 c][m] of consumer c (row = acc_row, column =
+/// acc_col = m; consumer c's rows of N start at 64 c).
+template <class P>
 void expect_transposed_map_covers_tile() {
-  using P = Sm90WgmmaDecode<BlockMCols>;
   using Coords = typename MainloopOf<P>::Coords;
   using Atom = typename P::Atom;
   static_assert(Coords::kTransposed, "swapped: transposed coordinates");
   std::vector<int> hits(P::kBlockM * P::kBlockN, 0);
-  for (int t = 0; t < 128; ++t) {
-    Coords const c{0, t};
-    EXPECT_EQ(c.first_row(), 0);
-    for (int r = 0; r < Atom::kAccumulators; ++r) {
-      int const m = c.row(0, r), n = c.col(0, r);
-      ASSERT_GE(m, 0);
-      ASSERT_LT(m, P::kBlockM) << "thread " << t << " register " << r;
-      ASSERT_GE(n, 0);
-      ASSERT_LT(n, P::kBlockN) << "thread " << t << " register " << r;
-      EXPECT_EQ(m, Atom::acc_col(t, r));
-      EXPECT_EQ(n, Atom::acc_row(t, r));
-      ++hits[m * P::kBlockN + n];
+  for (int consumer = 0; consumer < P::kConsumers; ++consumer) {
+    for (int t = 0; t < 128; ++t) {
+      Coords const c{consumer, t};
+      EXPECT_EQ(c.first_row(), 64 * consumer);
+      for (int r = 0; r < Atom::kAccumulators; ++r) {
+        int const m = c.row(0, r), n = c.col(0, r);
+        ASSERT_GE(m, 0);
+        ASSERT_LT(m, P::kBlockM) << "thread " << t << " register " << r;
+        ASSERT_GE(n, 0);
+        ASSERT_LT(n, P::kBlockN) << "thread " << t << " register " << r;
+        EXPECT_EQ(m, Atom::acc_col(t, r));
+        EXPECT_EQ(n, 64 * consumer + Atom::acc_row(t, r));
+        ++hits[m * P::kBlockN + n];
+      }
     }
   }
   for (int e = 0; e < P::kBlockM * P::kBlockN; ++e)
-    ASSERT_EQ(hits[e], 1) << "BlockMCols " << BlockMCols << ": (m, n) = (" << e / P::kBlockN << ", "
+    ASSERT_EQ(hits[e], 1) << "BlockMCols " << P::kBlockM << ": (m, n) = (" << e / P::kBlockN << ", "
                           << e % P::kBlockN << ")";
 }
 
 TEST(SwapABPolicy, TransposedMapCoversTheTileOnce) {
-  expect_transposed_map_covers_tile<8>();
-  expect_transposed_map_covers_tile<16>();
-  expect_transposed_map_covers_tile<32>();
-  expect_transposed_map_covers_tile<128>();
+  expect_transposed_map_covers_tile<Sm90WgmmaDecode<8>>();
+  expect_transposed_map_covers_tile<Sm90WgmmaDecode<16>>();
+  expect_transposed_map_covers_tile<Sm90WgmmaDecode<32>>();
+  expect_transposed_map_covers_tile<Sm90WgmmaDecode<128>>();
+  expect_transposed_map_covers_tile<Sm90WgmmaMidM<104>>();  // two consumers
+  expect_transposed_map_covers_tile<Sm90WgmmaMidM<160>>();
 }
 
 // Literal facts: thread 0 register 1 is D[0][1] = C[1][0] (next row of C, not next column);
@@ -146,9 +154,9 @@ TEST(SwapABPolicy, TransposedMapKnownEntries) {
 /// D[acc_row][acc_col]; DirectStoreEpilogue::store writes them through TransposedCoords. C must
 /// equal (A·B^T) · s_a[m] · s_b[n] + bias[n] inside (M, N), and stay poisoned outside, with C's
 /// pairs aligned (pair_stores on: a pairing bug would write C[m][n + 1] from register r + 1).
-template <int BlockMCols>
+template <class P>
 void expect_epilogue_writes_c(int m_total, int n_total, int m0, int n0) {
-  using P = Sm90WgmmaDecode<BlockMCols>;
+  constexpr int BlockMCols = P::kBlockM;
   using Config = GemmConfig<P, PerChannel, LayoutB::kNK, Epilogue<float>>;
   using Mainloop = typename Config::Mainloop;
   using Store = typename Config::CollectiveEpilogue;
@@ -188,15 +196,17 @@ void expect_epilogue_writes_c(int m_total, int n_total, int m0, int n0) {
   auto bt = [&](int n, int k) {
     return n < n_total ? b[static_cast<std::size_t>(n) * kK + static_cast<std::size_t>(k)] : 0.0f;
   };
-  for (int t = 0; t < 128; ++t) {
-    typename Mainloop::Accumulators acc;
-    for (int r = 0; r < Atom::kAccumulators; ++r) {
-      int const i = Atom::acc_row(t, r), j = Atom::acc_col(t, r);  // wgmma D[i][j]
-      float d = 0.0f;
-      for (int k = 0; k < kK; ++k) d += bt(n0 + i, k) * at(m0 + j, k);
-      acc.v[0][0][r] = d;
+  for (int consumer = 0; consumer < P::kConsumers; ++consumer) {
+    for (int t = 0; t < 128; ++t) {
+      typename Mainloop::Accumulators acc;
+      for (int r = 0; r < Atom::kAccumulators; ++r) {
+        int const i = Atom::acc_row(t, r), j = Atom::acc_col(t, r);  // wgmma D[i][j]
+        float d = 0.0f;
+        for (int k = 0; k < kK; ++k) d += bt(n0 + 64 * consumer + i, k) * at(m0 + j, k);
+        acc.v[0][0][r] = d;
+      }
+      Store::store(args, bounds, m0, n0, acc, typename Mainloop::Coords{consumer, t});
     }
-    Store::store(args, bounds, m0, n0, acc, typename Mainloop::Coords{0, t});
   }
   for (int m = 0; m < m_total; ++m) {
     for (int n = 0; n < n_total; ++n) {
@@ -217,12 +227,16 @@ void expect_epilogue_writes_c(int m_total, int n_total, int m0, int n0) {
 }
 
 TEST(SwapABPolicy, EpilogueWritesCThroughTheTransposedMap) {
-  expect_epilogue_writes_c<8>(8, 64, 0, 0);      // interior tile, full
-  expect_epilogue_writes_c<8>(13, 200, 8, 128);  // second m-tile, M and N tails
-  expect_epilogue_writes_c<16>(5, 64, 0, 0);     // M = 5 < 16
-  expect_epilogue_writes_c<16>(40, 129, 16, 64);
-  expect_epilogue_writes_c<32>(33, 70, 32, 64);  // one row of the second m-tile, 6 columns
-  expect_epilogue_writes_c<32>(32, 128, 0, 64);
+  expect_epilogue_writes_c<Sm90WgmmaDecode<8>>(8, 64, 0, 0);      // interior tile, full
+  expect_epilogue_writes_c<Sm90WgmmaDecode<8>>(13, 200, 8, 128);  // second m-tile, M and N tails
+  expect_epilogue_writes_c<Sm90WgmmaDecode<16>>(5, 64, 0, 0);     // M = 5 < 16
+  expect_epilogue_writes_c<Sm90WgmmaDecode<16>>(40, 129, 16, 64);
+  expect_epilogue_writes_c<Sm90WgmmaDecode<32>>(33, 70, 32, 64);  // one row of the second m-tile
+  expect_epilogue_writes_c<Sm90WgmmaDecode<32>>(32, 128, 0, 64);
+  // two consumers: the second one's 64 rows of N are [n0 + 64, n0 + 128)
+  expect_epilogue_writes_c<Sm90WgmmaMidM<104>>(200, 256, 104, 128);  // second tile row, both
+  expect_epilogue_writes_c<Sm90WgmmaMidM<104>>(150, 100, 0, 0);      // consumer 1: rows 64..99 only
+  expect_epilogue_writes_c<Sm90WgmmaMidM<160>>(129, 40, 0, 0);       // consumer 1: all past N
 }
 
 }  // namespace

@@ -168,9 +168,14 @@ FP8GEMM_DEVICE void wgmma_pin_accumulators(float (&d)[Regs]) {
 #define FP8GEMM_SM90_WGMMA_D48_LIST \
   FP8GEMM_SM90_WGMMA_D44_LIST \
   ", %44, %45, %46, %47"
-#define FP8GEMM_SM90_WGMMA_D64_LIST \
+#define FP8GEMM_SM90_WGMMA_D52_LIST \
   FP8GEMM_SM90_WGMMA_D48_LIST \
-  ", %48, %49, %50, %51, %52, %53, %54, %55" \
+  ", %48, %49, %50, %51"
+#define FP8GEMM_SM90_WGMMA_D56_LIST \
+  FP8GEMM_SM90_WGMMA_D52_LIST \
+  ", %52, %53, %54, %55"
+#define FP8GEMM_SM90_WGMMA_D64_LIST \
+  FP8GEMM_SM90_WGMMA_D56_LIST \
   ", %56, %57, %58, %59, %60, %61, %62, %63"
 #define FP8GEMM_SM90_WGMMA_D72_LIST \
   FP8GEMM_SM90_WGMMA_D64_LIST \
@@ -214,9 +219,14 @@ FP8GEMM_DEVICE void wgmma_pin_accumulators(float (&d)[Regs]) {
 #define FP8GEMM_SM90_WGMMA_D48_OPERANDS() \
   FP8GEMM_SM90_WGMMA_D44_OPERANDS(), \
   "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47])
-#define FP8GEMM_SM90_WGMMA_D64_OPERANDS() \
+#define FP8GEMM_SM90_WGMMA_D52_OPERANDS() \
   FP8GEMM_SM90_WGMMA_D48_OPERANDS(), \
-  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51])
+#define FP8GEMM_SM90_WGMMA_D56_OPERANDS() \
+  FP8GEMM_SM90_WGMMA_D52_OPERANDS(), \
+  "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55])
+#define FP8GEMM_SM90_WGMMA_D64_OPERANDS() \
+  FP8GEMM_SM90_WGMMA_D56_OPERANDS(), \
   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
 #define FP8GEMM_SM90_WGMMA_D72_OPERANDS() \
   FP8GEMM_SM90_WGMMA_D64_OPERANDS(), \
@@ -271,7 +281,8 @@ FP8GEMM_DEVICE void wgmma_pin_accumulators(float (&d)[Regs]) {
 /// chunks among them).
 FP8GEMM_HOST_DEVICE constexpr bool sm90_wgmma_has_n(int n) {
   return n == 8 || n == 16 || n == 32 || n == 64 || n == 72 || n == 80 || n == 88 || n == 96 ||
-         n == 128 || n == 144 || n == 160 || n == 176 || n == 192 || n == 256;
+         n == 104 || n == 112 || n == 128 || n == 144 || n == 160 || n == 176 || n == 192 ||
+         n == 256;
 }
 
 template <int N, class EA, class EB>
@@ -280,9 +291,10 @@ struct Sm90Wgmma64xNx32 {
                  std::is_same_v<EA, e5m2>)&&(std::is_same_v<EB, e4m3fn> ||
                                              std::is_same_v<EB, e5m2>),
                 "FP8 wgmma takes OCP e4m3fn or e5m2 operands");
-  static_assert(sm90_wgmma_has_n(N),
-                "Sm90Wgmma64xNx32 is instantiated for N = 8, 16, 32, 64, 72, 80, 88, 96, 128, 144, "
-                "160, 176, 192, 256 (add the operand list for other multiples of 8 up to 256)");
+  static_assert(
+      sm90_wgmma_has_n(N),
+      "Sm90Wgmma64xNx32 is instantiated for N = 8, 16, 32, 64, 72, 80, 88, 96, 104, 112, 128, "
+      "144, 160, 176, 192, 256 (add the operand list for other multiples of 8 up to 256)");
   using Arch = Sm90a;
   using ElementA = EA;
   using ElementB = EB;
@@ -343,6 +355,12 @@ struct Sm90Wgmma64xNx32 {
     } else if constexpr (N == 96) {
       FP8GEMM_SM90_WGMMA_SS_PAIRS("96", FP8GEMM_SM90_WGMMA_D48_LIST,
                                   FP8GEMM_SM90_WGMMA_D48_OPERANDS, "48", "49", "50")
+    } else if constexpr (N == 104) {
+      FP8GEMM_SM90_WGMMA_SS_PAIRS("104", FP8GEMM_SM90_WGMMA_D52_LIST,
+                                  FP8GEMM_SM90_WGMMA_D52_OPERANDS, "52", "53", "54")
+    } else if constexpr (N == 112) {
+      FP8GEMM_SM90_WGMMA_SS_PAIRS("112", FP8GEMM_SM90_WGMMA_D56_LIST,
+                                  FP8GEMM_SM90_WGMMA_D56_OPERANDS, "56", "57", "58")
     } else if constexpr (N == 128) {
       FP8GEMM_SM90_WGMMA_SS_PAIRS("128", FP8GEMM_SM90_WGMMA_D64_LIST,
                                   FP8GEMM_SM90_WGMMA_D64_OPERANDS, "64", "65", "66")
@@ -381,6 +399,8 @@ struct Sm90Wgmma64xNx32 {
 #undef FP8GEMM_SM90_WGMMA_D40_LIST
 #undef FP8GEMM_SM90_WGMMA_D44_LIST
 #undef FP8GEMM_SM90_WGMMA_D48_LIST
+#undef FP8GEMM_SM90_WGMMA_D52_LIST
+#undef FP8GEMM_SM90_WGMMA_D56_LIST
 #undef FP8GEMM_SM90_WGMMA_D64_LIST
 #undef FP8GEMM_SM90_WGMMA_D72_LIST
 #undef FP8GEMM_SM90_WGMMA_D80_LIST
@@ -395,6 +415,8 @@ struct Sm90Wgmma64xNx32 {
 #undef FP8GEMM_SM90_WGMMA_D40_OPERANDS
 #undef FP8GEMM_SM90_WGMMA_D44_OPERANDS
 #undef FP8GEMM_SM90_WGMMA_D48_OPERANDS
+#undef FP8GEMM_SM90_WGMMA_D52_OPERANDS
+#undef FP8GEMM_SM90_WGMMA_D56_OPERANDS
 #undef FP8GEMM_SM90_WGMMA_D64_OPERANDS
 #undef FP8GEMM_SM90_WGMMA_D72_OPERANDS
 #undef FP8GEMM_SM90_WGMMA_D80_OPERANDS

@@ -146,6 +146,22 @@ struct Sm90Target {
   struct PingPong64x256Info : TableOnly {
     static constexpr char const* kShortName = "sm90_wgmma_pingpong_64x256";
   };
+  /// Two-consumer swapped tiles (Sm90WgmmaMidM: 128 rows of N, the wgmma N following M) for
+  /// M = 129-256, where 128-row tiles pad M to 256: 104 columns (M = 200 in two tile rows),
+  /// 128, 160 and 192 (M = 129-192 in one). Per-tensor and per-channel (NotForBlockwise: their
+  /// Blockwise form needs BlockMCols <= 64).
+  struct MidM104Info : TableOnly, NotForBlockwise {
+    static constexpr char const* kShortName = "sm90_wgmma_mid_m104";
+  };
+  struct MidM128Info : TableOnly, NotForBlockwise {
+    static constexpr char const* kShortName = "sm90_wgmma_mid_m128";
+  };
+  struct MidM160Info : TableOnly, NotForBlockwise {
+    static constexpr char const* kShortName = "sm90_wgmma_mid_m160";
+  };
+  struct MidM192Info : TableOnly, NotForBlockwise {
+    static constexpr char const* kShortName = "sm90_wgmma_mid_m192";
+  };
 
   template <class EA, class EB>
   using Candidates = std::tuple<
@@ -161,7 +177,11 @@ struct Sm90Target {
       Candidate<WgmmaTilePolicy<128, 192, 2, 4, EA, EB>, Tile128x192Info>,
       Candidate<WgmmaTilePolicy<128, 128, 2, 6, EA, EB, WgmmaSchedule::kPingPong>, PingPong128Info>,
       Candidate<WgmmaTilePolicy<64, 256, 2, 5, EA, EB, WgmmaSchedule::kPingPong>,
-                PingPong64x256Info>>;
+                PingPong64x256Info>,
+      Candidate<Sm90WgmmaMidM<104, EA, EB>, MidM104Info>,
+      Candidate<Sm90WgmmaMidM<128, EA, EB>, MidM128Info>,
+      Candidate<Sm90WgmmaMidM<160, EA, EB>, MidM160Info>,
+      Candidate<Sm90WgmmaMidM<192, EA, EB>, MidM192Info>>;
 
   static constexpr TableView table() { return sm90_h200_table(); }
 
