@@ -197,9 +197,13 @@ TYPED_TEST(WgmmaSwapABWide, MatchesFp64) {
 
 // The two-consumer swapped tiles (Sm90WgmmaMidM: 128 rows of N per tile, 64 per consumer, the
 // wgmma N following M), promoted whole (104: 52 + 2 x 52 registers) or in two chunks (160);
-// Blockwise with B's scale block as wide as one consumer's rows (each consumer its own B scale).
+// stored through TMA from transposed staging (bf16, fp16 with per-channel scales; N = 130 has
+// rows of 260 B and falls back to registers) or from registers (GELU on 80 accumulators, fp8,
+// fp32 whose staging does not fit); Blockwise with B's scale block as wide as one consumer's
+// rows (each consumer its own B scale).
 using MidMConfigs = ::testing::Types<
     GemmConfig<Sm90WgmmaMidM<104>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>,
+    GemmConfig<Sm90WgmmaMidM<128>, PerChannel, LayoutB::kNK, Epilogue<fp16, Identity>>,
     GemmConfig<Sm90WgmmaMidM<160, e5m2, e4m3fn>, PerChannel, LayoutB::kNK,
                Epilogue<bf16, GeluTanh>>,
     GemmConfig<Sm90WgmmaMidM<192>, PerTensor, LayoutB::kNK, Epilogue<e4m3fn, Identity>,
@@ -223,6 +227,13 @@ TYPED_TEST(WgmmaMidM, MatchesFp64) {
   for (GemmCase c : cases) {
     c.seed = seed++;
     c.ldc_pad = ldc_pad_for(c);
+    expect_matches_fp64<TypeParam>(c);
+  }
+  // The TMA-store path for certain where the config has it (ldc = N + 16, N a multiple of 16):
+  // edge tiles in M and N, the last consumer's columns partly and wholly past N.
+  for (GemmCase c : {GemmCase{300, 528, 384}, GemmCase{200, 208, 1000}, GemmCase{104, 16, 64}}) {
+    c.seed = seed++;
+    c.ldc_pad = 16;
     expect_matches_fp64<TypeParam>(c);
   }
 }

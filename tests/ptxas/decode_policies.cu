@@ -6,7 +6,8 @@
 // (WgmmaSwappedBlockScales: an A scale per accumulator column, two k-blocks' sets) at 8, 32
 // and 64 (32 accumulators + 2 x 32 partial sums + 2 x 16 A scales), the widest the rules allow;
 // the wide tiles 160, 192 and 256 (80 / 96 / 128 accumulators + two sets of a half or a quarter
-// of the wgmma N: 195 / 226 / 232 registers promoted).
+// of the wgmma N: 195 / 226 / 232 registers promoted); the two-consumer tiles (Sm90WgmmaMidM)
+// at 104, 128 and 192 columns, and Blockwise at 64.
 #include "fp8gemm/fp8gemm.hpp"
 
 namespace fp8gemm {
@@ -29,6 +30,12 @@ using Decode192Promoted =
 using Decode256Promoted = GemmConfig<Sm90WgmmaDecode<256>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
 using Decode256Fast =
     GemmConfig<Sm90WgmmaDecode<256>, PerChannel, LayoutB::kNK, Epilogue<float>, FastAccumulation>;
+using MidM104Promoted = GemmConfig<Sm90WgmmaMidM<104>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+using MidM128Channel = GemmConfig<Sm90WgmmaMidM<128>, PerChannel, LayoutB::kNK, Epilogue<bf16>>;
+using MidM192Promoted =
+    GemmConfig<Sm90WgmmaMidM<192>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>>;
+using MidM64Blockwise =
+    GemmConfig<Sm90WgmmaMidM<64>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
 using Decode8Blockwise =
     GemmConfig<Sm90WgmmaDecode<8>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
 using Decode32Blockwise = GemmConfig<Sm90WgmmaDecode<32, e4m3fn, e5m2>, Blockwise<1, 128, 128>,
@@ -46,7 +53,13 @@ Status run_all(
     Gemm<Decode32Blockwise>::Arguments const& i, Gemm<Decode64Blockwise>::Arguments const& j,
     Gemm<Decode64BlockRows>::Arguments const& k, Gemm<Decode160Promoted>::Arguments const& l,
     Gemm<Decode192Promoted>::Arguments const& m, Gemm<Decode256Promoted>::Arguments const& n,
-    Gemm<Decode256Fast>::Arguments const& o) {
+    Gemm<Decode256Fast>::Arguments const& o, Gemm<MidM104Promoted>::Arguments const& p,
+    Gemm<MidM128Channel>::Arguments const& q, Gemm<MidM192Promoted>::Arguments const& r,
+    Gemm<MidM64Blockwise>::Arguments const& s) {
+  FP8GEMM_RETURN_IF_ERROR(Gemm<MidM104Promoted>::run(p));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<MidM128Channel>::run(q));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<MidM192Promoted>::run(r));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<MidM64Blockwise>::run(s));
   FP8GEMM_RETURN_IF_ERROR(Gemm<Decode160Promoted>::run(l));
   FP8GEMM_RETURN_IF_ERROR(Gemm<Decode192Promoted>::run(m));
   FP8GEMM_RETURN_IF_ERROR(Gemm<Decode256Promoted>::run(n));

@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "fp8gemm/arch/nvidia/sm90_sync.hpp"
@@ -25,7 +26,9 @@
 namespace fp8gemm {
 
 /// Policy: a cooperative WgmmaTilePolicy (each consumer owns Policy::kConsumerRows rows of the
-/// tile, all BlockN columns).
+/// tile, all BlockN columns), or a swapped one with two consumers (Sm90WgmmaMidM: each owns all
+/// BlockM rows of C and 64 of its columns, the consumer's 64 rows of B; its accumulators hold
+/// them transposed, TmaWgmmaMainloop::TransposedCoords).
 template <class Policy, class GranularityT, class EpilogueOp>
 struct TmaStoreEpilogue {
   using Direct = DirectStoreEpilogue<Policy, GranularityT, EpilogueOp>;
@@ -37,14 +40,24 @@ struct TmaStoreEpilogue {
 
   static constexpr int kElementBytes = static_cast<int>(sizeof(ElementC));
   static constexpr int kBoxCols = Swizzle128B::kRowBytes / kElementBytes;  // one 128-B row
-  static constexpr int kRows = Policy::kConsumerRows;                      // a consumer's rows
-  static constexpr int kBoxes = Policy::kBlockN / kBoxCols;  // boxes side by side along N
+  /// Swapped operands (Policy::kSwapAB): register r is C[acc_col][64 c + acc_row] (transposed).
+  template <class P, class = void>
+  struct swaps_ab : std::false_type {};
+  template <class P>
+  struct swaps_ab<P, std::void_t<decltype(P::kSwapAB)>> : std::bool_constant<P::kSwapAB> {};
+  static constexpr bool kTransposed = swaps_ab<Policy>::value;
+  /// A consumer's part of the tile, in rows x columns of C: kConsumerRows x BlockN, or swapped
+  /// BlockM x 64.
+  static constexpr int kRows = kTransposed ? Policy::kBlockM : Policy::kConsumerRows;
+  static constexpr int kCols = kTransposed ? Policy::kConsumerRows : Policy::kBlockN;
+  static constexpr int kBoxes = kCols / kBoxCols;  // boxes side by side along N
   static constexpr int kBoxBytes = kRows * Swizzle128B::kRowBytes;
   static constexpr int kConsumerBytes = kBoxes * kBoxBytes;
   static_assert(!Policy::kPingPong && Policy::kAtomsM == 1,
                 "TmaStoreEpilogue: one m64 row block per consumer of a cooperative tile");
-  static_assert(Policy::kBlockN % kBoxCols == 0,
-                "TmaStoreEpilogue: BlockN must be whole 128-byte rows of C");
+  static_assert(kCols % kBoxCols == 0,
+                "TmaStoreEpilogue: a consumer's columns must be whole 128-byte rows of C");
+  static_assert(kRows <= 256, "TmaStoreEpilogue: a box has at most 256 rows");
   static_assert(kElementBytes == 1 || kElementBytes == 2 || kElementBytes == 4,
                 "TmaStoreEpilogue: C elements of 1, 2 or 4 bytes");
 
@@ -164,41 +177,47 @@ struct TmaStoreEpilogue {
     // the main loop (arch::thread_idx_in_place)
     int const t = arch::thread_idx_in_place() % Arch::kWarpgroupThreads;
     std::uint32_t const tile_address = arch::smem_address(tile);
-    int const row0 = m0 + c.first_row();
+    // the consumer's first row and column of C (swapped: all rows, its 64 columns)
+    int const row0 = kTransposed ? m0 : m0 + c.first_row();
+    int const col0 = kTransposed ? n0 + c.first_row() : n0;
     // The epilogue's parameters in registers, read once per tile
     typename EpilogueOp::Params const params = p.params;
     bool const interior =
         m0 + Policy::kBlockM <= bounds.m_end && n0 + Policy::kBlockN <= bounds.n_end;
     // Register pairs (r, r + 1): C[row0 + acc_row][n0 + acc_col], and its right neighbour
-    // (Atom::kCAdjacentPairs) into the staging tile. kEdge: the general case (outputs outside C
-    // are clipped by the TMA store; they are computed on a valid (m, n), so that bias and
-    // per-channel scales are read in bounds, and left out of the amax). Without it (an interior
-    // tile, no amax, no bias: the common case) the per-element work is the dequant, the
-    // activation, one conversion per pair and one st.shared.
+    // (Atom::kCAdjacentPairs) into the staging tile (swapped: stage_transposed). kEdge: the general
+    // case (outputs outside C are clipped by the TMA store; they are computed on a valid (m, n), so
+    // that bias and per-channel scales are read in bounds, and left out of the amax). Without it
+    // (an interior tile, no amax, no bias: the common case) the per-element work is the dequant,
+    // the activation, one conversion per pair and one st.shared.
     auto stage = [&](auto edge_c, typename EpilogueOp::Params const& q) {
       constexpr bool kEdge = decltype(edge_c)::value;
       float amax = 0.0f;
-      FP8GEMM_UNROLL
-      for (int r = 0; r < Atom::kAccumulators; r += 2) {
-        int const row = Atom::acc_row(t, r);  // in this consumer's rows; r + 1: same row,
-        int const col = Atom::acc_col(t, r);  // next column (Atom::kCAdjacentPairs)
-        int m = row0 + row, n = n0 + col, n1 = n + 1;
-        bool in0 = true, in1 = true;
-        if constexpr (kEdge) {
-          int const m_end = bounds.m_end, n_end = bounds.n_end;
-          in0 = interior || (m < m_end && n < n_end);
-          in1 = interior || (m < m_end && n1 < n_end);
-          m = m < m_end ? m : m_end - 1;
-          n1 = n1 < n_end ? n1 : n_end - 1;
-          n = n < n_end ? n : n_end - 1;
-        }
-        float const y0 = EpilogueOp::compute(q, dq(p, m, n, acc.v[0][0][r]), n);
-        float const y1 = EpilogueOp::compute(q, dq(p, m, n1, acc.v[0][0][r + 1]), n1);
-        arch::store_shared(tile_address + staging_offset(row, col),
-                           EpilogueOp::pair_bits(q, y0, y1));
-        if constexpr (kEdge) {
-          fold(amax, in0 ? y0 : 0.0f);
-          fold(amax, in1 ? y1 : 0.0f);
+      if constexpr (kTransposed) {
+        stage_transposed<kEdge>(p, q, dq, acc, t, tile_address, row0, col0, interior, bounds, amax);
+      } else {
+        FP8GEMM_UNROLL
+        for (int r = 0; r < Atom::kAccumulators; r += 2) {
+          int const row = Atom::acc_row(t, r);  // in this consumer's rows; r + 1: same row,
+          int const col = Atom::acc_col(t, r);  // next column (Atom::kCAdjacentPairs)
+          int m = row0 + row, n = col0 + col, n1 = n + 1;
+          bool in0 = true, in1 = true;
+          if constexpr (kEdge) {
+            int const m_end = bounds.m_end, n_end = bounds.n_end;
+            in0 = interior || (m < m_end && n < n_end);
+            in1 = interior || (m < m_end && n1 < n_end);
+            m = m < m_end ? m : m_end - 1;
+            n1 = n1 < n_end ? n1 : n_end - 1;
+            n = n < n_end ? n : n_end - 1;
+          }
+          float const y0 = EpilogueOp::compute(q, dq(p, m, n, acc.v[0][0][r]), n);
+          float const y1 = EpilogueOp::compute(q, dq(p, m, n1, acc.v[0][0][r + 1]), n1);
+          arch::store_shared(tile_address + staging_offset(row, col),
+                             EpilogueOp::pair_bits(q, y0, y1));
+          if constexpr (kEdge) {
+            fold(amax, in0 ? y0 : 0.0f);
+            fold(amax, in1 ? y1 : 0.0f);
+          }
         }
       }
       return amax;
@@ -217,7 +236,8 @@ struct TmaStoreEpilogue {
     if (c.t == 0) {
       FP8GEMM_UNROLL
       for (int b = 0; b < kBoxes; ++b)
-        arch::tma_store_2d(&map, tile + b * kBoxBytes, n0 + b * kBoxCols, map_m0 + c.first_row());
+        arch::tma_store_2d(&map, tile + b * kBoxBytes, col0 + b * kBoxCols,
+                           map_m0 + (kTransposed ? 0 : c.first_row()));
       arch::tma_store_commit_group();
     }
     if (params.amax != nullptr) arch::atomic_max_nonnegative(params.amax, amax);
@@ -231,6 +251,43 @@ struct TmaStoreEpilogue {
   }
 
  private:
+  /// The transposed staging of stage_and_store (swapped operands): register r is
+  /// C[row0 + acc_col][col0 + acc_row], one element (its neighbour along N is another thread's),
+  /// one st.shared of sizeof(C) bytes; kEdge as there (amax folded into `amax`).
+  template <bool kEdge, class Accumulators>
+  FP8GEMM_DEVICE static void stage_transposed(Arguments const& p,
+                                              typename EpilogueOp::Params const& q,
+                                              Dequant const& dq, Accumulators const& acc, int t,
+                                              std::uint32_t tile_address, int row0, int col0,
+                                              bool interior, OutputBounds const& bounds,
+                                              float& amax) {
+    FP8GEMM_UNROLL
+    for (int r = 0; r < Atom::kAccumulators; ++r) {
+      int const row = Atom::acc_col(t, r), col = Atom::acc_row(t, r);
+      int m = row0 + row, n = col0 + col;
+      bool in = true;
+      if constexpr (kEdge) {
+        in = interior || (m < bounds.m_end && n < bounds.n_end);
+        m = m < bounds.m_end ? m : bounds.m_end - 1;
+        n = n < bounds.n_end ? n : bounds.n_end - 1;
+      }
+      float const y = EpilogueOp::compute(q, dq(p, m, n, acc.v[0][0][r]), n);
+      arch::store_shared(tile_address + staging_offset(row, col), element_bits(q, y));
+      if constexpr (kEdge) fold(amax, in ? y : 0.0f);
+    }
+  }
+
+  /// y converted to C's element, as the bits st.shared stores (2 or 4 bytes: the transposed
+  /// staging takes bf16 / fp16 / fp32 C, WgmmaEpilogueChoice).
+  FP8GEMM_DEVICE static auto element_bits(typename EpilogueOp::Params const& q, float y) {
+    static_assert(kElementBytes == 2 || kElementBytes == 4,
+                  "TmaStoreEpilogue: the transposed staging stores 2- or 4-byte elements");
+    using Bits = std::conditional_t<kElementBytes == 2, std::uint16_t, std::uint32_t>;
+    ElementC const v = convert_output<ElementC>(y, q.output_scale);
+    Bits bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    return bits;
+  }
   /// amax over |y| (NaN sticks), as Direct's.
   FP8GEMM_DEVICE static void fold(float& amax, float y) {
     float const mag = fabsf(y);

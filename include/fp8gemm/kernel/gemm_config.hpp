@@ -54,12 +54,14 @@ struct PortableKernelPieces {
 /// are whole 128-byte boxes, and a ring and staging tiles that fit the 227 KiB together
 /// (Sm90WgmmaDefault: 192 KiB of ring + 32 KiB of bf16 / fp16 or 16 KiB of fp8 staging;
 /// Sm90WgmmaLarge: 144 + 64 KiB of bf16 / fp16; Sm90WgmmaSmallM with 2- or 4-byte C); else
-/// DirectStoreEpilogue (stores from registers): ping-pong, swapped operands (a transposed
-/// accumulator map), 256-row tiles, fp32 C on Sm90WgmmaDefault / Large (64 / 128 KiB of staging
-/// next to the ring), fp8 C 64 columns wide, and an activation beside more than 64 accumulators
-/// per thread (Sm90WgmmaLarge's 128, 128 x 192's 96) unless it is GELU-tanh with per-tensor
-/// scales: beyond that ptxas spills in the staging loop (tests/ptxas compiles GELU-tanh on
-/// 128 x 192 and 128 x 256, promoted and fast). Measured: docs/performance.md#wgmma-epilogue.
+/// DirectStoreEpilogue (stores from registers): ping-pong, swapped operands with one consumer
+/// (Sm90WgmmaDecode: not measured through TMA; the two-consumer Sm90WgmmaMidM stages its
+/// transposed accumulators, 2- and 4-byte C), 256-row tiles, fp32 C on Sm90WgmmaDefault / Large (64
+/// / 128 KiB of staging next to the ring), fp8 C 64 columns wide, and an activation beside more
+/// than 64 accumulators per thread (Sm90WgmmaLarge's 128, 128 x 192's 96) unless it is GELU-tanh
+/// with per-tensor scales: beyond that ptxas spills in the staging loop (tests/ptxas compiles
+/// GELU-tanh on 128 x 192 and 128 x 256, promoted and fast). Measured:
+/// docs/performance.md#wgmma-epilogue.
 ///
 /// The Blockwise scale ring's slots (TmaWgmmaMainloop::kScaleRing) take up to a few KiB beside the
 /// ring. Where they alone keep the TMA-store epilogue from fitting (Sm90WgmmaDefault with bf16 /
@@ -75,11 +77,13 @@ struct WgmmaTmaStoreFits {
   static constexpr bool value = sizeof(Both) + P::Arch::kSmemAlignment <= P::Arch::kLdsBytes;
 };
 template <class P, class G, class E, int PromoteK,
-          bool Candidate = !P::kPingPong && !WgmmaSwapsAB<P>::value && P::kAtomsM == 1 &&
-                           P::kBlockN * sizeof(typename E::Element) % 128 == 0 &&
-                           (std::is_same_v<typename E::Act, Identity> || P::kAccumulators <= 64 ||
-                            (std::is_same_v<typename E::Act, GeluTanh> &&
-                             std::is_same_v<G, PerTensor> && P::kAccumulators <= 128))>
+          bool Candidate =
+              !P::kPingPong && P::kAtomsM == 1 &&
+              (WgmmaSwapsAB<P>::value ? P::kConsumers == 2 && sizeof(typename E::Element) >= 2
+                                      : P::kBlockN * sizeof(typename E::Element) % 128 == 0) &&
+              (std::is_same_v<typename E::Act, Identity> || P::kAccumulators <= 64 ||
+               (std::is_same_v<typename E::Act, GeluTanh> && std::is_same_v<G, PerTensor> &&
+                P::kAccumulators <= 128))>
 struct WgmmaEpilogueChoice {
   using type = DirectStoreEpilogue<P, G, E>;
   static constexpr bool kScaleRing = true;

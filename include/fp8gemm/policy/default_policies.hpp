@@ -106,11 +106,13 @@ using Sm90WgmmaDecode =
 /// multiplying its own 64 of the tile's 128 rows of B by the same BlockMCols rows of A. The wgmma
 /// N follows M: M = 200 runs as two tile rows of 104 (208 rows computed, where 128-row tiles
 /// compute 256), M = 160 as one of 160. As many stages of (128 + BlockMCols) x 128 B as fit
-/// 227 KiB (7 stages at 104 columns, 6 at 160). The tile cuBLASLt's tensor-wise kernels use at
+/// 227 KiB beside the TMA-store epilogue's bf16 staging tiles (2 x BlockMCols x 128 B): 6 stages
+/// at 104 and 128 columns, 5 at 160, 4 at 192. The tile cuBLASLt's tensor-wise kernels use at
 /// these M (bench/NOTES.md, twenty-ninth session). B must be [N, K].
 template <int BlockMCols, class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaMidM =
-    WgmmaSwapABPolicy<128, BlockMCols, 2, wgmma_max_stages<(128 + BlockMCols) * 128>(), EA, EB>;
+    WgmmaSwapABPolicy<128, BlockMCols, 2,
+                      wgmma_max_stages<(128 + BlockMCols) * 128, 2 * BlockMCols * 128>(), EA, EB>;
 
 /// gfx950 (CDNA4): 256 x 256 x 128 block tile on the full-rate 16x16x128 MFMA, 8 waves (4 x 2) of
 /// 64 x 128, two LDS stages. mk_nk_mn runs the direct-to-LDS ping-pong mainloop on XOR-swizzled

@@ -85,16 +85,18 @@ struct WgmmaPolicyTag {};
 
 /// The most stages of stage_bytes that fit the 227 KiB a block may use, as the kernel lays them
 /// out: the stages, their two 8-byte mbarriers each (the SharedStorage struct rounds them up to
-/// its 1024-B alignment) and the 1024 B the kernel keeps to align the ring. 0 when stage_bytes is
-/// not a positive multiple of 1024 (wgmma_max_stages refuses those).
-constexpr int wgmma_max_stages_for(int stage_bytes) {
+/// its 1024-B alignment) and the 1024 B the kernel keeps to align the ring, with reserved_bytes
+/// left beside them (an epilogue's staging tiles). 0 when stage_bytes is not a positive multiple
+/// of 1024 (wgmma_max_stages refuses those).
+constexpr int wgmma_max_stages_for(int stage_bytes, int reserved_bytes = 0) {
   constexpr int kAlign = arch::Sm90a::kSmemAlignment;
   if (stage_bytes <= 0 || stage_bytes % 1024 != 0) return 0;
   int stages = 0;
   while (true) {
     int const next = stages + 1;
     int const barriers = (2 * next * 8 + kAlign - 1) / kAlign * kAlign;
-    if (next * stage_bytes + barriers + kAlign > arch::Sm90a::kLdsBytes) return stages;
+    if (next * stage_bytes + reserved_bytes + barriers + kAlign > arch::Sm90a::kLdsBytes)
+      return stages;
     stages = next;
   }
 }
@@ -228,11 +230,11 @@ struct WgmmaTilePolicy : WgmmaPolicyTag {
 };
 
 /// wgmma_max_stages_for(StageBytes), refusing a StageBytes that is not 1024-B multiples.
-template <int StageBytes>
+template <int StageBytes, int ReservedBytes = 0>
 constexpr int wgmma_max_stages() {
   static_assert(StageBytes > 0 && StageBytes % 1024 == 0,
                 "wgmma_max_stages: a stage is a whole number of 1024-B swizzle atoms");
-  return wgmma_max_stages_for(StageBytes);
+  return wgmma_max_stages_for(StageBytes, ReservedBytes);
 }
 
 /// WgmmaSwapABPolicy's rules as values (W10 and the stage rules), as WgmmaPolicyRules.

@@ -59,15 +59,20 @@ TEST(SwapABPolicy, StagesFillTheSharedMemoryBudget) {
   EXPECT_EQ(Sm90WgmmaDecode<32>::kStages, 18);
   EXPECT_EQ(Sm90WgmmaDecode<64>::kStages, 14);
   EXPECT_EQ(Sm90WgmmaDecode<128>::kStages, 9);
-  EXPECT_EQ(Sm90WgmmaMidM<104>::kStages, 7);  // (128 + BlockMCols) x 128 B: 29 and 36 KiB
-  EXPECT_EQ(Sm90WgmmaMidM<160>::kStages, 6);
+  // (128 + BlockMCols) x 128 B: 29 and 36 KiB, beside 26 and 40 KiB of bf16 staging
+  EXPECT_EQ(Sm90WgmmaMidM<104>::kStages, 6);
+  EXPECT_EQ(Sm90WgmmaMidM<160>::kStages, 5);
   constexpr int kBudget = arch::Sm90a::kLdsBytes;  // 232,448
   EXPECT_LE(shared_bytes<Sm90WgmmaDecode<8>>(), kBudget);
   EXPECT_LE(shared_bytes<Sm90WgmmaDecode<16>>(), kBudget);
   EXPECT_LE(shared_bytes<Sm90WgmmaDecode<32>>(), kBudget);
   EXPECT_LE(shared_bytes<Sm90WgmmaDecode<128>>(), kBudget);
-  EXPECT_LE(shared_bytes<Sm90WgmmaMidM<104>>(), kBudget);
+  EXPECT_LE(shared_bytes<Sm90WgmmaMidM<104>>(), kBudget);  // ring + staging
   EXPECT_GT(shared_bytes<Sm90WgmmaMidM<104>>() + 29 * 1024, kBudget);
+  static_assert(std::is_same_v<GemmConfig<Sm90WgmmaMidM<104>, PerTensor, LayoutB::kNK,
+                                          Epilogue<bf16>>::CollectiveEpilogue,
+                               TmaStoreEpilogue<Sm90WgmmaMidM<104>, PerTensor, Epilogue<bf16>>>,
+                "the two-consumer swapped tiles store bf16 through TMA");
   // one stage more would not fit
   EXPECT_GT(shared_bytes<Sm90WgmmaDecode<8>>() + 9 * 1024, kBudget);
   EXPECT_GT(shared_bytes<Sm90WgmmaDecode<16>>() + 10 * 1024, kBudget);

@@ -154,7 +154,7 @@ TEST(PolicyRules, WgmmaPolicyRules) {
   EXPECT_EQ((policy_why<WgmmaSwapABPolicy<64, 200, 1, 4>>()),  // no m64n200 operand list
             std::string(FP8GEMM_RULE_WGMMA_SWAPAB_SHAPE));
   EXPECT_EQ((policy_why<Sm90WgmmaDecode<256>>()), "(valid)");   // 5 stages of 40 KiB
-  EXPECT_EQ((policy_why<Sm90WgmmaMidM<104>>()), "(valid)");     // 7 stages of 29 KiB
+  EXPECT_EQ((policy_why<Sm90WgmmaMidM<104>>()), "(valid)");     // 6 stages of 29 KiB
   EXPECT_EQ((policy_why<WgmmaSwapABPolicy<128, 104, 2, 8>>()),  // 8 x 29 KiB > 227 KiB
             std::string(FP8GEMM_RULE_WGMMA_SWAPAB_SMEM_BUDGET));
   EXPECT_EQ((policy_why<WgmmaSwapABPolicy<64, 104, 2, 4>>()),  // two consumers, 32 rows each
