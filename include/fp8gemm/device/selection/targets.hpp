@@ -147,20 +147,22 @@ struct Sm90Target {
     static constexpr char const* kShortName = "sm90_wgmma_pingpong_64x256";
   };
   /// Two-consumer swapped tiles (Sm90WgmmaMidM: 128 rows of N, the wgmma N following M) for
-  /// M = 129-256, where 128-row tiles pad M to 256: 104 columns (M = 200 in two tile rows),
-  /// 128, 160 and 192 (M = 129-192 in one). Per-tensor and per-channel (NotForBlockwise: their
-  /// Blockwise form needs BlockMCols <= 64).
+  /// M between the 128-row tiles' multiples, which those pad: 80, 96, 104 and 112 columns hold
+  /// M = 160, 192, 208 and 224 in two tile rows (M = 256 in three of 96). On an H100 (2026-12-05,
+  /// docs/performance.md#sm90-mid-m) two rows of M / 2 ran as fast as one row of M (160, 192)
+  /// or faster. Per-tensor and per-channel (NotForBlockwise: their Blockwise form needs
+  /// BlockMCols <= 64).
+  struct MidM80Info : TableOnly, NotForBlockwise {
+    static constexpr char const* kShortName = "sm90_wgmma_mid_m80";
+  };
+  struct MidM96Info : TableOnly, NotForBlockwise {
+    static constexpr char const* kShortName = "sm90_wgmma_mid_m96";
+  };
   struct MidM104Info : TableOnly, NotForBlockwise {
     static constexpr char const* kShortName = "sm90_wgmma_mid_m104";
   };
-  struct MidM128Info : TableOnly, NotForBlockwise {
-    static constexpr char const* kShortName = "sm90_wgmma_mid_m128";
-  };
-  struct MidM160Info : TableOnly, NotForBlockwise {
-    static constexpr char const* kShortName = "sm90_wgmma_mid_m160";
-  };
-  struct MidM192Info : TableOnly, NotForBlockwise {
-    static constexpr char const* kShortName = "sm90_wgmma_mid_m192";
+  struct MidM112Info : TableOnly, NotForBlockwise {
+    static constexpr char const* kShortName = "sm90_wgmma_mid_m112";
   };
 
   template <class EA, class EB>
@@ -178,10 +180,10 @@ struct Sm90Target {
       Candidate<WgmmaTilePolicy<128, 128, 2, 6, EA, EB, WgmmaSchedule::kPingPong>, PingPong128Info>,
       Candidate<WgmmaTilePolicy<64, 256, 2, 5, EA, EB, WgmmaSchedule::kPingPong>,
                 PingPong64x256Info>,
+      Candidate<Sm90WgmmaMidM<80, EA, EB>, MidM80Info>,
+      Candidate<Sm90WgmmaMidM<96, EA, EB>, MidM96Info>,
       Candidate<Sm90WgmmaMidM<104, EA, EB>, MidM104Info>,
-      Candidate<Sm90WgmmaMidM<128, EA, EB>, MidM128Info>,
-      Candidate<Sm90WgmmaMidM<160, EA, EB>, MidM160Info>,
-      Candidate<Sm90WgmmaMidM<192, EA, EB>, MidM192Info>>;
+      Candidate<Sm90WgmmaMidM<112, EA, EB>, MidM112Info>>;
 
   static constexpr TableView table() { return sm90_h200_table(); }
 
