@@ -148,20 +148,21 @@ struct Sm90Target {
   };
   /// Two-consumer swapped tiles (Sm90WgmmaMidM: 128 rows of N, the wgmma N following M) for
   /// M between the 128-row tiles' multiples, which those pad: 80, 96, 104 and 112 columns hold
-  /// M = 160, 192, 208 and 224 in two tile rows (M = 256 in three of 96). On an H100 (2026-12-05,
-  /// docs/performance.md#sm90-mid-m) two rows of M / 2 ran as fast as one row of M (160, 192)
-  /// or faster. Per-tensor and per-channel (NotForBlockwise: their Blockwise form needs
-  /// BlockMCols <= 64).
-  struct MidM80Info : TableOnly, NotForBlockwise {
+  /// M = 160, 192, 208 and 224 in two tile rows. Modelled at 0.90 of peak: with that the model's
+  /// estimates of the 104-column tile were as far from its times as Default's at 0.97 (1.03x,
+  /// geomean over M = 200 of the shape set), and its picks over the H100 sweeps at M = 160-512
+  /// went from 1.112 to 1.059 times the best candidate (docs/performance.md#sm90-mid-m).
+  /// Per-tensor and per-channel (NotForBlockwise: their Blockwise form needs BlockMCols <= 64).
+  struct MidM80Info : FlatEfficiency<90>, NotForBlockwise {
     static constexpr char const* kShortName = "sm90_wgmma_mid_m80";
   };
-  struct MidM96Info : TableOnly, NotForBlockwise {
+  struct MidM96Info : FlatEfficiency<90>, NotForBlockwise {
     static constexpr char const* kShortName = "sm90_wgmma_mid_m96";
   };
-  struct MidM104Info : TableOnly, NotForBlockwise {
+  struct MidM104Info : FlatEfficiency<90>, NotForBlockwise {
     static constexpr char const* kShortName = "sm90_wgmma_mid_m104";
   };
-  struct MidM112Info : TableOnly, NotForBlockwise {
+  struct MidM112Info : FlatEfficiency<90>, NotForBlockwise {
     static constexpr char const* kShortName = "sm90_wgmma_mid_m112";
   };
 
