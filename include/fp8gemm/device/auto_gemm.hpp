@@ -75,6 +75,13 @@ struct IsModelled : std::true_type {};
 template <class C>
 struct IsModelled<C, std::void_t<decltype(C::kModelled)>> : std::bool_constant<C::kModelled> {};
 
+/// The least M at which the model may pick a candidate: its Info's kModelMinM, 1 where it has none.
+template <class C, class = void>
+struct ModelMinM : std::integral_constant<int, 1> {};
+template <class C>
+struct ModelMinM<C, std::void_t<decltype(C::kModelMinM)>>
+    : std::integral_constant<int, C::kModelMinM> {};
+
 /// The split-K counts the model tries when a candidate's tiles do not fill the SMs.
 inline constexpr int kModelSplits[] = {2, 3, 4, 6, 8};
 
@@ -312,6 +319,14 @@ class AutoGemm {
     s.compute_efficiency = efficiencies()[i];
     return s;
   }
+  static int const* model_min_m() {
+    return model_min_m_impl(std::make_index_sequence<kCandidates>{});
+  }
+  template <std::size_t... Is>
+  static int const* model_min_m_impl(std::index_sequence<Is...>) {
+    static int const m[] = {selection::ModelMinM<std::tuple_element_t<Is, Candidates>>::value...};
+    return m;
+  }
   static bool const* modelled() {
     return modelled_impl(std::make_index_sequence<kCandidates>{});
   }
@@ -375,14 +390,14 @@ class AutoGemm {
     double seconds = 0;
   };
 
-  /// The model's minimum over candidates (only `only` when >= 0; else the modelled ones) and
-  /// splits (only `split` when >= 1; else 1, and 2..8 where tiles < SMs when `allow_split`).
-  /// Ties: the first in order.
+  /// The model's minimum over candidates (only `only` when >= 0; else the modelled ones whose
+  /// kModelMinM M reaches) and splits (only `split` when >= 1; else 1, and 2..8 where tiles < SMs
+  /// when `allow_split`). Ties: the first in order.
   static Best model_best(ProblemShape const& pr, int sms, int only, int split, bool allow_split) {
     Best best;
     int constexpr c_bytes = int(sizeof(ElementC));
     for (int i = 0; i < kCandidates; ++i) {
-      if (only >= 0 ? i != only : !modelled()[i]) continue;
+      if (only >= 0 ? i != only : !modelled()[i] || pr.m < model_min_m()[i]) continue;
       selection::CandidateShape const s =
           visit(i, [&](auto tag) { return shape_of<typename decltype(tag)::type>(i); });
       auto consider = [&](int sk) {

@@ -291,6 +291,13 @@ TEST(AutoGemmSelection, ModelFollowsTheEarlierRuleByMOnSm90) {
     EXPECT_EQ(c.short_name, want) << "M = " << m << ": " << c.reason;
     EXPECT_EQ(c.split_k, 1);
   }
+  // M = 160 and 192, where the 128-row tiles pad M to 256: the two-consumer swapped tiles, as
+  // measured (docs/performance.md#sm90-mid-m; modelled above M = 128 only, kModelMinM: the rule
+  // above holds at 80-128 because of it). At 224 the model keeps Default (measured 1.09x slower).
+  for (int m : {160, 192}) {
+    Choice const c = Sm90AutoModel::select(problem<Sm90AutoModel>(m, 28672, 4096, 132));
+    EXPECT_EQ(c.short_name.rfind("sm90_wgmma_mid_m", 0), 0u) << "M = " << m << ": " << c.reason;
+  }
   for (int m : {512, 1024})  // the two documented differences
     EXPECT_EQ(Sm90AutoModel::select(problem<Sm90AutoModel>(m, 8192, 8192, 132)).short_name,
               "sm90_wgmma_large");

@@ -152,17 +152,22 @@ struct Sm90Target {
   /// estimates of the 104-column tile were as far from its times as Default's at 0.97 (1.03x,
   /// geomean over M = 200 of the shape set), and its picks over the H100 sweeps at M = 160-512
   /// went from 1.112 to 1.059 times the best candidate (docs/performance.md#sm90-mid-m).
-  /// Per-tensor and per-channel (NotForBlockwise: their Blockwise form needs BlockMCols <= 64).
-  struct MidM80Info : FlatEfficiency<90>, NotForBlockwise {
+  /// The model takes them above M = 128 only (kModelMinM): below, `Sm90WgmmaMediumM`'s fitted
+  /// 0.65 would lose to their 0.90 while no measurement compares them there. Per-tensor and
+  /// per-channel (NotForBlockwise: their Blockwise form needs BlockMCols <= 64).
+  struct MidMInfo : FlatEfficiency<90>, NotForBlockwise {
+    static constexpr int kModelMinM = 129;
+  };
+  struct MidM80Info : MidMInfo {
     static constexpr char const* kShortName = "sm90_wgmma_mid_m80";
   };
-  struct MidM96Info : FlatEfficiency<90>, NotForBlockwise {
+  struct MidM96Info : MidMInfo {
     static constexpr char const* kShortName = "sm90_wgmma_mid_m96";
   };
-  struct MidM104Info : FlatEfficiency<90>, NotForBlockwise {
+  struct MidM104Info : MidMInfo {
     static constexpr char const* kShortName = "sm90_wgmma_mid_m104";
   };
-  struct MidM112Info : FlatEfficiency<90>, NotForBlockwise {
+  struct MidM112Info : MidMInfo {
     static constexpr char const* kShortName = "sm90_wgmma_mid_m112";
   };
 
