@@ -197,10 +197,10 @@ TYPED_TEST(WgmmaSwapABWide, MatchesFp64) {
 
 // The two-consumer swapped tiles (Sm90WgmmaMidM: 128 rows of N per tile, 64 per consumer, the
 // wgmma N following M), promoted whole (104: 52 + 2 x 52 registers) or in two chunks (160);
-// stored through TMA from transposed staging (bf16, fp16 with per-channel scales; N = 130 has
-// rows of 260 B and falls back to registers) or from registers (GELU on 80 accumulators, fp8,
-// fp32 whose staging does not fit); Blockwise with B's scale block as wide as one consumer's
-// rows (each consumer its own B scale).
+// stored through TMA from transposed staging (bf16; fp16 with per-channel scales; fp32 in two
+// 32-column boxes per consumer at 64 columns; N = 130 has rows of 260 B and falls back to
+// registers) or from registers (GELU on 80 accumulators, fp8); Blockwise with B's scale block as
+// wide as one consumer's rows (each consumer its own B scale).
 using MidMConfigs = ::testing::Types<
     GemmConfig<Sm90WgmmaMidM<104>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>,
     GemmConfig<Sm90WgmmaMidM<128>, PerChannel, LayoutB::kNK, Epilogue<fp16, Identity>>,

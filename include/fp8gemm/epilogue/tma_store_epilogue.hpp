@@ -277,8 +277,8 @@ struct TmaStoreEpilogue {
     }
   }
 
-  /// y converted to C's element, as the bits st.shared stores (2 or 4 bytes: the transposed
-  /// staging takes bf16 / fp16 / fp32 C, WgmmaEpilogueChoice).
+  /// y converted to C's element as Epilogue::store converts it, as the bits st.shared stores (2
+  /// or 4 bytes: the transposed staging takes bf16 / fp16 / fp32 C, WgmmaEpilogueChoice).
   FP8GEMM_DEVICE static auto element_bits(typename EpilogueOp::Params const& q, float y) {
     static_assert(kElementBytes == 2 || kElementBytes == 4,
                   "TmaStoreEpilogue: the transposed staging stores 2- or 4-byte elements");

@@ -56,7 +56,8 @@ struct PortableKernelPieces {
 /// Sm90WgmmaLarge: 144 + 64 KiB of bf16 / fp16; Sm90WgmmaSmallM with 2- or 4-byte C); else
 /// DirectStoreEpilogue (stores from registers): ping-pong, swapped operands with one consumer
 /// (Sm90WgmmaDecode: not measured through TMA; the two-consumer Sm90WgmmaMidM stages its
-/// transposed accumulators, 2- and 4-byte C), 256-row tiles, fp32 C on Sm90WgmmaDefault / Large (64
+/// transposed accumulators: bf16 / fp16 C, whose staging its stages leave room for, and fp32
+/// where that fits too, at 64 and 80 columns), 256-row tiles, fp32 C on Sm90WgmmaDefault / Large (64
 /// / 128 KiB of staging next to the ring), fp8 C 64 columns wide, and an activation beside more
 /// than 64 accumulators per thread (Sm90WgmmaLarge's 128, 128 x 192's 96) unless it is GELU-tanh
 /// with per-tensor scales: beyond that ptxas spills in the staging loop (tests/ptxas compiles
