@@ -57,8 +57,8 @@ struct PortableKernelPieces {
 /// DirectStoreEpilogue (stores from registers): ping-pong, swapped operands with one consumer
 /// (Sm90WgmmaDecode: not measured through TMA; the two-consumer Sm90WgmmaMidM stages its
 /// transposed accumulators: bf16 / fp16 C, whose staging its stages leave room for, and fp32
-/// where that fits too, at 64 and 80 columns), 256-row tiles, fp32 C on Sm90WgmmaDefault / Large (64
-/// / 128 KiB of staging next to the ring), fp8 C 64 columns wide, and an activation beside more
+/// where that fits too, at 64 and 80 columns), 256-row tiles, fp32 C on Sm90WgmmaDefault / Large
+/// (64 / 128 KiB of staging next to the ring), fp8 C 64 columns wide, and an activation beside more
 /// than 64 accumulators per thread (Sm90WgmmaLarge's 128, 128 x 192's 96) unless it is GELU-tanh
 /// with per-tensor scales: beyond that ptxas spills in the staging loop (tests/ptxas compiles
 /// GELU-tanh on 128 x 192 and 128 x 256, promoted and fast). Measured:

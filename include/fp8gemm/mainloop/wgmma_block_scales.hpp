@@ -179,7 +179,8 @@ struct WgmmaBlockScales {
 /// rows() takes n0 + 64 c as its n0). A thread's accumulator columns are C rows
 /// m0 + 8 j + 2 (t % 4) + e (j < BlockMCols / 8, e = 0, 1: register r has j = r / 4, e = r % 2),
 /// each with its own A scale; its accumulator rows are its consumer's 64 rows of N, inside one B
-/// scale block (the rules ask kScaleBlockN to be a multiple of 64), so one B scale. The rules allow at most 64 columns: 16 A scales (and offsets) per thread.
+/// scale block (the rules ask kScaleBlockN to be a multiple of 64), so one B scale. The rules allow
+/// at most 64 columns: 16 A scales (and offsets) per thread.
 template <class Policy, class Granularity, int kScaleBlockN>
 struct WgmmaSwappedBlockScales {
   using Atom = typename Policy::Atom;
