@@ -389,6 +389,25 @@ void bench_mid_m(benchmark::State& st, Shape s, int cols) {
   }
 }
 
+/// Sm90WgmmaMidMMulticastB<cols> (two tile rows of M per cluster sharing B's tile) for a run-time
+/// cols among those instantiated here; another value skips the benchmark.
+void bench_mid_m_multicast(benchmark::State& st, Shape s, int cols) {
+  switch (cols) {
+    case 80:
+      return bench_fp8gemm<Sm90WgmmaMidMMulticastB<80>>(st, s.m, s.n, s.k);
+    case 96:
+      return bench_fp8gemm<Sm90WgmmaMidMMulticastB<96>>(st, s.m, s.n, s.k);
+    case 104:
+      return bench_fp8gemm<Sm90WgmmaMidMMulticastB<104>>(st, s.m, s.n, s.k);
+    case 112:
+      return bench_fp8gemm<Sm90WgmmaMidMMulticastB<112>>(st, s.m, s.n, s.k);
+    case 128:
+      return bench_fp8gemm<Sm90WgmmaMidMMulticastB<128>>(st, s.m, s.n, s.k);
+    default:
+      st.SkipWithError("bench_mid_m_multicast: no Sm90WgmmaMidMMulticastB of that width here");
+  }
+}
+
 /// The Sm90WgmmaMidM widths bench_mid_m has: the smallest one >= `rows`, or 0.
 int mid_m_cols(int rows) {
   for (int c : {64, 80, 96, 104, 112, 128, 160, 192})
@@ -501,7 +520,14 @@ int register_all() {
       if (cols == 0 || (rows > 1 && cols == mid_m_cols((s.m + rows - 2) / (rows - 1)))) continue;
       add("fp8gemm/sm90_wgmma_mid_m" + std::to_string(cols) + "/" + shape,
           [s, cols](benchmark::State& st) { bench_mid_m(st, s, cols); });
+      if (rows == 2 && cols >= 80 && cols <= 128)  // the cluster's two tiles: both tile rows
+        add("fp8gemm/sm90_wgmma_mid_m" + std::to_string(cols) + "_multicast_b/" + shape,
+            [s, cols](benchmark::State& st) { bench_mid_m_multicast(st, s, cols); });
     }
+    if (s.m > 128)  // 128-row tiles as a cluster of the two tile rows
+      add("fp8gemm/sm90_wgmma_default_multicast_b/" + shape, [s](benchmark::State& st) {
+        bench_fp8gemm<Sm90WgmmaDefaultMulticastB<>>(st, s.m, s.n, s.k);
+      });
     if (s.m <= 128)
       add("fp8gemm/sm90_wgmma_medium_m/" + shape,
           [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaMediumM<>>(st, s.m, s.n, s.k); });

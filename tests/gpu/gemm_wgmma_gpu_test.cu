@@ -208,7 +208,12 @@ using MidMConfigs = ::testing::Types<
                Epilogue<bf16, GeluTanh>>,
     GemmConfig<Sm90WgmmaMidM<192>, PerTensor, LayoutB::kNK, Epilogue<e4m3fn, Identity>,
                FastAccumulation>,
-    GemmConfig<Sm90WgmmaMidM<64>, Blockwise<1, 64, 128>, LayoutB::kNK, Epilogue<float, Identity>>>;
+    GemmConfig<Sm90WgmmaMidM<64>, Blockwise<1, 64, 128>, LayoutB::kNK, Epilogue<float, Identity>>,
+    // 2-CTA clusters sharing B's tile (each CTA multicasts one consumer's 64 rows): M = 129-300
+    // gives two or three tile rows, three leaving the last pair's second CTA past M
+    GemmConfig<Sm90WgmmaMidMMulticastB<104>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>,
+    GemmConfig<Sm90WgmmaMidMMulticastB<64>, Blockwise<1, 64, 128>, LayoutB::kNK,
+               Epilogue<float, Identity>>>;
 
 template <class Config>
 class WgmmaMidM : public ::testing::Test {};
@@ -310,6 +315,34 @@ TEST(WgmmaMidMSplitK, DeterministicAndMatchesUnsplit) {
   GemmCase b{150, 520, 1300, seed++};
   b.split_k = 3;
   EXPECT_TRUE(split_k_consistent<M160Fp8>(b, run_on_gpu<M160Fp8>));
+}
+
+/// The clustered two-consumer tiles (Sm90WgmmaMidMMulticastB) compute each tile as the
+/// unclustered ones do, only B's tile arrives in two multicast halves: the same bits, for one,
+/// two and three tile rows (the last pair's second CTA past M), N past a tile, split-K 2.
+TEST(WgmmaMidMMulticast, SameBitsAsUnclustered) {
+  using Plain = GemmConfig<Sm90WgmmaMidM<80>, PerChannel, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  using Pair =
+      GemmConfig<Sm90WgmmaMidMMulticastB<80>, PerChannel, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  std::uint64_t seed = std::random_device{}();
+  std::cout << "  seed " << seed << "\n";
+  for (GemmCase c : {GemmCase{70, 1000, 1000}, GemmCase{160, 4100, 2048}, GemmCase{230, 300, 4096},
+                     GemmCase{200, 2000, 3000}}) {
+    c.seed = seed++;
+    if (c.m == 200) c.split_k = 2;
+    GemmProblem<Plain> const p(c);
+    GemmProblem<Pair> const q(c);  // the same seed: the same operands and scales
+    ASSERT_TRUE(p.a_q.size() == q.a_q.size() && p.b_q.size() == q.b_q.size() &&
+                std::memcmp(p.a_q.data(), q.a_q.data(), p.a_q.size()) == 0 &&
+                std::memcmp(p.b_q.data(), q.b_q.data(), p.b_q.size()) == 0)
+        << "the two problems differ";
+    std::vector<bf16> plain, pair;
+    EXPECT_TRUE(run_on_gpu(p, nullptr, &plain));
+    EXPECT_TRUE(run_on_gpu(q, nullptr, &pair));
+    ASSERT_EQ(plain.size(), pair.size());
+    EXPECT_EQ(std::memcmp(plain.data(), pair.data(), plain.size() * sizeof(bf16)), 0)
+        << describe(c) << ": " << Gemm<Pair>::name() << " differs from " << Gemm<Plain>::name();
+  }
 }
 
 /// Blockwise on the swapped tiles against the 64 x 64 tile (Sm90WgmmaSmallM, which Blockwise

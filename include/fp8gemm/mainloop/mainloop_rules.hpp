@@ -167,10 +167,11 @@ struct TmaWgmmaRules {
   "transpose_kn_to_nk_gpu / _host in quant/transpose.hpp converts a [K, N] weight " \
   "once), or use the portable policy Sm90Default, which reads [K, N]"
   static constexpr bool kBKMajor = kLayoutB == LayoutB::kNK;
-#define FP8GEMM_RULE_WGMMA_MULTICAST_HALVES \
-  "TmaWgmmaMainloop: a multicast half must be whole 8-row swizzle atoms"
-  static constexpr bool kMulticastHalves = (Shape::kBlockM / Shape::kClusterSize) % 8 == 0 &&
-                                           (Shape::kBlockN / Shape::kClusterSize) % 8 == 0;
+#define FP8GEMM_RULE_WGMMA_MULTICAST_HALVES                                         \
+  "TmaWgmmaMainloop: the half tile of the multicast operand (BlockM / 2 rows of A " \
+  "with kA, BlockN / 2 of B with kB) must be whole 8-row swizzle atoms"
+  static constexpr bool kMulticastHalves = (!Shape::kMulticastA || (Shape::kBlockM / 2) % 8 == 0) &&
+                                           (!Shape::kMulticastB || (Shape::kBlockN / 2) % 8 == 0);
 #define FP8GEMM_RULE_WGMMA_MX32                                                      \
   "MX-32 scales are not offered by the WGMMA kernel (one scale per 32 K would be a " \
   "promotion per wgmma): use the portable policy Sm90Default for Mx32 on Hopper"

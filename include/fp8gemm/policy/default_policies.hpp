@@ -114,6 +114,17 @@ using Sm90WgmmaMidM =
     WgmmaSwapABPolicy<128, BlockMCols, 2,
                       wgmma_max_stages<(128 + BlockMCols) * 128, 2 * BlockMCols * 128>(), EA, EB>;
 
+/// Sm90WgmmaMidM as 2-CTA clusters whose two tiles are neighbouring tile rows of M in one tile
+/// column: they share B's 128-row tile, which each CTA copies half of (one consumer's 64 rows)
+/// and multicasts into both, so a k-block brings BlockMCols + 64 rows from L2 per CTA instead of
+/// BlockMCols + 128. An odd count of tile rows leaves the last pairs' second CTA multiplying for
+/// nothing (M = 200 at 104 columns is two tile rows: one pair per tile column).
+template <int BlockMCols, class EA = e4m3fn, class EB = e4m3fn>
+using Sm90WgmmaMidMMulticastB =
+    WgmmaSwapABPolicy<128, BlockMCols, 2,
+                      wgmma_max_stages<(128 + BlockMCols) * 128, 2 * BlockMCols * 128>(), EA, EB,
+                      WgmmaMulticast::kB>;
+
 /// gfx950 (CDNA4): 256 x 256 x 128 block tile on the full-rate 16x16x128 MFMA, 8 waves (4 x 2) of
 /// 64 x 128, two LDS stages. mk_nk_mn runs the direct-to-LDS ping-pong mainloop on XOR-swizzled
 /// 128-byte rows: 2 x (256 + 256) x 128 B = 128 KiB of the 160 KiB; mk_kn_mn the register-staged

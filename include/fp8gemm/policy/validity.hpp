@@ -25,8 +25,8 @@ template <int BM, int BN, int BK, int WM, int WN, class A, int S>
 struct IsWgmmaCandidate<TilePolicy<BM, BN, BK, WM, WN, A, S>> : std::false_type {};
 template <int BM, int BN, int C, int S, class EA, class EB, WgmmaSchedule Sc, WgmmaMulticast Mc>
 struct IsWgmmaCandidate<WgmmaTilePolicy<BM, BN, C, S, EA, EB, Sc, Mc>> : std::true_type {};
-template <int BNR, int BMC, int C, int S, class EA, class EB>
-struct IsWgmmaCandidate<WgmmaSwapABPolicy<BNR, BMC, C, S, EA, EB>> : std::true_type {};
+template <int BNR, int BMC, int C, int S, class EA, class EB, WgmmaMulticast Mc>
+struct IsWgmmaCandidate<WgmmaSwapABPolicy<BNR, BMC, C, S, EA, EB, Mc>> : std::true_type {};
 
 /// The shape rules of a policy: TilePolicyRules, WgmmaPolicyRules or WgmmaSwapABPolicyRules.
 template <class Policy>

@@ -118,6 +118,8 @@ struct WgmmaPolicyRules {
   static constexpr int kAccumulators = kAtomsM * (BlockN / 2);
   static constexpr int kConsumerRegisters = 232;
   static constexpr int kClusterSize = Multicast == WgmmaMulticast::kNone ? 1 : 2;
+  static constexpr bool kMulticastA = Multicast == WgmmaMulticast::kA;
+  static constexpr bool kMulticastB = Multicast == WgmmaMulticast::kB;
   static constexpr int kStageBytes = (BlockM + BlockN) * kBlockK;
 
 #define FP8GEMM_RULE_WGMMA_CONSUMERS \
@@ -238,7 +240,8 @@ constexpr int wgmma_max_stages() {
 }
 
 /// WgmmaSwapABPolicy's rules as values (W10 and the stage rules), as WgmmaPolicyRules.
-template <int BlockNRows, int BlockMCols, int Consumers, int Stages>
+template <int BlockNRows, int BlockMCols, int Consumers, int Stages,
+          WgmmaMulticast Multicast = WgmmaMulticast::kNone>
 struct WgmmaSwapABPolicyRules {
   static constexpr int kBlockM = BlockMCols, kBlockN = BlockNRows, kBlockK = 128;
   static constexpr int kStages = Stages;
@@ -248,7 +251,9 @@ struct WgmmaSwapABPolicyRules {
   static constexpr int kAtomsM = 1;
   static constexpr int kAccumulators = BlockMCols / 2;
   static constexpr int kConsumerRegisters = 232;
-  static constexpr int kClusterSize = 1;
+  static constexpr int kClusterSize = Multicast == WgmmaMulticast::kNone ? 1 : 2;
+  static constexpr bool kMulticastA = Multicast == WgmmaMulticast::kA;
+  static constexpr bool kMulticastB = Multicast == WgmmaMulticast::kB;
   static constexpr int kStageBytes = (BlockMCols + BlockNRows) * kBlockK;
 
 #define FP8GEMM_RULE_WGMMA_SWAPAB_SHAPE                                                  \
@@ -288,9 +293,10 @@ struct WgmmaSwapABPolicyRules {
 /// One consumer warpgroup (BlockNRows = 64), or two (BlockNRows = 128: each multiplies its 64
 /// rows of B by the same A tile, cooperatively, as WgmmaTilePolicy's 128-row tiles split M).
 /// The wgmma's operand types swap too: Atom = Sm90Wgmma64xNx32<BlockMCols, EB, EA>. Blockwise
-/// scales up to BlockMCols = 64 (W9).
+/// scales up to BlockMCols = 64 (W9). Multicast (as WgmmaTilePolicy's): 2-CTA clusters whose
+/// tiles share B's tile (kB: two tiles of one tile column, the tile rows of M) or A's (kA).
 template <int BlockNRows, int BlockMCols, int Consumers, int Stages, class EA = e4m3fn,
-          class EB = e4m3fn>
+          class EB = e4m3fn, WgmmaMulticast Multicast = WgmmaMulticast::kNone>
 struct WgmmaSwapABPolicy : WgmmaPolicyTag {
   using Atom = arch::Sm90Wgmma64xNx32<BlockMCols, EB, EA>;  // wgmma A = B tile, wgmma B = A tile
   using Arch = arch::Sm90a;
@@ -312,11 +318,12 @@ struct WgmmaSwapABPolicy : WgmmaPolicyTag {
   static constexpr int kWavesM = 1, kWavesN = 1;
   static constexpr char const* kScheduleSuffix = "_swapab";
   static constexpr int kAtomsM = 1, kAtomsN = 1;
-  /// No clusters (WgmmaTilePolicy's multicast members, for the kernel's shared code).
-  static constexpr WgmmaMulticast kMulticast = WgmmaMulticast::kNone;
-  static constexpr bool kMulticastA = false, kMulticastB = false;
-  static constexpr int kClusterSize = 1;
-  static constexpr char const* kMulticastSuffix = "";
+  /// The operand a cluster's two CTAs share, and the cluster size (as WgmmaTilePolicy's).
+  static constexpr WgmmaMulticast kMulticast = Multicast;
+  static constexpr bool kMulticastA = Multicast == WgmmaMulticast::kA;
+  static constexpr bool kMulticastB = Multicast == WgmmaMulticast::kB;
+  static constexpr int kClusterSize = Multicast == WgmmaMulticast::kNone ? 1 : 2;
+  static constexpr char const* kMulticastSuffix = kMulticastA ? "_mcA" : kMulticastB ? "_mcB" : "";
   static constexpr arch::TmaL2Promotion kL2Promotion = arch::TmaL2Promotion::k128B;
   static constexpr bool kL2StreamHints = false;  // as WgmmaTilePolicy's (not measured here)
 
@@ -324,7 +331,7 @@ struct WgmmaSwapABPolicy : WgmmaPolicyTag {
   static constexpr int kStageBytesB = BlockNRows * kBlockK;  // [BlockNRows][128 B] of B
   static constexpr int kStageBytes = kStageBytesA + kStageBytesB;
 
-  using Rules = WgmmaSwapABPolicyRules<BlockNRows, BlockMCols, Consumers, Stages>;
+  using Rules = WgmmaSwapABPolicyRules<BlockNRows, BlockMCols, Consumers, Stages, Multicast>;
   static_assert(Rules::kShape, FP8GEMM_RULE_WGMMA_SWAPAB_SHAPE);
   static_assert(Rules::kTwoStages, FP8GEMM_RULE_WGMMA_SWAPAB_STAGES);
   static_assert(Rules::kSmemBudget, FP8GEMM_RULE_WGMMA_SWAPAB_SMEM_BUDGET);
@@ -347,7 +354,7 @@ template <class P, class = void>
 struct WgmmaPolicyRulesOf {
   using type = std::conditional_t<
       WgmmaSwapsAB<P>::value,
-      WgmmaSwapABPolicyRules<P::kBlockN, P::kBlockM, P::kConsumers, P::kStages>,
+      WgmmaSwapABPolicyRules<P::kBlockN, P::kBlockM, P::kConsumers, P::kStages, P::kMulticast>,
       WgmmaPolicyRules<P::kBlockM, P::kBlockN, P::kConsumers, P::kStages,
                        P::kPingPong ? WgmmaSchedule::kPingPong : WgmmaSchedule::kCooperative,
                        P::kMulticast>>;
@@ -358,9 +365,9 @@ struct WgmmaPolicyRulesOf<WgmmaTilePolicy<BM, BN, C, S, EA, EB, Sc, Mc>> {
   using type = WgmmaPolicyRules<BM, BN, C, S, Sc, Mc>;
   static constexpr bool kL2StreamHints = false;
 };
-template <int BNR, int BMC, int C, int S, class EA, class EB>
-struct WgmmaPolicyRulesOf<WgmmaSwapABPolicy<BNR, BMC, C, S, EA, EB>> {
-  using type = WgmmaSwapABPolicyRules<BNR, BMC, C, S>;
+template <int BNR, int BMC, int C, int S, class EA, class EB, WgmmaMulticast Mc>
+struct WgmmaPolicyRulesOf<WgmmaSwapABPolicy<BNR, BMC, C, S, EA, EB, Mc>> {
+  using type = WgmmaSwapABPolicyRules<BNR, BMC, C, S, Mc>;
   static constexpr bool kL2StreamHints = false;
 };
 

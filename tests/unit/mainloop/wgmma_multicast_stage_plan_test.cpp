@@ -89,6 +89,11 @@ TEST(WgmmaMulticastStagePlan, ExpectTxEqualsLandingBytes) {
                                WgmmaMulticast::kA>>(m);
     check_plan<WgmmaTilePolicy<64, 64, 1, 8, e4m3fn, e4m3fn, WgmmaSchedule::kCooperative,
                                WgmmaMulticast::kB>>(m);
+    // swapped: B's 128 rows (the wgmma M) in two multicast halves, one consumer's each; A's
+    // BlockMCols rows (the wgmma N, 104 no multiple of 16) shrink to M as unclustered
+    check_plan<Sm90WgmmaMidMMulticastB<104>>(m);
+    check_plan<Sm90WgmmaMidMMulticastB<64>>(m);
+    check_plan<WgmmaSwapABPolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaMulticast::kA>>(m);
   }
   // kA: the half box is fixed (no small-M shrinking), 2 x 64 + 128 rows per stage
   EXPECT_EQ(MainloopFor<Sm90WgmmaDefaultMulticastA<>>::stage_plan(1, 0).tx_bytes, 256u * 128u);
@@ -96,6 +101,9 @@ TEST(WgmmaMulticastStagePlan, ExpectTxEqualsLandingBytes) {
   // kB keeps A's small-M box: 8 + 2 x 64 rows
   EXPECT_EQ(MainloopFor<Sm90WgmmaDefaultMulticastB<>>::stage_plan(1, 0).tx_bytes, 136u * 128u);
   EXPECT_EQ(MainloopFor<Sm90WgmmaFastMulticastB<>>::stage_plan(4096, 1).b.smem_row, 128);
+  // swapped kB at M = 200: A's 104 rows and both 64-row halves of B, rank 1's into consumer 1's
+  EXPECT_EQ(MainloopFor<Sm90WgmmaMidMMulticastB<104>>::stage_plan(200, 0).tx_bytes, 232u * 128u);
+  EXPECT_EQ(MainloopFor<Sm90WgmmaMidMMulticastB<104>>::stage_plan(200, 1).b.smem_row, 64);
 }
 
 TEST(WgmmaMulticastStagePlan, TensorMapBoxesAreTheCopies) {
@@ -105,6 +113,7 @@ TEST(WgmmaMulticastStagePlan, TensorMapBoxesAreTheCopies) {
     check_boxes<Sm90WgmmaDefaultMulticastB<>>(m, 4096, 512);
     check_boxes<Sm90WgmmaFastMulticastA<>>(m, 4096, 512);
     check_boxes<Sm90WgmmaFastMulticastB<>>(m, 4096, 512);
+    check_boxes<Sm90WgmmaMidMMulticastB<104>>(m, 4096, 512);
   }
 }
 
@@ -261,6 +270,7 @@ TEST(WgmmaMulticastStagePlan, RingsOfBothCtasNeverDeadlockOrOverwrite) {
       EXPECT_TRUE(simulate<Sm90WgmmaDefaultMulticastB<>>(tiles, 4096, seed)) << seed;
       EXPECT_TRUE(simulate<Sm90WgmmaFastMulticastB<>>(tiles, 40, seed)) << seed;
       EXPECT_TRUE(simulate<Sm90WgmmaDefault<>>(tiles, 4096, seed)) << seed;
+      EXPECT_TRUE(simulate<Sm90WgmmaMidMMulticastB<104>>(tiles, 200, seed)) << seed;
     }
 }
 

@@ -193,6 +193,15 @@ TEST(PolicyRules, WgmmaMainloopRules) {
   EXPECT_EQ((config_why<Sm90WgmmaDecode<64>, Blockwise<1, 128, 128>>()), "(valid)");
   EXPECT_EQ((config_why<HintedMulticast, PerTensor>()),
             std::string(FP8GEMM_RULE_WGMMA_L2_STREAM_HINTS));
+  // multicast halves: only the shared operand's rows are halved (B's 128 with kB; A's 104
+  // columns of the swapped tile with kA: 52 rows, no whole swizzle atoms)
+  EXPECT_EQ((config_why<Sm90WgmmaMidMMulticastB<104>, PerTensor>()), "(valid)");
+  EXPECT_EQ((config_why<WgmmaSwapABPolicy<128, 104, 2, 6, e4m3fn, e4m3fn, WgmmaMulticast::kA>,
+                        PerTensor>()),
+            std::string(FP8GEMM_RULE_WGMMA_MULTICAST_HALVES));
+  EXPECT_EQ((config_why<WgmmaSwapABPolicy<128, 96, 2, 6, e4m3fn, e4m3fn, WgmmaMulticast::kA>,
+                        PerTensor>()),
+            "(valid)");
   // an invalid policy: its own rule, no compile error
   EXPECT_EQ(
       (config_why<WgmmaTilePolicy<128, 256, 2, 5>, PerTensor, LayoutB::kNK, FastAccumulation>()),
