@@ -118,7 +118,9 @@ using Sm90WgmmaMidM =
 /// column: they share B's 128-row tile, which each CTA copies half of (one consumer's 64 rows)
 /// and multicasts into both, so a k-block brings BlockMCols + 64 rows from L2 per CTA instead of
 /// BlockMCols + 128. An odd count of tile rows leaves the last pairs' second CTA multiplying for
-/// nothing (M = 200 at 104 columns is two tile rows: one pair per tile column).
+/// nothing (M = 200 at 104 columns is two tile rows: one pair per tile column). Measured no
+/// faster than Sm90WgmmaMidM (0.99-1.05x its time at M = 160-256 on an H100), so no selection uses
+/// it (docs/performance.md#sm90-mid-m).
 template <int BlockMCols, class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaMidMMulticastB =
     WgmmaSwapABPolicy<128, BlockMCols, 2,
