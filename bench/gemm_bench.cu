@@ -408,6 +408,12 @@ void bench_mid_m_multicast(benchmark::State& st, Shape s, int cols) {
   }
 }
 
+/// Sm90WgmmaMidM<104> with its L2 promotion at 256 B (each TMA miss fetches the next k-block's
+/// 128 B of the row too): what the tile streaming B from DRAM gains from it.
+struct MidM104Promote256 : Sm90WgmmaMidM<104> {
+  static constexpr arch::TmaL2Promotion kL2Promotion = arch::TmaL2Promotion::k256B;
+};
+
 /// The Sm90WgmmaMidM widths bench_mid_m has: the smallest one >= `rows`, or 0.
 int mid_m_cols(int rows) {
   for (int c : {64, 80, 96, 104, 112, 128, 160, 192})
@@ -523,6 +529,18 @@ int register_all() {
       if (rows == 2 && cols >= 80 && cols <= 128)  // the cluster's two tiles: both tile rows
         add("fp8gemm/sm90_wgmma_mid_m" + std::to_string(cols) + "_multicast_b/" + shape,
             [s, cols](benchmark::State& st) { bench_mid_m_multicast(st, s, cols); });
+    }
+    if (s.m == 200) {
+      // stages (5 and 6 with the TMA-store epilogue, 7 with register stores: no room for its
+      // staging) and the L2 promotion, at 104 columns
+      add("fp8gemm/sm90_wgmma_mid_m104_s5/" + shape, [s](benchmark::State& st) {
+        bench_fp8gemm<WgmmaSwapABPolicy<128, 104, 2, 5>>(st, s.m, s.n, s.k);
+      });
+      add("fp8gemm/sm90_wgmma_mid_m104_s7_register_stores/" + shape, [s](benchmark::State& st) {
+        bench_fp8gemm<WgmmaSwapABPolicy<128, 104, 2, 7>>(st, s.m, s.n, s.k);
+      });
+      add("fp8gemm/sm90_wgmma_mid_m104_promote256/" + shape,
+          [s](benchmark::State& st) { bench_fp8gemm<MidM104Promote256>(st, s.m, s.n, s.k); });
     }
     if (s.m > 128)  // 128-row tiles as a cluster of the two tile rows
       add("fp8gemm/sm90_wgmma_default_multicast_b/" + shape, [s](benchmark::State& st) {
