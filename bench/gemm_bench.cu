@@ -539,6 +539,10 @@ int register_all() {
       add("fp8gemm/sm90_wgmma_mid_m104_s7_register_stores/" + shape, [s](benchmark::State& st) {
         bench_fp8gemm<WgmmaSwapABPolicy<128, 104, 2, 7>>(st, s.m, s.n, s.k);
       });
+      // one consumer, 64 rows of N per tile: 896 tiles at N = 28672 (6.8 waves of 132, where
+      // the two-consumer tiles' 448 are 3.4), more stages (10), register stores
+      add("fp8gemm/sm90_wgmma_decode104/" + shape,
+          [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaDecode<104>>(st, s.m, s.n, s.k); });
       add("fp8gemm/sm90_wgmma_mid_m104_promote256/" + shape,
           [s](benchmark::State& st) { bench_fp8gemm<MidM104Promote256>(st, s.m, s.n, s.k); });
     }
