@@ -10,12 +10,19 @@
   vs cuBLASLt   = cuBLASLt's median / AutoGemm's median (geomean, min, shapes below 0.95)
   best vs cuBLASLt = cuBLASLt's median / the best candidate's (what any pick could reach)
 
+  waves         = the best candidate's output tiles x splits over the SMs, and the fraction of
+                  its last wave's SM time that has work (tiles / SMs / ceil(tiles / SMs)): where
+                  points below 0.95x cuBLASLt lose SM time to a partial last wave (a scheduler
+                  that balances the last wave would win it back); tiles from the candidate's
+                  kernel name (..._BMxBNx128_...)
+
   python3 bench/tune_report.py TUNE.json[.gz] [--worst 15] [--markdown]
 """
 import argparse
 import gzip
 import json
 import math
+import re
 from collections import defaultdict
 
 
@@ -58,6 +65,23 @@ def host_overhead(p):
     return by["auto"]["host_us"] - by["gemm"]["host_us"]
 
 
+def wave_fill(p, sm_count):
+    """(tiles, filled fraction of the waves' SM time) of the point's best candidate, or None."""
+    best = p.get("best")
+    if not best:
+        return None
+    for e in p["entries"]:
+        if (e["kind"] == "candidate" and e["name"] == best["candidate"] and
+                e["split_k"] == best["split_k"]):
+            tile = re.search(r"_(\d+)x(\d+)x128_", e.get("detail", ""))
+            if not tile:
+                return None
+            bm, bn = int(tile.group(1)), int(tile.group(2))
+            tiles = -(-p["m"] // bm) * -(-p["n"] // bn) * best["split_k"]
+            return tiles, tiles / sm_count / math.ceil(tiles / sm_count)
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("tune_json")
@@ -94,6 +118,21 @@ def main():
             sum(x < 0.95 for x in best_vs) if best_vs else "-",
             "%.2f, %.2f" % (added[len(added) // 2], added[-1]) if added else "-",
             ", ".join("%s %d" % kv for kv in sorted(tiers.items()))))
+    print()
+    print("waves of the best candidate (filled fraction of the waves' SM time), by its ratio "
+          "to cuBLASLt:")
+    for g, rs in sorted(by_g.items()):
+        low, rest = [], []
+        for p, _, b, lt, _ in rs:
+            w = wave_fill(p, data["sm_count"])
+            if w and b and lt:
+                (low if lt / b < 0.95 else rest).append(w)
+        if low or rest:
+            mean = lambda ws: sum(f for _, f in ws) / len(ws) if ws else float("nan")
+            print("  %-11s below 0.95x: %3d points, filled %.2f, one partial wave (tiles < SMs) "
+                  "%d; the rest: %3d points, filled %.2f" % (
+                      g, len(low), mean(low), sum(t < data["sm_count"] for t, _ in low),
+                      len(rest), mean(rest)))
     print()
     print("lowest auto vs cuBLASLt:")
     ranked = sorted(((lt / au, p, au, b, lt) for p, au, b, lt, _ in rows(data) if lt),
