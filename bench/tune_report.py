@@ -82,6 +82,10 @@ def wave_fill(p, sm_count):
     return None
 
 
+def mean_fill(waves):
+    return sum(f for _, f in waves) / len(waves) if waves else float("nan")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("tune_json")
@@ -128,11 +132,10 @@ def main():
             if w and b and lt:
                 (low if lt / b < 0.95 else rest).append(w)
         if low or rest:
-            mean = lambda ws: sum(f for _, f in ws) / len(ws) if ws else float("nan")
             print("  %-11s below 0.95x: %3d points, filled %.2f, one partial wave (tiles < SMs) "
                   "%d; the rest: %3d points, filled %.2f" % (
-                      g, len(low), mean(low), sum(t < data["sm_count"] for t, _ in low),
-                      len(rest), mean(rest)))
+                      g, len(low), mean_fill(low), sum(t < data["sm_count"] for t, _ in low),
+                      len(rest), mean_fill(rest)))
     print()
     print("lowest auto vs cuBLASLt:")
     ranked = sorted(((lt / au, p, au, b, lt) for p, au, b, lt, _ in rows(data) if lt),
