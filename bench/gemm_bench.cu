@@ -167,7 +167,7 @@ bool time_gemm(benchmark::State& state, Operands const& ops, typename G::Argumen
 template <class Policy, class Accumulation = AtomDefaultAccumulation, class Granularity = PerTensor,
           class Act = Identity>
 void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1,
-                   std::int64_t scale_a_ld = 0) {
+                   std::int64_t scale_a_ld = 0, bool stream_k = false) {
   using Config = GemmConfig<Policy, Granularity, LayoutB::kNK, Epilogue<bf16, Act>, Accumulation>;
   Operands ops(m, n, k, IsBlockwise<Granularity>::value);
   typename Gemm<Config>::Arguments args;
@@ -178,10 +178,11 @@ void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1
   args.epilogue.c = static_cast<bf16*>(ops.c), args.epilogue.ldc = n;
   args.a = static_cast<e4m3fn const*>(ops.a[0]), args.b = static_cast<e4m3fn const*>(ops.b[0]);
   args.scale_a_ld = scale_a_ld;
+  if constexpr (IsWgmmaPolicy<Policy>::value) args.stream_k = stream_k;
   if (time_gemm<Gemm<Config>>(state, ops, args))
-    state.SetLabel(Gemm<Config>::name() +
-                   (split_k > 1 ? " split_k " + std::to_string(split_k) : "") +
-                   (scale_a_ld > 0 ? " A scales K-block-major" : ""));
+    state.SetLabel(
+        Gemm<Config>::name() + (split_k > 1 ? " split_k " + std::to_string(split_k) : "") +
+        (stream_k ? " stream_k" : "") + (scale_a_ld > 0 ? " A scales K-block-major" : ""));
 }
 
 /// AutoGemm<Sm90Target> as a user calls it: the choice for (M, N, K) on this device (its tier and
@@ -511,6 +512,31 @@ int register_all() {
     add_cublaslt("cublaslt", s, LtMode::kPerTensor);
     add_cublaslt("cublaslt_fast_accum", s, LtMode::kFastAccum);
   }
+  // Stream-K against the tile-per-CTA walk where the tiles leave a partial last wave of the 132
+  // SMs (96 tiles of 128 x 128 at 512 x 3072; 288 at 512 x 9216: 2.2 waves; 96 at 200 x 6144 and
+  // 224 x 9216 with 128 x 192), and a full-wave control (4096 x 4096 x 7168: 1024 tiles, 7.8
+  // waves).
+  for (Shape const s : {Shape{512, 3072, 8192}, Shape{512, 9216, 4096}, Shape{200, 6144, 4096},
+                        Shape{224, 9216, 4096}, Shape{4096, 4096, 7168}}) {
+    std::string const shape = shape_name(s);
+    add("fp8gemm/sm90_wgmma_default/" + shape,
+        [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaDefault<>>(st, s.m, s.n, s.k); });
+    add("fp8gemm/sm90_wgmma_default_stream_k/" + shape, [s](benchmark::State& st) {
+      bench_fp8gemm<Sm90WgmmaDefault<>>(st, s.m, s.n, s.k, 1, 0, true);
+    });
+    add("fp8gemm/sm90_wgmma_large/" + shape,
+        [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaLarge<>>(st, s.m, s.n, s.k); });
+    add("fp8gemm/sm90_wgmma_large_stream_k/" + shape, [s](benchmark::State& st) {
+      bench_fp8gemm<Sm90WgmmaLarge<>>(st, s.m, s.n, s.k, 1, 0, true);
+    });
+    add("fp8gemm/sm90_wgmma_128x192/" + shape, [s](benchmark::State& st) {
+      bench_fp8gemm<WgmmaTilePolicy<128, 192, 2, 4>>(st, s.m, s.n, s.k);
+    });
+    add("fp8gemm/sm90_wgmma_128x192_stream_k/" + shape, [s](benchmark::State& st) {
+      bench_fp8gemm<WgmmaTilePolicy<128, 192, 2, 4>>(st, s.m, s.n, s.k, 1, 0, true);
+    });
+    add_cublaslt("cublaslt", s, LtMode::kPerTensor);
+  }
   // M = 129-256 in one tile row: the wide swapped tiles (Sm90WgmmaDecode<160 / 192 / 256>, the
   // wgmma N following M) read B once, where 128-row tiles cover M in two tile rows and pad it to
   // 256; beside both 128-row policies and cuBLASLt. Measured slower than the 128-row tiles
@@ -546,6 +572,20 @@ int register_all() {
       add("fp8gemm/sm90_wgmma_mid_m104_promote256/" + shape,
           [s](benchmark::State& st) { bench_fp8gemm<MidM104Promote256>(st, s.m, s.n, s.k); });
     }
+    if (s.m > 128)  // stream-K: the tiles' k-blocks cut evenly over the SMs
+      add("fp8gemm/sm90_wgmma_mid_m" + std::to_string(mid_m_cols((s.m + 1) / 2)) + "_stream_k/" +
+              shape,
+          [s](benchmark::State& st) {
+            int const cols = mid_m_cols((s.m + 1) / 2);
+            if (cols == 104)
+              bench_fp8gemm<Sm90WgmmaMidM<104>>(st, s.m, s.n, s.k, 1, 0, true);
+            else if (cols == 80)
+              bench_fp8gemm<Sm90WgmmaMidM<80>>(st, s.m, s.n, s.k, 1, 0, true);
+            else if (cols == 96)
+              bench_fp8gemm<Sm90WgmmaMidM<96>>(st, s.m, s.n, s.k, 1, 0, true);
+            else
+              bench_fp8gemm<Sm90WgmmaMidM<128>>(st, s.m, s.n, s.k, 1, 0, true);
+          });
     if (s.m > 128)  // 128-row tiles as a cluster of the two tile rows
       add("fp8gemm/sm90_wgmma_default_multicast_b/" + shape, [s](benchmark::State& st) {
         bench_fp8gemm<Sm90WgmmaDefaultMulticastB<>>(st, s.m, s.n, s.k);

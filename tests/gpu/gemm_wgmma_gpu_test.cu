@@ -317,6 +317,49 @@ TEST(WgmmaMidMSplitK, DeterministicAndMatchesUnsplit) {
   EXPECT_TRUE(split_k_consistent<M160Fp8>(b, run_on_gpu<M160Fp8>));
 }
 
+/// Stream-K (Arguments::stream_k): the tiles' k-blocks cut evenly over the CTAs, a tile cut
+/// between CTAs summed through the workspace's slots (poisoned here, flags included: run()
+/// zeroes the flags). Each config: tiles fewer than the SMs (every tile cut), more than the SMs
+/// with a partial last wave, K of one and two k-blocks, a CTA count forced low (sm_count 7: long
+/// walks over several tiles), fp8 C with amax; against FP64, twice the same bits, and within the
+/// bound of the uncut run. Cooperative WGMMA tiles straight and swapped, promoted in one or four
+/// chunks, Blockwise.
+TEST(WgmmaStreamK, DeterministicAndMatchesUncut) {
+  using Default = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  using MidM = GemmConfig<Sm90WgmmaMidM<104>, PerChannel, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  using Decode = GemmConfig<Sm90WgmmaDecode<16>, PerChannel, LayoutB::kNK, Epilogue<float>>;
+  using Large = GemmConfig<Sm90WgmmaLarge<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  using Block = GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK,
+                           Epilogue<fp16, Identity>>;
+  using Fp8 = GemmConfig<Sm90WgmmaDefault<>, PerChannel, LayoutB::kNK, Epilogue<e4m3fn, GeluTanh>>;
+  std::uint64_t seed = std::random_device{}();
+  std::cout << "  seed " << seed << "\n";
+  auto cases = [&seed](std::initializer_list<GemmCase> list) {
+    std::vector<GemmCase> out;
+    for (GemmCase c : list) {
+      c.seed = seed++;
+      c.stream_k = true;
+      out.push_back(c);
+    }
+    return out;
+  };
+  for (GemmCase c : cases({{300, 2000, 3000}, {256, 1000, 129}, {200, 4100, 1000}}))
+    EXPECT_TRUE(split_k_consistent<Default>(c, run_on_gpu<Default>));
+  GemmCase few{300, 2000, 3000};
+  few.sm_count = 7;
+  for (GemmCase c : cases({few})) EXPECT_TRUE(split_k_consistent<Default>(c, run_on_gpu<Default>));
+  for (GemmCase c : cases({{200, 3000, 2048}, {130, 520, 1300}}))
+    EXPECT_TRUE(split_k_consistent<MidM>(c, run_on_gpu<MidM>));
+  for (GemmCase c : cases({{16, 2000, 4096}, {5, 300, 128}}))
+    EXPECT_TRUE(split_k_consistent<Decode>(c, run_on_gpu<Decode>));
+  for (GemmCase c : cases({{512, 3072, 2048}}))
+    EXPECT_TRUE(split_k_consistent<Large>(c, run_on_gpu<Large>));
+  for (GemmCase c : cases({{300, 1024, 2048}}))
+    EXPECT_TRUE(split_k_consistent<Block>(c, run_on_gpu<Block>));
+  for (GemmCase c : cases({{200, 1000, 1500}}))
+    EXPECT_TRUE(split_k_consistent<Fp8>(c, run_on_gpu<Fp8>));
+}
+
 /// The clustered two-consumer tiles (Sm90WgmmaMidMMulticastB) compute each tile as the
 /// unclustered ones do, only B's tile arrives in two multicast halves: the same bits, for one,
 /// two and three tile rows (the last pair's second CTA past M), N past a tile, split-K 2.

@@ -60,6 +60,12 @@ class Gemm {
     /// (torch's column-major (M, K/128) A scales, scale_a_ld = their stride(1)); then
     /// scale_a_count >= (scale_shape_a.cols - 1) * scale_a_ld + scale_shape_a.rows.
     std::int64_t scale_a_ld = 0;
+    /// Persistent WGMMA kernel, cooperative unclustered policies, split_k = 1: true cuts the
+    /// tiles' k-blocks evenly over the CTAs (stream-K: no SM idles through a partial last wave;
+    /// kernel/stream_k.hpp), a tile cut between CTAs summed in FP32 through the workspace in a
+    /// fixed order (deterministic; not the bits of the uncut tile). Needs workspace_size(args)
+    /// bytes of workspace; run() zeroes its flags first.
+    bool stream_k = false;
   };
 
   static std::string name() {
@@ -110,10 +116,27 @@ class Gemm {
   /// SIZE_MAX when the size does not fit a size_t (can_implement refuses such arguments anyway).
   static std::size_t workspace_size(Arguments const& args) {
     ProblemShape const& pr = args.problem;
+    if constexpr (kStreamK) {
+      if (args.stream_k) return Kernel::stream_k_workspace_bytes(stream_k_ctas(args));
+    }
     if (args.split_k <= 1 || pr.m < 1 || pr.n < 1) return 0;
     std::size_t const per_split = std::size_t(pr.m) * std::size_t(pr.n) * sizeof(float);  // < 2^64
     if (per_split > SIZE_MAX / std::size_t(args.split_k)) return SIZE_MAX;
     return std::size_t(args.split_k) * per_split;
+  }
+
+  /// Whether the kernel offers stream-K (the persistent WGMMA kernel's scheduler).
+  static constexpr bool kStreamK = IsWgmmaPolicy<Policy>::value;
+  /// The CTAs a stream-K launch runs (PersistentTileScheduler::initialize: at most one per SM and
+  /// per k-block of the tiles), for the workspace's size; the device's SM count, or sm_count.
+  static int stream_k_ctas(Arguments const& args) {
+    ProblemShape const& pr = args.problem;
+    int sms = 0;
+    if (!arch::multiprocessor_count(&sms).ok() || sms < 1) sms = 1024;  // an upper bound
+    if (args.sm_count > 0 && args.sm_count < sms) sms = args.sm_count;
+    std::int64_t const iters = pr.tiles_m<Policy::kBlockM>() * pr.tiles_n<Policy::kBlockN>() *
+                               pr.k_tiles<Policy::kBlockK>();
+    return static_cast<int>(iters < sms ? (iters > 0 ? iters : 1) : sms);
   }
 
   /// Every precondition of run(), checked on the host; the message names the one that failed.
@@ -203,6 +226,19 @@ class Gemm {
     if (args.split_k > 1)
       FP8GEMM_RETURN_IF_ERROR(check_aligned(args.workspace, alignof(float), "the split-K workspace",
                                             "FP32 partial sums"));
+    if (args.stream_k) {
+      if constexpr (!kStreamK)
+        return fail(StatusCode::kErrorUnsupported,
+                    "stream_k is offered by the persistent TMA + WGMMA kernel (WgmmaTilePolicy, "
+                    "WgmmaSwapABPolicy); this policy's kernel launches one workgroup per tile");
+      if (args.workspace == nullptr)
+        return fail(StatusCode::kErrorNullPointer,
+                    "stream_k needs a workspace of workspace_size(args) = " +
+                        std::to_string(workspace_size(args)) + " bytes");
+      FP8GEMM_RETURN_IF_ERROR(
+          check_aligned(args.workspace, 16, "the stream-K workspace",
+                        "flags and FP32 partial sums, stored 16 bytes at a time"));
+    }
     return arch::check_target<typename Policy::Arch>();
   }
 
@@ -214,6 +250,11 @@ class Gemm {
         Kernel::initialize(kernel_arguments(args), static_cast<float*>(args.workspace), p));
     if (args.epilogue.amax != nullptr)
       FP8GEMM_RETURN_IF_ERROR(arch::zero_bytes(args.epilogue.amax, sizeof(float), stream));
+    if constexpr (kStreamK) {
+      if (args.stream_k)  // the flags (the slots are written before they are read)
+        FP8GEMM_RETURN_IF_ERROR(arch::zero_bytes(
+            args.workspace, Kernel::stream_k_flag_bytes(p.scheduler.grid), stream));
+    }
     using Scheduler = typename Kernel::TileScheduler;
     FP8GEMM_RETURN_IF_ERROR(arch::launch<Kernel>(Scheduler::grid_x(p.scheduler),
                                                  Scheduler::grid_y(p.scheduler), p, stream));
@@ -249,7 +290,10 @@ class Gemm {
     k.epilogue.scale_b = k.mainloop.scale_b;
     k.scheduler.split_k = args.split_k;
     k.scheduler.band_m = args.band_m;
-    if constexpr (IsWgmmaPolicy<Policy>::value) k.scheduler.sm_count = args.sm_count;
+    if constexpr (IsWgmmaPolicy<Policy>::value) {
+      k.scheduler.sm_count = args.sm_count;
+      k.scheduler.stream_k = args.stream_k;
+    }
     return k;
   }
 };

@@ -200,6 +200,12 @@ struct WarpSpecializedGemmKernel {
         // a pair's tile past the matrix (odd tile count) multiplied its partner's tile, to
         // consume the shared stages: nothing to store
         if (!t.store) continue;
+        if (t.partial_slot >= 0) {  // stream-K: a segment short of the tile's last k-block
+          stream_k_leave_partial(p, t.partial_slot, coords, acc);
+          continue;
+        }
+        if (t.fixup_end > t.fixup_begin)  // stream-K: the tile's earlier segments, in order
+          stream_k_add_partials(p, t.fixup_begin, t.fixup_end, coords, acc);
         if (p.scheduler.split_k == 1)
           Epilogue::store(p.epilogue, epilogue_storage(shared_all), OutputBounds::of(p.problem), m0,
                           n0, acc, coords, dq);
@@ -253,6 +259,74 @@ struct WarpSpecializedGemmKernel {
                             t.n0, acc, coords, dq);
     }
     Epilogue::finish(p.epilogue, coords);  // its copies out of shared memory, before exit
+  }
+
+  /// Stream-K's workspace (PersistentTileScheduler::Arguments::stream_k): one int flag per CTA
+  /// and consumer warpgroup (zeroed by Gemm::run before the launch, set by the slot's writer,
+  /// reset by its reader), then per CTA and consumer a slot of FP32 partial sums, a thread's
+  /// accumulators in register order as float4s interleaved over the warpgroup's threads:
+  ///   slot(cta, consumer)[(q · 128 + t) · 4 + j] = register 4 q + j of thread t
+  static constexpr int kThreadRegs = Policy::kAtomsM * Mainloop::Atom::kAccumulators;
+  static_assert(kThreadRegs % 4 == 0, "stream-K slots hold a thread's accumulators as float4s");
+  static constexpr int kConsumerThreads = Arch::kWarpgroupThreads;
+  FP8GEMM_HOST_DEVICE static constexpr std::size_t stream_k_flag_bytes(int ctas) {
+    return (std::size_t(ctas) * Policy::kConsumers * sizeof(int) + 255) / 256 * 256;
+  }
+  static constexpr std::size_t stream_k_workspace_bytes(int ctas) {
+    return stream_k_flag_bytes(ctas) +
+           std::size_t(ctas) * Policy::kConsumers * kConsumerThreads * kThreadRegs * sizeof(float);
+  }
+  /// Named barrier of one consumer warpgroup for its stream-K flags (1-2: ping-pong hand-off,
+  /// 3-4: TmaStoreEpilogue).
+  FP8GEMM_DEVICE static int stream_k_barrier(int consumer) { return 5 + consumer; }
+  FP8GEMM_DEVICE static int* stream_k_flag(Params const& p, int cta, int consumer) {
+    return reinterpret_cast<int*>(p.workspace) + cta * Policy::kConsumers + consumer;
+  }
+  FP8GEMM_DEVICE static float* stream_k_slot(Params const& p, int cta, int consumer) {
+    auto* base =
+        reinterpret_cast<unsigned char*>(p.workspace) + stream_k_flag_bytes(p.scheduler.grid);
+    return reinterpret_cast<float*>(base) +
+           (std::int64_t(cta) * Policy::kConsumers + consumer) * kConsumerThreads * kThreadRegs;
+  }
+
+  /// This consumer's accumulators into slot (cta, consumer), then its flag raised.
+  template <class Coords>
+  FP8GEMM_DEVICE static void stream_k_leave_partial(Params const& p, int cta, Coords const& c,
+                                                    Accumulators const& acc) {
+    float* const slot = stream_k_slot(p, cta, c.consumer);
+    float const* const regs = &acc.v[0][0][0];
+    struct alignas(16) Four {
+      float v[4];
+    };
+    FP8GEMM_UNROLL
+    for (int q = 0; q < kThreadRegs / 4; ++q) {
+      Four const f = {{regs[4 * q], regs[4 * q + 1], regs[4 * q + 2], regs[4 * q + 3]}};
+      reinterpret_cast<Four*>(slot)[q * kConsumerThreads + c.t] = f;
+    }
+    // waits for: every thread of the warpgroup issued its writes (the release covers them)
+    arch::named_barrier_sync(stream_k_barrier(c.consumer), kConsumerThreads);
+    if (c.t == 0) arch::flag_release(stream_k_flag(p, cta, c.consumer), 1);
+  }
+
+  /// acc += slots (cta, consumer) for cta in [begin, end), in that order, each once its flag is
+  /// raised (lower CTAs only: stream_k.hpp).
+  template <class Coords>
+  FP8GEMM_DEVICE static void stream_k_add_partials(Params const& p, int begin, int end,
+                                                   Coords const& c, Accumulators& acc) {
+    float* const regs = &acc.v[0][0][0];
+    for (int cta = begin; cta < end; ++cta) {
+      if (c.t == 0) arch::flag_acquire_and_reset(stream_k_flag(p, cta, c.consumer));
+      // waits for: thread 0 saw the slot's flag (its writes are visible from here on)
+      arch::named_barrier_sync(stream_k_barrier(c.consumer), kConsumerThreads);
+      float const* const slot = stream_k_slot(p, cta, c.consumer);
+      FP8GEMM_UNROLL
+      for (int q = 0; q < kThreadRegs / 4; ++q) {
+        float v[4];
+        arch::load_l2_f32x4(slot + (std::int64_t(q) * kConsumerThreads + c.t) * 4, v);
+        FP8GEMM_UNROLL
+        for (int j = 0; j < 4; ++j) regs[4 * q + j] += v[j];
+      }
+    }
   }
 
   /// The epilogue's part of shared memory; an empty one is never accessed.

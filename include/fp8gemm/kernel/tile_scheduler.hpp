@@ -18,6 +18,7 @@
 
 #include "fp8gemm/arch/launch.hpp"
 #include "fp8gemm/arch/thread.hpp"
+#include "fp8gemm/kernel/stream_k.hpp"
 #include "fp8gemm/problem_shape.hpp"
 #include "fp8gemm/status.hpp"
 
@@ -26,7 +27,10 @@ namespace fp8gemm {
 /// One unit of work: the output tile at (m0, n0) (its tile indices m, n) of problem `group`, over
 /// K tiles [k_tile_begin, k_tile_end), the split-th part of K. store = false: a cluster pair's
 /// tile past the matrix, which is loaded and multiplied (its partner's tile) but not stored.
-/// valid = false: next() was asked past the end of the walk (more() said false). A grouped
+/// valid = false: next() was asked past the end of the walk (more() said false). Stream-K
+/// (stream_k.hpp): a segment that does not reach the tile's last k-block leaves its FP32 partial
+/// sum in slot partial_slot (>= 0) instead of storing C; a final segment that does not start at
+/// k-block 0 first adds slots [fixup_begin, fixup_end), in order. A grouped
 /// scheduler's tile: m0, n0 are in the group's C, (load_m0, load_n0) where the mainloop reads it in
 /// the flattened operands, bounds the group's outputs, offsets where the group's C and scales are.
 struct WorkTile {
@@ -38,6 +42,8 @@ struct WorkTile {
   GroupOffsets offsets;          // grouped
   int k_tile_begin = 0, k_tile_end = 0;
   int split = 0;
+  int partial_slot = -1;               // stream-K: >= 0, this segment's partial sum goes there
+  int fixup_begin = 0, fixup_end = 0;  // stream-K: the slots added before the store
   bool store = true;
   bool valid = false;
   FP8GEMM_HOST_DEVICE explicit operator bool() const { return valid; }
@@ -209,6 +215,10 @@ struct RasterTileScheduler {
 /// pairs' rank-1 tile past the matrix: that CTA still loads and multiplies (its partner's tile,
 /// so every copy stays inside the matrix) and stores nothing (WorkTile::store = false).
 /// grid = 2 x min(SMs / 2, items).
+///
+/// Stream-K (Arguments::stream_k, unclustered cooperative policies, split_k = 1): CTA c walks the
+/// segments of its share of the tiles' k-blocks (stream_k.hpp, tiles in the banded order above);
+/// grid = min(SMs, tiles x k-blocks), so every CTA has at least one k-block and all are resident.
 template <class Policy>
 struct PersistentTileScheduler {
   using Arch = typename Policy::Arch;
@@ -218,11 +228,13 @@ struct PersistentTileScheduler {
   static constexpr bool kOneTilePerWorkgroup = false;
 
   struct Arguments {
-    int split_k = 1;   // > 1: each tile's K range split over that many work items
-    int band_m = 0;    // tile rows per band of the raster order; 0: auto_band_m
-    int sm_count = 0;  // > 0: at most that many CTAs (SMs); 0: the device's SM count
+    int split_k = 1;        // > 1: each tile's K range split over that many work items
+    int band_m = 0;         // tile rows per band of the raster order; 0: auto_band_m
+    int sm_count = 0;       // > 0: at most that many CTAs (SMs); 0: the device's SM count
+    bool stream_k = false;  // the tiles' k-blocks cut evenly over the CTAs (stream_k.hpp)
   };
   struct Params {
+    bool stream_k = false;
     int tiles_m = 1, tiles_n = 1;
     int band_m = 8;
     int grid = 1;  // CTAs launched: min(SMs, items); clusters: 2 x min(SMs / 2, items)
@@ -246,6 +258,25 @@ struct PersistentTileScheduler {
     if (args.sm_count < 0)
       return fail(StatusCode::kErrorInvalidArgument,
                   "sm_count must be >= 0 (0: every SM); got " + std::to_string(args.sm_count));
+    if (args.stream_k) {
+      if (args.split_k != 1)
+        return fail(StatusCode::kErrorInvalidArgument,
+                    "stream_k cuts every tile's K itself: split_k must be 1; got " +
+                        std::to_string(args.split_k));
+      if (kClusterSize > 1)
+        return fail(StatusCode::kErrorUnsupported,
+                    "stream_k is for unclustered policies (a multicast policy's two CTAs walk "
+                    "the same tile pairs; stream-K's CTAs walk different K ranges)");
+      if (Policy::kPingPong)
+        return fail(StatusCode::kErrorUnsupported,
+                    "stream_k is for the cooperative schedule (ping-pong consumers alternate "
+                    "whole tiles)");
+      if (problem.tiles_m<Policy::kBlockM>() * problem.tiles_n<Policy::kBlockN>() *
+              problem.k_tiles<Policy::kBlockK>() >
+          INT32_MAX)
+        return fail(StatusCode::kErrorInvalidSize,
+                    "stream_k: tiles x k-blocks must fit an int (the walk's tile index)");
+    }
     std::int64_t const items = problem.tiles_m<Policy::kBlockM>() *
                                problem.tiles_n<Policy::kBlockN>() *
                                args.split_k;  // an upper bound of the pair count with clusters
@@ -269,9 +300,34 @@ struct PersistentTileScheduler {
     int sms = 1;
     FP8GEMM_RETURN_IF_ERROR(arch::multiprocessor_count(&sms));
     if (args.sm_count > 0 && args.sm_count < sms) sms = args.sm_count;
+    p.stream_k = args.stream_k;
+    if (p.stream_k) {
+      // every CTA at least one k-block (stream_k.hpp: an empty range would leave no partial)
+      std::int64_t const iters = std::int64_t(p.tiles_m) * p.tiles_n * p.k_tiles;
+      p.grid = static_cast<int>(iters < sms ? iters : sms);
+      p.band_m = band_m_for(args.band_m,
+                            p.grid < p.tiles_m * p.tiles_n ? p.grid : p.tiles_m * p.tiles_n, 1);
+      return Status::success();
+    }
     p.grid = grid_for(items(p), sms);
     p.band_m = band_m_for(args.band_m, p.grid, p.split_k);
     return Status::success();
+  }
+
+  /// Stream-K's cut of the tiles' k-blocks over the grid.
+  FP8GEMM_HOST_DEVICE static StreamKPlan stream_k_plan(Params const& p) {
+    return {p.tiles_m * p.tiles_n, p.k_tiles, p.grid};
+  }
+
+  /// Stream-K: CTA `cta`'s segment starting at iteration `it`, as a WorkTile.
+  FP8GEMM_HOST_DEVICE static WorkTile stream_k_work(Params const& p, int cta, std::int64_t it) {
+    StreamKSegment const seg = stream_k_segment(stream_k_plan(p), cta, it);
+    TileCoord const t = banded_tile(seg.tile, p.tiles_m, p.tiles_n, p.band_m);
+    WorkTile w = work_tile<Policy>(t.m, t.n, 0, p.k_tiles, p.k_tiles);
+    w.k_tile_begin = seg.kb_begin, w.k_tile_end = seg.kb_end;
+    w.partial_slot = seg.final ? -1 : cta;
+    w.fixup_begin = seg.fixup_begin, w.fixup_end = seg.fixup_end;
+    return w;
   }
 
   /// band_m for `tiles` output tiles in flight at once (the grid's CTAs, over the K splits).
@@ -346,11 +402,23 @@ struct PersistentTileScheduler {
   /// this CTA's place in its cluster. Every thread that walks gets the same sequence. `p` stays
   /// where the kernel has it (parameter space), read per item, not copied into registers held
   /// across the main loop (docs/performance.md#persistent-walk-registers).
+  /// Stream-K: CTA `first` walks its range of iterations (stride and rank unused).
   FP8GEMM_DEVICE PersistentTileScheduler(Params const& p, int first, int stride, int rank)
-      : params_(p), items_(items(p)), next_(first), stride_(stride), rank_(rank) {}
+      : params_(p), items_(items(p)), next_(first), stride_(stride), rank_(rank) {
+    if (p.stream_k) {
+      StreamKPlan const plan = stream_k_plan(p);
+      it_ = plan.begin(first), end_ = plan.begin(first + 1);
+    }
+  }
   /// Whether next() has more work to give.
-  FP8GEMM_DEVICE bool more() const { return next_ < items_; }
+  FP8GEMM_DEVICE bool more() const { return params_.stream_k ? it_ < end_ : next_ < items_; }
   FP8GEMM_DEVICE WorkTile next() {
+    if (params_.stream_k) {
+      if (it_ >= end_) return WorkTile{};
+      WorkTile const w = stream_k_work(params_, next_, it_);
+      it_ += w.k_tile_end - w.k_tile_begin;
+      return w;
+    }
     if (next_ >= items_) return WorkTile{};
     WorkTile const w = work(params_, next_, rank_);
     next_ += stride_;
@@ -360,6 +428,7 @@ struct PersistentTileScheduler {
  private:
   Params const& params_;
   int items_, next_, stride_, rank_;
+  std::int64_t it_ = 0, end_ = 0;  // stream-K: this CTA's next iteration and its range's end
 };
 
 }  // namespace fp8gemm

@@ -309,6 +309,54 @@ FP8GEMM_DEVICE void named_barrier_arrive(int id, int threads) {
 #endif
 }
 
+/// A flag between CTAs of one grid (stream-K's partial sums): st.release.gpu of `value` after
+/// this thread's earlier writes, and those its block barrier ordered before it, are visible at
+/// GPU scope (fence.acq_rel.gpu first: the writers are the warpgroup's other threads).
+FP8GEMM_DEVICE void flag_release(int* flag, int value) {
+#if defined(FP8GEMM_ARCH_SM90A)
+  asm volatile("fence.acq_rel.gpu;\n\tst.release.gpu.global.s32 [%0], %1;\n" ::"l"(flag), "r"(value)
+               : "memory");
+#elif defined(FP8GEMM_DEVICE_PASS)
+  (void)flag, (void)value;
+  FP8GEMM_DEVICE_TRAP();
+#else
+  (void)flag, (void)value;
+#endif
+}
+
+/// Spins until *flag != 0 (ld.acquire.gpu: what the releasing CTA wrote before its flag_release
+/// is then visible to this thread, and through a block barrier to the others), then resets it to
+/// 0 for the grid's next launch.
+FP8GEMM_DEVICE void flag_acquire_and_reset(int* flag) {
+#if defined(FP8GEMM_ARCH_SM90A)
+  int seen = 0;
+  do {
+    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];\n" : "=r"(seen) : "l"(flag) : "memory");
+  } while (seen == 0);
+  asm volatile("st.relaxed.gpu.global.s32 [%0], 0;\n" ::"l"(flag) : "memory");
+#elif defined(FP8GEMM_DEVICE_PASS)
+  (void)flag;
+  FP8GEMM_DEVICE_TRAP();
+#else
+  (void)flag;
+#endif
+}
+
+/// ld.global.cg.v4.f32: four floats from L2, not from this SM's L1 (data another CTA wrote).
+FP8GEMM_DEVICE void load_l2_f32x4(float const* src, float (&v)[4]) {
+#if defined(FP8GEMM_ARCH_SM90A)
+  asm volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];\n"
+               : "=f"(v[0]), "=f"(v[1]), "=f"(v[2]), "=f"(v[3])
+               : "l"(src)
+               : "memory");
+#elif defined(FP8GEMM_DEVICE_PASS)
+  (void)src, (void)v;
+  FP8GEMM_DEVICE_TRAP();
+#else
+  for (int i = 0; i < 4; ++i) v[i] = src[i];
+#endif
+}
+
 /// setmaxnreg.inc.sync.aligned.u32 Regs: raises this warpgroup's per-thread register limit,
 /// taking registers from the block's pool (blocks until a setmaxnreg.dec released enough).
 /// Every thread of the warpgroup executes it; the kernel needs __launch_bounds__(threads, 1),

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+/// Stream-K (kernel layer): the whole GEMM's work cut evenly over the persistent grid's CTAs, so
+/// that no SM idles through a partial last wave of tiles (docs/performance.md#sm90-stream-k).
+///
+/// The iterations are (tile t, k-block kb) numbered t · KB + kb, tiles in the scheduler's banded
+/// order, KB = ceil(K / BlockK). CTA c of C owns the range [begin(c), begin(c + 1)),
+///   begin(c) = floor(c · I / C),   I = tiles · KB,
+/// and walks it as segments: the part of one tile's k-blocks inside the range. A segment that
+/// reaches the tile's last k-block is the tile's final one; its CTA adds the tile's earlier
+/// segments' FP32 partial sums to its own, in CTA order (deterministic), and stores the tile. Any
+/// other segment ends where its CTA's range ends, so it is that CTA's last segment: a CTA leaves
+/// at most one partial sum, in its own slot c, and the slots a final segment adds are those of
+/// CTAs owner(t · KB) .. c - 1, all below c. A CTA waits only for lower CTAs, and a CTA's partial
+/// (its last segment) never waits on a higher one: with every CTA resident (one per SM, the grid
+/// no larger than the SMs) the waits cannot close a cycle.
+#pragma once
+
+#include <cstdint>
+
+#include "fp8gemm/arch/thread.hpp"
+
+namespace fp8gemm {
+
+/// The cut of `tiles` x `k_blocks` iterations over `ctas` CTAs (all >= 1).
+struct StreamKPlan {
+  int tiles = 1, k_blocks = 1, ctas = 1;
+
+  FP8GEMM_HOST_DEVICE std::int64_t iters() const { return std::int64_t(tiles) * k_blocks; }
+  /// CTA c's first iteration; begin(ctas) = iters(). Ranges differ in length by at most one.
+  FP8GEMM_HOST_DEVICE std::int64_t begin(int c) const { return iters() * c / ctas; }
+  /// The CTA whose range holds iteration `it` (0 <= it < iters()): the last c with begin(c) <= it
+  /// (CTAs with empty ranges, when ctas > iters(), own nothing).
+  FP8GEMM_HOST_DEVICE int owner(std::int64_t it) const {
+    int c = static_cast<int>(it * ctas / iters());  // begin(c) <= it
+    while (c + 1 < ctas && begin(c + 1) <= it) ++c;
+    return c;
+  }
+};
+
+/// One segment of a CTA's walk: tile `tile` (in banded order), k-blocks [kb_begin, kb_end).
+/// final: kb_end is the tile's last k-block; then [fixup_begin, fixup_end) are the CTAs whose
+/// slots hold the tile's earlier partial sums (empty when the segment starts at k-block 0).
+/// Otherwise the segment's partial sum goes to its CTA's slot.
+struct StreamKSegment {
+  int tile = 0;
+  int kb_begin = 0, kb_end = 0;
+  bool final = false;
+  int fixup_begin = 0, fixup_end = 0;
+};
+
+/// The segment of CTA `cta` that starts at iteration `it` (begin(cta) <= it < begin(cta + 1)).
+FP8GEMM_HOST_DEVICE StreamKSegment stream_k_segment(StreamKPlan const& plan, int cta,
+                                                    std::int64_t it) {
+  StreamKSegment s;
+  s.tile = static_cast<int>(it / plan.k_blocks);
+  s.kb_begin = static_cast<int>(it % plan.k_blocks);
+  std::int64_t const left = plan.begin(cta + 1) - it;  // iterations left in the range, >= 1
+  s.kb_end = left < plan.k_blocks - s.kb_begin ? s.kb_begin + static_cast<int>(left)
+                                               : plan.k_blocks;
+  s.final = s.kb_end == plan.k_blocks;
+  if (s.final && s.kb_begin > 0) {
+    s.fixup_begin = plan.owner(std::int64_t(s.tile) * plan.k_blocks);
+    s.fixup_end = cta;
+  }
+  return s;
+}
+
+}  // namespace fp8gemm

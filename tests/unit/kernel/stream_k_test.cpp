@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+// Stream-K's cut of the tiles' k-blocks over the CTAs (kernel/stream_k.hpp, PersistentTileScheduler
+// with Arguments::stream_k), on the host. Checked, for tile counts below, at and above the CTA
+// count and K of one to many k-blocks:
+//  - every (tile, k-block) is in exactly one segment; the CTAs' shares differ by at most one;
+//  - each tile has exactly one final segment (it reaches the tile's last k-block), and its fixup
+//    range names exactly the CTAs whose partial sums hold the tile's other k-blocks, all lower
+//    than the final one's CTA;
+//  - a CTA leaves at most one partial sum, and only from its last segment (one slot per CTA);
+//  - owner() against a search of the ranges;
+//  - the flag protocol (a final segment waits for its range's slots; a partial raises its slot)
+//    completes under random interleavings of the CTAs: no wait can be left hanging;
+//  - the scheduler's WorkTiles: the banded order's tiles, the segments' K ranges and slots.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fp8gemm/fp8gemm.hpp"
+
+namespace fp8gemm {
+namespace {
+
+/// CTA c's segments, in walk order.
+std::vector<StreamKSegment> walk(StreamKPlan const& plan, int c) {
+  std::vector<StreamKSegment> out;
+  for (std::int64_t it = plan.begin(c); it < plan.begin(c + 1);) {
+    StreamKSegment const s = stream_k_segment(plan, c, it);
+    EXPECT_LT(s.kb_begin, s.kb_end);
+    EXPECT_EQ(std::int64_t(s.tile) * plan.k_blocks + s.kb_begin, it);
+    it += s.kb_end - s.kb_begin;
+    out.push_back(s);
+  }
+  return out;
+}
+
+void check_plan(StreamKPlan const& plan) {
+  SCOPED_TRACE(::testing::Message() << plan.tiles << " tiles x " << plan.k_blocks
+                                    << " k-blocks over " << plan.ctas << " CTAs");
+  ASSERT_LE(plan.ctas, plan.iters()) << "the scheduler keeps every CTA's range non-empty";
+  std::vector<int> covered(static_cast<std::size_t>(plan.iters()), 0);
+  std::vector<int> finals(static_cast<std::size_t>(plan.tiles), 0);
+  // per tile, the CTAs that left a partial sum of it
+  std::vector<std::vector<int>> partials(static_cast<std::size_t>(plan.tiles));
+  std::vector<StreamKSegment> final_of(static_cast<std::size_t>(plan.tiles));
+  std::vector<int> final_cta(static_cast<std::size_t>(plan.tiles), -1);
+  std::int64_t const fewest = plan.iters() / plan.ctas;
+  for (int c = 0; c < plan.ctas; ++c) {
+    std::int64_t const share = plan.begin(c + 1) - plan.begin(c);
+    EXPECT_TRUE(share == fewest || share == fewest + 1) << "CTA " << c;
+    std::vector<StreamKSegment> const segs = walk(plan, c);
+    for (std::size_t i = 0; i < segs.size(); ++i) {
+      StreamKSegment const& s = segs[i];
+      for (int kb = s.kb_begin; kb < s.kb_end; ++kb)
+        ++covered[static_cast<std::size_t>(std::int64_t(s.tile) * plan.k_blocks + kb)];
+      if (s.final) {
+        ++finals[static_cast<std::size_t>(s.tile)];
+        final_of[static_cast<std::size_t>(s.tile)] = s;
+        final_cta[static_cast<std::size_t>(s.tile)] = c;
+      } else {
+        EXPECT_EQ(i + 1, segs.size()) << "CTA " << c << ": a partial sum only from its last segment";
+        partials[static_cast<std::size_t>(s.tile)].push_back(c);
+      }
+    }
+    for (std::int64_t it = plan.begin(c); it < plan.begin(c + 1); it += 1 + share / 5)
+      ASSERT_EQ(plan.owner(it), c) << "iteration " << it;
+    ASSERT_EQ(plan.owner(plan.begin(c + 1) - 1), c);
+  }
+  for (std::int64_t it = 0; it < plan.iters(); ++it)
+    ASSERT_EQ(covered[static_cast<std::size_t>(it)], 1) << "iteration " << it;
+  for (int t = 0; t < plan.tiles; ++t) {
+    ASSERT_EQ(finals[static_cast<std::size_t>(t)], 1) << "tile " << t;
+    StreamKSegment const& f = final_of[static_cast<std::size_t>(t)];
+    std::vector<int> const& p = partials[static_cast<std::size_t>(t)];
+    ASSERT_EQ(f.fixup_end - f.fixup_begin, static_cast<int>(p.size())) << "tile " << t;
+    for (std::size_t i = 0; i < p.size(); ++i)
+      EXPECT_EQ(p[i], f.fixup_begin + static_cast<int>(i)) << "tile " << t;
+    if (!p.empty()) {
+      EXPECT_EQ(f.fixup_end, final_cta[static_cast<std::size_t>(t)]) << "tile " << t;
+    }
+  }
+}
+
+TEST(StreamK, SegmentsCoverEveryKBlockOnceWithOneFinalPerTile) {
+  for (int tiles : {1, 2, 5, 96, 131, 132, 133, 448, 1000})
+    for (int k_blocks : {1, 2, 3, 8, 32, 129})
+      for (int ctas : {1, 2, 7, 66, 132}) {
+        StreamKPlan const plan{tiles, k_blocks, ctas};
+        if (plan.ctas > plan.iters()) continue;  // the scheduler shrinks the grid
+        check_plan(plan);
+      }
+}
+
+/// Every CTA runs its segments in order; a final segment with a fixup range waits until those
+/// slots' flags are raised; a partial raises its CTA's flag. Random interleavings of the CTAs
+/// must all finish (each step picks a CTA that can move).
+TEST(StreamK, FlagWaitsAlwaysComplete) {
+  std::mt19937 rng(20261205);
+  for (StreamKPlan const plan : {StreamKPlan{96, 32, 132}, StreamKPlan{5, 129, 132},
+                                 StreamKPlan{448, 32, 132}, StreamKPlan{3, 2, 6}}) {
+    std::vector<std::vector<StreamKSegment>> segs;
+    for (int c = 0; c < plan.ctas; ++c) segs.push_back(walk(plan, c));
+    std::vector<std::size_t> next(static_cast<std::size_t>(plan.ctas), 0);
+    std::vector<int> flag(static_cast<std::size_t>(plan.ctas), 0);
+    for (int round = 0; round < 20; ++round) {
+      std::fill(next.begin(), next.end(), 0);
+      std::fill(flag.begin(), flag.end(), 0);
+      for (;;) {
+        std::vector<int> movable;
+        bool left = false;
+        for (int c = 0; c < plan.ctas; ++c) {
+          std::size_t const i = next[static_cast<std::size_t>(c)];
+          if (i == segs[static_cast<std::size_t>(c)].size()) continue;
+          left = true;
+          StreamKSegment const& s = segs[static_cast<std::size_t>(c)][i];
+          bool ready = true;
+          for (int w = s.fixup_begin; w < s.fixup_end; ++w)
+            ready = ready && flag[static_cast<std::size_t>(w)] == 1;
+          if (ready) movable.push_back(c);
+        }
+        if (!left) break;
+        ASSERT_FALSE(movable.empty()) << "every CTA waits: a cycle of stream-K waits";
+        int const c = movable[rng() % movable.size()];
+        StreamKSegment const& s = segs[static_cast<std::size_t>(c)][next[static_cast<std::size_t>(c)]++];
+        for (int w = s.fixup_begin; w < s.fixup_end; ++w) flag[static_cast<std::size_t>(w)] = 0;
+        if (!s.final) flag[static_cast<std::size_t>(c)] = 1;
+      }
+      for (int f : flag) EXPECT_EQ(f, 0) << "every raised flag is consumed (and reset)";
+    }
+  }
+}
+
+/// The scheduler's walk: stream_k_work turns each segment into the banded order's tile with its
+/// K range; the grid is min(SMs, tiles x k-blocks).
+TEST(StreamK, SchedulerWorkTilesFollowTheBandedOrder) {
+  using S = PersistentTileScheduler<Sm90WgmmaDefault<>>;
+  typename S::Params p;
+  p.stream_k = true;
+  p.tiles_m = 2, p.tiles_n = 48, p.k_tiles = 32, p.band_m = 2, p.grid = 132;
+  std::vector<int> covered(static_cast<std::size_t>(2 * 48 * 32), 0);
+  StreamKPlan const plan = S::stream_k_plan(p);
+  for (int c = 0; c < p.grid; ++c)
+    for (std::int64_t it = plan.begin(c); it < plan.begin(c + 1);) {
+      WorkTile const w = S::stream_k_work(p, c, it);
+      TileCoord const t = banded_tile(static_cast<int>(it / p.k_tiles), p.tiles_m, p.tiles_n, 2);
+      EXPECT_EQ(w.m, t.m);
+      EXPECT_EQ(w.n, t.n);
+      EXPECT_EQ(w.m0, t.m * 128);
+      EXPECT_EQ(w.n0, t.n * 128);
+      EXPECT_EQ(w.k_tile_begin, it % p.k_tiles);
+      EXPECT_EQ(w.partial_slot >= 0, w.k_tile_end < p.k_tiles);
+      if (w.partial_slot >= 0) {
+        EXPECT_EQ(w.partial_slot, c);
+      }
+      for (int kb = w.k_tile_begin; kb < w.k_tile_end; ++kb)
+        ++covered[static_cast<std::size_t>((w.m * p.tiles_n + w.n) * p.k_tiles + kb)];
+      it += w.k_tile_end - w.k_tile_begin;
+    }
+  for (int v : covered) ASSERT_EQ(v, 1);
+}
+
+/// Scheduler S's answer to stream_k with `split_k`: "(ok)" or its message.
+template <class Policy>
+std::string stream_k_why(int split_k) {
+  using S = PersistentTileScheduler<Policy>;
+  typename S::Arguments a;
+  a.stream_k = true;
+  a.split_k = split_k;
+  Status const s = S::can_implement(ProblemShape{256, 4096, 4096}, a);
+  return s.ok() ? std::string("(ok)") : s.message();
+}
+
+TEST(StreamK, RefusedWithSplitKClustersAndPingPong) {
+  using PingPong = WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>;
+  EXPECT_EQ(stream_k_why<Sm90WgmmaDefault<>>(1), "(ok)");
+  EXPECT_EQ(stream_k_why<Sm90WgmmaMidM<104>>(1), "(ok)");
+  EXPECT_EQ(stream_k_why<Sm90WgmmaDefault<>>(2),
+            "stream_k cuts every tile's K itself: split_k must be 1; got 2");
+  EXPECT_EQ(stream_k_why<Sm90WgmmaDefaultMulticastA<>>(1),
+            "stream_k is for unclustered policies (a multicast policy's two CTAs walk the same tile "
+            "pairs; stream-K's CTAs walk different K ranges)");
+  EXPECT_EQ(stream_k_why<PingPong>(1),
+            "stream_k is for the cooperative schedule (ping-pong consumers alternate whole "
+            "tiles)");
+}
+
+}  // namespace
+}  // namespace fp8gemm
