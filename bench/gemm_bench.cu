@@ -167,7 +167,7 @@ bool time_gemm(benchmark::State& state, Operands const& ops, typename G::Argumen
 template <class Policy, class Accumulation = AtomDefaultAccumulation, class Granularity = PerTensor,
           class Act = Identity>
 void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1,
-                   std::int64_t scale_a_ld = 0, bool stream_k = false) {
+                   std::int64_t scale_a_ld = 0) {
   using Config = GemmConfig<Policy, Granularity, LayoutB::kNK, Epilogue<bf16, Act>, Accumulation>;
   Operands ops(m, n, k, IsBlockwise<Granularity>::value);
   typename Gemm<Config>::Arguments args;
@@ -178,7 +178,6 @@ void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1
   args.epilogue.c = static_cast<bf16*>(ops.c), args.epilogue.ldc = n;
   args.a = static_cast<e4m3fn const*>(ops.a[0]), args.b = static_cast<e4m3fn const*>(ops.b[0]);
   args.scale_a_ld = scale_a_ld;
-  if constexpr (IsWgmmaPolicy<Policy>::value) args.stream_k = stream_k;
   if (time_gemm<Gemm<Config>>(state, ops, args))
     state.SetLabel(
         Gemm<Config>::name() + (split_k > 1 ? " split_k " + std::to_string(split_k) : "") +
@@ -522,18 +521,17 @@ int register_all() {
     add("fp8gemm/sm90_wgmma_default/" + shape,
         [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaDefault<>>(st, s.m, s.n, s.k); });
     add("fp8gemm/sm90_wgmma_default_stream_k/" + shape, [s](benchmark::State& st) {
-      bench_fp8gemm<Sm90WgmmaDefault<>>(st, s.m, s.n, s.k, 1, 0, true);
+      bench_fp8gemm<StreamK<Sm90WgmmaDefault<>>>(st, s.m, s.n, s.k);
     });
     add("fp8gemm/sm90_wgmma_large/" + shape,
         [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaLarge<>>(st, s.m, s.n, s.k); });
-    add("fp8gemm/sm90_wgmma_large_stream_k/" + shape, [s](benchmark::State& st) {
-      bench_fp8gemm<Sm90WgmmaLarge<>>(st, s.m, s.n, s.k, 1, 0, true);
-    });
+    add("fp8gemm/sm90_wgmma_large_stream_k/" + shape,
+        [s](benchmark::State& st) { bench_fp8gemm<StreamK<Sm90WgmmaLarge<>>>(st, s.m, s.n, s.k); });
     add("fp8gemm/sm90_wgmma_128x192/" + shape, [s](benchmark::State& st) {
       bench_fp8gemm<WgmmaTilePolicy<128, 192, 2, 4>>(st, s.m, s.n, s.k);
     });
     add("fp8gemm/sm90_wgmma_128x192_stream_k/" + shape, [s](benchmark::State& st) {
-      bench_fp8gemm<WgmmaTilePolicy<128, 192, 2, 4>>(st, s.m, s.n, s.k, 1, 0, true);
+      bench_fp8gemm<StreamK<WgmmaTilePolicy<128, 192, 2, 4>>>(st, s.m, s.n, s.k);
     });
     add_cublaslt("cublaslt", s, LtMode::kPerTensor);
   }
@@ -578,13 +576,13 @@ int register_all() {
           [s](benchmark::State& st) {
             int const cols = mid_m_cols((s.m + 1) / 2);
             if (cols == 104)
-              bench_fp8gemm<Sm90WgmmaMidM<104>>(st, s.m, s.n, s.k, 1, 0, true);
+              bench_fp8gemm<StreamK<Sm90WgmmaMidM<104>>>(st, s.m, s.n, s.k);
             else if (cols == 80)
-              bench_fp8gemm<Sm90WgmmaMidM<80>>(st, s.m, s.n, s.k, 1, 0, true);
+              bench_fp8gemm<StreamK<Sm90WgmmaMidM<80>>>(st, s.m, s.n, s.k);
             else if (cols == 96)
-              bench_fp8gemm<Sm90WgmmaMidM<96>>(st, s.m, s.n, s.k, 1, 0, true);
+              bench_fp8gemm<StreamK<Sm90WgmmaMidM<96>>>(st, s.m, s.n, s.k);
             else
-              bench_fp8gemm<Sm90WgmmaMidM<128>>(st, s.m, s.n, s.k, 1, 0, true);
+              bench_fp8gemm<StreamK<Sm90WgmmaMidM<128>>>(st, s.m, s.n, s.k);
           });
     if (s.m > 128)  // 128-row tiles as a cluster of the two tile rows
       add("fp8gemm/sm90_wgmma_default_multicast_b/" + shape, [s](benchmark::State& st) {

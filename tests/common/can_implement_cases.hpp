@@ -231,19 +231,6 @@ void check_every_refusal() {
         nullptr;  // the size refusal comes first: workspace_size would not be meaningful
     expect_refused<Config>(args, StatusCode::kErrorInvalidSize, "outputs needs more than");
   }
-  // stream-K: the persistent WGMMA kernel's, with a workspace; refused with split-K; the portable
-  // kernel refuses it in words
-  args = valid;
-  args.stream_k = true;
-  if constexpr (IsWgmmaPolicy<typename Config::Policy>::value) {
-    expect_refused<Config>(args, StatusCode::kErrorNullPointer, "stream_k needs a workspace of");
-    args.split_k = 2;
-    expect_refused<Config>(args, StatusCode::kErrorInvalidArgument,
-                           "stream_k cuts every tile's K itself: split_k must be 1; got 2");
-  } else {
-    expect_refused<Config>(args, StatusCode::kErrorUnsupported,
-                           "stream_k is offered by the persistent TMA + WGMMA kernel");
-  }
 }
 
 }  // namespace fp8gemm::test

@@ -97,7 +97,6 @@ struct GemmCase {
   std::int64_t nan_at = -1;  // >= 0: A element (row-major m*K + k) replaced by the format's NaN
   int ldc_pad = 3;           // ldc = N + ldc_pad (3: not the width, and odd)
   int sm_count = 0;          // WGMMA kernel: > 0 runs on at most that many SMs
-  bool stream_k = false;     // WGMMA kernel: the tiles' k-blocks cut over the CTAs
   float out_scale = 0.0f;    // fp8 C: > 0 is the output scale (else amax(y) / the format's max)
 };
 
@@ -112,8 +111,7 @@ struct ConfigName {
 inline std::string describe(GemmCase const& c) {
   std::ostringstream s;
   s << c.m << "x" << c.n << "x" << c.k << " " << distribution_name(c.distribution) << " seed "
-    << c.seed << (c.bias ? " bias" : "") << " split_k " << c.split_k
-    << (c.stream_k ? " stream_k" : "");
+    << c.seed << (c.bias ? " bias" : "") << " split_k " << c.split_k;
   return s.str();
 }
 
@@ -227,7 +225,7 @@ struct GemmProblem {
   /// plus per promotion chunk an add (K-blocked scales: also two multiplies, (partial·s_a)·s_b
   /// then the add: three roundings counted, an upper bound for the Hopper kernel's two forms,
   /// fma(partial, s_a·s_b, acc) and fma(partial·s_a, s_b, acc), with two each),
-  /// plus dequant (2: (acc·s_a)·s_b) and bias (1), plus one add per split-K partial (stream-K:
+  /// plus dequant (2: (acc·s_a)·s_b) and bias (1), plus one add per split-K partial (StreamK<P>:
   /// per k-block, the most segments a tile can be cut into).
   ToleranceParams tolerance(OutputType out) const {
     ToleranceParams p;
@@ -265,10 +263,7 @@ struct GemmProblem {
     if constexpr (is_output_fp8_v<ElementC>)
       args.epilogue.output_scale = out_scale;  // others: unset
     args.split_k = cs.split_k;
-    if constexpr (IsWgmmaPolicy<typename Config::Policy>::value) {
-      args.sm_count = cs.sm_count;
-      args.stream_k = cs.stream_k;
-    }
+    if constexpr (IsWgmmaPolicy<typename Config::Policy>::value) args.sm_count = cs.sm_count;
     return args;
   }
 
@@ -359,11 +354,10 @@ struct GemmProblem {
 template <class Config, class Run>
 ::testing::AssertionResult split_k_consistent(GemmCase const& c, Run&& run) {
   using ElementC = typename Config::ElementC;
-  if (c.split_k < 2 && !c.stream_k)
+  if (c.split_k < 2)
     return ::testing::AssertionFailure() << "split_k " << c.split_k << " is no split";
   GemmCase one = c;
   one.split_k = 1;
-  one.stream_k = false;
   GemmProblem<Config> const split(c), whole(one);  // the same inputs (same seed)
   std::vector<ElementC> first, second, unsplit;
   std::pair<GemmProblem<Config> const*, std::vector<ElementC>*> const runs[] = {

@@ -317,13 +317,37 @@ TEST(WgmmaMidMSplitK, DeterministicAndMatchesUnsplit) {
   EXPECT_TRUE(split_k_consistent<M160Fp8>(b, run_on_gpu<M160Fp8>));
 }
 
-/// Stream-K (Arguments::stream_k): the tiles' k-blocks cut evenly over the CTAs, a tile cut
-/// between CTAs summed through the workspace's slots (poisoned here, flags included: run()
-/// zeroes the flags). Each config: tiles fewer than the SMs (every tile cut), more than the SMs
-/// with a partial last wave, K of one and two k-blocks, a CTA count forced low (sm_count 7: long
-/// walks over several tiles), fp8 C with amax; against FP64, twice the same bits, and within the
-/// bound of the uncut run. Cooperative WGMMA tiles straight and swapped, promoted in one or four
-/// chunks, Blockwise.
+/// Whole's config with StreamK<its policy>.
+template <class Whole>
+using StreamKOf =
+    GemmConfig<StreamK<typename Whole::Policy>, typename Whole::Granularity, Whole::kLayoutB,
+               typename Whole::Epilogue, PromoteEvery<Whole::kPromoteK>>;
+
+/// StreamK<P> on case c: against FP64 (run_on_gpu), twice the same bits, and within the bound of
+/// P's uncut run (the sum of both runs' bounds, as split_k_consistent).
+template <class Whole>
+::testing::AssertionResult stream_k_consistent(GemmCase const& c) {
+  using Cut = StreamKOf<Whole>;
+  using ElementC = typename Whole::ElementC;
+  GemmProblem<Cut> const cut(c);
+  GemmProblem<Whole> const whole(c);  // the same inputs (same seed)
+  std::vector<ElementC> first, second, uncut;
+  if (auto r = run_on_gpu(cut, nullptr, &first); !r) return r << " (" << Gemm<Cut>::name() << ")";
+  if (auto r = run_on_gpu(cut, nullptr, &second); !r) return r;
+  if (auto r = run_on_gpu(whole, nullptr, &uncut); !r) return r;
+  if (std::memcmp(first.data(), second.data(), first.size() * sizeof(ElementC)) != 0)
+    return ::testing::AssertionFailure() << describe(c) << ": stream-K is not deterministic";
+  std::vector<double> bound(cut.bound.size());
+  for (std::size_t i = 0; i < bound.size(); ++i) bound[i] = cut.bound[i] + whole.bound[i];
+  return all_within_bound(cut.values(first), whole.values(uncut), bound, c.m, c.n);
+}
+
+/// StreamK<P>: the tiles' k-blocks cut evenly over the CTAs, a tile cut between CTAs summed
+/// through the workspace's slots (poisoned here, flags included: run() zeroes the flags). Tiles
+/// fewer than the SMs (every tile cut), more than the SMs with a partial last wave, K of one and
+/// two k-blocks, a CTA count forced low (sm_count 7: long walks over several tiles), fp8 C with
+/// amax; cooperative WGMMA tiles straight and swapped, promoted whole or in four chunks,
+/// Blockwise.
 TEST(WgmmaStreamK, DeterministicAndMatchesUncut) {
   using Default = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>;
   using MidM = GemmConfig<Sm90WgmmaMidM<104>, PerChannel, LayoutB::kNK, Epilogue<bf16, Identity>>;
@@ -334,30 +358,21 @@ TEST(WgmmaStreamK, DeterministicAndMatchesUncut) {
   using Fp8 = GemmConfig<Sm90WgmmaDefault<>, PerChannel, LayoutB::kNK, Epilogue<e4m3fn, GeluTanh>>;
   std::uint64_t seed = std::random_device{}();
   std::cout << "  seed " << seed << "\n";
-  auto cases = [&seed](std::initializer_list<GemmCase> list) {
-    std::vector<GemmCase> out;
-    for (GemmCase c : list) {
-      c.seed = seed++;
-      c.stream_k = true;
-      out.push_back(c);
-    }
-    return out;
-  };
-  for (GemmCase c : cases({{300, 2000, 3000}, {256, 1000, 129}, {200, 4100, 1000}}))
-    EXPECT_TRUE(split_k_consistent<Default>(c, run_on_gpu<Default>));
-  GemmCase few{300, 2000, 3000};
+  for (GemmCase c :
+       {GemmCase{300, 2000, 3000}, GemmCase{256, 1000, 129}, GemmCase{200, 4100, 1000}}) {
+    c.seed = seed++;
+    EXPECT_TRUE(stream_k_consistent<Default>(c));
+  }
+  GemmCase few{300, 2000, 3000, seed++};
   few.sm_count = 7;
-  for (GemmCase c : cases({few})) EXPECT_TRUE(split_k_consistent<Default>(c, run_on_gpu<Default>));
-  for (GemmCase c : cases({{200, 3000, 2048}, {130, 520, 1300}}))
-    EXPECT_TRUE(split_k_consistent<MidM>(c, run_on_gpu<MidM>));
-  for (GemmCase c : cases({{16, 2000, 4096}, {5, 300, 128}}))
-    EXPECT_TRUE(split_k_consistent<Decode>(c, run_on_gpu<Decode>));
-  for (GemmCase c : cases({{512, 3072, 2048}}))
-    EXPECT_TRUE(split_k_consistent<Large>(c, run_on_gpu<Large>));
-  for (GemmCase c : cases({{300, 1024, 2048}}))
-    EXPECT_TRUE(split_k_consistent<Block>(c, run_on_gpu<Block>));
-  for (GemmCase c : cases({{200, 1000, 1500}}))
-    EXPECT_TRUE(split_k_consistent<Fp8>(c, run_on_gpu<Fp8>));
+  EXPECT_TRUE(stream_k_consistent<Default>(few));
+  EXPECT_TRUE(stream_k_consistent<MidM>(GemmCase{200, 3000, 2048, seed++}));
+  EXPECT_TRUE(stream_k_consistent<MidM>(GemmCase{130, 520, 1300, seed++}));
+  EXPECT_TRUE(stream_k_consistent<Decode>(GemmCase{16, 2000, 4096, seed++}));
+  EXPECT_TRUE(stream_k_consistent<Decode>(GemmCase{5, 300, 128, seed++}));
+  EXPECT_TRUE(stream_k_consistent<Large>(GemmCase{512, 3072, 2048, seed++}));
+  EXPECT_TRUE(stream_k_consistent<Block>(GemmCase{300, 1024, 2048, seed++}));
+  EXPECT_TRUE(stream_k_consistent<Fp8>(GemmCase{200, 1000, 1500, seed++}));
 }
 
 /// The clustered two-consumer tiles (Sm90WgmmaMidMMulticastB) compute each tile as the

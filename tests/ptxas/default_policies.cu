@@ -55,6 +55,20 @@ using FastMulticastA = GemmConfig<Sm90WgmmaFastMulticastA<>, PerTensor, LayoutB:
 using FastMulticastB = GemmConfig<Sm90WgmmaFastMulticastB<>, PerTensor, LayoutB::kNK,
                                   Epilogue<bf16>, FastAccumulation>;
 
+// stream-K (StreamK<P>): the slots' stores and adds beside the accumulators, the flags, on the
+// 128 x 128 (Blockwise) and two-consumer swapped tiles. (StreamK<Sm90WgmmaLarge>, 128
+// accumulators and two sets of 32 partial sums, spills 28 bytes: not listed, not selected.)
+using StreamKDefault =
+    GemmConfig<StreamK<Sm90WgmmaDefault<>>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
+using StreamKMidM =
+    GemmConfig<StreamK<Sm90WgmmaMidM<104>>, PerChannel, LayoutB::kNK, Epilogue<bf16>>;
+
+Status run_stream_k(Gemm<StreamKDefault>::Arguments const& a,
+                    Gemm<StreamKMidM>::Arguments const& c) {
+  FP8GEMM_RETURN_IF_ERROR(Gemm<StreamKDefault>::run(a));
+  return Gemm<StreamKMidM>::run(c);
+}
+
 Status run_multicast(Gemm<MulticastA>::Arguments const& a, Gemm<MulticastB>::Arguments const& b,
                      Gemm<MulticastABlockwise>::Arguments const& c,
                      Gemm<FastMulticastA>::Arguments const& d,

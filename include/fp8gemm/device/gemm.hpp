@@ -50,7 +50,7 @@ class Gemm {
     /// PersistentTileScheduler::auto_band_m), the others 8. Any value >= 1 is taken as given; the
     /// order never changes the results.
     int band_m = 0;
-    void* workspace = nullptr;  // workspace_size(args) bytes when split_k > 1
+    void* workspace = nullptr;  // workspace_size(args) bytes when split_k > 1 or StreamK<P>
     /// Persistent WGMMA kernel: > 0 runs on at most that many SMs (CTAs; the multicast policies
     /// on whole 2-CTA clusters, at least one), leaving the others to concurrent work; 0: every
     /// SM of the device. Results do not depend on it.
@@ -60,12 +60,6 @@ class Gemm {
     /// (torch's column-major (M, K/128) A scales, scale_a_ld = their stride(1)); then
     /// scale_a_count >= (scale_shape_a.cols - 1) * scale_a_ld + scale_shape_a.rows.
     std::int64_t scale_a_ld = 0;
-    /// Persistent WGMMA kernel, cooperative unclustered policies, split_k = 1: true cuts the
-    /// tiles' k-blocks evenly over the CTAs (stream-K: no SM idles through a partial last wave;
-    /// kernel/stream_k.hpp), a tile cut between CTAs summed in FP32 through the workspace in a
-    /// fixed order (deterministic; not the bits of the uncut tile). Needs workspace_size(args)
-    /// bytes of workspace; run() zeroes its flags first.
-    bool stream_k = false;
   };
 
   static std::string name() {
@@ -90,10 +84,11 @@ class Gemm {
   }
 
   /// "_pingpong" for the WGMMA kernel's ping-pong schedule, "_mcA" / "_mcB" for its 2-CTA
-  /// clusters sharing A / B (TMA multicast), else nothing.
+  /// clusters sharing A / B (TMA multicast), "_streamk" for StreamK<P>, else nothing.
   static std::string schedule_suffix() {
     if constexpr (IsWgmmaPolicy<Policy>::value)
-      return std::string(Policy::kScheduleSuffix) + Policy::kMulticastSuffix;
+      return std::string(Policy::kScheduleSuffix) + Policy::kMulticastSuffix +
+             (IsStreamK<Policy>::value ? "_streamk" : "");
     else
       return "";
   }
@@ -116,17 +111,15 @@ class Gemm {
   /// SIZE_MAX when the size does not fit a size_t (can_implement refuses such arguments anyway).
   static std::size_t workspace_size(Arguments const& args) {
     ProblemShape const& pr = args.problem;
-    if constexpr (kStreamK) {
-      if (args.stream_k) return Kernel::stream_k_workspace_bytes(stream_k_ctas(args));
-    }
+    if constexpr (kStreamK) return Kernel::stream_k_workspace_bytes(stream_k_ctas(args));
     if (args.split_k <= 1 || pr.m < 1 || pr.n < 1) return 0;
     std::size_t const per_split = std::size_t(pr.m) * std::size_t(pr.n) * sizeof(float);  // < 2^64
     if (per_split > SIZE_MAX / std::size_t(args.split_k)) return SIZE_MAX;
     return std::size_t(args.split_k) * per_split;
   }
 
-  /// Whether the kernel offers stream-K (the persistent WGMMA kernel's scheduler).
-  static constexpr bool kStreamK = IsWgmmaPolicy<Policy>::value;
+  /// A StreamK<P> policy: the persistent WGMMA kernel with stream-K's walk (kernel/stream_k.hpp).
+  static constexpr bool kStreamK = IsWgmmaPolicy<Policy>::value && IsStreamK<Policy>::value;
   /// The CTAs a stream-K launch runs (PersistentTileScheduler::initialize: at most one per SM and
   /// per k-block of the tiles), for the workspace's size; the device's SM count, or sm_count.
   static int stream_k_ctas(Arguments const& args) {
@@ -226,14 +219,10 @@ class Gemm {
     if (args.split_k > 1)
       FP8GEMM_RETURN_IF_ERROR(check_aligned(args.workspace, alignof(float), "the split-K workspace",
                                             "FP32 partial sums"));
-    if (args.stream_k) {
-      if constexpr (!kStreamK)
-        return fail(StatusCode::kErrorUnsupported,
-                    "stream_k is offered by the persistent TMA + WGMMA kernel (WgmmaTilePolicy, "
-                    "WgmmaSwapABPolicy); this policy's kernel launches one workgroup per tile");
+    if constexpr (kStreamK) {
       if (args.workspace == nullptr)
         return fail(StatusCode::kErrorNullPointer,
-                    "stream_k needs a workspace of workspace_size(args) = " +
+                    "StreamK<P> needs a workspace of workspace_size(args) = " +
                         std::to_string(workspace_size(args)) + " bytes");
       FP8GEMM_RETURN_IF_ERROR(
           check_aligned(args.workspace, 16, "the stream-K workspace",
@@ -250,11 +239,9 @@ class Gemm {
         Kernel::initialize(kernel_arguments(args), static_cast<float*>(args.workspace), p));
     if (args.epilogue.amax != nullptr)
       FP8GEMM_RETURN_IF_ERROR(arch::zero_bytes(args.epilogue.amax, sizeof(float), stream));
-    if constexpr (kStreamK) {
-      if (args.stream_k)  // the flags (the slots are written before they are read)
-        FP8GEMM_RETURN_IF_ERROR(arch::zero_bytes(
-            args.workspace, Kernel::stream_k_flag_bytes(p.scheduler.grid), stream));
-    }
+    if constexpr (kStreamK)  // the flags (the slots are written before they are read)
+      FP8GEMM_RETURN_IF_ERROR(
+          arch::zero_bytes(args.workspace, Kernel::stream_k_flag_bytes(p.scheduler.grid), stream));
     using Scheduler = typename Kernel::TileScheduler;
     FP8GEMM_RETURN_IF_ERROR(arch::launch<Kernel>(Scheduler::grid_x(p.scheduler),
                                                  Scheduler::grid_y(p.scheduler), p, stream));
@@ -290,10 +277,7 @@ class Gemm {
     k.epilogue.scale_b = k.mainloop.scale_b;
     k.scheduler.split_k = args.split_k;
     k.scheduler.band_m = args.band_m;
-    if constexpr (IsWgmmaPolicy<Policy>::value) {
-      k.scheduler.sm_count = args.sm_count;
-      k.scheduler.stream_k = args.stream_k;
-    }
+    if constexpr (IsWgmmaPolicy<Policy>::value) k.scheduler.sm_count = args.sm_count;
     return k;
   }
 };

@@ -200,12 +200,14 @@ struct WarpSpecializedGemmKernel {
         // a pair's tile past the matrix (odd tile count) multiplied its partner's tile, to
         // consume the shared stages: nothing to store
         if (!t.store) continue;
-        if (t.partial_slot >= 0) {  // stream-K: a segment short of the tile's last k-block
-          stream_k_leave_partial(p, t.partial_slot, coords, acc);
-          continue;
+        if constexpr (TileScheduler::kStreamK) {
+          if (t.partial_slot >= 0) {  // a segment short of the tile's last k-block
+            stream_k_leave_partial(p, t.partial_slot, coords, acc);
+            continue;
+          }
+          if (t.fixup_end > t.fixup_begin)  // the tile's earlier segments, in CTA order
+            stream_k_add_partials(p, t.fixup_begin, t.fixup_end, coords, acc);
         }
-        if (t.fixup_end > t.fixup_begin)  // stream-K: the tile's earlier segments, in order
-          stream_k_add_partials(p, t.fixup_begin, t.fixup_end, coords, acc);
         if (p.scheduler.split_k == 1)
           Epilogue::store(p.epilogue, epilogue_storage(shared_all), OutputBounds::of(p.problem), m0,
                           n0, acc, coords, dq);
@@ -261,7 +263,7 @@ struct WarpSpecializedGemmKernel {
     Epilogue::finish(p.epilogue, coords);  // its copies out of shared memory, before exit
   }
 
-  /// Stream-K's workspace (PersistentTileScheduler::Arguments::stream_k): one int flag per CTA
+  /// Stream-K's workspace (a StreamK<P> policy's scheduler): one int flag per CTA
   /// and consumer warpgroup (zeroed by Gemm::run before the launch, set by the slot's writer,
   /// reset by its reader), then per CTA and consumer a slot of FP32 partial sums, a thread's
   /// accumulators in register order as float4s interleaved over the warpgroup's threads:

@@ -16,10 +16,26 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "fp8gemm/arch/thread.hpp"
 
 namespace fp8gemm {
+
+/// Stream-K's walk for a WGMMA policy P (below): the persistent scheduler cuts all
+/// tiles' k-blocks evenly over the CTAs instead of giving each CTA whole tiles, so no SM idles
+/// through a partial last wave; a tile cut between CTAs is summed in FP32 through the workspace
+/// (Gemm::workspace_size) in a fixed order. Cooperative unclustered policies (straight or
+/// swapped); a separate kernel, so P's own kernel carries none of its code.
+template <class P>
+struct StreamK : P {
+  static constexpr bool kStreamK = true;
+};
+/// kStreamK of a policy: true for StreamK<P>.
+template <class P, class = void>
+struct IsStreamK : std::false_type {};
+template <class P>
+struct IsStreamK<P, std::void_t<decltype(P::kStreamK)>> : std::bool_constant<P::kStreamK> {};
 
 /// The cut of `tiles` x `k_blocks` iterations over `ctas` CTAs (all >= 1).
 struct StreamKPlan {
@@ -55,8 +71,8 @@ FP8GEMM_HOST_DEVICE StreamKSegment stream_k_segment(StreamKPlan const& plan, int
   s.tile = static_cast<int>(it / plan.k_blocks);
   s.kb_begin = static_cast<int>(it % plan.k_blocks);
   std::int64_t const left = plan.begin(cta + 1) - it;  // iterations left in the range, >= 1
-  s.kb_end = left < plan.k_blocks - s.kb_begin ? s.kb_begin + static_cast<int>(left)
-                                               : plan.k_blocks;
+  s.kb_end =
+      left < plan.k_blocks - s.kb_begin ? s.kb_begin + static_cast<int>(left) : plan.k_blocks;
   s.final = s.kb_end == plan.k_blocks;
   if (s.final && s.kb_begin > 0) {
     s.fixup_begin = plan.owner(std::int64_t(s.tile) * plan.k_blocks);

@@ -216,9 +216,9 @@ struct RasterTileScheduler {
 /// so every copy stays inside the matrix) and stores nothing (WorkTile::store = false).
 /// grid = 2 x min(SMs / 2, items).
 ///
-/// Stream-K (Arguments::stream_k, unclustered cooperative policies, split_k = 1): CTA c walks the
-/// segments of its share of the tiles' k-blocks (stream_k.hpp, tiles in the banded order above);
-/// grid = min(SMs, tiles x k-blocks), so every CTA has at least one k-block and all are resident.
+/// Stream-K (a StreamK<P> policy, split_k = 1): CTA c walks the segments of its share of the
+/// tiles' k-blocks (stream_k.hpp, tiles in the banded order above); grid = min(SMs, tiles x
+/// k-blocks), so every CTA has at least one k-block and all are resident.
 template <class Policy>
 struct PersistentTileScheduler {
   using Arch = typename Policy::Arch;
@@ -226,15 +226,18 @@ struct PersistentTileScheduler {
   static constexpr bool kPairAlongN = Policy::kMulticastA;  // kA: a pair shares m, n differs
   static constexpr bool kPairAlongM = Policy::kMulticastB;  // kB: a pair shares n, m differs
   static constexpr bool kOneTilePerWorkgroup = false;
+  static constexpr bool kStreamK = IsStreamK<Policy>::value;
+  static_assert(!kStreamK || (kClusterSize == 1 && !Policy::kPingPong),
+                "StreamK<P>: cooperative unclustered policies only (a multicast policy's two CTAs "
+                "walk the same tile pairs, ping-pong consumers alternate whole tiles; stream-K's "
+                "CTAs walk different K ranges)");
 
   struct Arguments {
-    int split_k = 1;        // > 1: each tile's K range split over that many work items
-    int band_m = 0;         // tile rows per band of the raster order; 0: auto_band_m
-    int sm_count = 0;       // > 0: at most that many CTAs (SMs); 0: the device's SM count
-    bool stream_k = false;  // the tiles' k-blocks cut evenly over the CTAs (stream_k.hpp)
+    int split_k = 1;   // > 1: each tile's K range split over that many work items
+    int band_m = 0;    // tile rows per band of the raster order; 0: auto_band_m
+    int sm_count = 0;  // > 0: at most that many CTAs (SMs); 0: the device's SM count
   };
   struct Params {
-    bool stream_k = false;
     int tiles_m = 1, tiles_n = 1;
     int band_m = 8;
     int grid = 1;  // CTAs launched: min(SMs, items); clusters: 2 x min(SMs / 2, items)
@@ -258,24 +261,16 @@ struct PersistentTileScheduler {
     if (args.sm_count < 0)
       return fail(StatusCode::kErrorInvalidArgument,
                   "sm_count must be >= 0 (0: every SM); got " + std::to_string(args.sm_count));
-    if (args.stream_k) {
+    if constexpr (kStreamK) {
       if (args.split_k != 1)
         return fail(StatusCode::kErrorInvalidArgument,
-                    "stream_k cuts every tile's K itself: split_k must be 1; got " +
+                    "StreamK<P> cuts every tile's K itself: split_k must be 1; got " +
                         std::to_string(args.split_k));
-      if (kClusterSize > 1)
-        return fail(StatusCode::kErrorUnsupported,
-                    "stream_k is for unclustered policies (a multicast policy's two CTAs walk "
-                    "the same tile pairs; stream-K's CTAs walk different K ranges)");
-      if (Policy::kPingPong)
-        return fail(StatusCode::kErrorUnsupported,
-                    "stream_k is for the cooperative schedule (ping-pong consumers alternate "
-                    "whole tiles)");
       if (problem.tiles_m<Policy::kBlockM>() * problem.tiles_n<Policy::kBlockN>() *
               problem.k_tiles<Policy::kBlockK>() >
           INT32_MAX)
         return fail(StatusCode::kErrorInvalidSize,
-                    "stream_k: tiles x k-blocks must fit an int (the walk's tile index)");
+                    "StreamK<P>: tiles x k-blocks must fit an int (the walk's tile index)");
     }
     std::int64_t const items = problem.tiles_m<Policy::kBlockM>() *
                                problem.tiles_n<Policy::kBlockN>() *
@@ -300,8 +295,7 @@ struct PersistentTileScheduler {
     int sms = 1;
     FP8GEMM_RETURN_IF_ERROR(arch::multiprocessor_count(&sms));
     if (args.sm_count > 0 && args.sm_count < sms) sms = args.sm_count;
-    p.stream_k = args.stream_k;
-    if (p.stream_k) {
+    if constexpr (kStreamK) {
       // every CTA at least one k-block (stream_k.hpp: an empty range would leave no partial)
       std::int64_t const iters = std::int64_t(p.tiles_m) * p.tiles_n * p.k_tiles;
       p.grid = static_cast<int>(iters < sms ? iters : sms);
@@ -405,24 +399,30 @@ struct PersistentTileScheduler {
   /// Stream-K: CTA `first` walks its range of iterations (stride and rank unused).
   FP8GEMM_DEVICE PersistentTileScheduler(Params const& p, int first, int stride, int rank)
       : params_(p), items_(items(p)), next_(first), stride_(stride), rank_(rank) {
-    if (p.stream_k) {
+    if constexpr (kStreamK) {
       StreamKPlan const plan = stream_k_plan(p);
       it_ = plan.begin(first), end_ = plan.begin(first + 1);
     }
   }
   /// Whether next() has more work to give.
-  FP8GEMM_DEVICE bool more() const { return params_.stream_k ? it_ < end_ : next_ < items_; }
+  FP8GEMM_DEVICE bool more() const {
+    if constexpr (kStreamK)
+      return it_ < end_;
+    else
+      return next_ < items_;
+  }
   FP8GEMM_DEVICE WorkTile next() {
-    if (params_.stream_k) {
+    if constexpr (kStreamK) {
       if (it_ >= end_) return WorkTile{};
       WorkTile const w = stream_k_work(params_, next_, it_);
       it_ += w.k_tile_end - w.k_tile_begin;
       return w;
+    } else {
+      if (next_ >= items_) return WorkTile{};
+      WorkTile const w = work(params_, next_, rank_);
+      next_ += stride_;
+      return w;
     }
-    if (next_ >= items_) return WorkTile{};
-    WorkTile const w = work(params_, next_, rank_);
-    next_ += stride_;
-    return w;
   }
 
  private:

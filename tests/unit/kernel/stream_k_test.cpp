@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Stream-K's cut of the tiles' k-blocks over the CTAs (kernel/stream_k.hpp, PersistentTileScheduler
-// with Arguments::stream_k), on the host. Checked, for tile counts below, at and above the CTA
+// of a StreamK<P> policy), on the host. Checked, for tile counts below, at and above the CTA
 // count and K of one to many k-blocks:
 //  - every (tile, k-block) is in exactly one segment; the CTAs' shares differ by at most one;
 //  - each tile has exactly one final segment (it reaches the tile's last k-block), and its fixup
@@ -61,7 +61,8 @@ void check_plan(StreamKPlan const& plan) {
         final_of[static_cast<std::size_t>(s.tile)] = s;
         final_cta[static_cast<std::size_t>(s.tile)] = c;
       } else {
-        EXPECT_EQ(i + 1, segs.size()) << "CTA " << c << ": a partial sum only from its last segment";
+        EXPECT_EQ(i + 1, segs.size())
+            << "CTA " << c << ": a partial sum only from its last segment";
         partials[static_cast<std::size_t>(s.tile)].push_back(c);
       }
     }
@@ -124,7 +125,8 @@ TEST(StreamK, FlagWaitsAlwaysComplete) {
         if (!left) break;
         ASSERT_FALSE(movable.empty()) << "every CTA waits: a cycle of stream-K waits";
         int const c = movable[rng() % movable.size()];
-        StreamKSegment const& s = segs[static_cast<std::size_t>(c)][next[static_cast<std::size_t>(c)]++];
+        StreamKSegment const& s =
+            segs[static_cast<std::size_t>(c)][next[static_cast<std::size_t>(c)]++];
         for (int w = s.fixup_begin; w < s.fixup_end; ++w) flag[static_cast<std::size_t>(w)] = 0;
         if (!s.final) flag[static_cast<std::size_t>(c)] = 1;
       }
@@ -136,9 +138,9 @@ TEST(StreamK, FlagWaitsAlwaysComplete) {
 /// The scheduler's walk: stream_k_work turns each segment into the banded order's tile with its
 /// K range; the grid is min(SMs, tiles x k-blocks).
 TEST(StreamK, SchedulerWorkTilesFollowTheBandedOrder) {
-  using S = PersistentTileScheduler<Sm90WgmmaDefault<>>;
+  using S = PersistentTileScheduler<StreamK<Sm90WgmmaDefault<>>>;
+  static_assert(S::kStreamK && !PersistentTileScheduler<Sm90WgmmaDefault<>>::kStreamK);
   typename S::Params p;
-  p.stream_k = true;
   p.tiles_m = 2, p.tiles_n = 48, p.k_tiles = 32, p.band_m = 2, p.grid = 132;
   std::vector<int> covered(static_cast<std::size_t>(2 * 48 * 32), 0);
   StreamKPlan const plan = S::stream_k_plan(p);
@@ -162,29 +164,20 @@ TEST(StreamK, SchedulerWorkTilesFollowTheBandedOrder) {
   for (int v : covered) ASSERT_EQ(v, 1);
 }
 
-/// Scheduler S's answer to stream_k with `split_k`: "(ok)" or its message.
-template <class Policy>
-std::string stream_k_why(int split_k) {
-  using S = PersistentTileScheduler<Policy>;
+/// StreamK<P>'s scheduler refuses split-K in words (clusters and ping-pong are compile errors:
+/// its static_assert); Gemm's name says it.
+TEST(StreamK, RefusesSplitKAndIsNamed) {
+  using S = PersistentTileScheduler<StreamK<Sm90WgmmaMidM<104>>>;
   typename S::Arguments a;
-  a.stream_k = true;
-  a.split_k = split_k;
-  Status const s = S::can_implement(ProblemShape{256, 4096, 4096}, a);
-  return s.ok() ? std::string("(ok)") : s.message();
-}
-
-TEST(StreamK, RefusedWithSplitKClustersAndPingPong) {
-  using PingPong = WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>;
-  EXPECT_EQ(stream_k_why<Sm90WgmmaDefault<>>(1), "(ok)");
-  EXPECT_EQ(stream_k_why<Sm90WgmmaMidM<104>>(1), "(ok)");
-  EXPECT_EQ(stream_k_why<Sm90WgmmaDefault<>>(2),
-            "stream_k cuts every tile's K itself: split_k must be 1; got 2");
-  EXPECT_EQ(stream_k_why<Sm90WgmmaDefaultMulticastA<>>(1),
-            "stream_k is for unclustered policies (a multicast policy's two CTAs walk the same tile "
-            "pairs; stream-K's CTAs walk different K ranges)");
-  EXPECT_EQ(stream_k_why<PingPong>(1),
-            "stream_k is for the cooperative schedule (ping-pong consumers alternate whole "
-            "tiles)");
+  ProblemShape const problem{256, 4096, 4096};
+  EXPECT_TRUE(S::can_implement(problem, a).ok());
+  a.split_k = 2;
+  EXPECT_EQ(S::can_implement(problem, a).message(),
+            "StreamK<P> cuts every tile's K itself: split_k must be 1; got 2");
+  using Config = GemmConfig<StreamK<Sm90WgmmaDefault<>>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+  std::string const name = Gemm<Config>::name();
+  EXPECT_NE(name.find("_streamk"), std::string::npos) << name;
+  EXPECT_TRUE(policy_is_valid<StreamK<Sm90WgmmaMidM<104>>>());
 }
 
 }  // namespace
