@@ -179,9 +179,9 @@ void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1
   args.a = static_cast<e4m3fn const*>(ops.a[0]), args.b = static_cast<e4m3fn const*>(ops.b[0]);
   args.scale_a_ld = scale_a_ld;
   if (time_gemm<Gemm<Config>>(state, ops, args))
-    state.SetLabel(
-        Gemm<Config>::name() + (split_k > 1 ? " split_k " + std::to_string(split_k) : "") +
-        (stream_k ? " stream_k" : "") + (scale_a_ld > 0 ? " A scales K-block-major" : ""));
+    state.SetLabel(Gemm<Config>::name() +
+                   (split_k > 1 ? " split_k " + std::to_string(split_k) : "") +
+                   (scale_a_ld > 0 ? " A scales K-block-major" : ""));
 }
 
 /// AutoGemm<Sm90Target> as a user calls it: the choice for (M, N, K) on this device (its tier and

@@ -234,9 +234,10 @@ struct GemmProblem {
                           ? std::min(Config::Granularity::kBlockK, Config::Policy::kBlockK)
                           : (Config::kPromoteK > 0 ? Config::kPromoteK : cs.k);
     int const ops_per_chunk = Config::Granularity::kBlockK > 0 ? 3 : 1;
-    p.extra_ops =
-        ops_per_chunk * ((cs.k + chunk - 1) / chunk) + 3 + cs.split_k +
-        (cs.stream_k ? (cs.k + Config::Policy::kBlockK - 1) / Config::Policy::kBlockK : 0);
+    p.extra_ops = ops_per_chunk * ((cs.k + chunk - 1) / chunk) + 3 + cs.split_k +
+                  (IsStreamK<typename Config::Policy>::value
+                       ? (cs.k + Config::Policy::kBlockK - 1) / Config::Policy::kBlockK
+                       : 0);
     p.unit_roundoff = accumulator_unit_roundoff<typename Config::Policy::Atom>();
     // an accumulator coarser than FP32 (Hopper's tensor core) promoted every `chunk` products:
     // the two-level bound (tolerance.hpp), not the vacuous-at-long-K γ_K of the coarse roundoff
