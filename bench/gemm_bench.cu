@@ -364,49 +364,39 @@ void bench_decode_swapab(benchmark::State& st, Shape s, int split_k) {
     bench_fp8gemm<Sm90WgmmaDecode<128>, Accumulation>(st, s.m, s.n, s.k, split_k);
 }
 
-/// Sm90WgmmaMidM<cols> (swapped operands, two consumers, 128 rows of N per tile) for a run-time
-/// cols among those instantiated here; another value skips the benchmark.
+/// MidM<cols, e4m3fn, e4m3fn> for a run-time cols among 80, 96, 104, 112, 128 (and, with
+/// kWide, 64, 160, 192); another value skips the benchmark. MidM: Sm90WgmmaMidM, its clustered
+/// form Sm90WgmmaMidMMulticastB, or MidMStreamK.
+template <template <int, class, class> class MidM, bool kWide = false>
 void bench_mid_m(benchmark::State& st, Shape s, int cols) {
+  auto run = [&](auto c) {
+    bench_fp8gemm<MidM<decltype(c)::value, e4m3fn, e4m3fn>>(st, s.m, s.n, s.k);
+  };
   switch (cols) {
-    case 64:
-      return bench_fp8gemm<Sm90WgmmaMidM<64>>(st, s.m, s.n, s.k);
     case 80:
-      return bench_fp8gemm<Sm90WgmmaMidM<80>>(st, s.m, s.n, s.k);
+      return run(std::integral_constant<int, 80>{});
     case 96:
-      return bench_fp8gemm<Sm90WgmmaMidM<96>>(st, s.m, s.n, s.k);
+      return run(std::integral_constant<int, 96>{});
     case 104:
-      return bench_fp8gemm<Sm90WgmmaMidM<104>>(st, s.m, s.n, s.k);
+      return run(std::integral_constant<int, 104>{});
     case 112:
-      return bench_fp8gemm<Sm90WgmmaMidM<112>>(st, s.m, s.n, s.k);
+      return run(std::integral_constant<int, 112>{});
     case 128:
-      return bench_fp8gemm<Sm90WgmmaMidM<128>>(st, s.m, s.n, s.k);
-    case 160:
-      return bench_fp8gemm<Sm90WgmmaMidM<160>>(st, s.m, s.n, s.k);
-    case 192:
-      return bench_fp8gemm<Sm90WgmmaMidM<192>>(st, s.m, s.n, s.k);
+      return run(std::integral_constant<int, 128>{});
     default:
-      st.SkipWithError("bench_mid_m: no Sm90WgmmaMidM of that width here");
+      break;
   }
+  if constexpr (kWide) {
+    if (cols == 64) return run(std::integral_constant<int, 64>{});
+    if (cols == 160) return run(std::integral_constant<int, 160>{});
+    if (cols == 192) return run(std::integral_constant<int, 192>{});
+  }
+  st.SkipWithError("bench_mid_m: no policy of that width here");
 }
 
-/// Sm90WgmmaMidMMulticastB<cols> (two tile rows of M per cluster sharing B's tile) for a run-time
-/// cols among those instantiated here; another value skips the benchmark.
-void bench_mid_m_multicast(benchmark::State& st, Shape s, int cols) {
-  switch (cols) {
-    case 80:
-      return bench_fp8gemm<Sm90WgmmaMidMMulticastB<80>>(st, s.m, s.n, s.k);
-    case 96:
-      return bench_fp8gemm<Sm90WgmmaMidMMulticastB<96>>(st, s.m, s.n, s.k);
-    case 104:
-      return bench_fp8gemm<Sm90WgmmaMidMMulticastB<104>>(st, s.m, s.n, s.k);
-    case 112:
-      return bench_fp8gemm<Sm90WgmmaMidMMulticastB<112>>(st, s.m, s.n, s.k);
-    case 128:
-      return bench_fp8gemm<Sm90WgmmaMidMMulticastB<128>>(st, s.m, s.n, s.k);
-    default:
-      st.SkipWithError("bench_mid_m_multicast: no Sm90WgmmaMidMMulticastB of that width here");
-  }
-}
+/// Sm90WgmmaMidM with stream-K's walk.
+template <int C, class EA = e4m3fn, class EB = e4m3fn>
+using MidMStreamK = StreamK<Sm90WgmmaMidM<C, EA, EB>>;
 
 /// Sm90WgmmaMidM<104> with its L2 promotion at 256 B (each TMA miss fetches the next k-block's
 /// 128 B of the row too): what the tile streaming B from DRAM gains from it.
@@ -549,10 +539,10 @@ int register_all() {
       int const cols = mid_m_cols((s.m + rows - 1) / rows);
       if (cols == 0 || (rows > 1 && cols == mid_m_cols((s.m + rows - 2) / (rows - 1)))) continue;
       add("fp8gemm/sm90_wgmma_mid_m" + std::to_string(cols) + "/" + shape,
-          [s, cols](benchmark::State& st) { bench_mid_m(st, s, cols); });
+          [s, cols](benchmark::State& st) { bench_mid_m<Sm90WgmmaMidM, true>(st, s, cols); });
       if (rows == 2 && cols >= 80 && cols <= 128)  // the cluster's two tiles: both tile rows
         add("fp8gemm/sm90_wgmma_mid_m" + std::to_string(cols) + "_multicast_b/" + shape,
-            [s, cols](benchmark::State& st) { bench_mid_m_multicast(st, s, cols); });
+            [s, cols](benchmark::State& st) { bench_mid_m<Sm90WgmmaMidMMulticastB>(st, s, cols); });
     }
     if (s.m == 200) {
       // stages (5 and 6 with the TMA-store epilogue, 7 with register stores: no room for its
@@ -574,15 +564,7 @@ int register_all() {
       add("fp8gemm/sm90_wgmma_mid_m" + std::to_string(mid_m_cols((s.m + 1) / 2)) + "_stream_k/" +
               shape,
           [s](benchmark::State& st) {
-            int const cols = mid_m_cols((s.m + 1) / 2);
-            if (cols == 104)
-              bench_fp8gemm<StreamK<Sm90WgmmaMidM<104>>>(st, s.m, s.n, s.k);
-            else if (cols == 80)
-              bench_fp8gemm<StreamK<Sm90WgmmaMidM<80>>>(st, s.m, s.n, s.k);
-            else if (cols == 96)
-              bench_fp8gemm<StreamK<Sm90WgmmaMidM<96>>>(st, s.m, s.n, s.k);
-            else
-              bench_fp8gemm<StreamK<Sm90WgmmaMidM<128>>>(st, s.m, s.n, s.k);
+            bench_mid_m<MidMStreamK>(st, s, mid_m_cols((s.m + 1) / 2));
           });
     if (s.m > 128)  // 128-row tiles as a cluster of the two tile rows
       add("fp8gemm/sm90_wgmma_default_multicast_b/" + shape, [s](benchmark::State& st) {

@@ -107,7 +107,8 @@ class Gemm {
     return scale_shape<Granularity>(Operand::kB, n, k);
   }
 
-  /// Bytes of workspace `run` needs (0 unless split_k > 1).
+  /// Bytes of workspace `run` needs (0 unless split_k > 1 or StreamK<P>: then sized by the
+  /// current device's SM count, so ask on the device that runs it).
   /// SIZE_MAX when the size does not fit a size_t (can_implement refuses such arguments anyway).
   static std::size_t workspace_size(Arguments const& args) {
     ProblemShape const& pr = args.problem;

@@ -178,6 +178,10 @@ struct GroupedTileScheduler {
   static constexpr bool kGrouped = true;
   static constexpr bool kOneTilePerWorkgroup = !kPersistent;
   static constexpr int kClusterSize = 1;
+  static constexpr bool kStreamK = false;
+  static_assert(!IsStreamK<Policy>::value,
+                "StreamK<P> is Gemm's (one problem): the grouped scheduler walks whole tiles of "
+                "each group; use P itself");
 
   struct Arguments {
     GroupLayout layout;

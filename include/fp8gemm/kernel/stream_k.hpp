@@ -5,14 +5,20 @@
 /// The iterations are (tile t, k-block kb) numbered t · KB + kb, tiles in the scheduler's banded
 /// order, KB = ceil(K / BlockK). CTA c of C owns the range [begin(c), begin(c + 1)),
 ///   begin(c) = floor(c · I / C),   I = tiles · KB,
-/// and walks it as segments: the part of one tile's k-blocks inside the range. A segment that
+/// and cuts it into segments: the part of one tile's k-blocks inside the range. A segment that
 /// reaches the tile's last k-block is the tile's final one; its CTA adds the tile's earlier
 /// segments' FP32 partial sums to its own, in CTA order (deterministic), and stores the tile. Any
-/// other segment ends where its CTA's range ends, so it is that CTA's last segment: a CTA leaves
+/// other segment ends where its CTA's range ends, so it is the range's last segment: a CTA leaves
 /// at most one partial sum, in its own slot c, and the slots a final segment adds are those of
-/// CTAs owner(t · KB) .. c - 1, all below c. A CTA waits only for lower CTAs, and a CTA's partial
-/// (its last segment) never waits on a higher one: with every CTA resident (one per SM, the grid
-/// no larger than the SMs) the waits cannot close a cycle.
+/// CTAs owner(t · KB) .. c - 1, all below c. A final segment that needs them starts at begin(c):
+/// it is the range's first segment.
+///
+/// A CTA walks its segments last to first (stream_k_segment_before): its partial sum, which a
+/// higher CTA waits for, comes first, and its own wait comes last, when the lower CTA's partial
+/// (that CTA's first segment) is long done. Walked first to last, each CTA would wait at its start
+/// for the whole range of the CTA below, and the waits would chain across the grid. A CTA waits
+/// only on lower CTAs, which never wait on higher ones: with every CTA resident (one per SM, the
+/// grid no larger than the SMs), or dispatched in index order, the waits cannot close a cycle.
 #pragma once
 
 #include <cstdint>
@@ -79,6 +85,15 @@ FP8GEMM_HOST_DEVICE StreamKSegment stream_k_segment(StreamKPlan const& plan, int
     s.fixup_end = cta;
   }
   return s;
+}
+
+/// The segment of CTA `cta` that ends at iteration `it_end` (begin(cta) < it_end <=
+/// begin(cta + 1), it_end a tile boundary or the range's end): the reverse walk's next one.
+FP8GEMM_HOST_DEVICE StreamKSegment stream_k_segment_before(StreamKPlan const& plan, int cta,
+                                                           std::int64_t it_end) {
+  std::int64_t const tile_start = (it_end - 1) / plan.k_blocks * plan.k_blocks;
+  std::int64_t const first = plan.begin(cta);
+  return stream_k_segment(plan, cta, tile_start > first ? tile_start : first);
 }
 
 }  // namespace fp8gemm

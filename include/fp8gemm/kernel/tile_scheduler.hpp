@@ -217,8 +217,8 @@ struct RasterTileScheduler {
 /// grid = 2 x min(SMs / 2, items).
 ///
 /// Stream-K (a StreamK<P> policy, split_k = 1): CTA c walks the segments of its share of the
-/// tiles' k-blocks (stream_k.hpp, tiles in the banded order above); grid = min(SMs, tiles x
-/// k-blocks), so every CTA has at least one k-block and all are resident.
+/// tiles' k-blocks last to first (stream_k.hpp, tiles in the banded order above); grid =
+/// min(SMs, tiles x k-blocks), so every CTA has at least one k-block and all are resident.
 template <class Policy>
 struct PersistentTileScheduler {
   using Arch = typename Policy::Arch;
@@ -313,9 +313,11 @@ struct PersistentTileScheduler {
     return {p.tiles_m * p.tiles_n, p.k_tiles, p.grid};
   }
 
-  /// Stream-K: CTA `cta`'s segment starting at iteration `it`, as a WorkTile.
-  FP8GEMM_HOST_DEVICE static WorkTile stream_k_work(Params const& p, int cta, std::int64_t it) {
-    StreamKSegment const seg = stream_k_segment(stream_k_plan(p), cta, it);
+  /// Stream-K: CTA `cta`'s segment ending at iteration `it_end` (its walk goes last to first),
+  /// as a WorkTile.
+  FP8GEMM_HOST_DEVICE static WorkTile stream_k_work_before(Params const& p, int cta,
+                                                           std::int64_t it_end) {
+    StreamKSegment const seg = stream_k_segment_before(stream_k_plan(p), cta, it_end);
     TileCoord const t = banded_tile(seg.tile, p.tiles_m, p.tiles_n, p.band_m);
     WorkTile w = work_tile<Policy>(t.m, t.n, 0, p.k_tiles, p.k_tiles);
     w.k_tile_begin = seg.kb_begin, w.k_tile_end = seg.kb_end;
@@ -399,23 +401,23 @@ struct PersistentTileScheduler {
   /// Stream-K: CTA `first` walks its range of iterations (stride and rank unused).
   FP8GEMM_DEVICE PersistentTileScheduler(Params const& p, int first, int stride, int rank)
       : params_(p), items_(items(p)), next_(first), stride_(stride), rank_(rank) {
-    if constexpr (kStreamK) {
+    if constexpr (kStreamK) {  // walked last to first (stream_k.hpp)
       StreamKPlan const plan = stream_k_plan(p);
-      it_ = plan.begin(first), end_ = plan.begin(first + 1);
+      begin_ = plan.begin(first), it_ = plan.begin(first + 1);
     }
   }
   /// Whether next() has more work to give.
   FP8GEMM_DEVICE bool more() const {
     if constexpr (kStreamK)
-      return it_ < end_;
+      return it_ > begin_;
     else
       return next_ < items_;
   }
   FP8GEMM_DEVICE WorkTile next() {
     if constexpr (kStreamK) {
-      if (it_ >= end_) return WorkTile{};
-      WorkTile const w = stream_k_work(params_, next_, it_);
-      it_ += w.k_tile_end - w.k_tile_begin;
+      if (it_ <= begin_) return WorkTile{};
+      WorkTile const w = stream_k_work_before(params_, next_, it_);
+      it_ -= w.k_tile_end - w.k_tile_begin;
       return w;
     } else {
       if (next_ >= items_) return WorkTile{};
@@ -428,7 +430,7 @@ struct PersistentTileScheduler {
  private:
   Params const& params_;
   int items_, next_, stride_, rank_;
-  std::int64_t it_ = 0, end_ = 0;  // stream-K: this CTA's next iteration and its range's end
+  std::int64_t begin_ = 0, it_ = 0;  // stream-K: the range's start; the next segment's end
 };
 
 }  // namespace fp8gemm

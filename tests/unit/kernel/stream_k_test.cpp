@@ -10,9 +10,12 @@
 //  - owner() against a search of the ranges;
 //  - the flag protocol (a final segment waits for its range's slots; a partial raises its slot)
 //    completes under random interleavings of the CTAs: no wait can be left hanging;
+//  - in the kernel's order (each CTA's segments last to first) the waits do not chain: the last
+//    CTA finishes within one share plus one tile of k-blocks;
 //  - the scheduler's WorkTiles: the banded order's tiles, the segments' K ranges and slots.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <random>
@@ -24,14 +27,14 @@
 namespace fp8gemm {
 namespace {
 
-/// CTA c's segments, in walk order.
+/// CTA c's segments in the kernel's order: last to first (stream_k_segment_before).
 std::vector<StreamKSegment> walk(StreamKPlan const& plan, int c) {
   std::vector<StreamKSegment> out;
-  for (std::int64_t it = plan.begin(c); it < plan.begin(c + 1);) {
-    StreamKSegment const s = stream_k_segment(plan, c, it);
+  for (std::int64_t it = plan.begin(c + 1); it > plan.begin(c);) {
+    StreamKSegment const s = stream_k_segment_before(plan, c, it);
     EXPECT_LT(s.kb_begin, s.kb_end);
-    EXPECT_EQ(std::int64_t(s.tile) * plan.k_blocks + s.kb_begin, it);
-    it += s.kb_end - s.kb_begin;
+    EXPECT_EQ(std::int64_t(s.tile) * plan.k_blocks + s.kb_end, it);
+    it -= s.kb_end - s.kb_begin;
     out.push_back(s);
   }
   return out;
@@ -61,8 +64,8 @@ void check_plan(StreamKPlan const& plan) {
         final_of[static_cast<std::size_t>(s.tile)] = s;
         final_cta[static_cast<std::size_t>(s.tile)] = c;
       } else {
-        EXPECT_EQ(i + 1, segs.size())
-            << "CTA " << c << ": a partial sum only from its last segment";
+        EXPECT_EQ(i, 0u) << "CTA " << c
+                         << ": a partial sum only from the range's last segment, walked first";
         partials[static_cast<std::size_t>(s.tile)].push_back(c);
       }
     }
@@ -135,8 +138,38 @@ TEST(StreamK, FlagWaitsAlwaysComplete) {
   }
 }
 
-/// The scheduler's walk: stream_k_work turns each segment into the banded order's tile with its
-/// K range; the grid is min(SMs, tiles x k-blocks).
+/// Time, one unit per k-block: a CTA runs its segments in the kernel's order, a final segment
+/// with a fixup range finishes no earlier than the partial sums it adds. The last CTA must finish
+/// within one share plus one tile's k-blocks of the start: no wait chains across the grid (walked
+/// first to last, each CTA waited at its start for the whole range of the one below: up to 27x
+/// the share at 1024 tiles x 32 k-blocks on 132 CTAs).
+TEST(StreamK, WaitsDoNotChainAcrossTheGrid) {
+  for (StreamKPlan const plan :
+       {StreamKPlan{1024, 32, 132}, StreamKPlan{200, 16, 132}, StreamKPlan{144, 32, 132},
+        StreamKPlan{60, 24, 7}, StreamKPlan{96, 64, 132}, StreamKPlan{448, 32, 132}}) {
+    std::vector<std::int64_t> partial_done(static_cast<std::size_t>(plan.ctas), -1);
+    std::int64_t makespan = 0;
+    for (int c = 0; c < plan.ctas; ++c) {  // waits go to lower CTAs only: ascending order works
+      std::int64_t t = 0;
+      for (StreamKSegment const& s : walk(plan, c)) {
+        t += s.kb_end - s.kb_begin;
+        for (int w = s.fixup_begin; w < s.fixup_end; ++w) {
+          ASSERT_GE(partial_done[static_cast<std::size_t>(w)], 0)
+              << "CTA " << w << " has no partial";
+          t = std::max(t, partial_done[static_cast<std::size_t>(w)]);
+        }
+        if (!s.final) partial_done[static_cast<std::size_t>(c)] = t;
+      }
+      makespan = std::max(makespan, t);
+    }
+    std::int64_t const share = (plan.iters() + plan.ctas - 1) / plan.ctas;
+    EXPECT_LE(makespan, share + plan.k_blocks)
+        << plan.tiles << " tiles x " << plan.k_blocks << " k-blocks over " << plan.ctas;
+  }
+}
+
+/// The scheduler's walk: stream_k_work_before turns each segment into the banded order's tile with
+/// its K range; the grid is min(SMs, tiles x k-blocks).
 TEST(StreamK, SchedulerWorkTilesFollowTheBandedOrder) {
   using S = PersistentTileScheduler<StreamK<Sm90WgmmaDefault<>>>;
   static_assert(S::kStreamK && !PersistentTileScheduler<Sm90WgmmaDefault<>>::kStreamK);
@@ -145,21 +178,22 @@ TEST(StreamK, SchedulerWorkTilesFollowTheBandedOrder) {
   std::vector<int> covered(static_cast<std::size_t>(2 * 48 * 32), 0);
   StreamKPlan const plan = S::stream_k_plan(p);
   for (int c = 0; c < p.grid; ++c)
-    for (std::int64_t it = plan.begin(c); it < plan.begin(c + 1);) {
-      WorkTile const w = S::stream_k_work(p, c, it);
-      TileCoord const t = banded_tile(static_cast<int>(it / p.k_tiles), p.tiles_m, p.tiles_n, 2);
+    for (std::int64_t it = plan.begin(c + 1); it > plan.begin(c);) {
+      WorkTile const w = S::stream_k_work_before(p, c, it);
+      TileCoord const t =
+          banded_tile(static_cast<int>((it - 1) / p.k_tiles), p.tiles_m, p.tiles_n, 2);
       EXPECT_EQ(w.m, t.m);
       EXPECT_EQ(w.n, t.n);
       EXPECT_EQ(w.m0, t.m * 128);
       EXPECT_EQ(w.n0, t.n * 128);
-      EXPECT_EQ(w.k_tile_begin, it % p.k_tiles);
+      EXPECT_EQ(w.k_tile_end, (it - 1) % p.k_tiles + 1);
       EXPECT_EQ(w.partial_slot >= 0, w.k_tile_end < p.k_tiles);
       if (w.partial_slot >= 0) {
         EXPECT_EQ(w.partial_slot, c);
       }
       for (int kb = w.k_tile_begin; kb < w.k_tile_end; ++kb)
         ++covered[static_cast<std::size_t>((w.m * p.tiles_n + w.n) * p.k_tiles + kb)];
-      it += w.k_tile_end - w.k_tile_begin;
+      it -= w.k_tile_end - w.k_tile_begin;
     }
   for (int v : covered) ASSERT_EQ(v, 1);
 }
