@@ -121,16 +121,13 @@ class Gemm {
 
   /// A StreamK<P> policy: the persistent WGMMA kernel with stream-K's walk (kernel/stream_k.hpp).
   static constexpr bool kStreamK = IsWgmmaPolicy<Policy>::value && IsStreamK<Policy>::value;
-  /// The CTAs a stream-K launch runs (PersistentTileScheduler::initialize: at most one per SM and
-  /// per k-block of the tiles), for the workspace's size; the device's SM count, or sm_count.
+  /// The CTAs a stream-K launch runs (the scheduler's initialize), for the workspace's size; an
+  /// upper bound where the device cannot be asked (run then fails on the same question).
   static int stream_k_ctas(Arguments const& args) {
-    ProblemShape const& pr = args.problem;
+    using Scheduler = typename Kernel::TileScheduler;
     int sms = 0;
-    if (!arch::multiprocessor_count(&sms).ok() || sms < 1) sms = 1024;  // an upper bound
-    if (args.sm_count > 0 && args.sm_count < sms) sms = args.sm_count;
-    std::int64_t const iters = pr.tiles_m<Policy::kBlockM>() * pr.tiles_n<Policy::kBlockN>() *
-                               pr.k_tiles<Policy::kBlockK>();
-    return static_cast<int>(iters < sms ? (iters > 0 ? iters : 1) : sms);
+    if (!Scheduler::usable_sms(kernel_arguments(args).scheduler, &sms).ok() || sms < 1) sms = 1024;
+    return Scheduler::stream_k_grid(args.problem, sms);
   }
 
   /// Every precondition of run(), checked on the host; the message names the one that failed.

@@ -264,8 +264,8 @@ struct WarpSpecializedGemmKernel {
   }
 
   /// Stream-K's workspace (a StreamK<P> policy's scheduler): one int flag per CTA
-  /// and consumer warpgroup (zeroed by Gemm::run before the launch, set by the slot's writer,
-  /// reset by its reader), then per CTA and consumer a slot of FP32 partial sums, a thread's
+  /// and consumer warpgroup (zeroed by Gemm::run before every launch, set by the slot's writer),
+  /// then per CTA and consumer a slot of FP32 partial sums, a thread's
   /// accumulators in register order as float4s interleaved over the warpgroup's threads:
   ///   slot(cta, consumer)[(q · 128 + t) · 4 + j] = register 4 q + j of thread t
   static constexpr int kThreadRegs = Policy::kAtomsM * Mainloop::Atom::kAccumulators;
@@ -317,7 +317,7 @@ struct WarpSpecializedGemmKernel {
                                                    Coords const& c, Accumulators& acc) {
     float* const regs = &acc.v[0][0][0];
     for (int cta = begin; cta < end; ++cta) {
-      if (c.t == 0) arch::flag_acquire_and_reset(stream_k_flag(p, cta, c.consumer));
+      if (c.t == 0) arch::flag_acquire_wait(stream_k_flag(p, cta, c.consumer));
       // waits for: thread 0 saw the slot's flag (its writes are visible from here on)
       arch::named_barrier_sync(stream_k_barrier(c.consumer), kConsumerThreads);
       float const* const slot = stream_k_slot(p, cta, c.consumer);

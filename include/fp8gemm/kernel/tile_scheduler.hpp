@@ -293,12 +293,9 @@ struct PersistentTileScheduler {
     p.k_tiles = problem.k_tiles<Policy::kBlockK>();
     p.k_tiles_per_split = (p.k_tiles + args.split_k - 1) / args.split_k;
     int sms = 1;
-    FP8GEMM_RETURN_IF_ERROR(arch::multiprocessor_count(&sms));
-    if (args.sm_count > 0 && args.sm_count < sms) sms = args.sm_count;
+    FP8GEMM_RETURN_IF_ERROR(usable_sms(args, &sms));
     if constexpr (kStreamK) {
-      // every CTA at least one k-block (stream_k.hpp: an empty range would leave no partial)
-      std::int64_t const iters = std::int64_t(p.tiles_m) * p.tiles_n * p.k_tiles;
-      p.grid = static_cast<int>(iters < sms ? iters : sms);
+      p.grid = stream_k_grid(problem, sms);
       p.band_m = band_m_for(args.band_m,
                             p.grid < p.tiles_m * p.tiles_n ? p.grid : p.tiles_m * p.tiles_n, 1);
       return Status::success();
@@ -306,6 +303,22 @@ struct PersistentTileScheduler {
     p.grid = grid_for(items(p), sms);
     p.band_m = band_m_for(args.band_m, p.grid, p.split_k);
     return Status::success();
+  }
+
+  /// The SMs the grid may use: the current device's, at most args.sm_count when that is > 0.
+  static Status usable_sms(Arguments const& args, int* sms) {
+    FP8GEMM_RETURN_IF_ERROR(arch::multiprocessor_count(sms));
+    if (args.sm_count > 0 && args.sm_count < *sms) *sms = args.sm_count;
+    return Status::success();
+  }
+
+  /// Stream-K's grid on `sms` SMs: one CTA per SM, at most one per k-block of the tiles, so that
+  /// every CTA's range holds at least one (stream_k.hpp: an empty range would leave no partial).
+  static int stream_k_grid(ProblemShape const& problem, int sms) {
+    std::int64_t const iters = problem.tiles_m<Policy::kBlockM>() *
+                               problem.tiles_n<Policy::kBlockN>() *
+                               problem.k_tiles<Policy::kBlockK>();
+    return static_cast<int>(iters < sms ? (iters > 0 ? iters : 1) : sms);
   }
 
   /// Stream-K's cut of the tiles' k-blocks over the grid.

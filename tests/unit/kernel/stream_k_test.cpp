@@ -133,7 +133,7 @@ TEST(StreamK, FlagWaitsAlwaysComplete) {
         for (int w = s.fixup_begin; w < s.fixup_end; ++w) flag[static_cast<std::size_t>(w)] = 0;
         if (!s.final) flag[static_cast<std::size_t>(c)] = 1;
       }
-      for (int f : flag) EXPECT_EQ(f, 0) << "every raised flag is consumed (and reset)";
+      for (int f : flag) EXPECT_EQ(f, 0) << "every raised flag is waited for once";
     }
   }
 }

@@ -325,15 +325,13 @@ FP8GEMM_DEVICE void flag_release(int* flag, int value) {
 }
 
 /// Spins until *flag != 0 (ld.acquire.gpu: what the releasing CTA wrote before its flag_release
-/// is then visible to this thread, and through a block barrier to the others), then resets it to
-/// 0 for the grid's next launch.
-FP8GEMM_DEVICE void flag_acquire_and_reset(int* flag) {
+/// is then visible to this thread, and through a block barrier to the others).
+FP8GEMM_DEVICE void flag_acquire_wait(int const* flag) {
 #if defined(FP8GEMM_ARCH_SM90A)
   int seen = 0;
   do {
     asm volatile("ld.acquire.gpu.global.s32 %0, [%1];\n" : "=r"(seen) : "l"(flag) : "memory");
   } while (seen == 0);
-  asm volatile("st.relaxed.gpu.global.s32 [%0], 0;\n" ::"l"(flag) : "memory");
 #elif defined(FP8GEMM_DEVICE_PASS)
   (void)flag;
   FP8GEMM_DEVICE_TRAP();
