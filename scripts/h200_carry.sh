@@ -15,19 +15,26 @@ cd "$REPO"
 rm -rf .carry
 mkdir -p .carry
 # FP8GEMM_CARRY=torch: only the PyTorch ops' libraries (h200_run.sh python), not the binaries
+# FP8GEMM_CARRY_ONLY: what to carry, by name (e.g. "fp8gemm_gemm_wgmma_gpu_test torch
+# fp8gemm_bench"; default all): all of them with the working tree may pass the 64 MiB
 if [[ ${FP8GEMM_CARRY:-all} != torch ]]; then
-  cp "$BUILD"/tests/gpu/fp8gemm_*_gpu_test .carry/
-  for f in examples/fp8gemm_demo_cuda examples/fp8gemm_example_block_level bench/fp8gemm_bench \
-    bench/fp8gemm_tune bench/fp8gemm_grouped_bench; do
-    [[ -x "$BUILD/$f" ]] && cp "$BUILD/$f" .carry/
+  for f in "$BUILD"/tests/gpu/fp8gemm_*_gpu_test "$BUILD"/examples/fp8gemm_demo_cuda \
+    "$BUILD"/examples/fp8gemm_example_block_level "$BUILD"/bench/fp8gemm_bench \
+    "$BUILD"/bench/fp8gemm_tune "$BUILD"/bench/fp8gemm_grouped_bench; do
+    [[ -x $f ]] || continue
+    [[ -z ${FP8GEMM_CARRY_ONLY:-} || " $FP8GEMM_CARRY_ONLY " == *" $(basename "$f") "* ]] || continue
+    cp "$f" .carry/
   done
 fi
 if [[ -n "${FP8GEMM_AB_BASE_BENCH:-}" ]]; then
   cp "$FP8GEMM_AB_BASE_BENCH" .carry/fp8gemm_bench_base
 fi
 # the PyTorch ops' libraries (python/CMakeLists.txt), if built: FP8GEMM_TORCH_LIB_DIRS lists the
-# folders holding _C_*.so (default build/torch-cuda's python/fp8gemm)
-for d in ${FP8GEMM_TORCH_LIB_DIRS:-build/torch-cuda/python/fp8gemm}; do
+# folders holding _C_*.so (default build/torch-cuda's python/fp8gemm); with FP8GEMM_CARRY_ONLY,
+# only if it names "torch"
+torch_dirs=${FP8GEMM_TORCH_LIB_DIRS:-build/torch-cuda/python/fp8gemm}
+[[ -n ${FP8GEMM_CARRY_ONLY:-} && " $FP8GEMM_CARRY_ONLY " != *" torch "* ]] && torch_dirs=""
+for d in $torch_dirs; do
   for so in "$d"/_C_*.so; do
     [[ -f $so ]] || continue
     mkdir -p .carry/torch

@@ -2,12 +2,12 @@
 # Runs on the H200 (device tool): the GPU test suite, a compute-sanitizer subset, and the
 # benchmark, from binaries built here with nvcc and carried in .carry/. Everything lands in $OUT.
 #   usage there: bash scripts/h200_run.sh
-#     [tests|bench|all|profile|power|ab|tune|grouped|python|blockwise]
+#     [tests|bench|all|profile|power|ab|tune|grouped|python|blockwise]...
 # FP8GEMM_DEADLINE: seconds after the start by which the python and blockwise modes' steps end
 # (each step's timeout shrinks to fit; the device call's limit then does not cut the whole call).
 # Environment (for short runs): FP8GEMM_TEST_BINARIES (glob under .carry/, default
-# fp8gemm_*_gpu_test), FP8GEMM_TEST_TIMEOUT (seconds per binary, default 200), FP8GEMM_SANITIZE=0
-# (skip compute-sanitizer), FP8GEMM_BENCH_FILTER (a --benchmark_filter regex, default all),
+# fp8gemm_*_gpu_test), FP8GEMM_TEST_FILTER (a --gtest_filter for each), FP8GEMM_TEST_TIMEOUT
+# (seconds per binary, default 200), FP8GEMM_SANITIZE=0 (skip compute-sanitizer), FP8GEMM_BENCH_FILTER (a --benchmark_filter regex, default all),
 # FP8GEMM_BENCH_SECOND (a second regex: a second pass, bench_1.json/.log), FP8GEMM_BENCH_TIMEOUT
 # (seconds per pass, default 400),
 # FP8GEMM_BENCH_MIN_TIME (seconds of measured GPU time per repetition, default 0.02: with 10
@@ -22,7 +22,36 @@
 # power_phases.txt, power_bench.log; bench/power_phases.py summarizes them per benchmark): the
 # sustained, power-capped regime.
 set -uo pipefail
+# Several modes in one call (one machine start; e.g. `h200_run.sh tests bench grouped`): each
+# into its own folder, in order, with FP8GEMM_DEADLINE (if set) counted from this start, and
+# after each mode everything packed into $OUT/modes.tgz (one file: a call cut short keeps the
+# modes that finished).
+if (($# > 1)); then
+  out=${OUT:-/tmp/out}
+  work=$(mktemp -d)
+  rc=0
+  for m in "$@"; do
+    left=${FP8GEMM_DEADLINE:+$((FP8GEMM_DEADLINE - SECONDS))}
+    if [[ -n $left ]] && ((left < 10)); then
+      echo "$m: not run, FP8GEMM_DEADLINE reached"
+      continue
+    fi
+    echo "==== mode $m (at ${SECONDS} s)"
+    mkdir -p "$work/$m"
+    OUT=$work/$m FP8GEMM_DEADLINE=$left bash "${BASH_SOURCE[0]}" "$m"
+    rc=$((rc | $?))
+    mkdir -p "$out" && tar czf "$out/modes.tgz" -C "$work" .
+  done
+  exit $rc
+fi
 what=${1:-all}
+case $what in
+  tests | bench | all | profile | power | ab | tune | grouped | python | blockwise) ;;
+  *)
+    echo "h200_run.sh: unknown mode '$what'" >&2
+    exit 2
+    ;;
+esac
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$PWD/.carry${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -64,7 +93,8 @@ if [[ $what == tests || $what == all ]]; then
     name=$(basename "$t")
     echo "==== $name" >> "$out/tests.log"
     # a hang (a ring or barrier bug) ends as exit 124 instead of eating the device call
-    timeout "${FP8GEMM_TEST_TIMEOUT:-200}" "$t" --gtest_output=json:"$json/$name.json" > "$json/$name.log" 2>&1
+    timeout "${FP8GEMM_TEST_TIMEOUT:-200}" "$t" --gtest_output=json:"$json/$name.json" \
+      ${FP8GEMM_TEST_FILTER:+--gtest_filter="$FP8GEMM_TEST_FILTER"} > "$json/$name.log" 2>&1
     r=$?; rc=$((rc | r))
     cat "$json/$name.log" >> "$out/tests.log"
     echo "$name exit $r: $(grep -E '^\[  (PASSED|FAILED)  \]' "$json/$name.log" | tr '\n' ' ')"
