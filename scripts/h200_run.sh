@@ -7,7 +7,8 @@
 # (each step's timeout shrinks to fit; the device call's limit then does not cut the whole call).
 # Environment (for short runs): FP8GEMM_TEST_BINARIES (glob under .carry/, default
 # fp8gemm_*_gpu_test), FP8GEMM_TEST_FILTER (a --gtest_filter for each), FP8GEMM_TEST_TIMEOUT
-# (seconds per binary, default 200), FP8GEMM_SANITIZE=0 (skip compute-sanitizer), FP8GEMM_BENCH_FILTER (a --benchmark_filter regex, default all),
+# (seconds per binary, default 200), FP8GEMM_SANITIZE=0 (skip compute-sanitizer),
+# FP8GEMM_BENCH_FILTER (a --benchmark_filter regex, default all),
 # FP8GEMM_BENCH_SECOND (a second regex: a second pass, bench_1.json/.log), FP8GEMM_BENCH_TIMEOUT
 # (seconds per pass, default 400),
 # FP8GEMM_BENCH_MIN_TIME (seconds of measured GPU time per repetition, default 0.02: with 10
