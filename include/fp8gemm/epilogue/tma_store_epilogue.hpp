@@ -145,21 +145,26 @@ struct TmaStoreEpilogue {
   }
 
   /// A grouped problem's tile (m0, n0 in its group; C's tensor map over every group's rows),
-  /// staged as one GEMM's: a tile whole inside its group stored through TMA at the group's first
-  /// row plus m0; a group's last, partial tile copied out of the staging tile by the consumer's
-  /// threads, its rows below the group's end only (a TMA store clips at the map's end, not the
-  /// group's). From registers (Direct) only where C allows no tensor map.
+  /// staged as one GEMM's: a consumer's rows whole inside their group stored through TMA at the
+  /// group's first row plus m0; a group's last, partial rows copied out of the staging tile by
+  /// the consumer's threads, those below the group's end only (a TMA store clips at the map's
+  /// end, not the group's). From registers (Direct) only where C allows no tensor map. Every copy
+  /// is 16-byte aligned: a tensor map over all groups' rows exists only where groups start whole
+  /// rows apart (GroupedGemm's c_rows), so C moved to a group stays on a 16-byte row boundary.
   template <class Accumulators, class Coords>
   FP8GEMM_DEVICE static void store_group(Params const& p, SharedStorage& s, GroupOffsets const& o,
                                          OutputBounds const& bounds, int m0, int n0,
                                          Accumulators const& acc, Coords const& c,
                                          Dequant const& dq) {
     Arguments const group = Direct::for_group(p, o);
-    if (p.tma_store)
+    if (p.tma_store) {
+      // this consumer's rows of C (swapped: all the tile's) whole inside the group
+      int const first = kTransposed ? 0 : c.first_row();
       stage_and_store(group, p.map_c, s, bounds, m0, n0, o.c_row + m0, acc, c, dq,
-                      m0 + Policy::kBlockM <= bounds.m_end);
-    else
+                      m0 + first + kRows <= bounds.m_end);
+    } else {
       Direct::store(group, bounds, m0, n0, acc, c, dq);
+    }
   }
 
   /// The tile at (m0, n0) of `args`' C staged, then stored through `map` at row map_m0 (m0 for
