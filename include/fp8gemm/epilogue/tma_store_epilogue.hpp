@@ -144,32 +144,44 @@ struct TmaStoreEpilogue {
     stage_and_store(p, p.map_c, s, bounds, m0, n0, m0, acc, c, dq);
   }
 
-  /// A grouped problem's tile (m0, n0 in its group; C's tensor map over every group's rows): a
-  /// tile whole inside its group through TMA at the group's first row plus m0, the last partial
-  /// one of a group from registers (a TMA store clips only at the map's end, not the group's).
+  /// A grouped problem's tile (m0, n0 in its group; C's tensor map over every group's rows),
+  /// staged as one GEMM's: a consumer's rows whole inside their group stored through TMA at the
+  /// group's first row plus m0; a group's last, partial rows copied out of the staging tile by
+  /// the consumer's threads, those below the group's end only (a TMA store clips at the map's
+  /// end, not the group's). From registers (Direct) only where C allows no tensor map. Every copy
+  /// is 16-byte aligned: a tensor map over all groups' rows exists only where groups start whole
+  /// rows apart (GroupedGemm's c_rows), so C moved to a group stays on a 16-byte row boundary.
   template <class Accumulators, class Coords>
   FP8GEMM_DEVICE static void store_group(Params const& p, SharedStorage& s, GroupOffsets const& o,
                                          OutputBounds const& bounds, int m0, int n0,
                                          Accumulators const& acc, Coords const& c,
                                          Dequant const& dq) {
     Arguments const group = Direct::for_group(p, o);
-    if (p.tma_store && m0 + Policy::kBlockM <= bounds.m_end)
-      stage_and_store(group, p.map_c, s, bounds, m0, n0, o.c_row + m0, acc, c, dq);
-    else
+    if (p.tma_store) {
+      // this consumer's rows of C (swapped: all the tile's) whole inside the group
+      int const first = kTransposed ? 0 : c.first_row();
+      stage_and_store(group, p.map_c, s, bounds, m0, n0, o.c_row + m0, acc, c, dq,
+                      m0 + first + kRows <= bounds.m_end);
+    } else {
       Direct::store(group, bounds, m0, n0, acc, c, dq);
+    }
   }
 
-  /// The tile at (m0, n0) of `args`' C staged and stored through `map` at row map_m0 (m0 for one
-  /// GEMM; the group's first row plus m0 in a grouped problem's map of every group's rows). `map`
-  /// stays where the kernel has it (parameter space): a TMA descriptor is not copied.
+  /// The tile at (m0, n0) of `args`' C staged, then stored through `map` at row map_m0 (m0 for
+  /// one GEMM; the group's first row plus m0 in a grouped problem's map of every group's rows),
+  /// or, with through_tma false, copied from the staging tile to args' C by the consumer's
+  /// threads (copy_staged_rows: rows below bounds.m_end). `map` stays where the kernel has it
+  /// (parameter space): a TMA descriptor is not copied.
   template <class Accumulators, class Coords>
   FP8GEMM_DEVICE static void stage_and_store(Arguments const& p, arch::TmaDescriptor const& map,
                                              SharedStorage& s, OutputBounds const& bounds, int m0,
                                              int n0, int map_m0, Accumulators const& acc,
-                                             Coords const& c, Dequant const& dq) {
+                                             Coords const& c, Dequant const& dq,
+                                             bool through_tma = true) {
     std::uint8_t* const tile = s.c[c.consumer];
     int const bar = barrier_id(c.consumer);
-    // waits for: this consumer's previous TMA stores finished reading the staging tile
+    // waits for: this consumer's previous TMA stores finished reading the staging tile (thread
+    // 0's wait), and its threads' copies out of it (copy_staged_rows) finished
     if (c.t == 0) arch::tma_store_wait_read<0>();
     arch::named_barrier_sync(bar, Arch::kWarpgroupThreads);
 
@@ -233,7 +245,9 @@ struct TmaStoreEpilogue {
     arch::fence_proxy_async_shared();  // the writes above, for the TMA store's reads
     // waits for: every thread of this consumer wrote its part of the staging tile
     arch::named_barrier_sync(bar, Arch::kWarpgroupThreads);
-    if (c.t == 0) {
+    if (!through_tma) {
+      copy_staged_rows(params, tile_address, t, row0, col0, bounds);
+    } else if (c.t == 0) {
       FP8GEMM_UNROLL
       for (int b = 0; b < kBoxes; ++b)
         arch::tma_store_2d(&map, tile + b * kBoxBytes, col0 + b * kBoxCols,
@@ -250,7 +264,43 @@ struct TmaStoreEpilogue {
     if (p.tma_store && c.t == 0) arch::tma_store_wait<0>();  // waits for: the last stores
   }
 
+  /// Copy i of copy_staged_rows (0 <= i < kCopies): 16 bytes of the consumer's staging tile at
+  /// `offset`, C's row `row` of the consumer's rows and its columns [col, col + 16 / sizeof(C)).
+  /// Copy i is box i / (kRows · 8), row i / 8 % kRows, 16-byte piece i % 8 of the row's 128
+  /// bytes: consecutive threads along a row (a warp writes four rows' whole 128 bytes).
+  struct StagedCopy {
+    int row = 0, col = 0;
+    std::uint32_t offset = 0;
+  };
+  static constexpr int kCopyBytes = Swizzle128B::kChunkBytes;
+  static constexpr int kCopiesPerRow = Swizzle128B::kRowBytes / kCopyBytes;
+  static constexpr int kCopies = kBoxes * kRows * kCopiesPerRow;
+  FP8GEMM_HOST_DEVICE static constexpr StagedCopy staged_copy(int i) {
+    int const piece = i % kCopiesPerRow, row = i / kCopiesPerRow % kRows;
+    int const box = i / (kCopiesPerRow * kRows);
+    return {row, box * kBoxCols + piece * (kCopyBytes / kElementBytes),
+            static_cast<std::uint32_t>(box * kBoxBytes) +
+                Swizzle128B::offset(static_cast<std::uint32_t>(row),
+                                    static_cast<std::uint32_t>(piece * kCopyBytes))};
+  }
+
  private:
+  /// The staging tile's rows below bounds.m_end and columns below n_end to C (q.c, q.ldc), one
+  /// staged_copy per thread and round. A copy is whole inside C or outside: N · sizeof(C) % 16
+  /// == 0 (use_tma); C and ldc · sizeof(C) are 16-byte aligned (its tensor map), so is each copy.
+  FP8GEMM_DEVICE static void copy_staged_rows(typename EpilogueOp::Params const& q,
+                                              std::uint32_t tile_address, int t, int row0, int col0,
+                                              OutputBounds const& bounds) {
+    FP8GEMM_UNROLL
+    for (int i = t; i < kCopies; i += Arch::kWarpgroupThreads) {
+      StagedCopy const x = staged_copy(i);
+      int const m = row0 + x.row, n = col0 + x.col;
+      if (m >= bounds.m_end || n >= bounds.n_end) continue;
+      arch::copy_shared_to_global_16(tile_address + x.offset,
+                                     q.c + static_cast<std::int64_t>(m) * q.ldc + n);
+    }
+  }
+
   /// The transposed staging of stage_and_store (swapped operands): register r is
   /// C[row0 + acc_col][col0 + acc_row], one element (its neighbour along N is another thread's),
   /// one st.shared of sizeof(C) bytes; kEdge as there (amax folded into `amax`).

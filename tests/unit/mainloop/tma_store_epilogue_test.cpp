@@ -57,6 +57,41 @@ TEST(TmaStoreEpilogue, StagingLayoutIsTmaSwizzle128AndABijection) {
   check_layout<float>();
 }
 
+/// copy_staged_rows (a grouped problem's partial tile): copy i's 16 bytes are exactly the staged
+/// bytes of its row and columns [col, col + 16 / E) (staging_offset of each), the copies cover
+/// the consumer's staging tile once, and each warp's copies are four rows' whole 128 bytes of C.
+template <class Policy, class ElementC>
+void check_copies() {
+  using E = TmaStoreEpilogue<Policy, PerTensor, Epilogue<ElementC, Identity>>;
+  constexpr int kBytes = static_cast<int>(sizeof(ElementC));
+  std::set<std::uint32_t> seen;
+  for (int i = 0; i < E::kCopies; ++i) {
+    auto const x = E::staged_copy(i);
+    ASSERT_LT(x.row, E::kRows);
+    ASSERT_EQ(x.col % (16 / kBytes), 0) << i;
+    ASSERT_EQ(x.offset % 16, 0u) << i;
+    for (int e = 0; e < 16 / kBytes; ++e)  // staging wrote column col + e at offset + e · E
+      ASSERT_EQ(E::staging_offset(x.row, x.col + e), x.offset + std::uint32_t(e * kBytes)) << i;
+    ASSERT_TRUE(seen.insert(x.offset).second) << "copy " << i << " repeats bytes";
+    if (i % 32 == 0) {  // a warp's 32 copies: rows row .. row + 3, 128 bytes each, in order
+      for (int l = 0; l < 32; ++l) {
+        auto const y = E::staged_copy(i + l);
+        EXPECT_EQ(y.row, x.row + l / 8) << i << " " << l;
+        EXPECT_EQ(y.col, x.col + (l % 8) * (16 / kBytes)) << i << " " << l;
+      }
+    }
+  }
+  EXPECT_EQ(seen.size() * 16, static_cast<std::size_t>(E::kConsumerBytes));
+}
+
+TEST(TmaStoreEpilogue, StagedRowCopiesReadWhatTheStagingWrote) {
+  check_copies<Sm90WgmmaDefault<>, bf16>();
+  check_copies<Sm90WgmmaDefault<>, e4m3fn>();
+  check_copies<Sm90WgmmaDefault<>, float>();
+  check_copies<Sm90WgmmaLarge<>, bf16>();
+  check_copies<Sm90WgmmaMidM<104>, bf16>();  // swapped: all 104 rows, 64 columns
+}
+
 /// One warp's store of register pair r (bf16: 4 bytes per lane): 32 distinct banks.
 TEST(TmaStoreEpilogue, PairStoresOfAWarpAreConflictFreeFor2ByteC) {
   using Policy = Sm90WgmmaDefault<>;

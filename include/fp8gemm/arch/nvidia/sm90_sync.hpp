@@ -62,6 +62,26 @@ FP8GEMM_DEVICE void store_shared(std::uint32_t address, Bits bits) {
 #endif
 }
 
+/// 16 bytes from shared memory (ld.shared.v4.u32 at a 16-byte aligned 32-bit address) to global
+/// memory at `dst` (st.global.v4.u32, 16-byte aligned): a staged tile's row piece copied out by a
+/// thread. Volatile, so that the load stays between the named barriers around it.
+FP8GEMM_DEVICE void copy_shared_to_global_16(std::uint32_t address, void* dst) {
+#if defined(FP8GEMM_ARCH_SM90A)
+  std::uint32_t a, b, c, d;
+  asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(a), "=r"(b), "=r"(c), "=r"(d)
+               : "r"(address));
+  asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"l"(dst), "r"(a), "r"(b), "r"(c),
+               "r"(d)
+               : "memory");
+#elif defined(FP8GEMM_DEVICE_PASS)
+  (void)address, (void)dst;
+  FP8GEMM_DEVICE_TRAP();
+#else
+  (void)address, (void)dst;
+#endif
+}
+
 /// Shared-memory mbarrier (one 8-byte word): a phase completes when `count` arrivals have been
 /// made and the expected transaction bytes (arrive_expect_tx, decremented by TMA completions)
 /// have landed; waits are on the parity of a phase (0 for even phases, 1 for odd).
