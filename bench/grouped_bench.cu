@@ -4,7 +4,11 @@
 // mixture-of-experts and batched cases of issue 34; writes JSON.
 //
 //   fp8gemm_grouped_bench --out grouped.json [--rounds 7] [--cases name,...] [--commit C]
+//                         [--entries name,...]
 //
+// --cases: cases of the fixed list (all_cases), or contiguous ones named as they are
+// ("{groups}x{rows}_n{N}_k{K}_{granularity}"); --entries: only those entries (and the cuBLASLt
+// loop, which the ratios divide by).
 // Batched per-tensor cases also time cuBLASLt's strided-batched matmul ("cublaslt_strided").
 // Method, per case: every entry (each of our policies, the cuBLASLt loop) captured once as a CUDA
 // graph of one call; `rounds` rounds replay every entry's graph in a fresh random order (seeded),
@@ -71,6 +75,20 @@ std::vector<Case> all_cases() {
   v.push_back({"batched_64x128_n7168_k512_per_tensor", GroupMode::kBatched, "per_tensor", 64, 128,
                7168, 512, false});
   return v;
+}
+
+/// A contiguous case named as all_cases' are, "{groups}x{rows}_n{N}_k{K}_{granularity}" (e.g.
+/// 64x512_n4096_k7168_per_channel), for shapes the fixed list lacks; false where the name is not
+/// of that form.
+bool case_from_name(std::string const& name, Case& c) {
+  int g = 0, r = 0, n = 0, k = 0, used = 0;
+  if (std::sscanf(name.c_str(), "%dx%d_n%d_k%d_%n", &g, &r, &n, &k, &used) != 4 || used == 0)
+    return false;
+  std::string const gran = name.substr(used);
+  if (gran != "per_channel" && gran != "blockwise" && gran != "per_tensor") return false;
+  if (g < 1 || r < 1 || n < 1 || k < 1) return false;
+  c = {name, GroupMode::kContiguous, gran, g, r, n, k, false};
+  return true;
 }
 
 /// Each group's rows: the mean for masked and batched; contiguous: uniform in [mean / 2,
@@ -417,8 +435,12 @@ float elapsed_ms(cudaEvent_t a, cudaEvent_t b) {
 
 int main(int argc, char** argv) {
   std::string out = "grouped.json", commit = "unknown";
-  std::vector<std::string> only;
+  std::vector<std::string> only, only_entries;
   int rounds = 7;
+  auto split = [](std::string const& list, std::vector<std::string>& to) {
+    std::stringstream ss(list);
+    for (std::string s; std::getline(ss, s, ',');) to.push_back(s);
+  };
   for (int i = 1; i < argc; ++i) {
     std::string const a = argv[i];
     auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
@@ -428,10 +450,11 @@ int main(int argc, char** argv) {
       rounds = std::atoi(next().c_str());
     else if (a == "--commit")
       commit = next();
-    else if (a == "--cases") {
-      std::stringstream ss(next());
-      for (std::string s; std::getline(ss, s, ',');) only.push_back(s);
-    } else {
+    else if (a == "--cases")
+      split(next(), only);
+    else if (a == "--entries")
+      split(next(), only_entries);
+    else {
       std::fprintf(stderr, "unknown option %s\n", a.c_str());
       return 2;
     }
@@ -448,8 +471,27 @@ int main(int argc, char** argv) {
   BENCH_CHECK_CUDA(cudaEventCreate(&e0));
   BENCH_CHECK_CUDA(cudaEventCreate(&e1));
   bool first_case = true;
-  for (Case const& cs : all_cases()) {
-    if (!only.empty() && std::find(only.begin(), only.end(), cs.name) == only.end()) continue;
+  // the fixed list, or the named cases: from the list, or built from their names
+  std::vector<Case> cases = all_cases();
+  if (!only.empty()) {
+    std::vector<Case> named;
+    for (std::string const& name : only) {
+      auto const it = std::find_if(cases.begin(), cases.end(),
+                                   [&](Case const& c) { return c.name == name; });
+      Case built;
+      if (it != cases.end())
+        named.push_back(*it);
+      else if (case_from_name(name, built))
+        named.push_back(built);
+      else {
+        std::fprintf(stderr, "unknown case %s (not listed, not GxR_nN_kK_granularity)\n",
+                     name.c_str());
+        return 2;
+      }
+    }
+    cases = named;
+  }
+  for (Case const& cs : cases) {
     Operands ops(cs);
     std::vector<Entry> entries;
     add_all_ours(entries, cs, ops);
@@ -458,6 +500,14 @@ int main(int argc, char** argv) {
     LtStrided strided(cs, ops);  // batched per-tensor cases only
     if (strided.ok)
       entries.emplace_back("cublaslt_strided", [&strided](cudaStream_t s) { strided.launch(s); });
+    if (!only_entries.empty())  // the named entries, and the cuBLASLt loop the ratios divide by
+      entries.erase(std::remove_if(entries.begin(), entries.end(),
+                                   [&](Entry const& e) {
+                                     return e.name != "cublaslt_loop" &&
+                                            std::find(only_entries.begin(), only_entries.end(),
+                                                      e.name) == only_entries.end();
+                                   }),
+                    entries.end());
     for (Entry& e : entries) {  // warm, then one graph of one call
       e.launch(stream);
       BENCH_CHECK_CUDA(cudaStreamSynchronize(stream));
