@@ -69,11 +69,11 @@ struct PortableKernelPieces {
 /// fp16 C: 1 KiB to spare), the mainloop goes without the ring and keeps the TMA stores, measured
 /// ahead of the stores from registers (docs/performance.md#wgmma-epilogue) while the ring is not
 /// yet measured (#sm90-scale-ring). kScaleRing: whether the config's mainloop may have the ring.
-template <class P, class G, class E, int PromoteK, bool Ring>
+template <class P, class G, class E, int PromoteK, bool Ring, bool StageScales = false>
 struct WgmmaTmaStoreFits {
   struct Both {
     typename TmaWgmmaMainloop<P, G, PromoteK, Ring>::SharedStorage mainloop;
-    typename TmaStoreEpilogue<P, G, E>::SharedStorage epilogue;
+    typename TmaStoreEpilogue<P, G, E, StageScales>::SharedStorage epilogue;
   };
   static constexpr bool value = sizeof(Both) + P::Arch::kSmemAlignment <= P::Arch::kLdsBytes;
 };
@@ -94,7 +94,13 @@ struct WgmmaEpilogueChoice<P, G, E, PromoteK, true> {
   static constexpr bool kFitsWithRing = WgmmaTmaStoreFits<P, G, E, PromoteK, true>::value;
   static constexpr bool kFits = kFitsWithRing || WgmmaTmaStoreFits<P, G, E, PromoteK, false>::value;
   static constexpr bool kScaleRing = kFitsWithRing || !kFits;
-  using type = std::conditional_t<kFits, TmaStoreEpilogue<P, G, E>, DirectStoreEpilogue<P, G, E>>;
+  /// Per-channel grouped tiles' scales staged in shared memory where they fit too (Large: 2.5
+  /// KiB beside 216; not Default's 1 KiB to spare).
+  static constexpr bool kStageScales =
+      TmaStoreEpilogue<P, G, E, true>::kStagesScales &&
+      WgmmaTmaStoreFits<P, G, E, PromoteK, kScaleRing, true>::value;
+  using type = std::conditional_t<kFits, TmaStoreEpilogue<P, G, E, kStageScales>,
+                                  DirectStoreEpilogue<P, G, E>>;
 };
 
 template <class P, class G, LayoutB LB, class E, int PromoteK>
