@@ -197,7 +197,8 @@ struct TmaStoreEpilogue {
       int const row0 = m0 + c.first_row();
       std::uint32_t const base = arch::smem_address(s.v[c.consumer]);
       // s_a[row0 + i] at v[i] (i < kRows), s_b[n0 + j] at v[kRows + j]; the consumer's previous
-      // tile read them before its staging barrier, which every thread here has passed
+      // tile read them in its staging loop, before the barrier that ends it (stage_and_store's
+      // second), which every thread here has passed
       for (int i = t; i < kRows + kCols; i += Arch::kWarpgroupThreads) {
         float const* src;
         if (i < kRows) {

@@ -95,7 +95,8 @@ struct WgmmaEpilogueChoice<P, G, E, PromoteK, true> {
   static constexpr bool kFits = kFitsWithRing || WgmmaTmaStoreFits<P, G, E, PromoteK, false>::value;
   static constexpr bool kScaleRing = kFitsWithRing || !kFits;
   /// Per-channel grouped tiles' scales staged in shared memory where they fit too (Large: 2.5
-  /// KiB beside 216; not Default's 1 KiB to spare).
+  /// KiB, 3 with the staging tiles' 1024-byte alignment, beside 216; not Default with bf16 C, 1
+  /// KiB to spare). A dense kernel of such a config reserves the bytes and leaves them unused.
   static constexpr bool kStageScales =
       TmaStoreEpilogue<P, G, E, true>::kStagesScales &&
       WgmmaTmaStoreFits<P, G, E, PromoteK, kScaleRing, true>::value;
