@@ -476,8 +476,8 @@ int main(int argc, char** argv) {
   if (!only.empty()) {
     std::vector<Case> named;
     for (std::string const& name : only) {
-      auto const it = std::find_if(cases.begin(), cases.end(),
-                                   [&](Case const& c) { return c.name == name; });
+      auto const it =
+          std::find_if(cases.begin(), cases.end(), [&](Case const& c) { return c.name == name; });
       Case built;
       if (it != cases.end())
         named.push_back(*it);
