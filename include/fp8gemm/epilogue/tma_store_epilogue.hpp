@@ -74,8 +74,7 @@ struct TmaStoreEpilogue {
   struct NoStagedScales {};
   /// Per consumer: kBoxes boxes of [kRows][128 B], each 1024-byte aligned (the swizzle atom);
   /// before them, the staged scales (an empty base where there are none: no bytes).
-  struct SharedStorage
-      : std::conditional_t<kStagesScales, StagedScales, NoStagedScales> {
+  struct SharedStorage : std::conditional_t<kStagesScales, StagedScales, NoStagedScales> {
     alignas(1024) std::uint8_t c[Policy::kConsumers][kConsumerBytes];
   };
 
