@@ -67,6 +67,9 @@ struct TmaStoreEpilogue {
   /// Whether this epilogue stages a grouped tile's scales (StageScales, per-channel, not swapped).
   static constexpr bool kStagesScales =
       StageScales && std::is_same_v<GranularityT, PerChannel> && !kTransposed;
+  /// Register pairs whose staged scales the staging loop loads before it stores them (16
+  /// loads issued back to back, then 8 stores: one shared-memory latency per chunk, not per pair)
+  static constexpr int kStagedChunk = 8;
   /// Per consumer: s_a of its kRows rows, then s_b of the tile's kCols columns (kStagesScales).
   struct StagedScales {
     float v[Policy::kConsumers][kRows + kCols];
@@ -262,38 +265,55 @@ struct TmaStoreEpilogue {
       if constexpr (kTransposed) {
         stage_transposed<kEdge>(p, q, dq, acc, t, tile_address, row0, col0, interior, bounds, amax);
       } else {
+        // kStagedScales: the pairs in chunks of kChunk, each chunk's scales loaded before its
+        // first store (a load issued after a st.shared waits for it: they may alias)
+        constexpr int kChunk = kStagedScales ? kStagedChunk : Atom::kAccumulators / 2;
+        static_assert((Atom::kAccumulators / 2) % kChunk == 0, "whole chunks of pairs");
         FP8GEMM_UNROLL
-        for (int r = 0; r < Atom::kAccumulators; r += 2) {
-          int const row = Atom::acc_row(t, r);  // in this consumer's rows; r + 1: same row,
-          int const col = Atom::acc_col(t, r);  // next column (Atom::kCAdjacentPairs)
-          int m = row0 + row, n = col0 + col, n1 = n + 1;
-          bool in0 = true, in1 = true;
-          if constexpr (kEdge) {
-            int const m_end = bounds.m_end, n_end = bounds.n_end;
-            in0 = interior || (m < m_end && n < n_end);
-            in1 = interior || (m < m_end && n1 < n_end);
-            m = m < m_end ? m : m_end - 1;
-            n1 = n1 < n_end ? n1 : n_end - 1;
-            n = n < n_end ? n : n_end - 1;
+        for (int r0 = 0; r0 < Atom::kAccumulators; r0 += 2 * kChunk) {
+          // kStagedScales: s_a of the pair's row, s_b of its two columns
+          [[maybe_unused]] float sa[kChunk], sb0[kChunk], sb1[kChunk];
+          if constexpr (kStagedScales) {
+            FP8GEMM_UNROLL
+            for (int i = 0; i < kChunk; ++i) {
+              auto const row = static_cast<std::uint32_t>(Atom::acc_row(t, r0 + 2 * i));
+              auto const col = static_cast<std::uint32_t>(Atom::acc_col(t, r0 + 2 * i));
+              sa[i] = arch::load_shared_f32(scales + row * 4u);
+              arch::Float2 const b = arch::load_shared_f32x2(scales + (kRows + col) * 4u);
+              sb0[i] = b.x, sb1[i] = b.y;  // col even: 8-byte aligned
+            }
           }
-          float d0, d1;
-          if constexpr (kStagedScales) {  // s_a of row `row`, s_b of columns col, col + 1
-            float const sa = arch::load_shared_f32(scales + static_cast<std::uint32_t>(row) * 4u);
-            arch::Float2 const sb = arch::load_shared_f32x2(
-                scales + static_cast<std::uint32_t>(kRows + col) * 4u);  // col even: 8-B aligned
-            d0 = scale_twice(acc.v[0][0][r], sa, sb.x);
-            d1 = scale_twice(acc.v[0][0][r + 1], sa, sb.y);
-          } else {
-            d0 = dq(p, m, n, acc.v[0][0][r]);
-            d1 = dq(p, m, n1, acc.v[0][0][r + 1]);
-          }
-          float const y0 = EpilogueOp::compute(q, d0, n);
-          float const y1 = EpilogueOp::compute(q, d1, n1);
-          arch::store_shared(tile_address + staging_offset(row, col),
-                             EpilogueOp::pair_bits(q, y0, y1));
-          if constexpr (kEdge) {
-            fold(amax, in0 ? y0 : 0.0f);
-            fold(amax, in1 ? y1 : 0.0f);
+          FP8GEMM_UNROLL
+          for (int r = r0; r < r0 + 2 * kChunk; r += 2) {
+            int const row = Atom::acc_row(t, r);  // in this consumer's rows; r + 1: same row,
+            int const col = Atom::acc_col(t, r);  // next column (Atom::kCAdjacentPairs)
+            int m = row0 + row, n = col0 + col, n1 = n + 1;
+            bool in0 = true, in1 = true;
+            if constexpr (kEdge) {
+              int const m_end = bounds.m_end, n_end = bounds.n_end;
+              in0 = interior || (m < m_end && n < n_end);
+              in1 = interior || (m < m_end && n1 < n_end);
+              m = m < m_end ? m : m_end - 1;
+              n1 = n1 < n_end ? n1 : n_end - 1;
+              n = n < n_end ? n : n_end - 1;
+            }
+            float d0, d1;
+            if constexpr (kStagedScales) {
+              int const i = (r - r0) / 2;
+              d0 = scale_twice(acc.v[0][0][r], sa[i], sb0[i]);
+              d1 = scale_twice(acc.v[0][0][r + 1], sa[i], sb1[i]);
+            } else {
+              d0 = dq(p, m, n, acc.v[0][0][r]);
+              d1 = dq(p, m, n1, acc.v[0][0][r + 1]);
+            }
+            float const y0 = EpilogueOp::compute(q, d0, n);
+            float const y1 = EpilogueOp::compute(q, d1, n1);
+            arch::store_shared(tile_address + staging_offset(row, col),
+                               EpilogueOp::pair_bits(q, y0, y1));
+            if constexpr (kEdge) {
+              fold(amax, in0 ? y0 : 0.0f);
+              fold(amax, in1 ? y1 : 0.0f);
+            }
           }
         }
       }
