@@ -194,12 +194,14 @@ struct Sm90Target {
   static constexpr TableView table() { return sm90_h200_table(); }
 
   /// GroupedGemm's candidates (AutoGroupedGemm), in order: the first that compiles for the types
-  /// and whose kMaxExpectedM holds the expected rows per group runs. Measured on the H200
-  /// (fp8gemm_grouped_bench, docs/grouped.md): at about 2 rows per expert the swapped 16-column
-  /// decode tile moves the most weight bytes per second, at about 32 the 64-column one, at about
-  /// 256 the 128 x 128 tile (per-tensor / per-channel; Blockwise: 128 x 256), from about 512 the
-  /// 128 x 256 one (within 2 % of 128 x 128 at 4096-8192 rows, ahead at 512). Blockwise takes
-  /// no swapped tile (NotForBlockwise: slower): 64 x 64 below 64 rows (the dense table's choice).
+  /// and whose kMaxExpectedM holds the expected rows per group runs. Measured with
+  /// fp8gemm_grouped_bench (docs/grouped.md): at about 2 rows per expert the swapped 16-column
+  /// decode tile moves the most weight bytes per second, at about 32 the 64-column one (H200);
+  /// above 64 rows the 128 x 256 tile, ahead of 128 x 128 in every contiguous case measured
+  /// (H100, bf16 C, per-tensor and per-channel, 96-8192 rows per group: 1.01-1.91x), behind it
+  /// by at most 2.2 % where a masked call has fewer than two waves of 128 x 256 tiles. Blockwise
+  /// takes no swapped tile (NotForBlockwise: slower): 64 x 64 below 64 rows (the dense table's
+  /// choice).
   struct GroupedDecode16Info : NotForBlockwise {
     static constexpr char const* kShortName = "sm90_wgmma_decode16";
     static constexpr int kMaxExpectedM = 16;
@@ -212,11 +214,6 @@ struct Sm90Target {
     static constexpr char const* kShortName = "sm90_wgmma_small_m";
     static constexpr int kMaxExpectedM = 64;
   };
-  struct GroupedDefaultInfo {
-    static constexpr char const* kShortName = "sm90_wgmma_default";
-    static constexpr int kMaxExpectedM = 384;
-    static constexpr bool kNotBlockwise = true;
-  };
   struct GroupedLargeInfo {
     static constexpr char const* kShortName = "sm90_wgmma_large";
     static constexpr int kMaxExpectedM = INT32_MAX;
@@ -225,7 +222,6 @@ struct Sm90Target {
   using GroupedCandidates = std::tuple<Candidate<Sm90WgmmaDecode<16, EA, EB>, GroupedDecode16Info>,
                                        Candidate<Sm90WgmmaDecode<64, EA, EB>, GroupedDecodeInfo>,
                                        Candidate<Sm90WgmmaSmallM<EA, EB>, GroupedSmallMInfo>,
-                                       Candidate<Sm90WgmmaDefault<EA, EB>, GroupedDefaultInfo>,
                                        Candidate<Sm90WgmmaLarge<EA, EB>, GroupedLargeInfo>>;
   static constexpr bool kGroupedMeasured = true;
 };
