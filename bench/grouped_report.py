@@ -16,9 +16,7 @@ def auto_pick(mean_rows, granularity):
         if granularity == "blockwise":
             return "small_64x64"
         return "decode16" if mean_rows <= 16 else "decode64"
-    if granularity == "blockwise":
-        return "large_128x256"
-    return "default_128x128" if mean_rows <= 384 else "large_128x256"
+    return "large_128x256"
 
 
 def main(path):
