@@ -342,7 +342,8 @@ static_assert(GemmConfig<Sm90WgmmaLarge<e4m3fn, e4m3fn>, PerChannel, LayoutB::kN
                          Epilogue<bf16>>::CollectiveEpilogue::kStagesScales);
 
 /// The sm90 rule as measured (docs/grouped.md): the swapped decode tiles up to 16 and 64 expected
-/// rows (64 x 64 for Blockwise, which has none), 128 x 256 above; a forced name
+/// rows (64 x 64 for Blockwise, which has none), 128 x 256 above (per-tensor up to K = 1024:
+/// 128 x 128); a forced name
 /// wins, an unknown one is refused in words; expected_m derived per mode when not given.
 TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
   using A = AutoGroupedGemm<selection::Sm90Target, e4m3fn, e4m3fn, PerChannel, Epilogue<bf16>>;
@@ -372,7 +373,7 @@ TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
   a.force_policy = "sm90_wgmma_decode64";
   EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_decode64");
   EXPECT_EQ(A::select(a).tier, Tier::kForced);
-  a.force_policy = "sm90_wgmma_default";  // 128 x 128: no grouped candidate (slower than 128 x 256)
+  a.force_policy = "sm90_wgmma_default";  // 128 x 128: per-tensor only (per-channel: slower)
   EXPECT_LT(A::select(a).index, 0);
   a.force_policy = "sm90_wgmma_decode8";
   EXPECT_LT(A::select(a).index, 0);
@@ -384,6 +385,23 @@ TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
   EXPECT_EQ(pick(b, B::TypeTag<B>{}), "sm90_wgmma_small_m");
   b.expected_m = 256;  // Blockwise: 128 x 256 from 65 rows (measured ahead of 128 x 128)
   EXPECT_EQ(pick(b, B::TypeTag<B>{}), "sm90_wgmma_large");
+  // per-tensor at K <= 1024: 128 x 128 (measured 3-6 % ahead at K = 512); per-channel there and
+  // per-tensor above: 128 x 256
+  using T = AutoGroupedGemm<selection::Sm90Target, e4m3fn, e4m3fn, PerTensor, Epilogue<bf16>>;
+  T::Arguments t;
+  t.mode = GroupMode::kBatched;
+  t.problem = {128, 7168, 512, 64};
+  EXPECT_EQ(pick(t, T::TypeTag<T>{}), "sm90_wgmma_default");
+  EXPECT_NE(T::explain(t).find("K 512 <= 1024"), std::string::npos) << T::explain(t);
+  t.problem.k = 1024;
+  EXPECT_EQ(pick(t, T::TypeTag<T>{}), "sm90_wgmma_default");
+  t.problem.k = 1025;
+  EXPECT_EQ(pick(t, T::TypeTag<T>{}), "sm90_wgmma_large");
+  t.problem = {128, 7168, 512, 64}, t.expected_m = 32;  // decode rows: the swapped tile first
+  EXPECT_EQ(pick(t, T::TypeTag<T>{}), "sm90_wgmma_decode64");
+  a.force_policy = nullptr, a.mode = GroupMode::kBatched, a.expected_m = 0;
+  a.problem = {128, 7168, 512, 64};
+  EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_large");  // per-channel at K = 512
 }
 
 }  // namespace
