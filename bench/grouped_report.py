@@ -11,14 +11,14 @@ import sys
 
 # AutoGroupedGemm<Sm90Target>'s rule (selection/targets.hpp: kMaxExpectedM), by the entry names
 # fp8gemm_grouped_bench gives those policies.
-def auto_pick(mean_rows, granularity):
+def auto_pick(mean_rows, granularity, k):
     if mean_rows <= 64:
         if granularity == "blockwise":
             return "small_64x64"
         return "decode16" if mean_rows <= 16 else "decode64"
-    if granularity == "blockwise":
-        return "large_128x256"
-    return "default_128x128" if mean_rows <= 384 else "large_128x256"
+    if granularity == "per_tensor" and k <= 1024:
+        return "default_128x128"
+    return "large_128x256"
 
 
 def main(path):
@@ -31,9 +31,9 @@ def main(path):
         e = {x["name"]: x["median_us"] for x in c["entries"]}
         rows = sum(c["rows"])
         mean = rows / c["groups"]
-        pick = auto_pick(mean, c["granularity"])
-        ours = {k: v for k, v in e.items() if k not in ("cublaslt_loop", "dense_large_all_rows")
-                and not k.endswith("_direct")}
+        pick = auto_pick(mean, c["granularity"], c["k"])
+        ours = {k: v for k, v in e.items() if not k.startswith("cublaslt")
+                and k != "dense_large_all_rows" and not k.endswith("_direct")}
         best = min(ours, key=ours.get)
         loop = e.get("cublaslt_loop")
         ratio = f"{loop / e[pick]:.2f}" if loop else "-"

@@ -7,8 +7,10 @@
 // and bad counts (refused on the device: nothing written, counts_status names the group).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/grouped_harness.hpp"
@@ -308,9 +310,40 @@ TEST(AutoGroupedGemm, CdnaChoicesRunOnTheEmulator) {
                                                    PerTensor, Epilogue<bf16, GeluTanh>>>(c);
 }
 
+/// Every sm90 grouped candidate's kernel, for each output type and the granularities that take
+/// it, fits the shared memory a block may use: instantiating the kernel class runs its
+/// static_assert (the epilogue's choices — TMA stores, staged scales — are made without the
+/// kernel, so a config that passes them and then overflows fails to compile here, not in a
+/// user's build). Host-compiled: the layout is the same in the device pass.
+template <class Granularity, class Out>
+struct GroupedKernelsFit {
+  using Auto = AutoGroupedGemm<selection::Sm90Target, e4m3fn, e4m3fn, Granularity, Epilogue<Out>>;
+  template <std::size_t... Is>
+  static constexpr int max_bytes(std::index_sequence<Is...>) {
+    int m = 0;
+    ((m = std::max(m, GroupedKernelPieces<
+                          typename Auto::template CandidateConfig<int(Is)>>::Kernel::kSharedBytes)),
+     ...);
+    return m;
+  }
+  static constexpr int kBytes = max_bytes(std::make_index_sequence<Auto::kCandidates>{});
+};
+template <class G>
+constexpr bool every_output_fits() {
+  return GroupedKernelsFit<G, bf16>::kBytes <= arch::Sm90a::kLdsBytes &&
+         GroupedKernelsFit<G, fp16>::kBytes <= arch::Sm90a::kLdsBytes &&
+         GroupedKernelsFit<G, float>::kBytes <= arch::Sm90a::kLdsBytes &&
+         GroupedKernelsFit<G, e4m3fn>::kBytes <= arch::Sm90a::kLdsBytes;
+}
+static_assert(every_output_fits<PerTensor>() && every_output_fits<PerChannel>() &&
+              every_output_fits<Blockwise<1, 128, 128>>());
+// and the measured case keeps its staged scales (docs/grouped.md): 128 x 256, per-channel, bf16
+static_assert(GemmConfig<Sm90WgmmaLarge<e4m3fn, e4m3fn>, PerChannel, LayoutB::kNK,
+                         Epilogue<bf16>>::CollectiveEpilogue::kStagesScales);
+
 /// The sm90 rule as measured (docs/grouped.md): the swapped decode tiles up to 16 and 64 expected
-/// rows (64 x 64 for Blockwise, which has none), 128 x 128 up to 384 (Blockwise: none), 128 x 256
-/// above; a forced name
+/// rows (64 x 64 for Blockwise, which has none), 128 x 256 above (per-tensor up to K = 1024:
+/// 128 x 128); a forced name
 /// wins, an unknown one is refused in words; expected_m derived per mode when not given.
 TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
   using A = AutoGroupedGemm<selection::Sm90Target, e4m3fn, e4m3fn, PerChannel, Epilogue<bf16>>;
@@ -333,17 +366,15 @@ TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
   a.expected_m = 64;
   EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_decode64");
   a.expected_m = 65;
-  EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_default");
-  a.expected_m = 384;
-  EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_default");
-  a.expected_m = 385;
   EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_large");
   a.expected_m = 0, a.mode = GroupMode::kMasked, a.problem.m = 1024;  // the capacity
   EXPECT_EQ(A::expected_rows(a), 1024);
   EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_large");
-  a.force_policy = "sm90_wgmma_default";
-  EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_default");
+  a.force_policy = "sm90_wgmma_decode64";
+  EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_decode64");
   EXPECT_EQ(A::select(a).tier, Tier::kForced);
+  a.force_policy = "sm90_wgmma_default";  // 128 x 128: per-tensor only (per-channel: slower)
+  EXPECT_LT(A::select(a).index, 0);
   a.force_policy = "sm90_wgmma_decode8";
   EXPECT_LT(A::select(a).index, 0);
   Status const st = A::can_implement(a);
@@ -354,6 +385,23 @@ TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
   EXPECT_EQ(pick(b, B::TypeTag<B>{}), "sm90_wgmma_small_m");
   b.expected_m = 256;  // Blockwise: 128 x 256 from 65 rows (measured ahead of 128 x 128)
   EXPECT_EQ(pick(b, B::TypeTag<B>{}), "sm90_wgmma_large");
+  // per-tensor at K <= 1024: 128 x 128 (measured 3-6 % ahead at K = 512); per-channel there and
+  // per-tensor above: 128 x 256
+  using T = AutoGroupedGemm<selection::Sm90Target, e4m3fn, e4m3fn, PerTensor, Epilogue<bf16>>;
+  T::Arguments t;
+  t.mode = GroupMode::kBatched;
+  t.problem = {128, 7168, 512, 64};
+  EXPECT_EQ(pick(t, T::TypeTag<T>{}), "sm90_wgmma_default");
+  EXPECT_NE(T::explain(t).find("K 512 <= 1024"), std::string::npos) << T::explain(t);
+  t.problem.k = 1024;
+  EXPECT_EQ(pick(t, T::TypeTag<T>{}), "sm90_wgmma_default");
+  t.problem.k = 1025;
+  EXPECT_EQ(pick(t, T::TypeTag<T>{}), "sm90_wgmma_large");
+  t.problem = {128, 7168, 512, 64}, t.expected_m = 32;  // decode rows: the swapped tile first
+  EXPECT_EQ(pick(t, T::TypeTag<T>{}), "sm90_wgmma_decode64");
+  a.force_policy = nullptr, a.mode = GroupMode::kBatched, a.expected_m = 0;
+  a.problem = {128, 7168, 512, 64};
+  EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_large");  // per-channel at K = 512
 }
 
 }  // namespace

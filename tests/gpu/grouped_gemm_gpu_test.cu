@@ -128,6 +128,7 @@ using PingPong = WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::
 using GroupedConfigs = ::testing::Types<
     Nk<Sm90WgmmaDefault<e4m3fn, e4m3fn>, PerChannel, bf16>,
     Nk<Sm90WgmmaLarge<e4m3fn, e4m3fn>,   PerTensor,  e4m3fn>,
+    Nk<Sm90WgmmaLarge<e4m3fn, e4m3fn>,   PerChannel, bf16>,  // scales staged in shared memory
     Nk<Sm90WgmmaDefault<e4m3fn, e4m3fn>, Bw,         bf16,  GeluTanh>,
     Nk<Sm90WgmmaDecode<16>,              PerChannel, bf16>,
     Nk<Sm90WgmmaDecode<16>,              Bw,         bf16>,
@@ -137,6 +138,12 @@ using GroupedConfigs = ::testing::Types<
     Nk<Sm90Default<e4m3fn, e5m2>,        Bw,         float>>;
 // clang-format on
 INSTANTIATE_TYPED_TEST_SUITE_P(Grouped, GroupedOnGpu, GroupedConfigs, ConfigName);
+static_assert(
+    Nk<Sm90WgmmaLarge<e4m3fn, e4m3fn>, PerChannel, bf16>::CollectiveEpilogue::kStagesScales,
+    "the per-channel 128 x 256 tile stages its grouped scales (the case above tests it)");
+static_assert(
+    !Nk<Sm90WgmmaDefault<e4m3fn, e4m3fn>, PerChannel, bf16>::CollectiveEpilogue::kStagesScales,
+    "the per-channel 128 x 128 tile has no room to stage its scales");
 
 using Main = Nk<Sm90WgmmaDefault<e4m3fn, e4m3fn>, PerChannel, bf16>;
 

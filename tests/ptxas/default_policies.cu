@@ -2,8 +2,9 @@
 // The Hopper WGMMA default policies' kernels, compiled with -Xptxas -v by ptxas_check.cmake (label
 // ptxas, no GPU): ptxas must report no spills and no wgmma serialization (C75xx) for any of them.
 // Besides the named defaults: the paths whose register arrays could fall to local memory (two
-// partial-sum sets over two row blocks, two B scale groups per tile, both ping-pong tiles), and
-// the 2-CTA multicast variants of the defaults (remote arrivals, multicast copies, paired tiles).
+// partial-sum sets over two row blocks, two B scale groups per tile, both ping-pong tiles), the
+// 2-CTA multicast variants of the defaults (remote arrivals, multicast copies, paired tiles), and
+// a grouped kernel.
 #include "fp8gemm/fp8gemm.hpp"
 
 namespace fp8gemm {
@@ -67,6 +68,16 @@ Status run_stream_k(Gemm<StreamKDefault>::Arguments const& a,
                     Gemm<StreamKMidM>::Arguments const& c) {
   FP8GEMM_RETURN_IF_ERROR(Gemm<StreamKDefault>::run(a));
   return Gemm<StreamKMidM>::run(c);
+}
+
+// grouped, per-channel, 128 x 256: the tile's scales copied into shared memory beside its main
+// loop and read there by the TMA staging loop (TmaStoreEpilogue's staged scales)
+using GroupedLargePerChannel =
+    GemmConfig<Sm90WgmmaLarge<>, PerChannel, LayoutB::kNK, Epilogue<bf16>>;
+static_assert(GroupedLargePerChannel::CollectiveEpilogue::kStagesScales);
+
+Status run_grouped(GroupedGemm<GroupedLargePerChannel>::Arguments const& a) {
+  return GroupedGemm<GroupedLargePerChannel>::run(a);
 }
 
 Status run_multicast(Gemm<MulticastA>::Arguments const& a, Gemm<MulticastB>::Arguments const& b,

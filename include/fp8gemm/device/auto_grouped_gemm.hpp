@@ -44,8 +44,9 @@ struct GroupedCompilingCandidates<std::tuple<Cs...>, Granularity, ConfigOf> {
 
 /// GroupedGemm<GemmConfig<Policy, Granularity, kNK, Epilogue, Accumulation>>, Policy chosen per
 /// call among Target's grouped candidates: the first, in the target's order, whose largest
-/// expected rows per group (kMaxExpectedM) holds the call's. On sm_90 that order was measured on
-/// the H200 (tier "table"); on CDNA one policy per granularity, unmeasured (tier "default").
+/// expected rows per group (kMaxExpectedM) holds the call's, and whose largest K (kMaxK, where it
+/// has one) the call's K. On sm_90 that order was measured on the H200 and the H100 (tier
+/// "table"); on CDNA one policy per granularity, unmeasured (tier "default").
 template <class Target, class EA, class EB, class Granularity, class EpilogueT,
           class Accumulation = AtomDefaultAccumulation>
 class AutoGroupedGemm {
@@ -108,20 +109,23 @@ class AutoGroupedGemm {
     } else {
       c.index = kCandidates - 1;  // the last takes any rows
       for (int i = 0; i < kCandidates; ++i)
-        if (rows <= max_expected_m()[i]) {
+        if (rows <= max_expected_m()[i] && args.problem.k <= max_k()[i]) {
           c.index = i;
           break;
         }
       c.tier = Target::kGroupedMeasured ? Tier::kTable : Tier::kDefault;
       c.reason =
           std::string(Target::kGroupedMeasured
-                          ? "measured rule (H200, fp8gemm_grouped_bench): "
+                          ? "measured rule (H200 / H100, fp8gemm_grouped_bench): "
                           : "unmeasured (no hardware): the target's policy for the "
                             "granularity; ") +
           std::to_string(rows) + " expected rows per group" +
           (args.expected_m > 0 ? " (Arguments::expected_m)" : " (derived)") + " <= " +
           (max_expected_m()[c.index] == INT32_MAX ? std::string("any")
                                                   : std::to_string(max_expected_m()[c.index])) +
+          (max_k()[c.index] == INT32_MAX ? std::string()
+                                         : ", K " + std::to_string(args.problem.k) +
+                                               " <= " + std::to_string(max_k()[c.index])) +
           env_note;
     }
     if (c.index >= 0) c.name = candidate_name(c.index), c.short_name = short_names()[c.index];
@@ -202,6 +206,17 @@ class AutoGroupedGemm {
   static int const* max_expected_m_impl(std::index_sequence<Is...>) {
     static int const m[] = {std::tuple_element_t<Is, Candidates>::kMaxExpectedM...};
     return m;
+  }
+  /// A candidate's largest K (its Info's kMaxK; none: any).
+  template <class C, class = void>
+  struct MaxK : std::integral_constant<int, INT32_MAX> {};
+  template <class C>
+  struct MaxK<C, std::void_t<decltype(C::kMaxK)>> : std::integral_constant<int, C::kMaxK> {};
+  static int const* max_k() { return max_k_impl(std::make_index_sequence<kCandidates>{}); }
+  template <std::size_t... Is>
+  static int const* max_k_impl(std::index_sequence<Is...>) {
+    static int const k[] = {MaxK<std::tuple_element_t<Is, Candidates>>::value...};
+    return k;
   }
   static int find_candidate(std::string const& name) {
     for (int i = 0; i < kCandidates; ++i)

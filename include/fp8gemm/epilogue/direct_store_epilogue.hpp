@@ -86,6 +86,11 @@ struct DirectStoreEpilogue {
                                          Accumulators const& acc, Coords const& tc, Dq const& dq) {
     store(for_group(p, o), bounds, m0, n0, acc, tc, dq);
   }
+  /// Nothing to prefetch: the scales are read in the store (TmaStoreEpilogue stages them).
+  template <class Coords>
+  FP8GEMM_DEVICE static void prefetch_group_scales(Params const&, SharedStorage&,
+                                                   GroupOffsets const&, OutputBounds const&, int,
+                                                   int, Coords const&) {}
 
   static Status can_implement(ProblemShape const& problem, Arguments const& args) {
     auto fail = [](StatusCode code, std::string const& what) { return Status::error(code, what); };

@@ -29,7 +29,10 @@ namespace fp8gemm {
 /// tile, all BlockN columns), or a swapped one with two consumers (Sm90WgmmaMidM: each owns all
 /// BlockM rows of C and 64 of its columns, the consumer's 64 rows of B; its accumulators hold
 /// them transposed, TmaWgmmaMainloop::TransposedCoords).
-template <class Policy, class GranularityT, class EpilogueOp>
+/// StageScales (per-channel, not swapped; GemmConfig sets it where the shared memory allows): a
+/// grouped tile's row and column scales are copied into shared memory when its main loop starts
+/// (prefetch_group_scales), so that the staging loop reads them there, not from global memory.
+template <class Policy, class GranularityT, class EpilogueOp, bool StageScales = false>
 struct TmaStoreEpilogue {
   using Direct = DirectStoreEpilogue<Policy, GranularityT, EpilogueOp>;
   using Arguments = typename Direct::Arguments;
@@ -61,8 +64,20 @@ struct TmaStoreEpilogue {
   static_assert(kElementBytes == 1 || kElementBytes == 2 || kElementBytes == 4,
                 "TmaStoreEpilogue: C elements of 1, 2 or 4 bytes");
 
-  /// Per consumer: kBoxes boxes of [kRows][128 B], each 1024-byte aligned (the swizzle atom).
-  struct SharedStorage {
+  /// Whether this epilogue stages a grouped tile's scales (StageScales, per-channel, not swapped).
+  static constexpr bool kStagesScales =
+      StageScales && std::is_same_v<GranularityT, PerChannel> && !kTransposed;
+  /// Register pairs whose staged scales the staging loop loads before it stores them (16
+  /// loads issued back to back, then 8 stores: one shared-memory latency per chunk, not per pair)
+  static constexpr int kStagedChunk = 8;
+  /// Per consumer: s_a of its kRows rows, then s_b of the tile's kCols columns (kStagesScales).
+  struct StagedScales {
+    float v[Policy::kConsumers][kRows + kCols];
+  };
+  struct NoStagedScales {};
+  /// Per consumer: kBoxes boxes of [kRows][128 B], each 1024-byte aligned (the swizzle atom);
+  /// before them, the staged scales (an empty base where there are none: no bytes).
+  struct SharedStorage : std::conditional_t<kStagesScales, StagedScales, NoStagedScales> {
     alignas(1024) std::uint8_t c[Policy::kConsumers][kConsumerBytes];
   };
 
@@ -160,10 +175,46 @@ struct TmaStoreEpilogue {
     if (p.tma_store) {
       // this consumer's rows of C (swapped: all the tile's) whole inside the group
       int const first = kTransposed ? 0 : c.first_row();
-      stage_and_store(group, p.map_c, s, bounds, m0, n0, o.c_row + m0, acc, c, dq,
-                      m0 + first + kRows <= bounds.m_end);
+      stage_and_store<kStagesScales>(group, p.map_c, s, bounds, m0, n0, o.c_row + m0, acc, c, dq,
+                                     m0 + first + kRows <= bounds.m_end);
     } else {
       Direct::store(group, bounds, m0, n0, acc, c, dq);
+    }
+  }
+
+  /// A grouped tile's scales (kStagesScales, TMA stores): this consumer's s_a rows and the tile's
+  /// s_b columns of the group, copied asynchronously into its StagedScales when its main loop
+  /// starts, so that store_group's staging loop reads shared memory, not global memory (whose
+  /// lines the weights of many groups evict from L2: docs/grouped.md). Indices clamped into the
+  /// group's bounds as the staging loop clamps them. A no-op for other epilogues.
+  template <class Coords>
+  FP8GEMM_DEVICE static void prefetch_group_scales(Params const& p, SharedStorage& s,
+                                                   GroupOffsets const& o,
+                                                   OutputBounds const& bounds, int m0, int n0,
+                                                   Coords const& c) {
+    if constexpr (kStagesScales) {
+      if (!p.tma_store) return;
+      Arguments const group = Direct::for_group(p, o);
+      int const t = arch::thread_idx_in_place() % Arch::kWarpgroupThreads;
+      int const row0 = m0 + c.first_row();
+      std::uint32_t const base = arch::smem_address(s.v[c.consumer]);
+      // s_a[row0 + i] at v[i] (i < kRows), s_b[n0 + j] at v[kRows + j]; the consumer's previous
+      // tile read them in its staging loop, before the barrier that ends it (stage_and_store's
+      // second), which every thread here has passed
+      for (int i = t; i < kRows + kCols; i += Arch::kWarpgroupThreads) {
+        float const* src;
+        if (i < kRows) {
+          int const m = row0 + i;
+          src = group.scale_a.data + (m < bounds.m_end ? m : bounds.m_end - 1);
+        } else {
+          int const n = n0 + (i - kRows);
+          src = group.scale_b.data + (n < bounds.n_end ? n : bounds.n_end - 1);
+        }
+        arch::copy_global_to_shared_4(base + static_cast<std::uint32_t>(i) * 4u, src);
+      }
+      arch::async_copy_commit();
+    } else {
+      (void)p, (void)s, (void)o, (void)bounds, (void)m0, (void)n0, (void)c;
     }
   }
 
@@ -171,8 +222,9 @@ struct TmaStoreEpilogue {
   /// one GEMM; the group's first row plus m0 in a grouped problem's map of every group's rows),
   /// or, with through_tma false, copied from the staging tile to args' C by the consumer's
   /// threads (copy_staged_rows: rows below bounds.m_end). `map` stays where the kernel has it
-  /// (parameter space): a TMA descriptor is not copied.
-  template <class Accumulators, class Coords>
+  /// (parameter space): a TMA descriptor is not copied. kStagedScales: the scales are read from
+  /// the consumer's StagedScales (prefetch_group_scales), not through dq.
+  template <bool kStagedScales = false, class Accumulators, class Coords>
   FP8GEMM_DEVICE static void stage_and_store(Arguments const& p, arch::TmaDescriptor const& map,
                                              SharedStorage& s, OutputBounds const& bounds, int m0,
                                              int n0, int map_m0, Accumulators const& acc,
@@ -180,8 +232,11 @@ struct TmaStoreEpilogue {
                                              bool through_tma = true) {
     std::uint8_t* const tile = s.c[c.consumer];
     int const bar = barrier_id(c.consumer);
+    // this thread's copies of the staged scales landed (the barrier below: everyone's)
+    if constexpr (kStagedScales) arch::async_copy_wait<0>();
     // waits for: this consumer's previous TMA stores finished reading the staging tile (thread
-    // 0's wait), and its threads' copies out of it (copy_staged_rows) finished
+    // 0's wait), its threads' copies out of it (copy_staged_rows) finished, and (kStagedScales)
+    // its threads' scale copies landed
     if (c.t == 0) arch::tma_store_wait_read<0>();
     arch::named_barrier_sync(bar, Arch::kWarpgroupThreads);
 
@@ -189,6 +244,8 @@ struct TmaStoreEpilogue {
     // the main loop (arch::thread_idx_in_place)
     int const t = arch::thread_idx_in_place() % Arch::kWarpgroupThreads;
     std::uint32_t const tile_address = arch::smem_address(tile);
+    std::uint32_t scales = 0;  // kStagedScales: this consumer's StagedScales
+    if constexpr (kStagedScales) scales = arch::smem_address(s.v[c.consumer]);
     // the consumer's first row and column of C (swapped: all rows, its 64 columns)
     int const row0 = kTransposed ? m0 : m0 + c.first_row();
     int const col0 = kTransposed ? n0 + c.first_row() : n0;
@@ -208,27 +265,55 @@ struct TmaStoreEpilogue {
       if constexpr (kTransposed) {
         stage_transposed<kEdge>(p, q, dq, acc, t, tile_address, row0, col0, interior, bounds, amax);
       } else {
+        // kStagedScales: the pairs in chunks of kChunk, each chunk's scales loaded before its
+        // first store (a load issued after a st.shared waits for it: they may alias)
+        constexpr int kChunk = kStagedScales ? kStagedChunk : Atom::kAccumulators / 2;
+        static_assert((Atom::kAccumulators / 2) % kChunk == 0, "whole chunks of pairs");
         FP8GEMM_UNROLL
-        for (int r = 0; r < Atom::kAccumulators; r += 2) {
-          int const row = Atom::acc_row(t, r);  // in this consumer's rows; r + 1: same row,
-          int const col = Atom::acc_col(t, r);  // next column (Atom::kCAdjacentPairs)
-          int m = row0 + row, n = col0 + col, n1 = n + 1;
-          bool in0 = true, in1 = true;
-          if constexpr (kEdge) {
-            int const m_end = bounds.m_end, n_end = bounds.n_end;
-            in0 = interior || (m < m_end && n < n_end);
-            in1 = interior || (m < m_end && n1 < n_end);
-            m = m < m_end ? m : m_end - 1;
-            n1 = n1 < n_end ? n1 : n_end - 1;
-            n = n < n_end ? n : n_end - 1;
+        for (int r0 = 0; r0 < Atom::kAccumulators; r0 += 2 * kChunk) {
+          // kStagedScales: s_a of the pair's row, s_b of its two columns
+          [[maybe_unused]] float sa[kChunk], sb0[kChunk], sb1[kChunk];
+          if constexpr (kStagedScales) {
+            FP8GEMM_UNROLL
+            for (int i = 0; i < kChunk; ++i) {
+              auto const row = static_cast<std::uint32_t>(Atom::acc_row(t, r0 + 2 * i));
+              auto const col = static_cast<std::uint32_t>(Atom::acc_col(t, r0 + 2 * i));
+              sa[i] = arch::load_shared_f32(scales + row * 4u);
+              arch::Float2 const b = arch::load_shared_f32x2(scales + (kRows + col) * 4u);
+              sb0[i] = b.x, sb1[i] = b.y;  // col even: 8-byte aligned
+            }
           }
-          float const y0 = EpilogueOp::compute(q, dq(p, m, n, acc.v[0][0][r]), n);
-          float const y1 = EpilogueOp::compute(q, dq(p, m, n1, acc.v[0][0][r + 1]), n1);
-          arch::store_shared(tile_address + staging_offset(row, col),
-                             EpilogueOp::pair_bits(q, y0, y1));
-          if constexpr (kEdge) {
-            fold(amax, in0 ? y0 : 0.0f);
-            fold(amax, in1 ? y1 : 0.0f);
+          FP8GEMM_UNROLL
+          for (int r = r0; r < r0 + 2 * kChunk; r += 2) {
+            int const row = Atom::acc_row(t, r);  // in this consumer's rows; r + 1: same row,
+            int const col = Atom::acc_col(t, r);  // next column (Atom::kCAdjacentPairs)
+            int m = row0 + row, n = col0 + col, n1 = n + 1;
+            bool in0 = true, in1 = true;
+            if constexpr (kEdge) {
+              int const m_end = bounds.m_end, n_end = bounds.n_end;
+              in0 = interior || (m < m_end && n < n_end);
+              in1 = interior || (m < m_end && n1 < n_end);
+              m = m < m_end ? m : m_end - 1;
+              n1 = n1 < n_end ? n1 : n_end - 1;
+              n = n < n_end ? n : n_end - 1;
+            }
+            float d0, d1;
+            if constexpr (kStagedScales) {
+              int const i = (r - r0) / 2;
+              d0 = scale_twice(acc.v[0][0][r], sa[i], sb0[i]);
+              d1 = scale_twice(acc.v[0][0][r + 1], sa[i], sb1[i]);
+            } else {
+              d0 = dq(p, m, n, acc.v[0][0][r]);
+              d1 = dq(p, m, n1, acc.v[0][0][r + 1]);
+            }
+            float const y0 = EpilogueOp::compute(q, d0, n);
+            float const y1 = EpilogueOp::compute(q, d1, n1);
+            arch::store_shared(tile_address + staging_offset(row, col),
+                               EpilogueOp::pair_bits(q, y0, y1));
+            if constexpr (kEdge) {
+              fold(amax, in0 ? y0 : 0.0f);
+              fold(amax, in1 ? y1 : 0.0f);
+            }
           }
         }
       }

@@ -9,6 +9,7 @@
 #include "fp8gemm/epilogue/tma_store_epilogue.hpp"
 #include "fp8gemm/kernel/gemm_kernel.hpp"
 #include "fp8gemm/kernel/gemm_kernel_warp_specialized.hpp"
+#include "fp8gemm/kernel/grouped_tile_scheduler.hpp"
 #include "fp8gemm/kernel/tile_scheduler.hpp"
 #include "fp8gemm/mainloop/buffer_lds_pingpong.hpp"
 #include "fp8gemm/mainloop/lds_multistage.hpp"
@@ -69,13 +70,20 @@ struct PortableKernelPieces {
 /// fp16 C: 1 KiB to spare), the mainloop goes without the ring and keeps the TMA stores, measured
 /// ahead of the stores from registers (docs/performance.md#wgmma-epilogue) while the ring is not
 /// yet measured (#sm90-scale-ring). kScaleRing: whether the config's mainloop may have the ring.
-template <class P, class G, class E, int PromoteK, bool Ring>
+/// StageScales (a grouped kernel's epilogue): counted with the grouped kernel's placements
+/// beside the ring (WarpSpecializedGemmKernel::GroupedShared), as that kernel lays them out.
+template <class P, class G, class E, int PromoteK, bool Ring, bool StageScales = false>
 struct WgmmaTmaStoreFits {
   struct Both {
     typename TmaWgmmaMainloop<P, G, PromoteK, Ring>::SharedStorage mainloop;
-    typename TmaStoreEpilogue<P, G, E>::SharedStorage epilogue;
+    typename TmaStoreEpilogue<P, G, E, StageScales>::SharedStorage epilogue;
   };
-  static constexpr bool value = sizeof(Both) + P::Arch::kSmemAlignment <= P::Arch::kLdsBytes;
+  struct BothGrouped : Both {
+    typename GroupedTileScheduler<P, true>::Placed work[P::kStages];
+  };
+  static constexpr bool value =
+      sizeof(std::conditional_t<StageScales, BothGrouped, Both>) + P::Arch::kSmemAlignment <=
+      P::Arch::kLdsBytes;
 };
 template <class P, class G, class E, int PromoteK,
           bool Candidate =
@@ -94,7 +102,15 @@ struct WgmmaEpilogueChoice<P, G, E, PromoteK, true> {
   static constexpr bool kFitsWithRing = WgmmaTmaStoreFits<P, G, E, PromoteK, true>::value;
   static constexpr bool kFits = kFitsWithRing || WgmmaTmaStoreFits<P, G, E, PromoteK, false>::value;
   static constexpr bool kScaleRing = kFitsWithRing || !kFits;
-  using type = std::conditional_t<kFits, TmaStoreEpilogue<P, G, E>, DirectStoreEpilogue<P, G, E>>;
+  /// Per-channel grouped tiles' scales staged in shared memory where they fit too, beside the
+  /// grouped kernel's placements (Large: 2.5 KiB, 3 with the staging tiles' 1024-byte alignment,
+  /// beside 216; not Default with bf16 C, 1 KiB to spare, nor 64 x 64 with fp32 C). A dense
+  /// kernel of such a config reserves the bytes and leaves them unused.
+  static constexpr bool kStageScales =
+      TmaStoreEpilogue<P, G, E, true>::kStagesScales &&
+      WgmmaTmaStoreFits<P, G, E, PromoteK, kScaleRing, true>::value;
+  using type = std::conditional_t<kFits, TmaStoreEpilogue<P, G, E, kStageScales>,
+                                  DirectStoreEpilogue<P, G, E>>;
 };
 
 template <class P, class G, LayoutB LB, class E, int PromoteK>

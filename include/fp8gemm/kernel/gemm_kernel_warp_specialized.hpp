@@ -251,6 +251,9 @@ struct WarpSpecializedGemmKernel {
       if (t.group != dq_group)  // the group's per-tensor scales, read under the main loop
         dq = Epilogue::Dequant::load(Epilogue::Direct::for_group(p.epilogue, t.offsets));
       dq_group = t.group;
+      // the tile's per-channel scales on their way to shared memory while the main loop runs
+      Epilogue::prefetch_group_scales(p.epilogue, epilogue_storage(shared_all), t.offsets, t.bounds,
+                                      t.m0, t.n0, coords);
       Accumulators acc;
       acc.clear();
       Mainloop::multiply(p.mainloop, s, pos, t.load_m0, t.load_n0, 0, k_blocks, coords, acc);

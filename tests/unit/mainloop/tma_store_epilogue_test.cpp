@@ -143,8 +143,8 @@ template <class P, class E, class Acc = AtomDefaultAccumulation>
 using EpilogueOf = typename GemmConfig<P, PerTensor, LayoutB::kNK, E, Acc>::CollectiveEpilogue;
 template <class T>
 struct IsTmaStore : std::false_type {};
-template <class P, class G, class E>
-struct IsTmaStore<TmaStoreEpilogue<P, G, E>> : std::true_type {};
+template <class P, class G, class E, bool S>
+struct IsTmaStore<TmaStoreEpilogue<P, G, E, S>> : std::true_type {};
 
 // Which configurations store through TMA: the default tile with 2-byte and fp8 C (192 KiB ring +
 // 32 / 16 KiB staging), with or without an activation; the 128 x 256 tile (Large = Fast) with

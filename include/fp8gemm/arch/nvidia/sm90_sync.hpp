@@ -82,6 +82,50 @@ FP8GEMM_DEVICE void copy_shared_to_global_16(std::uint32_t address, void* dst) {
 #endif
 }
 
+/// Shared-memory loads of one float, and of two at an 8-byte aligned address (ld.shared).
+/// Volatile, so that they stay after the barrier that makes what they read visible.
+FP8GEMM_DEVICE float load_shared_f32(std::uint32_t address) {
+  float v = 0.0f;
+#if defined(FP8GEMM_ARCH_SM90A)
+  asm volatile("ld.shared.f32 %0, [%1];\n" : "=f"(v) : "r"(address));
+#elif defined(FP8GEMM_DEVICE_PASS)
+  (void)address;
+  FP8GEMM_DEVICE_TRAP();
+#else
+  (void)address;
+#endif
+  return v;
+}
+struct Float2 {
+  float x = 0.0f, y = 0.0f;
+};
+FP8GEMM_DEVICE Float2 load_shared_f32x2(std::uint32_t address) {
+  Float2 v;
+#if defined(FP8GEMM_ARCH_SM90A)
+  asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];\n" : "=f"(v.x), "=f"(v.y) : "r"(address));
+#elif defined(FP8GEMM_DEVICE_PASS)
+  (void)address;
+  FP8GEMM_DEVICE_TRAP();
+#else
+  (void)address;
+#endif
+  return v;
+}
+
+/// 4 bytes from global memory at `src` (4-byte aligned) to shared memory at `address`,
+/// asynchronously (cp.async.ca): lands at the async_copy_wait (arch/thread.hpp) that covers the
+/// commit group it joins; other threads read it after a barrier behind that wait.
+FP8GEMM_DEVICE void copy_global_to_shared_4(std::uint32_t address, void const* src) {
+#if defined(FP8GEMM_ARCH_SM90A)
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(address), "l"(src) : "memory");
+#elif defined(FP8GEMM_DEVICE_PASS)
+  (void)address, (void)src;
+  FP8GEMM_DEVICE_TRAP();
+#else
+  (void)address, (void)src;
+#endif
+}
+
 /// Shared-memory mbarrier (one 8-byte word): a phase completes when `count` arrivals have been
 /// made and the expected transaction bytes (arrive_expect_tx, decremented by TMA completions)
 /// have landed; waits are on the parity of a phase (0 for even phases, 1 for odd).

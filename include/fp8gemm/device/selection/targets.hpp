@@ -38,11 +38,18 @@ struct IsNotBlockwise : std::false_type {};
 template <class C>
 struct IsNotBlockwise<C, std::void_t<decltype(C::kNotBlockwise)>>
     : std::bool_constant<C::kNotBlockwise> {};
-/// Whether candidate C takes scales of Granularity (by those two flags).
+/// Whether a candidate is for per-tensor scales only (its Info's kPerTensorOnly).
+template <class C, class = void>
+struct IsPerTensorOnly : std::false_type {};
+template <class C>
+struct IsPerTensorOnly<C, std::void_t<decltype(C::kPerTensorOnly)>>
+    : std::bool_constant<C::kPerTensorOnly> {};
+/// Whether candidate C takes scales of Granularity (by those three flags).
 template <class C, class Granularity>
 constexpr bool takes_granularity() {
   return (!IsBlockwiseOnly<C>::value || IsBlockwise<Granularity>::value) &&
-         (!IsNotBlockwise<C>::value || !IsBlockwise<Granularity>::value);
+         (!IsNotBlockwise<C>::value || !IsBlockwise<Granularity>::value) &&
+         (!IsPerTensorOnly<C>::value || std::is_same_v<Granularity, PerTensor>);
 }
 
 /// One efficiency whatever the classes.
@@ -194,12 +201,15 @@ struct Sm90Target {
   static constexpr TableView table() { return sm90_h200_table(); }
 
   /// GroupedGemm's candidates (AutoGroupedGemm), in order: the first that compiles for the types
-  /// and whose kMaxExpectedM holds the expected rows per group runs. Measured on the H200
-  /// (fp8gemm_grouped_bench, docs/grouped.md): at about 2 rows per expert the swapped 16-column
-  /// decode tile moves the most weight bytes per second, at about 32 the 64-column one, at about
-  /// 256 the 128 x 128 tile (per-tensor / per-channel; Blockwise: 128 x 256), from about 512 the
-  /// 128 x 256 one (within 2 % of 128 x 128 at 4096-8192 rows, ahead at 512). Blockwise takes
-  /// no swapped tile (NotForBlockwise: slower): 64 x 64 below 64 rows (the dense table's choice).
+  /// and whose kMaxExpectedM holds the expected rows per group (and kMaxK, where it has one, the
+  /// call's K) runs. Measured with fp8gemm_grouped_bench (docs/grouped.md): at about 2 rows per
+  /// expert the swapped 16-column decode tile moves the most weight bytes per second, at about 32
+  /// the 64-column one (H200); above 64 rows the 128 x 256 tile, ahead of 128 x 128 in every
+  /// contiguous case measured with K >= 768 (H100, bf16 C, 96-8192 rows per group: 1.01-1.91x),
+  /// except per-tensor at short K: 128 x 128 3-6 % ahead at K = 512, 5 % behind at 1536 (so up to
+  /// K = 1024). Masked calls with under two waves of 128 x 256 tiles lose up to 2.2 % on it.
+  /// Blockwise takes no swapped tile (NotForBlockwise: slower): 64 x 64 below 64 rows (the dense
+  /// table's choice).
   struct GroupedDecode16Info : NotForBlockwise {
     static constexpr char const* kShortName = "sm90_wgmma_decode16";
     static constexpr int kMaxExpectedM = 16;
@@ -212,10 +222,11 @@ struct Sm90Target {
     static constexpr char const* kShortName = "sm90_wgmma_small_m";
     static constexpr int kMaxExpectedM = 64;
   };
-  struct GroupedDefaultInfo {
+  struct GroupedShortKInfo {
     static constexpr char const* kShortName = "sm90_wgmma_default";
-    static constexpr int kMaxExpectedM = 384;
-    static constexpr bool kNotBlockwise = true;
+    static constexpr int kMaxExpectedM = INT32_MAX;
+    static constexpr int kMaxK = 1024;
+    static constexpr bool kPerTensorOnly = true;
   };
   struct GroupedLargeInfo {
     static constexpr char const* kShortName = "sm90_wgmma_large";
@@ -225,7 +236,7 @@ struct Sm90Target {
   using GroupedCandidates = std::tuple<Candidate<Sm90WgmmaDecode<16, EA, EB>, GroupedDecode16Info>,
                                        Candidate<Sm90WgmmaDecode<64, EA, EB>, GroupedDecodeInfo>,
                                        Candidate<Sm90WgmmaSmallM<EA, EB>, GroupedSmallMInfo>,
-                                       Candidate<Sm90WgmmaDefault<EA, EB>, GroupedDefaultInfo>,
+                                       Candidate<Sm90WgmmaDefault<EA, EB>, GroupedShortKInfo>,
                                        Candidate<Sm90WgmmaLarge<EA, EB>, GroupedLargeInfo>>;
   static constexpr bool kGroupedMeasured = true;
 };
