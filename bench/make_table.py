@@ -8,7 +8,9 @@ from fp8gemm_tune's JSON.
                               [--out include/fp8gemm/device/selection/sm90_h200_table.hpp]
 
 Several sweeps (of one GPU): a later file's point replaces an earlier file's at the same
-(granularity, M, N, K); the provenance names each file's commit, date and points.
+(granularity, M, N, K); the provenance names each file's commit, date and points. A sweep of
+another GPU with the same SM count is taken only when named with --also-gpu (the table is looked
+up by SM count); the provenance then names that sweep's GPU.
 
 Per (granularity, N, K) the measured M values are sorted; each gets the tool's best candidate
 (the fastest median, ties within the tool's tie fraction broken by the candidate order, then the
@@ -79,27 +81,42 @@ def main():
     ap.add_argument("--smi", nargs="*", default=[],
                     help="the sweeps' nvidia-smi samples (timestamp, SM clock, power), in order")
     ap.add_argument("--driver", default="not recorded")
+    ap.add_argument("--also-gpu", action="append", default=[],
+                    help="a GPU name (as the tune JSON has it) whose sweeps may join the first "
+                         "sweep's GPU's, at the same SM count")
     ap.add_argument("--out", default="include/fp8gemm/device/selection/sm90_h200_table.hpp")
     a = ap.parse_args()
     sweeps = [json.load(open_any(f)) for f in a.tune_json]
     for f, d in zip(a.tune_json, sweeps):
         if d.get("only_auto"):
             sys.exit("make_table.py: %s timed AutoGemm only (--only-auto): no candidates" % f)
-        if (d["gpu"], d["sm_count"]) != (sweeps[0]["gpu"], sweeps[0]["sm_count"]):
-            sys.exit("make_table.py: %s is from another GPU" % f)
-    data = sweeps[-1]
+        if d["sm_count"] != sweeps[0]["sm_count"]:
+            sys.exit("make_table.py: %s is from a GPU with another SM count" % f)
+        if d["gpu"] != sweeps[0]["gpu"] and d["gpu"] not in a.also_gpu:
+            sys.exit("make_table.py: %s is from another GPU (%s; --also-gpu takes it)" %
+                     (f, d["gpu"]))
+    data = sweeps[0]  # the table's GPU; the newest sweep's CUDA and cuBLASLt versions
+    newest = sweeps[-1]
     rows = entries(sweeps)
-    cuda = "%d.%d" % (data["cuda_runtime"] // 1000, data["cuda_runtime"] % 1000 // 10)
-    lt = data["cublaslt"]
+    cuda = "%d.%d" % (newest["cuda_runtime"] // 1000, newest["cuda_runtime"] % 1000 // 10)
+    lt = newest["cublaslt"]
     commits = sorted({d["commit"] for d in sweeps})
     prov = ("%s, %d SMs, %s, commit %s, %s" %
-            (data["gpu"], data["sm_count"], data["date"][:10], "+".join(commits), "fp8gemm_tune"))
+            (data["gpu"], data["sm_count"], max(d["date"] for d in sweeps)[:10], "+".join(commits),
+             "fp8gemm_tune"))
+    others = sorted({d["gpu"] for d in sweeps} - {data["gpu"]})
+    if others:
+        prov = prov.replace(", %d SMs" % data["sm_count"],
+                            " (and %s), %d SMs" % (", ".join(others), data["sm_count"]))
     sources = []
     for i, (f, d) in enumerate(zip(a.tune_json, sweeps)):
         grans = sorted({p["granularity"] for p in d["points"]})
         sources.append("///   sweep %d:  %s" % (i + 1, f.split("/")[-1]))
         sources.append("///            commit %s, %s, %d points (%s), %d rounds" %
                        (d["commit"], d["date"], len(d["points"]), ", ".join(grans), d["rounds"]))
+        if d["gpu"] != data["gpu"]:
+            sources.append("///            on an %s (same SM count; shapes %s)" %
+                           (d["gpu"], d["shapes"]))
         if d.get("complete") is False:
             sources.append("///            stopped after %d of %d points" %
                            (d["points_done"], d["points_planned"]))
@@ -116,12 +133,13 @@ def main():
         "/// Provenance of kSm90H200Table (later sweeps replace earlier ones' points):",
         "///   GPU:     %s, %d SMs (the table is looked up when a call plans for %d)" %
         (data["gpu"], data["sm_count"], data["sm_count"]),
+    ] + (["///            and, where a sweep says so, %s" % ", ".join(others)] if others else []) + [
         "///   clocks:  as found (700 W power cap)",
         "///   driver:  %s, CUDA runtime %s, cuBLASLt %d" % (a.driver, cuda, lt),
         "///   method:  interleaved rounds, L2 rotated, median; ties within %.0f %% broken by the"
         % (100 * data["tie_fraction"]),
         "///            candidate order, then the smaller split; shapes: %s" % data["shapes"],
-        "///            (bench/tune.cu says how a sweep times; the JSON is in bench/results/h200/)",
+        "///            (bench/tune.cu says how a sweep times; the JSON is in bench/results/<gpu>/)",
     ] + sources + [
         "/// Keys: granularity, accumulation (promoted), epilogue (identity), N, K, M in [m_lo, m_hi]:",
         "/// each measured M, with neighbours of the same best merged; other M values go to the model.",

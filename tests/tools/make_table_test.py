@@ -96,6 +96,20 @@ def main():
         r = subprocess.run([sys.executable, make_table, f1, fo, "--out", out],
                            capture_output=True, text=True)
         check(r.returncode != 0 and "another GPU" in r.stderr, "another GPU's sweep is refused")
+        # named with --also-gpu (same SM count), it joins, and the provenance says where it ran
+        r = subprocess.run([sys.executable, make_table, f1, fo, "--out", out,
+                            "--also-gpu", "NVIDIA H100"], capture_output=True, text=True)
+        check(r.returncode == 0, "an --also-gpu sweep is taken: " + r.stderr)
+        text = open(out).read() if os.path.exists(out) else ""
+        check("on an NVIDIA H100 (same SM count" in text, "the other GPU's sweep is named")
+        other_sms = sweep([], "eeeeeee", gpu="NVIDIA H100")
+        other_sms["sm_count"] = 114
+        fs = os.path.join(d, "e.json")
+        json.dump(other_sms, open(fs, "w"))
+        r = subprocess.run([sys.executable, make_table, f1, fs, "--out", out,
+                            "--also-gpu", "NVIDIA H100"], capture_output=True, text=True)
+        check(r.returncode != 0 and "another SM count" in r.stderr,
+              "another SM count is refused even when named")
 
         # report on the second sweep: auto 22 us, its chosen candidate 22 us, best 18, cuBLASLt 15
         r = subprocess.run([sys.executable, report, f2], capture_output=True, text=True)
