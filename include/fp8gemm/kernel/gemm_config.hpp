@@ -79,7 +79,7 @@ struct WgmmaTmaStoreFits {
     typename TmaStoreEpilogue<P, G, E, StageScales>::SharedStorage epilogue;
   };
   struct BothGrouped : Both {
-    typename GroupedTileScheduler<P, true>::Placed work[P::kStages];
+    GroupedPlacement work[P::kStages];
   };
   static constexpr bool value =
       sizeof(std::conditional_t<StageScales, BothGrouped, Both>) + P::Arch::kSmemAlignment <=

@@ -166,6 +166,12 @@ struct GroupCountsKernel {
   }
 };
 
+/// Where a grouped problem's tile lies: its group (index, rows, first row) and its origin in the
+/// group's C. 20 bytes: what the WGMMA kernel's producer hands its consumers beside a stage.
+struct GroupedPlacement {
+  int group, rows, first, m0, n0;
+};
+
 /// The tiles of a grouped problem, walked in banded order over (tile rows of all groups, tile
 /// columns): tile row R belongs to the group whose prefix range holds it. kPersistent: the
 /// persistent walk of PersistentTileScheduler (grid = min(SMs, an upper bound of the tiles); CTA
@@ -298,11 +304,7 @@ struct GroupedTileScheduler {
     return lo;
   }
 
-  /// Where an item's tile lies: its group (index, rows, first row) and its origin in the group's
-  /// C. 20 bytes: what the WGMMA kernel's producer hands its consumers beside a stage.
-  struct Placed {
-    int group, rows, first, m0, n0;
-  };
+  using Placed = GroupedPlacement;
 
   /// Item `linear` (< total tile rows · tiles_n) placed: its group, looked up by the tile row's
   /// prefix. The last group found is kept (consecutive items mostly stay in it: a band walks tile
