@@ -25,7 +25,7 @@ def main(path, out):
         loop = e.get("cublaslt_loop")
         if not loop:
             continue
-        pick = auto_pick(sum(c["rows"]) / c["groups"], c["granularity"])
+        pick = auto_pick(sum(c["rows"]) / c["groups"], c["granularity"], c["k"])
         names.append(f"{c['name']} ({pick})")
         auto.append(loop / e[pick])
         dense.append(loop / e["dense_large_all_rows"])

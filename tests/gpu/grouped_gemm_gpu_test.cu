@@ -340,8 +340,9 @@ TEST(GroupedGemmOnGpu, BadCountsWriteNothingAndAreReported) {
   for (bf16 v : mout) ASSERT_TRUE(is_poison(v)) << "a bad masked count wrote C";
 }
 
-/// AutoGroupedGemm<Sm90Target>: each of its measured choices (about 2, 40, 200 and 600 expected
-/// rows per group) runs through AutoGroupedGemm::run and matches FP64 per group.
+/// AutoGroupedGemm<Sm90Target>, per-channel: its choices at about 2, 40, 200 and 600 expected rows
+/// per group (the 16- and 64-column swapped tiles, then 128 x 256 twice: a partial tile row and
+/// whole ones) run through AutoGroupedGemm::run and match FP64 per group.
 TEST(GroupedGemmOnGpu, AutoGroupedChoicesMatchFp64) {
   using Auto = AutoGroupedGemm<selection::Sm90Target, e4m3fn, e4m3fn, PerChannel, Epilogue<bf16>>;
   for (int mean : {2, 40, 200, 600}) {

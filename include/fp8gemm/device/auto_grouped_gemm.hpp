@@ -63,6 +63,9 @@ class AutoGroupedGemm {
                 "granularity and accumulation (config_why_not names each one's rule)");
   template <int I>
   using CandidateConfig = ConfigOf<std::tuple_element_t<I, Candidates>>;
+  static_assert(std::tuple_element_t<kCandidates - 1, Candidates>::kMaxExpectedM == INT32_MAX,
+                "the last grouped candidate that compiles must take any rows (select() falls "
+                "back to it)");
   /// Every candidate's GroupedGemm has the same Arguments (they depend on the types only).
   using Base = GroupedGemm<CandidateConfig<0>>;
 
@@ -107,7 +110,7 @@ class AutoGroupedGemm {
                            " for these types (short names: " + list_candidates() +
                            "; or a GroupedGemm::name())";
     } else {
-      c.index = kCandidates - 1;  // the last takes any rows
+      c.index = kCandidates - 1;  // the last takes any rows and any K (static_asserts)
       for (int i = 0; i < kCandidates; ++i)
         if (rows <= max_expected_m()[i] && args.problem.k <= max_k()[i]) {
           c.index = i;
@@ -212,6 +215,9 @@ class AutoGroupedGemm {
   struct MaxK : std::integral_constant<int, INT32_MAX> {};
   template <class C>
   struct MaxK<C, std::void_t<decltype(C::kMaxK)>> : std::integral_constant<int, C::kMaxK> {};
+  static_assert(MaxK<std::tuple_element_t<kCandidates - 1, Candidates>>::value == INT32_MAX,
+                "the last grouped candidate that compiles must take any K (select() falls back to "
+                "it)");
   static int const* max_k() { return max_k_impl(std::make_index_sequence<kCandidates>{}); }
   template <std::size_t... Is>
   static int const* max_k_impl(std::index_sequence<Is...>) {
