@@ -14,9 +14,29 @@ constexpr MachineModel kH200 =
 constexpr CandidateShape kDecode8 = {8, 64, 128, 25, true, true, 0.60};
 constexpr CandidateShape kDecode16 = {16, 64, 128, 22, true, true, 0.60};
 constexpr CandidateShape kDefault128 = {128, 128, 128, 6, false, true, 0.97};
+constexpr CandidateShape kLarge = {128, 256, 128, 3, false, true, 1.0};
 
 double rel(double got, double want) {
   return (got - want) / want;
+}
+
+// M = 16384, N = 106496, K = 16384, bf16 C, 132 SMs, Sm90WgmmaLarge (128 x 256, 3 stages):
+//   tiles 128 x 416 = 53,248 in 404 waves; the raster's band for 132 tiles in flight: the least
+//   b with b (b + 1) 128 >= 132 * 256, 16 tile rows; B (1,744,830,464 B > 50 MiB) read once per
+//   band: ceil(128 / 16) = 8 times; a band's A rows 16 * 128 * 16384 = 32 MiB fit L2: A once.
+//   dram = A 268,435,456 + B 8 * 1,744,830,464 + C 3,489,660,928 = 17,716,740,096 B (it was
+//   A 404 times and B 128 times, 330 GB, before the band was modelled). Blockwise efficiencies
+//   (Large 1.0, Default 0.89): Large's estimate is the lower one, as measured (H100, 49.7 against
+//   79.8 ms: bench/results/h100/2026-12-06_0c73687_tune_blockwise_partial.json.gz).
+TEST(SelectionModel, TheRasterBandKeepsBInL2AcrossItsRows) {
+  Estimate const large = estimate(16384, 106496, 16384, 132, 1, 2, kLarge, kH200);
+  EXPECT_EQ(large.tiles, 53248);
+  EXPECT_EQ(large.waves, 404);
+  EXPECT_EQ(large.dram_bytes, 17716740096.0);
+  CandidateShape default_blockwise = kDefault128;
+  default_blockwise.compute_efficiency = 0.89;
+  Estimate const dflt = estimate(16384, 106496, 16384, 132, 1, 2, default_blockwise, kH200);
+  EXPECT_LT(large.seconds, dflt.seconds);
 }
 
 // M = 1, N = K = 8192, bf16 C, 132 SMs, Decode<8>:

@@ -54,8 +54,10 @@ constexpr double max_of(double a, double b) {
 ///   wave_efficiency = units / (waves * SMs) (idle SMs in the last wave compute and load nothing),
 ///   flops = 2 * tiles * bm * bn * K (padded tiles issue whole MMAs),
 ///   l2_bytes = tiles * (a_rows + bn) * K (each tile streams its rows of A and B once),
-///   dram_bytes = A * reads_a + B * reads_b + C, an operand larger than l2_bytes read again by each
-///     wave that needs it (reads_b = min(tiles_m, waves), reads_a = min(tiles_n, waves)),
+///   dram_bytes = A * reads_a + B * reads_b + C: the scheduler's banded raster (auto_band_m of the
+///     tiles in flight, tile_scheduler.hpp) walks every tile column for a band of `band` tile rows,
+///     so an operand larger than l2_bytes is read again per band (reads_b = ceil(tiles_m / band)),
+///     and A once if a band's rows of it fit L2 (else reads_a = min(tiles_n, waves)),
 ///   stream_eff = min(1, stages * (a_rows + bn) * bk / inflight_for_peak) (Little's law: an SM
 ///     needs that many bytes in flight for its share of HBM bandwidth).
 /// a_rows = bm, or for a_rows_follow_m min(bm, round_up(M, 8)). Elements are 1 byte (FP8).
@@ -72,8 +74,15 @@ constexpr Estimate estimate(std::int64_t m, std::int64_t n, std::int64_t k, int 
   e.flops = 2.0 * double(e.tiles) * c.block_m * c.block_n * double(k);
   e.l2_bytes = double(e.tiles) * double(a_rows + c.block_n) * double(k);
   double const a_bytes = double(m) * k, b_bytes = double(n) * k, c_out = double(m) * n * c_bytes;
-  double const reads_a = a_bytes > mm.l2_bytes ? double(tn < e.waves ? tn : e.waves) : 1.0;
-  double const reads_b = b_bytes > mm.l2_bytes ? double(tm < e.waves ? tm : e.waves) : 1.0;
+  std::int64_t const grid = e.units < sms ? e.units : sms;
+  std::int64_t const in_flight = grid / split_k > 0 ? grid / split_k : 1;  // tiles
+  std::int64_t band = 1;  // PersistentTileScheduler::auto_band_m(in_flight)
+  while (band * (band + 1) * c.block_m < in_flight * c.block_n) ++band;
+  band = band < tm ? band : (tm > 0 ? tm : 1);
+  bool const band_a_fits = double(band) * c.block_m * double(k) <= mm.l2_bytes;
+  double const reads_a =
+      a_bytes > mm.l2_bytes && !band_a_fits ? double(tn < e.waves ? tn : e.waves) : 1.0;
+  double const reads_b = b_bytes > mm.l2_bytes ? double(ceil_div(tm, band)) : 1.0;
   e.dram_bytes = a_bytes * reads_a + b_bytes * reads_b + c_out;
   double const inflight = double(c.stages) * double(a_rows + c.block_n) * c.block_k;
   e.stream_efficiency = min_of(1.0, inflight / mm.inflight_for_peak);
