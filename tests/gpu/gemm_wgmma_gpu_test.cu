@@ -776,7 +776,11 @@ TEST(WgmmaScaleLayout, KBlockMajorAGivesTheSameBits) {
 /// 12-24 tiles, so each tile past a CTA's first is checked by the producer warpgroup's spare
 /// warps and, where every scale product is normal, promoted in the folded form alone. Poisoned
 /// A scales (a zero, one whose products underflow, a NaN) send their tiles to the voting loop.
-/// Both against row-major scales, where the consumers vote in every tile: the same bits.
+/// Both against row-major scales, where the consumers vote in every tile: the same bits. Also one
+/// consumer (SmallM: four consumer warps release a flag slot), MediumM, split-K with empty splits
+/// (7 k-blocks in 6 splits: items with nothing to multiply still pass their flags), and one tile
+/// per CTA (nothing checked). The bits cannot tell which loop ran; the timing does
+/// (docs/performance.md#sm90-checked-tiles).
 TEST(WgmmaScaleLayout, CheckedTilesGiveTheSameBits) {
   using Default = GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK,
                              Epilogue<float, Identity>>;
@@ -805,12 +809,27 @@ TEST(WgmmaScaleLayout, CheckedTilesGiveTheSameBits) {
                                            << ": checked tiles differ from row-major scales";
     return ::testing::AssertionSuccess();
   };
+  using SmallM =
+      GemmConfig<Sm90WgmmaSmallM<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  using MediumM = GemmConfig<Sm90WgmmaMediumM<>, Blockwise<1, 128, 128>, LayoutB::kNK,
+                             Epilogue<bf16, Identity>>;
+  static_assert(SmallM::Mainloop::kCheckedTiles && MediumM::Mainloop::kCheckedTiles);
   for (bool poison : {false, true}) {
     GemmCase c{1100, 1000, 2000, seed++};
     c.sm_count = 3;
     EXPECT_TRUE(same_bits(Large{}, c, poison));
     c.seed = seed++;
     EXPECT_TRUE(same_bits(Default{}, c, poison));
+    c.seed = seed++;
+    EXPECT_TRUE(same_bits(SmallM{}, c, poison));
+    c.seed = seed++;
+    EXPECT_TRUE(same_bits(MediumM{}, c, poison));
+    GemmCase split{1100, 1000, 896, seed++};  // 7 k-blocks in 6 splits: two are empty
+    split.split_k = 6;
+    split.sm_count = 5;
+    EXPECT_TRUE(same_bits(Large{}, split, poison));
+    GemmCase one{1100, 1000, 2000, seed++};  // every CTA one tile: nothing checked
+    EXPECT_TRUE(same_bits(Large{}, one, poison));
   }
 }
 

@@ -503,19 +503,18 @@ struct TmaWgmmaMainloop {
       arch::Mbarrier::init(&s.full[i], 1);
       arch::Mbarrier::init(&s.empty[i], kEmptyArrivals);
     }
-    arch::fence_mbarrier_init();
-    arch::tma_prefetch_descriptor(&p.map_a);
-    arch::tma_prefetch_descriptor(&p.map_b);
-    if (p.tail_a.origin >= 0) arch::tma_prefetch_descriptor(&p.map_a_tail);
-    if (p.tail_b.origin >= 0) arch::tma_prefetch_descriptor(&p.map_b_tail);
-    if constexpr (kCheckedTiles) {
+    if constexpr (kCheckedTiles) {  // the flag slots: the three checker warps, the consumer warps
       FP8GEMM_UNROLL
       for (int i = 0; i < 2; ++i) {
         arch::Mbarrier::init(&s.check_full[i], kCheckWarps);
         arch::Mbarrier::init(&s.check_empty[i], kEmptyArrivals);
       }
-      arch::fence_mbarrier_init();
     }
+    arch::fence_mbarrier_init();
+    arch::tma_prefetch_descriptor(&p.map_a);
+    arch::tma_prefetch_descriptor(&p.map_b);
+    if (p.tail_a.origin >= 0) arch::tma_prefetch_descriptor(&p.map_a_tail);
+    if (p.tail_b.origin >= 0) arch::tma_prefetch_descriptor(&p.map_b_tail);
     if constexpr (kScaleRing) {
       if (p.scale_ring) {
         arch::tma_prefetch_descriptor(&p.scale_maps.a);
