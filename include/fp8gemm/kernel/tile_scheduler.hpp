@@ -18,6 +18,7 @@
 
 #include "fp8gemm/arch/launch.hpp"
 #include "fp8gemm/arch/thread.hpp"
+#include "fp8gemm/kernel/raster_band.hpp"
 #include "fp8gemm/kernel/stream_k.hpp"
 #include "fp8gemm/problem_shape.hpp"
 #include "fp8gemm/status.hpp"
@@ -347,10 +348,7 @@ struct PersistentTileScheduler {
   /// tie takes the smaller); banded_tile clamps it to tiles_m. Measured:
   /// docs/performance.md#raster-band-height.
   FP8GEMM_HOST_DEVICE static constexpr int auto_band_m(int tiles) {
-    std::int64_t const wave = std::int64_t(tiles > 1 ? tiles : 1) * Policy::kBlockN;
-    int g = 1;
-    while (std::int64_t(g) * (g + 1) * Policy::kBlockM < wave) ++g;
-    return g;
+    return raster_band_rows(tiles, Policy::kBlockM, Policy::kBlockN);
   }
 
   /// band_m as the scheduler uses it: `requested` when >= 1, else auto_band_m of the tiles in

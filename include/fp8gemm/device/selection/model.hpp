@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "fp8gemm/kernel/raster_band.hpp"
+
 namespace fp8gemm::selection {
 
 /// The machine the model plans for. Sources per target: selection/targets.hpp.
@@ -76,8 +78,7 @@ constexpr Estimate estimate(std::int64_t m, std::int64_t n, std::int64_t k, int 
   double const a_bytes = double(m) * k, b_bytes = double(n) * k, c_out = double(m) * n * c_bytes;
   std::int64_t const grid = e.units < sms ? e.units : sms;
   std::int64_t const in_flight = grid / split_k > 0 ? grid / split_k : 1;  // tiles
-  std::int64_t band = 1;  // PersistentTileScheduler::auto_band_m(in_flight)
-  while (band * (band + 1) * c.block_m < in_flight * c.block_n) ++band;
+  std::int64_t band = raster_band_rows(in_flight, c.block_m, c.block_n);   // the scheduler's
   band = band < tm ? band : (tm > 0 ? tm : 1);
   bool const band_a_fits = double(band) * c.block_m * double(k) <= mm.l2_bytes;
   double const reads_a =
