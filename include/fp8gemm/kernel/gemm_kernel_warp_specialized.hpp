@@ -68,10 +68,11 @@ struct WarpSpecializedGemmKernel {
   static_assert(TileScheduler::kClusterSize == kClusterSize,
                 "WarpSpecializedGemmKernel: the tile scheduler must pair tiles for the policy's "
                 "clusters");
-  /// Checked tiles (Mainloop::check_tile) where the items are whole tiles or splits of K, in one
-  /// CTA (not grouped, stream-K or clustered).
+  /// Checked tiles (Mainloop::check_tile) where the items are whole tiles or splits of K (a
+  /// grouped problem's tiles: the flattened operands' rows), in one CTA (not stream-K or
+  /// clustered).
   static constexpr bool kCheckedTiles =
-      Mainloop::kCheckedTiles && !kGrouped && !TileScheduler::kStreamK && kClusterSize == 1;
+      Mainloop::kCheckedTiles && !TileScheduler::kStreamK && kClusterSize == 1;
   // dynamic shared memory is only 16-byte aligned: room to align the ring to 1024 bytes
   static constexpr int kSharedBytes =
       static_cast<int>(sizeof(SharedStorage)) + Arch::kSmemAlignment;
@@ -174,10 +175,10 @@ struct WarpSpecializedGemmKernel {
         if (tid >= Arch::kWaveSize && p.mainloop.scale_ring) {
           int const w = tid / Arch::kWaveSize - 1, lane = tid % Arch::kWaveSize;
           for (int j = 0; scheduler.more(); ++j) {
-            WorkTile const t = scheduler.next();
+            WorkTile const t = scheduler.next();  // grouped: the group looked up here too
+            int const m0 = kGrouped ? t.load_m0 : t.m0, n0 = kGrouped ? t.load_n0 : t.n0;
             if (j > 0)
-              Mainloop::check_tile(p.mainloop, s, j, t.m0, t.n0, t.k_tile_begin, t.k_tile_end, w,
-                                   lane);
+              Mainloop::check_tile(p.mainloop, s, j, m0, n0, t.k_tile_begin, t.k_tile_end, w, lane);
           }
         }
       }
@@ -273,9 +274,13 @@ struct WarpSpecializedGemmKernel {
       // the tile's per-channel scales on their way to shared memory while the main loop runs
       Epilogue::prefetch_group_scales(p.epilogue, epilogue_storage(shared_all), t.offsets, t.bounds,
                                       t.m0, t.n0, coords);
+      // checked tiles: item mine's verdict (read for every item past the first, in order)
+      bool const checked = kCheckedTiles && mine > 0 && p.mainloop.scale_ring &&
+                           Mainloop::tile_checked(s, mine, coords.t);
       Accumulators acc;
       acc.clear();
-      Mainloop::multiply(p.mainloop, s, pos, t.load_m0, t.load_n0, 0, k_blocks, coords, acc);
+      Mainloop::multiply(p.mainloop, s, pos, t.load_m0, t.load_n0, 0, k_blocks, coords, acc,
+                         checked);
       if (Policy::kPingPong && scheduler.more())
         arch::named_barrier_arrive(handoff_barrier(1 - coords.consumer), 256);
       // the group's C, bias and scales; its rows
