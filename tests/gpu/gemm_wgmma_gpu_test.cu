@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <iostream>
+#include <limits>
 #include <random>
 #include <string>
 #include <tuple>
@@ -769,6 +770,67 @@ TEST(WgmmaScaleLayout, KBlockMajorAGivesTheSameBits) {
   EXPECT_TRUE(same_bits(SmallM{}, GemmCase{40, 520, 2000, seed++}));    // 64-row tiles, A box 40
   EXPECT_TRUE(same_bits(SmallM{}, GemmCase{200, 300, 1024, seed++}));
   EXPECT_TRUE(same_bits(MediumM{}, GemmCase{100, 1000, 2000, seed++}));
+}
+
+/// Checked tiles (TmaWgmmaMainloop::check_tile): with the grid capped at 3 SMs every CTA walks
+/// 12-24 tiles, so each tile past a CTA's first is checked by the producer warpgroup's spare
+/// warps and, where every scale product is normal, promoted in the folded form alone. Poisoned
+/// A scales (a zero, one whose products underflow, a NaN) send their tiles to the voting loop.
+/// Both against row-major scales, where the consumers vote in every tile: the same bits. Also one
+/// consumer (SmallM: four consumer warps release a flag slot), MediumM, split-K with empty splits
+/// (7 k-blocks in 6 splits: items with nothing to multiply still pass their flags), and one tile
+/// per CTA (nothing checked). The bits cannot tell which loop ran; the timing does
+/// (docs/performance.md#sm90-checked-tiles).
+TEST(WgmmaScaleLayout, CheckedTilesGiveTheSameBits) {
+  using Default = GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK,
+                             Epilogue<float, Identity>>;
+  using Large =
+      GemmConfig<Sm90WgmmaLarge<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  static_assert(Default::Mainloop::kCheckedTiles && Large::Mainloop::kCheckedTiles);
+  std::uint64_t seed = std::random_device{}();
+  std::cout << "  seed " << seed << "\n";
+  auto same_bits = [](auto config, GemmCase c, bool poison) -> ::testing::AssertionResult {
+    using Config = decltype(config);
+    using ElementC = typename Config::ElementC;
+    GemmProblem<Config> p(c);
+    int const kbs = (c.k + 127) / 128;
+    if (poison) {  // A's scales, [M][K / 128]
+      p.sa_f[static_cast<std::size_t>(200 * kbs + 1)] = 0.0f;
+      p.sa_f[static_cast<std::size_t>(700 * kbs + 3)] = 1e-38f;
+      p.sa_f[static_cast<std::size_t>(1000 * kbs)] = std::numeric_limits<float>::quiet_NaN();
+      p.derive_reference();  // FP64 from the scales as they are now
+    }
+    std::vector<ElementC> row, kb;
+    std::string report;
+    if (auto r = run_on_gpu(p, nullptr, &row); !r) return r;
+    if (auto r = run_on_gpu_with(p, &report, &kb, std::int64_t{c.m} + 5); !r) return r << report;
+    if (std::memcmp(row.data(), kb.data(), row.size() * sizeof(ElementC)) != 0)
+      return ::testing::AssertionFailure() << describe(c) << (poison ? " (poisoned)" : "")
+                                           << ": checked tiles differ from row-major scales";
+    return ::testing::AssertionSuccess();
+  };
+  using SmallM =
+      GemmConfig<Sm90WgmmaSmallM<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>;
+  using MediumM = GemmConfig<Sm90WgmmaMediumM<>, Blockwise<1, 128, 128>, LayoutB::kNK,
+                             Epilogue<bf16, Identity>>;
+  static_assert(SmallM::Mainloop::kCheckedTiles && MediumM::Mainloop::kCheckedTiles);
+  for (bool poison : {false, true}) {
+    GemmCase c{1100, 1000, 2000, seed++};
+    c.sm_count = 3;
+    EXPECT_TRUE(same_bits(Large{}, c, poison));
+    c.seed = seed++;
+    EXPECT_TRUE(same_bits(Default{}, c, poison));
+    c.seed = seed++;
+    EXPECT_TRUE(same_bits(SmallM{}, c, poison));
+    c.seed = seed++;
+    EXPECT_TRUE(same_bits(MediumM{}, c, poison));
+    GemmCase split{1100, 1000, 896, seed++};  // 7 k-blocks in 6 splits: two are empty
+    split.split_k = 6;
+    split.sm_count = 5;
+    EXPECT_TRUE(same_bits(Large{}, split, poison));
+    GemmCase one{1100, 1000, 2000, seed++};  // every CTA one tile: nothing checked
+    EXPECT_TRUE(same_bits(Large{}, one, poison));
+  }
 }
 
 /// Where a Blockwise call's scales go through the ring (Params::scale_ring): A's scales

@@ -150,23 +150,38 @@ using Main = Nk<Sm90WgmmaDefault<e4m3fn, e4m3fn>, PerChannel, bf16>;
 /// Blockwise A scales K-block-major over the groups' rows (GroupedGemm::Arguments::scale_a_ld,
 /// NaN between the rows) through the scale ring, against row-major ones loaded by the
 /// consumers: the same bits, contiguous groups at arbitrary rows and masked groups, on the
-/// 128 x 256 and 64-row tiles (which have the ring with bf16 C).
+/// 128 x 256 and 64-row tiles (which have the ring with bf16 C). On 3 SMs every CTA walks several
+/// tiles, each past its first checked by the producer warpgroup's spare warps (checked tiles,
+/// TmaWgmmaMainloop::check_tile: all products normal, the folded form alone); poisoned A scales
+/// (a zero, an underflowing product, a NaN) and the NaN rows past the last group send their tiles
+/// to the voting loop.
 TEST(GroupedGemmOnGpu, KBlockMajorBlockScalesGiveTheSameBits) {
-  auto same_bits = [](auto config, GroupedCase c) -> ::testing::AssertionResult {
+  auto same_bits = [](auto config, GroupedCase c, int sm_count = 0,
+                      bool poison = false) -> ::testing::AssertionResult {
     using Config = decltype(config);
-    static_assert(Config::Mainloop::kScaleRing);
+    static_assert(Config::Mainloop::kScaleRing && Config::Mainloop::kCheckedTiles);
     using ElementC = typename Config::ElementC;
-    GroupedProblem<Config> const p(c);
+    GroupedProblem<Config> p(c);
+    ScaleShape const shape = scale_shape<Blockwise<1, 128, 128>>(Operand::kA, p.rows_a, c.k);
+    if (poison) {  // flattened A's scales [rows][K / 128]: one row in the middle of each group
+      float const bad[] = {0.0f, 1e-38f, std::numeric_limits<float>::quiet_NaN()};
+      for (int g = 0; g < p.groups; ++g)
+        if (c.rows[g] > 0)
+          p.sa[static_cast<std::size_t>(p.first[g] + c.rows[g] / 2) * shape.cols + g % 3] =
+              bad[g % 3];
+    }
     GroupedBuffers<Config> d;
     d.c_elements_ = p.c_size();
     if (auto up = d.upload_all(p); !up) return up;
+    d.args.sm_count = sm_count;
     Status st = GroupedGemm<Config>::run(d.args, nullptr);
     if (!st.ok()) return ::testing::AssertionFailure() << "run: " << st.to_string();
-    if (auto r = d.check(p); !r) return r << " (row-major scales)";
+    // (poisoned: the FP64 reference holds the clean scales; the bits are compared below)
+    if (!poison)
+      if (auto r = d.check(p); !r) return r << " (row-major scales)";
     std::vector<ElementC> row(p.c_size()), kb(p.c_size());
     FP8GEMM_TEST_CUDA(download(row, d.c));
     // the same scales K-block-major, ld = rows + 3, NaN between
-    ScaleShape const shape = scale_shape<Blockwise<1, 128, 128>>(Operand::kA, p.rows_a, c.k);
     std::int64_t const ld = shape.rows + 3;
     std::vector<float> const major = k_block_major(p.sa, shape.rows, shape.cols, ld);
     DeviceBuffer sa;
@@ -181,7 +196,9 @@ TEST(GroupedGemmOnGpu, KBlockMajorBlockScalesGiveTheSameBits) {
     FP8GEMM_TEST_CUDA(cudaDeviceSynchronize());
     FP8GEMM_TEST_CUDA(download(kb, d.c));
     if (std::memcmp(row.data(), kb.data(), row.size() * sizeof(ElementC)) != 0)
-      return ::testing::AssertionFailure() << describe(c) << ": differs from row-major scales";
+      return ::testing::AssertionFailure()
+             << describe(c) << " on " << sm_count << " SMs" << (poison ? " (poisoned)" : "")
+             << ": differs from row-major scales";
     return ::testing::AssertionSuccess();
   };
   GroupedCase contiguous;
@@ -196,6 +213,12 @@ TEST(GroupedGemmOnGpu, KBlockMajorBlockScalesGiveTheSameBits) {
   EXPECT_TRUE(same_bits(Large{}, masked));
   EXPECT_TRUE(same_bits(SmallM{}, contiguous));
   EXPECT_TRUE(same_bits(SmallM{}, masked));
+  for (bool poison : {false, true}) {  // checked tiles
+    EXPECT_TRUE(same_bits(Large{}, contiguous, 3, poison));
+    EXPECT_TRUE(same_bits(Large{}, masked, 3, poison));
+    EXPECT_TRUE(same_bits(SmallM{}, contiguous, 3, poison));
+    EXPECT_TRUE(same_bits(SmallM{}, masked, 3, poison));
+  }
 }
 
 TEST(GroupedGemmOnGpu, ThousandGroups) {

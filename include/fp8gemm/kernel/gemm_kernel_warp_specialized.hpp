@@ -68,6 +68,11 @@ struct WarpSpecializedGemmKernel {
   static_assert(TileScheduler::kClusterSize == kClusterSize,
                 "WarpSpecializedGemmKernel: the tile scheduler must pair tiles for the policy's "
                 "clusters");
+  /// Checked tiles (Mainloop::check_tile) where the items are whole tiles or splits of K (a
+  /// grouped problem's tiles: the flattened operands' rows), in one CTA (not stream-K or
+  /// clustered).
+  static constexpr bool kCheckedTiles =
+      Mainloop::kCheckedTiles && !TileScheduler::kStreamK && kClusterSize == 1;
   // dynamic shared memory is only 16-byte aligned: room to align the ring to 1024 bytes
   static constexpr int kSharedBytes =
       static_cast<int>(sizeof(SharedStorage)) + Arch::kSmemAlignment;
@@ -165,6 +170,17 @@ struct WarpSpecializedGemmKernel {
         // CTA got here (or exited); it waits in its own grid_dependency_wait for this one to
         // complete (programmatic launch).
         arch::allow_dependent_launch();
+      } else if constexpr (kCheckedTiles) {
+        // warps 1-3: the checked tiles' checker, walking the consumers' items one ahead
+        if (tid >= Arch::kWaveSize && p.mainloop.scale_ring) {
+          int const w = tid / Arch::kWaveSize - 1, lane = tid % Arch::kWaveSize;
+          for (int j = 0; scheduler.more(); ++j) {
+            WorkTile const t = scheduler.next();  // grouped: the group looked up here too
+            int const m0 = kGrouped ? t.load_m0 : t.m0, n0 = kGrouped ? t.load_n0 : t.n0;
+            if (j > 0)
+              Mainloop::check_tile(p.mainloop, s, j, m0, n0, t.k_tile_begin, t.k_tile_end, w, lane);
+          }
+        }
       }
     } else if constexpr (kGrouped) {
       consume_grouped(p, shared_all, scheduler, pos);
@@ -184,6 +200,9 @@ struct WarpSpecializedGemmKernel {
           continue;
         }
         int const m0 = t.m0, n0 = t.n0;
+        // checked tiles: item mine's verdict (read for every item past the first, in order)
+        bool const checked = kCheckedTiles && mine > 0 && p.mainloop.scale_ring &&
+                             Mainloop::tile_checked(s, mine, coords.t);
         Accumulators acc;
         acc.clear();
         // Ping-pong order: a ring wait is a parity wait, right only within one lap of the ring,
@@ -193,7 +212,8 @@ struct WarpSpecializedGemmKernel {
         if (Policy::kPingPong && mine > 0)
           arch::named_barrier_sync(handoff_barrier(coords.consumer), 256);
         if (t.k_tile_begin < t.k_tile_end)  // a split past K's end adds zeros
-          Mainloop::multiply(p.mainloop, s, pos, m0, n0, t.k_tile_begin, t.k_tile_end, coords, acc);
+          Mainloop::multiply(p.mainloop, s, pos, m0, n0, t.k_tile_begin, t.k_tile_end, coords, acc,
+                             checked);
         // the next item is the other consumer's: it may start (one arrival per item, matched)
         if (Policy::kPingPong && scheduler.more())
           arch::named_barrier_arrive(handoff_barrier(1 - coords.consumer), 256);
@@ -254,9 +274,13 @@ struct WarpSpecializedGemmKernel {
       // the tile's per-channel scales on their way to shared memory while the main loop runs
       Epilogue::prefetch_group_scales(p.epilogue, epilogue_storage(shared_all), t.offsets, t.bounds,
                                       t.m0, t.n0, coords);
+      // checked tiles: item mine's verdict (read for every item past the first, in order)
+      bool const checked = kCheckedTiles && mine > 0 && p.mainloop.scale_ring &&
+                           Mainloop::tile_checked(s, mine, coords.t);
       Accumulators acc;
       acc.clear();
-      Mainloop::multiply(p.mainloop, s, pos, t.load_m0, t.load_n0, 0, k_blocks, coords, acc);
+      Mainloop::multiply(p.mainloop, s, pos, t.load_m0, t.load_n0, 0, k_blocks, coords, acc,
+                         checked);
       if (Policy::kPingPong && scheduler.more())
         arch::named_barrier_arrive(handoff_barrier(1 - coords.consumer), 256);
       // the group's C, bias and scales; its rows

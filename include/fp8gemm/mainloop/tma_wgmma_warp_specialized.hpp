@@ -137,10 +137,11 @@ struct TmaWgmmaMainloop {
       return false;
   }
   /// The slots' bytes (ScaleSlots: 128-byte aligned A slots of BlockM + 4 floats and one 128-byte
-  /// slot per B column group, per stage), and whether they fit beside the stages, their barriers
-  /// and the kernel's alignment room (the SharedStorage rounds up to 1024 bytes: counted whole).
+  /// slot per B column group, per stage, and the checked tiles' flags), and whether they fit beside
+  /// the stages, their barriers and the kernel's alignment room (the SharedStorage rounds up to
+  /// 1024 bytes: counted whole).
   static constexpr int kScaleSlotBytes =
-      kStages * (BlockScales::kRingSlotA * 4 + BlockScales::kBGroups * 128);
+      kStages * (BlockScales::kRingSlotA * 4 + BlockScales::kBGroups * 128) + 128;
   static constexpr bool kScaleSlotsFit =
       kStages * (Policy::kStageBytesA + Policy::kStageBytesB + 16) + kScaleSlotBytes +
           2 * Arch::kSmemAlignment <=
@@ -149,6 +150,14 @@ struct TmaWgmmaMainloop {
                                      BlockScales::kBGroups <= 2 && kClusterSize == 1 && !kSwapAB &&
                                      kPipelinedPromotion && kScaleSlotsFit &&
                                      BlockScales::kRingBoxA <= 256;  // one TMA box
+  /// Checked tiles (the scale ring's cooperative kernels): the producer warpgroup's warps 1-3,
+  /// idle otherwise, walk the consumers' items one ahead and test every scale product s_a · s_b
+  /// an item's promotion takes (check_tile); where all are normal, the consumers promote that
+  /// tile with the folded form alone (promote_folded): the bits the warp's vote picks there,
+  /// without the vote's branch in every chunk. A CTA's first item is not checked (nothing runs
+  /// ahead of it); two flag slots, each a full / empty barrier pair like a stage's.
+  static constexpr bool kCheckedTiles = kScaleRing && !Policy::kPingPong;
+  static constexpr int kCheckWarps = 3;
   /// The wgmma of one promotion chunk: N / kPromoteChunks columns (Atom itself for one chunk).
   using ChunkAtom = arch::Sm90Wgmma64xNx32<Atom::kN / kPromoteChunks, typename Atom::ElementA,
                                            typename Atom::ElementB>;
@@ -279,6 +288,11 @@ struct TmaWgmmaMainloop {
   struct ScaleSlots {
     alignas(128) float scale_a[kStages][BlockScales::kRingSlotA];
     alignas(128) float scale_b[kStages][BlockScales::kBGroups][BlockScales::kRingSlotB];
+    /// Checked tiles: item i's flags (one per checker warp) in slot (i - 1) % 2; check_full
+    /// completes when the three warps wrote theirs, check_empty when every consumer warp read them.
+    std::uint64_t check_full[2];
+    std::uint64_t check_empty[2];
+    int check_ok[2][kCheckWarps];
   };
   struct NoScaleSlots {};
   /// Stage s: A tile [BlockM][128 B] and B tile [BlockN][128 B], each 1024-byte aligned (the
@@ -489,6 +503,13 @@ struct TmaWgmmaMainloop {
       arch::Mbarrier::init(&s.full[i], 1);
       arch::Mbarrier::init(&s.empty[i], kEmptyArrivals);
     }
+    if constexpr (kCheckedTiles) {  // the flag slots: the three checker warps, the consumer warps
+      FP8GEMM_UNROLL
+      for (int i = 0; i < 2; ++i) {
+        arch::Mbarrier::init(&s.check_full[i], kCheckWarps);
+        arch::Mbarrier::init(&s.check_empty[i], kEmptyArrivals);
+      }
+    }
     arch::fence_mbarrier_init();
     arch::tma_prefetch_descriptor(&p.map_a);
     arch::tma_prefetch_descriptor(&p.map_b);
@@ -566,9 +587,10 @@ struct TmaWgmmaMainloop {
   /// Consumer warpgroup `c.consumer`: acc (cleared by the caller) = its rows of the tile at
   /// (m0, n0) over K-blocks [kb_begin, kb_end), a non-empty range (the whole K, or one split of
   /// it). All 128 threads of the warpgroup call it.
+  /// checked: check_tile found every scale product of the tile normal (tile_checked).
   FP8GEMM_DEVICE static void multiply(Params const& p, SharedStorage& s, RingPosition& pos, int m0,
                                       int n0, int kb_begin, int kb_end, Coords const& c,
-                                      Accumulators& acc) {
+                                      Accumulators& acc, bool checked = false) {
     int const row0 = c.first_row();
     if constexpr (!kPromote) {
       // acc (+)= A·B over the range's K in the tensor core; a stage is released one k-block late,
@@ -594,8 +616,11 @@ struct TmaWgmmaMainloop {
       release(s, prev, c.t);
     } else if constexpr (kPipelinedPromotion) {
       if constexpr (kScaleRing) {
-        if (p.scale_ring)  // the same loop with the scales read from the stage
+        if (p.scale_ring) {  // the same loop with the scales read from the stage
+          if (checked)       // every product normal: the folded form alone
+            return multiply_pipelined<true, true>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
           return multiply_pipelined<true>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
+        }
       }
       multiply_pipelined<false>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
     } else {
@@ -627,6 +652,72 @@ struct TmaWgmmaMainloop {
     }
   }
 
+  /// Checked tiles, the test (kCheckedTiles): is every product s_a · s_b that the promotion of
+  /// the tile at (m0, n0) over k-blocks [kb_begin, kb_end) takes a normal number, as the
+  /// consumers' vote tests it (the same FP32 multiply of the same scales: rows past M read row
+  /// M - 1's, column groups past N the last column's, as BlockScales::rows clamps them)? The part
+  /// of checker warp w (0 .. kCheckWarps - 1), lane `lane`: k-blocks kb_begin + w, + 3, ..., rows
+  /// lane, lane + 32, ... of the tile; the tile's answer is the AND over every warp and lane.
+  template <class Params>
+  FP8GEMM_HOST_DEVICE static bool products_normal(Params const& p, int m0, int n0, int kb_begin,
+                                                  int kb_end, int w, int lane) {
+    constexpr int kRows = (Policy::kBlockM + 31) / 32;
+    int a[kRows];
+    for (int r = 0; r < kRows; ++r) {
+      int const m = m0 + lane + 32 * r;
+      a[r] = p.scale_a.row_start(m < p.problem.m ? m : p.problem.m - 1, 1);
+    }
+    int b[BlockScales::kBGroups];
+    for (int g = 0; g < BlockScales::kBGroups; ++g) b[g] = BlockScales::b_row(p, n0, g);
+    int const ka = p.scale_a.k_stride();
+    bool ok = true;  // (host-device: the small loops below unroll without pragmas)
+    for (int kb = kb_begin + w; kb < kb_end; kb += kCheckWarps) {
+      float sb[BlockScales::kBGroups];
+      for (int g = 0; g < BlockScales::kBGroups; ++g) sb[g] = p.scale_b.at(b[g] + kb);
+      for (int r = 0; r < kRows; ++r) {
+        if (lane + 32 * r < Policy::kBlockM) {
+          float const x = p.scale_a.at(a[r] + kb * ka);
+          for (int g = 0; g < BlockScales::kBGroups; ++g) ok &= BlockScales::normal(x * sb[g]);
+        }
+      }
+    }
+    return ok;
+  }
+  /// Checked tiles, the checker (kCheckedTiles; the producer warpgroup's warps 1-3, all lanes,
+  /// warp w = 0, 1, 2 of them): item j >= 1 of the consumers' walk, the tile at (m0, n0) over
+  /// k-blocks [kb_begin, kb_end): products_normal, voted per warp, into item j's flag slot.
+  FP8GEMM_DEVICE static void check_tile(Params const& p, SharedStorage& s, int j, int m0, int n0,
+                                        int kb_begin, int kb_end, int w, int lane) {
+    if constexpr (kCheckedTiles) {
+      int const slot = (j - 1) % 2, phase = ((j - 1) / 2) & 1;
+      // waits for: every consumer warp read the slot's flags of item j - 2
+      arch::Mbarrier::wait(&s.check_empty[slot], phase ^ 1);
+      bool const ok = arch::warp_all(products_normal(p, m0, n0, kb_begin, kb_end, w, lane));
+      if (lane == 0) {
+        s.check_ok[slot][w] = ok;
+        arch::Mbarrier::arrive(&s.check_full[slot]);  // release: the flag above with it
+      }
+    }
+  }
+  /// Checked tiles, the consumers: item i >= 1's verdict, the same for every warp (so each
+  /// warpgroup takes one loop: its wgmmas are issued by all four warps together). Every consumer
+  /// warp calls it once per item i >= 1, in order.
+  FP8GEMM_DEVICE static bool tile_checked(SharedStorage& s, int i, int t) {
+    if constexpr (kCheckedTiles) {
+      int const slot = (i - 1) % 2, phase = ((i - 1) / 2) & 1;
+      arch::Mbarrier::wait(&s.check_full[slot], phase);  // waits for: item i's three flags
+      bool ok = true;
+      FP8GEMM_UNROLL
+      for (int w = 0; w < kCheckWarps; ++w) ok = ok && s.check_ok[slot][w] != 0;
+      // the vote syncs the warp: every lane has read the flags before the slot is given back
+      ok = arch::warp_all(ok);
+      if (t % Arch::kWaveSize == 0) arch::Mbarrier::arrive(&s.check_empty[slot]);
+      return ok;
+    } else {
+      return false;
+    }
+  }
+
  private:
   /// The promoted loop with two partial-sum sets (kPipelinedPromotion: one m64 row block per
   /// consumer). The work is a sequence of items, (k-block kb, chunk q) for kb in the range and
@@ -639,8 +730,9 @@ struct TmaWgmmaMainloop {
   /// indices stay compile-time (registers, not local memory) and the steady state has no test of
   /// "is there an item to retire" (ptxas serialized the chunked kernels' wgmmas with one, C7514).
   /// kRing: K-blocked scales from the stage's scale slots (the scale ring), read once the
-  /// stage is full, with the k-block's first chunk; else from global memory.
-  template <bool kRing>
+  /// stage is full, with the k-block's first chunk; else from global memory. kFolded: a checked
+  /// tile, promoted with the folded form alone (promote_folded).
+  template <bool kRing, bool kFolded = false>
   FP8GEMM_DEVICE static void multiply_pipelined(Params const& p, SharedStorage& s,
                                                 RingPosition& pos, int m0, int n0, int kb_begin,
                                                 int kb_end, Coords const& c, Accumulators& acc) {
@@ -694,7 +786,9 @@ struct TmaWgmmaMainloop {
       // the wait names no registers: pinned, the adds below cannot be hoisted above it
       arch::wgmma_pin_accumulators(partial[b]);
       if constexpr (q == kQ - 1) release(s, stage[b], c.t);
-      if constexpr (kKBlocked)
+      if constexpr (kFolded)
+        sc[decltype(h_c)::value].promote_folded(acc.v[0][0], partial[b], 0, q * kChunkRegs);
+      else if constexpr (kKBlocked)
         sc[decltype(h_c)::value].promote(acc.v[0][0], partial[b], 0, q * kChunkRegs);
       else
         promote_unscaled(acc.v[0][0], partial[b], q * kChunkRegs);

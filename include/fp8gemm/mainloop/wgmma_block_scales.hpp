@@ -168,6 +168,18 @@ struct WgmmaBlockScales {
     }
   }
 
+  /// promote() on a checked tile, where every product s_a · s_b is known to be normal (the
+  /// mainloop's check_tile): the folded form alone, the bits promote() gives there, without the
+  /// vote and its branch between the two forms (which cost the 128 x 256 tile 13-15 % of its time:
+  /// docs/performance.md#sm90-checked-tiles).
+  template <int Regs>
+  FP8GEMM_DEVICE void promote_folded(float* acc, float const (&partial)[Regs], int i,
+                                     int r0 = 0) const {
+    FP8GEMM_UNROLL
+    for (int r = 0; r < Regs; ++r)
+      acc[r0 + r] = Rule::folded(partial[r], sa[i][(r / 2) % 2] * sb[group(r0 + r)], acc[r0 + r]);
+  }
+
   /// B column group of register r: its column is 8 (r / 4) + (0..7) in the tile.
   FP8GEMM_HOST_DEVICE static constexpr int group(int r) {
     return kBGroups == 1 ? 0 : (8 * (r / 4)) / kScaleBlockN;

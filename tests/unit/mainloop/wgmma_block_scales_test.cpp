@@ -227,6 +227,88 @@ TEST(WgmmaBlockScales, RingGivesTheGlobalLoadsScales) {
   check_ring<Sm90WgmmaLarge<>>(300 + 3);    // two B column groups, the second past N at n0 = 512
 }
 
+/// Checked tiles (TmaWgmmaMainloop::products_normal, what the checker warps compute): the AND of
+/// its answers over the three warps and 32 lanes is true exactly where every consumer thread's
+/// vote would fold in every k-block of the range (promote()'s test on the scales load() gives
+/// it). All-normal scales, then one poisoned scale at a time: an A scale of 0, one whose
+/// products underflow, one in row M - 1 (which the rows past M read), a NaN B scale of the
+/// column group past N, an A scale whose product overflows; for every tile row and column of
+/// the ragged fixture and two k-block ranges (a whole K and a split's).
+template <class Policy>
+void check_checked_tiles(std::int64_t ld) {
+  using G = Blockwise<1, 128, 128>;
+  using F = Fixture<Policy, G>;
+  using Mainloop = typename F::Mainloop;
+  using Scales = typename Mainloop::BlockScales;
+  static_assert(Mainloop::kCheckedTiles);
+  constexpr int kKBlocks = F::kK / 128;
+  auto votes_fold = [](F const& f, int m0, int n0, int kb0, int kb1) {
+    for (int kb = kb0; kb < kb1; ++kb)
+      for (int consumer = 0; consumer < Policy::kConsumers; ++consumer)
+        for (int t = 0; t < 128; ++t) {
+          Scales s;
+          s.load(f.p, m0 + consumer * Policy::kConsumerRows, n0, kb, t);
+          for (int i = 0; i < Policy::kAtomsM; ++i)
+            for (int h = 0; h < 2; ++h)
+              for (int g = 0; g < Scales::kBGroups; ++g)
+                if (!Scales::normal(s.sa[i][h] * s.sb[g])) return false;
+        }
+    return true;
+  };
+  auto checker = [](F const& f, int m0, int n0, int kb0, int kb1) {
+    bool ok = true;
+    for (int w = 0; w < Mainloop::kCheckWarps; ++w)
+      for (int lane = 0; lane < 32; ++lane)
+        ok = ok && Mainloop::products_normal(f.p, m0, n0, kb0, kb1, w, lane);
+    return ok;
+  };
+  // A's scale of (row, kb) and B's of (column, kb), where the kernel reads them
+  auto a_at = [ld](F& f, int row, int kb) -> float& {
+    std::size_t const i = ld > 0 ? static_cast<std::size_t>(kb * ld + row)
+                                 : static_cast<std::size_t>(row * kKBlocks + kb);
+    return f.sa_stored[i];
+  };
+  auto b_at = [](F& f, int col, int kb) -> float& {
+    return f.sb[static_cast<std::size_t>((col / 128) * kKBlocks + kb)];
+  };
+  struct Poison {
+    int row, col, kb;  // row >= 0: A's scale; else B's of column col
+    float value;
+    int m0, n0;  // a tile it must flip
+  };
+  int const last_m0 = (F::kM - 1) / Policy::kBlockM * Policy::kBlockM;
+  int const last_n0 = (F::kN - 1) / Policy::kBlockN * Policy::kBlockN;
+  Poison const cases[] = {
+      {-1, 0, 0, 1.0f, -1, -1},                                // nothing poisoned
+      {10, 0, 1, 0.0f, 0, 0},                                  // a zero A scale
+      {20, 0, 2, 1e-38f, 0, last_n0},                          // its products underflow
+      {F::kM - 1, 0, 0, 1e-38f, last_m0, 0},                   // row M - 1: also the rows past M
+      {-1, F::kN - 1, 1, std::nanf(""), 0, last_n0},           // B's last column group
+      {Policy::kBlockM + 3, 0, 0, 3e38f, Policy::kBlockM, 0},  // its product overflows
+  };
+  for (Poison const& c : cases) {
+    F f(ld);
+    if (c.m0 >= 0) {
+      float& x = c.row >= 0 ? a_at(f, c.row, c.kb) : b_at(f, c.col, c.kb);
+      x = c.value;
+      if (c.value == 3e38f) b_at(f, 0, c.kb) = 2.0f;  // 6e38: past FLT_MAX
+      EXPECT_FALSE(votes_fold(f, c.m0, c.n0, 0, kKBlocks)) << "the poison must flip a vote";
+    }
+    for (int m0 = 0; m0 <= last_m0; m0 += Policy::kBlockM)
+      for (int n0 = 0; n0 <= last_n0; n0 += Policy::kBlockN)
+        for (int kb0 : {0, 1})
+          ASSERT_EQ(checker(f, m0, n0, kb0, kKBlocks), votes_fold(f, m0, n0, kb0, kKBlocks))
+              << "poison row " << c.row << " col " << c.col << " kb " << c.kb << " tile " << m0
+              << ", " << n0 << " from k-block " << kb0;
+  }
+}
+
+TEST(WgmmaBlockScales, CheckedTilesAgreeWithTheVotes) {
+  check_checked_tiles<Sm90WgmmaLarge<>>(300 + 3);  // two B column groups
+  check_checked_tiles<Sm90WgmmaLarge<>>(0);        // row-major A scales
+  check_checked_tiles<Sm90WgmmaDefault<>>(300);
+}
+
 /// Which mainloops have the scale ring: A scales per row, unclustered, the pipelined loop; and
 /// which configs keep it (WgmmaEpilogueChoice): all but those whose TMA-store epilogue it would
 /// push out of shared memory (Sm90WgmmaDefault with 2-byte C), which keep the TMA stores.
