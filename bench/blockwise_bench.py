@@ -13,10 +13,10 @@ a CUDA graph of `inner` back-to-back calls over the rotated sets; all graphs rep
 ...) `reps` times, each replay timed with CUDA events; a call's time is the median replay / inner.
 The SM clock is sampled (nvidia-smi) right after each shape's timing. Each blockwise output is
 checked against an FP64 reference on a sample of C before timing (a disagreement is recorded, not
-fatal). --grouped then runs the
-grouped GEMM issue's six DeepGEMM cases (contiguous, masked) on the same bytes. Scales are
-dequantization factors (x = q * s) in the layouts each library takes: A's (M, K/128) column-major (torch's; DeepGEMM's TMA-aligned layout when M % 4 == 0,
-so DeepGEMM copies nothing), B's (K/128, N/128) as the .t() of a row-major (N/128, K/128).
+fatal). --grouped then runs the grouped GEMM issue's six DeepGEMM cases (contiguous, masked) on
+the same bytes. Scales are dequantization factors (x = q * s) in the layouts each library takes:
+A's (M, K/128) column-major (torch's; DeepGEMM's TMA-aligned layout when M % 4 == 0, so DeepGEMM
+copies nothing), B's (K/128, N/128) as the .t() of a row-major (N/128, K/128).
 """
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def check(outs, s, samples=64):
     `4 * samples` columns spread over C (the reference from set s's quantized bytes and scales,
     x = q * s per block): within 2^-6 of the largest reference value, bf16 rounding and the
     summation order apart. Against FP64, not against cuBLASLt: cuBLASLt's blockwise output was
-    wrong where K / 128 is not a multiple of 4 (bench/NOTES.md, thirty-sixth session)."""
+    wrong at K / 128 = 5 and 6 (bench/NOTES.md, thirty-sixth session)."""
     m, k = s["a"].shape
     n = s["w"].shape[0]
     dev = s["a"].device
