@@ -663,10 +663,7 @@ struct TmaWgmmaMainloop {
                                                   int kb_end, int w, int lane) {
     constexpr int kRows = (Policy::kBlockM + 31) / 32;
     int a[kRows];
-    for (int r = 0; r < kRows; ++r) {
-      int const m = m0 + lane + 32 * r;
-      a[r] = p.scale_a.row_start(m < p.problem.m ? m : p.problem.m - 1, 1);
-    }
+    for (int r = 0; r < kRows; ++r) a[r] = BlockScales::a_row(p, m0 + lane + 32 * r);
     int b[BlockScales::kBGroups];
     for (int g = 0; g < BlockScales::kBGroups; ++g) b[g] = BlockScales::b_row(p, n0, g);
     int const ka = p.scale_a.k_stride();

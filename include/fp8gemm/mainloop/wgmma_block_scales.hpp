@@ -41,15 +41,18 @@ struct WgmmaBlockScales {
     for (int i = 0; i < Policy::kAtomsM; ++i) {
       FP8GEMM_UNROLL
       for (int h = 0; h < 2; ++h) {
-        int m = m_first + i * Atom::kM + Atom::acc_row(t, 2 * h);
-        // rows past M hold zeros (TMA fill): any valid row's scale serves
-        m = m < p.problem.m ? m : p.problem.m - 1;
-        r.a[i][h] = p.scale_a.row_start(m, Granularity::kABlockM);
+        r.a[i][h] = a_row(p, m_first + i * Atom::kM + Atom::acc_row(t, 2 * h));
       }
     }
     FP8GEMM_UNROLL
     for (int g = 0; g < kBGroups; ++g) r.b[g] = b_row(p, n0, g);
     return r;
+  }
+  /// Where row m's A scales start (a row past M clamped to M - 1: rows past M hold zeros, TMA's
+  /// fill, and any valid row's scale serves them). The mainloop's checker reads the same.
+  template <class Params>
+  FP8GEMM_HOST_DEVICE static int a_row(Params const& p, int m) {
+    return p.scale_a.row_start(m < p.problem.m ? m : p.problem.m - 1, Granularity::kABlockM);
   }
   /// Where column group g's B scales start (its first column clamped below N: any valid one
   /// serves the columns past N, whose outputs nothing stores).
