@@ -5,6 +5,7 @@
 /// why (docs/grouped.md).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -131,10 +132,14 @@ class AutoGroupedGemm {
                                                " <= " + std::to_string(max_k()[c.index])) +
           env_note;
     }
-    if (c.index >= 0) c.name = candidate_name(c.index), c.short_name = short_names()[c.index];
+    if (c.index >= 0) {
+      c.name = candidate_name(c.index), c.short_name = short_names()[c.index];
+      choose_split(args, rows, c);
+    }
     if (selection::environment().print_choices) {  // each new choice once
       selection::ChoiceKey key;
       key.m = rows, key.n = args.problem.n, key.k = args.problem.k, key.l = args.problem.l;
+      key.split_k = args.split_k, key.sm_count = args.sm_count;
       key.forced_name_hash = std::hash<std::string>{}(forced);
       static selection::ChoiceCache printed;
       if (printed.insert(key, c)) std::fprintf(stderr, "%s\n", describe(args, c).c_str());
@@ -144,13 +149,16 @@ class AutoGroupedGemm {
 
   static std::string explain(Arguments const& args) { return describe(args, select(args)); }
 
-  static std::size_t workspace_size(Arguments const& args) { return Base::workspace_size(args); }
+  /// Bytes of workspace for the choice (its split-K partial sums included).
+  static std::size_t workspace_size(Arguments const& args) {
+    return Base::workspace_size(chosen(args, select(args)));
+  }
 
   static Status can_implement(Arguments const& args) {
     Choice const c = select(args);
     if (c.index < 0) return Status::error(StatusCode::kErrorInvalidArgument, c.reason);
     return visit(c.index, [&](auto tag) {
-      return GroupedGemm<typename decltype(tag)::type>::can_implement(args);
+      return GroupedGemm<typename decltype(tag)::type>::can_implement(chosen(args, c));
     });
   }
 
@@ -158,8 +166,27 @@ class AutoGroupedGemm {
     Choice const c = select(args);
     if (c.index < 0) return Status::error(StatusCode::kErrorInvalidArgument, c.reason);
     return visit(c.index, [&](auto tag) {
-      return GroupedGemm<typename decltype(tag)::type>::run(args, stream);
+      return GroupedGemm<typename decltype(tag)::type>::run(chosen(args, c), stream);
     });
+  }
+
+  /// The SMs / CUs a call plans for: Arguments::sm_count, else the current device's (asked once
+  /// per device), else the target's.
+  static int planned_sms(Arguments const& args) {
+    if (args.sm_count > 0) return args.sm_count;
+#if defined(FP8GEMM_HAS_GPU_RUNTIME)
+    static std::atomic<int> counts[64] = {};
+    int device = 0;
+    if (arch::current_device(&device) != kGpuSuccess || device < 0 || device >= 64)
+      return Target::kDefaultSmCount;
+    int n = counts[device].load(std::memory_order_relaxed);
+    if (n > 0) return n;
+    if (!arch::multiprocessor_count(&n).ok() || n < 1) n = Target::kDefaultSmCount;
+    counts[device].store(n, std::memory_order_relaxed);
+    return n;
+#else
+    return Target::kDefaultSmCount;
+#endif
   }
 
   /// A bad group size found by the last run (Base's: the same for every candidate).
@@ -218,11 +245,75 @@ class AutoGroupedGemm {
   static_assert(MaxK<std::tuple_element_t<kCandidates - 1, Candidates>>::value == INT32_MAX,
                 "the last grouped candidate that compiles must take any K (select() falls back to "
                 "it)");
-  static int const* max_k() { return max_k_impl(std::make_index_sequence<kCandidates>{}); }
+  static int const* max_k() {
+    return max_k_impl(std::make_index_sequence<kCandidates>{});
+  }
   template <std::size_t... Is>
   static int const* max_k_impl(std::index_sequence<Is...>) {
     static int const k[] = {MaxK<std::tuple_element_t<Is, Candidates>>::value...};
     return k;
+  }
+  /// The arguments GroupedGemm gets for choice c: its split_k.
+  static Arguments chosen(Arguments args, Choice const& c) {
+    args.split_k = c.split_k;
+    return args;
+  }
+  /// Split-K for few tiles (modelled, not yet measured): the caller's split_k when > 1; else,
+  /// where the expected tiles (groups x ceil(rows / BlockM) x ceil(N / BlockN)) fill at most half
+  /// the SMs and K has at least 8 blocks, S = min(SMs / tiles, K blocks / 4, 8) splits of at
+  /// least 4 K blocks each: more work items in flight, against one more kernel that adds the
+  /// S partial sums (S x rows x N floats read once). Ping-pong candidates take whole tiles.
+  static void choose_split(Arguments const& args, int rows, Choice& c) {
+    c.sm_count = planned_sms(args);
+    if (args.split_k > 1) {
+      c.split_k = args.split_k;
+      c.reason += "; split_k " + std::to_string(c.split_k) + " (Arguments::split_k)";
+      return;
+    }
+    int const bm = block_m()[c.index], bn = block_n()[c.index], bk = block_k()[c.index];
+    if (ping_pong()[c.index] || rows < 1 || args.problem.n < 1 || args.problem.k < 1) return;
+    std::int64_t const tiles = std::int64_t(args.problem.l) * ((rows + bm - 1) / bm) *
+                               ((std::int64_t(args.problem.n) + bn - 1) / bn);
+    int const k_blocks = (args.problem.k + bk - 1) / bk;
+    if (tiles * 2 > c.sm_count || k_blocks < 8) return;
+    std::int64_t split = c.sm_count / tiles;
+    if (split > k_blocks / 4) split = k_blocks / 4;
+    if (split > 8) split = 8;
+    if (split < 2) return;
+    c.split_k = static_cast<int>(split);
+    c.reason += "; split-K " + std::to_string(c.split_k) + ": " + std::to_string(tiles) +
+                " expected tiles on " + std::to_string(c.sm_count) +
+                " SMs (modelled: tiles <= SMs / 2, K blocks >= 8; not measured)";
+  }
+  template <template <class> class Get>
+  static int const* per_candidate() {
+    return per_candidate_impl<Get>(std::make_index_sequence<kCandidates>{});
+  }
+  template <template <class> class Get, std::size_t... Is>
+  static int const* per_candidate_impl(std::index_sequence<Is...>) {
+    static int const v[] = {Get<CandidateConfig<int(Is)>>::value...};
+    return v;
+  }
+  template <class C>
+  using BlockM = std::integral_constant<int, C::Policy::kBlockM>;
+  template <class C>
+  using BlockN = std::integral_constant<int, C::Policy::kBlockN>;
+  template <class C>
+  using BlockK = std::integral_constant<int, C::Policy::kBlockK>;
+  template <class C>
+  using PingPong =
+      std::integral_constant<int, GroupedGemm<C>::Kernel::TileScheduler::kPingPong ? 1 : 0>;
+  static int const* block_m() {
+    return per_candidate<BlockM>();
+  }
+  static int const* block_n() {
+    return per_candidate<BlockN>();
+  }
+  static int const* block_k() {
+    return per_candidate<BlockK>();
+  }
+  static int const* ping_pong() {
+    return per_candidate<PingPong>();
   }
   static int find_candidate(std::string const& name) {
     for (int i = 0; i < kCandidates; ++i)
@@ -238,8 +329,9 @@ class AutoGroupedGemm {
     return std::string("AutoGroupedGemm<") + Target::kName + "> " + group_mode_name(args.mode) +
            " G=" + std::to_string(args.problem.l) + " N=" + std::to_string(args.problem.n) +
            " K=" + std::to_string(args.problem.k) + ": " +
-           (c.index >= 0 ? c.short_name : std::string("none")) + " [" + to_string(c.tier) + "] " +
-           c.reason;
+           (c.index >= 0 ? c.short_name : std::string("none")) +
+           (c.split_k > 1 ? " split_k " + std::to_string(c.split_k) : std::string()) + " [" +
+           to_string(c.tier) + "] " + c.reason;
   }
 };
 

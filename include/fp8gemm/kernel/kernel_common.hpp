@@ -31,18 +31,19 @@ Status check_kernel_layers(KernelArguments<Mainloop, Epilogue, TileScheduler> co
 }
 
 /// Split-K: the raw FP32 partial sums of the tile at (m0, n0) (scaled already for K-blocked
-/// granularities) into workspace[split][M][N]; SplitKReduceKernel adds the splits in order and
-/// runs the epilogue. acc.v is [atoms M][atoms N][registers], placed by coords.row / coords.col.
+/// granularities) into workspace[split][rows][n_total], those of rows below m_end and columns
+/// below n_total (a grouped tile's rows past its group belong to the next group's tiles);
+/// SplitKReduceKernel (GroupedSplitKReduceKernel) adds the splits in order and runs the
+/// epilogue. acc.v is [atoms M][atoms N][registers], placed by coords.row / coords.col.
 template <class Accumulators, class Coords>
-FP8GEMM_DEVICE void store_split_k_partial(float* workspace, ProblemShape const& problem, int m0,
-                                          int n0, int split, Accumulators const& acc,
-                                          Coords const& coords) {
+FP8GEMM_DEVICE void store_split_k_rows(float* workspace, std::int64_t rows, int n_total, int m0,
+                                       int n0, int m_end, int split, Accumulators const& acc,
+                                       Coords const& coords) {
   using V = decltype(acc.v);
   constexpr int kAtomsM = static_cast<int>(std::extent_v<V, 0>);
   constexpr int kAtomsN = static_cast<int>(std::extent_v<V, 1>);
   constexpr int kRegs = static_cast<int>(std::extent_v<V, 2>);
-  int const m_total = problem.m, n_total = problem.n;
-  float* out = workspace + std::int64_t(split) * m_total * n_total;
+  float* out = workspace + std::int64_t(split) * rows * n_total;
   FP8GEMM_UNROLL
   for (int i = 0; i < kAtomsM; ++i) {
     FP8GEMM_UNROLL
@@ -51,10 +52,17 @@ FP8GEMM_DEVICE void store_split_k_partial(float* workspace, ProblemShape const& 
       for (int r = 0; r < kRegs; ++r) {
         int const m = m0 + coords.row(i, r);
         int const n = n0 + coords.col(j, r);
-        if (m < m_total && n < n_total) out[std::int64_t(m) * n_total + n] = acc.v[i][j][r];
+        if (m < m_end && n < n_total) out[std::int64_t(m) * n_total + n] = acc.v[i][j][r];
       }
     }
   }
+}
+/// The dense form: workspace[split][M][N].
+template <class Accumulators, class Coords>
+FP8GEMM_DEVICE void store_split_k_partial(float* workspace, ProblemShape const& problem, int m0,
+                                          int n0, int split, Accumulators const& acc,
+                                          Coords const& coords) {
+  store_split_k_rows(workspace, problem.m, problem.n, m0, n0, problem.m, split, acc, coords);
 }
 
 /// Split-K reduction: C = epilogue(sum over splits, in split order, of workspace): deterministic.
