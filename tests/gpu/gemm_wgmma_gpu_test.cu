@@ -802,11 +802,12 @@ TEST(WgmmaScaleLayout, KBlockMajorAGivesTheSameBits) {
 /// 12-24 tiles, so each tile past a CTA's first is checked by the producer warpgroup's spare
 /// warps and, where every scale product is normal, promoted in the folded form alone. Poisoned
 /// A scales (a zero, one whose products underflow, a NaN) send their tiles to the voting loop.
-/// Both against row-major scales, where the consumers vote in every tile: the same bits. Also one
-/// consumer (SmallM: four consumer warps release a flag slot), MediumM, the five-stage 128 x 128
-/// tile with bf16 C, 2-CTA clusters, split-K with empty splits (7 k-blocks in 6 splits: items with
-/// nothing to multiply still pass their flags), and one tile per CTA (nothing checked). The bits
-/// cannot tell which loop ran; the timing does (docs/performance.md#sm90-checked-tiles).
+/// With A's scales through the ring and row-major (loaded by the consumers), both against the
+/// run on every SM, where each CTA takes a tile or two and votes in its first: the same bits. Also
+/// one consumer (SmallM: four consumer warps release a flag slot), MediumM, the five-stage 128 x
+/// 128 tile with bf16 C, 2-CTA clusters, split-K with empty splits (7 k-blocks in 6 splits: items
+/// with nothing to multiply still pass their flags), and one tile per CTA (nothing checked). The
+/// bits cannot tell which loop ran; the timing does (docs/performance.md#sm90-checked-tiles).
 TEST(WgmmaScaleLayout, CheckedTilesGiveTheSameBits) {
   using Default = GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK,
                              Epilogue<float, Identity>>;
@@ -826,13 +827,24 @@ TEST(WgmmaScaleLayout, CheckedTilesGiveTheSameBits) {
       p.sa_f[static_cast<std::size_t>(1000 * kbs)] = std::numeric_limits<float>::quiet_NaN();
       p.derive_reference();  // FP64 from the scales as they are now
     }
-    std::vector<ElementC> row, kb;
+    std::vector<ElementC> all, row, kb;
     std::string report;
+    // the reference: every SM, at most a tile or two per CTA (these shapes' 36-288 tiles), so
+    // (nearly) every tile takes the voting loop
+    GemmProblem<Config> every = p;
+    every.cs.sm_count = 0;
+    if (auto r = run_on_gpu(every, nullptr, &all); !r) return r;
     if (auto r = run_on_gpu(p, nullptr, &row); !r) return r;
     if (auto r = run_on_gpu_with(p, &report, &kb, std::int64_t{c.m} + 5); !r) return r << report;
-    if (std::memcmp(row.data(), kb.data(), row.size() * sizeof(ElementC)) != 0)
+    std::size_t const bytes = all.size() * sizeof(ElementC);
+    if (std::memcmp(all.data(), row.data(), bytes) != 0)
       return ::testing::AssertionFailure() << describe(c) << (poison ? " (poisoned)" : "")
-                                           << ": checked tiles differ from row-major scales";
+                                           << ": checked tiles (row-major scales) differ from "
+                                              "every SM's";
+    if (std::memcmp(all.data(), kb.data(), bytes) != 0)
+      return ::testing::AssertionFailure() << describe(c) << (poison ? " (poisoned)" : "")
+                                           << ": checked tiles (the scale ring) differ from "
+                                              "every SM's";
     return ::testing::AssertionSuccess();
   };
   using SmallM =

@@ -150,12 +150,13 @@ struct TmaWgmmaMainloop {
   static constexpr bool kScaleRing =
       AllowScaleRing && a_scales_per_row() && BlockScales::kBGroups <= 2 && !kSwapAB &&
       kPipelinedPromotion && kScaleSlotsFit && BlockScales::kRingBoxA <= 256;  // one TMA box
-  /// Checked tiles (the scale ring's cooperative kernels): the producer warpgroup's warps 1-3,
-  /// idle otherwise, walk the consumers' items one ahead and test every scale product s_a · s_b
-  /// an item's promotion takes (check_tile); where all are normal, the consumers promote that
-  /// tile with the folded form alone (promote_folded): the bits the warp's vote picks there,
-  /// without the vote's branch in every chunk. A CTA's first item is not checked (nothing runs
-  /// ahead of it); two flag slots, each a full / empty barrier pair like a stage's.
+  /// Checked tiles (the cooperative kernels that have the scale ring, whichever layout a call's A
+  /// scales take): the producer warpgroup's warps 1-3, idle otherwise, walk the consumers' items
+  /// one ahead and test every scale product s_a · s_b an item's promotion takes (check_tile);
+  /// where all are normal, the consumers promote that tile with the folded form alone
+  /// (promote_folded): the bits the warp's vote picks there, without the vote's branch in every
+  /// chunk. A CTA's first item is not checked (nothing runs ahead of it); two flag slots, each a
+  /// full / empty barrier pair like a stage's.
   static constexpr bool kCheckedTiles = kScaleRing && !Policy::kPingPong;
   static constexpr int kCheckWarps = 3;
   /// The wgmma of one promotion chunk: N / kPromoteChunks columns (Atom itself for one chunk).
@@ -626,6 +627,10 @@ struct TmaWgmmaMainloop {
             return multiply_pipelined<true, true>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
           return multiply_pipelined<true>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
         }
+      }
+      if constexpr (kCheckedTiles) {
+        if (checked)  // row-major A scales, loaded by the consumers: the folded form alone
+          return multiply_pipelined<false, true>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
       }
       multiply_pipelined<false>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
     } else {
