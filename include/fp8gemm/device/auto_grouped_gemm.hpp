@@ -5,7 +5,6 @@
 /// why (docs/grouped.md).
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -16,6 +15,7 @@
 
 #include "fp8gemm/device/grouped_gemm.hpp"
 #include "fp8gemm/device/selection/choice.hpp"
+#include "fp8gemm/device/selection/device_sm_count.hpp"
 #include "fp8gemm/device/selection/targets.hpp"
 #include "fp8gemm/device/supports.hpp"
 
@@ -173,20 +173,7 @@ class AutoGroupedGemm {
   /// The SMs / CUs a call plans for: Arguments::sm_count, else the current device's (asked once
   /// per device), else the target's.
   static int planned_sms(Arguments const& args) {
-    if (args.sm_count > 0) return args.sm_count;
-#if defined(FP8GEMM_HAS_GPU_RUNTIME)
-    static std::atomic<int> counts[64] = {};
-    int device = 0;
-    if (arch::current_device(&device) != kGpuSuccess || device < 0 || device >= 64)
-      return Target::kDefaultSmCount;
-    int n = counts[device].load(std::memory_order_relaxed);
-    if (n > 0) return n;
-    if (!arch::multiprocessor_count(&n).ok() || n < 1) n = Target::kDefaultSmCount;
-    counts[device].store(n, std::memory_order_relaxed);
-    return n;
-#else
-    return Target::kDefaultSmCount;
-#endif
+    return args.sm_count > 0 ? args.sm_count : selection::device_sm_count(Target::kDefaultSmCount);
   }
 
   /// A bad group size found by the last run (Base's: the same for every candidate).
@@ -245,9 +232,7 @@ class AutoGroupedGemm {
   static_assert(MaxK<std::tuple_element_t<kCandidates - 1, Candidates>>::value == INT32_MAX,
                 "the last grouped candidate that compiles must take any K (select() falls back to "
                 "it)");
-  static int const* max_k() {
-    return max_k_impl(std::make_index_sequence<kCandidates>{});
-  }
+  static int const* max_k() { return max_k_impl(std::make_index_sequence<kCandidates>{}); }
   template <std::size_t... Is>
   static int const* max_k_impl(std::index_sequence<Is...>) {
     static int const k[] = {MaxK<std::tuple_element_t<Is, Candidates>>::value...};
@@ -303,18 +288,10 @@ class AutoGroupedGemm {
   template <class C>
   using PingPong =
       std::integral_constant<int, GroupedGemm<C>::Kernel::TileScheduler::kPingPong ? 1 : 0>;
-  static int const* block_m() {
-    return per_candidate<BlockM>();
-  }
-  static int const* block_n() {
-    return per_candidate<BlockN>();
-  }
-  static int const* block_k() {
-    return per_candidate<BlockK>();
-  }
-  static int const* ping_pong() {
-    return per_candidate<PingPong>();
-  }
+  static int const* block_m() { return per_candidate<BlockM>(); }
+  static int const* block_n() { return per_candidate<BlockN>(); }
+  static int const* block_k() { return per_candidate<BlockK>(); }
+  static int const* ping_pong() { return per_candidate<PingPong>(); }
   static int find_candidate(std::string const& name) {
     for (int i = 0; i < kCandidates; ++i)
       if (name == short_names()[i] || name == candidate_name(i)) return i;
