@@ -96,7 +96,7 @@ class GroupedGemm {
   using Pieces = GroupedKernelPieces<Config>;
   using Kernel = typename Pieces::Kernel;
   using CountsKernel = typename Pieces::CountsKernel;
-  using ReduceKernel = GroupedSplitKReduceKernel<Kernel>;
+  using ReduceKernel = SplitKReduceKernel<Kernel>;
   using EpilogueParams = typename Config::Epilogue::Params;
   static_assert(Config::kLayoutB == LayoutB::kNK,
                 "GroupedGemm: B is [G, N, K] with K contiguous (LayoutB::kNK), as torch's "

@@ -195,7 +195,7 @@ FP8GEMM_HOST_DEVICE GroupOffsets group_offsets(GroupLayout const& l, int g, int 
 /// (workgroups past the actual count do nothing), as RasterTileScheduler. No clusters.
 /// Split-K (split_k > 1, for few tiles on many SMs): work item = (tile, split s), the tile's
 /// K tiles [s · k / S, (s + 1) · k / S) (none empty: S <= k), each split's FP32 partial sums
-/// stored to a workspace and added by GroupedSplitKReduceKernel.
+/// stored to a workspace and added by SplitKReduceKernel (kernel_common.hpp).
 template <class Policy, bool kPersistent>
 struct GroupedTileScheduler {
   using Arch = typename Policy::Arch;
@@ -458,41 +458,5 @@ FP8GEMM_DEVICE bool place_row(GroupLayout const& l, int r, int* g, int* first, i
   if (l.mode == GroupMode::kMasked) return l.tile_rows[l.groups] != 0 && *local < l.masked_m[*g];
   return *local < l.m;
 }
-
-/// Grouped split-K reduction: for every flattened row of A inside a group, C_g[row][n] =
-/// epilogue_g(sum over splits, in split order, of workspace[split][flattened row][n]):
-/// deterministic. Rows in no group are neither read nor stored. One thread per element.
-template <class GemmKernelT>
-struct GroupedSplitKReduceKernel {
-  using Params = typename GemmKernelT::Params;
-  using Arch = typename GemmKernelT::Arch;
-  using Epilogue = typename GemmKernelT::Epilogue;
-  static constexpr int kThreads = 256;
-  static constexpr int kWaveSize = Arch::kWaveSize;
-  static constexpr int kSharedBytes = 0;
-
-  /// kernel_problem: the flattened operands' rows (A's as M) and the groups' N.
-  static std::int64_t blocks(std::int64_t rows, int n) {
-    return (rows * n + kThreads - 1) / kThreads;
-  }
-
-  FP8GEMM_DEVICE static void run(Params const& p, void*) {
-    GroupLayout const& l = p.scheduler.layout;
-    int const n = l.n;
-    std::int64_t const total = std::int64_t(p.problem.m) * n;
-    std::int64_t const idx = std::int64_t(arch::block_idx_x()) * kThreads + arch::thread_idx();
-    float amax = 0.0f;
-    int g = 0, first = 0, local = 0;
-    if (idx < total && place_row(l, static_cast<int>(idx / n), &g, &first, &local)) {
-      float sum = 0.0f;
-      for (int s = 0; s < p.scheduler.split_k; ++s) sum += p.workspace[s * total + idx];
-      amax = Epilogue::finish_element(
-          Epilogue::Direct::for_group(p.epilogue, group_offsets(l, g, first)), local,
-          static_cast<int>(idx % n), sum);
-    }
-    if (p.epilogue.params.amax != nullptr && idx < total)
-      arch::atomic_max_nonnegative(p.epilogue.params.amax, amax);
-  }
-};
 
 }  // namespace fp8gemm
