@@ -273,8 +273,10 @@ struct WarpSpecializedGemmKernel {
         dq = Epilogue::Dequant::load(Epilogue::Direct::for_group(p.epilogue, t.offsets));
       dq_group = t.group;
       // the tile's per-channel scales on their way to shared memory while the main loop runs
-      Epilogue::prefetch_group_scales(p.epilogue, epilogue_storage(shared_all), t.offsets, t.bounds,
-                                      t.m0, t.n0, coords);
+      // (read by store_group's staging loop: none with split-K, whose reduction applies them)
+      if (p.scheduler.split_k == 1)
+        Epilogue::prefetch_group_scales(p.epilogue, epilogue_storage(shared_all), t.offsets,
+                                        t.bounds, t.m0, t.n0, coords);
       // checked tiles: item mine's verdict (read for every item past the first, in order)
       bool const checked = kCheckedTiles && mine > 0 && Mainloop::tile_checked(s, mine, coords.t);
       Accumulators acc;
