@@ -491,9 +491,33 @@ TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
   EXPECT_EQ(A::select(f).split_k, 1);
   f.problem.k = 7168, f.problem.n = 16384;  // 2 x 64 = 128 tiles: more than half the SMs
   EXPECT_EQ(A::select(f).split_k, 1);
+  f.problem.n = 1024;
+  f.max_split_k = 1;  // whole tiles
+  EXPECT_EQ(A::select(f).split_k, 1);
+  f.max_split_k = 3;
+  EXPECT_EQ(A::select(f).split_k, 3);
+  f.max_split_k = 8;
   f.split_k = 3;  // the caller's
   EXPECT_EQ(A::select(f).split_k, 3);
   EXPECT_NE(A::explain(f).find("split_k 3 (Arguments::split_k)"), std::string::npos);
+  f.split_k = 0;  // the caller's (GroupedGemm refuses it in words: RefusalsInWords)
+  EXPECT_EQ(A::select(f).split_k, 0);
+  f.split_k = 1;
+  // batched: split only where a workspace is planned (a call without one needs none)
+  f.mode = GroupMode::kBatched, f.problem = {128, 1024, 7168, 2};
+  EXPECT_EQ(A::select(f).split_k, 1);
+  EXPECT_EQ(A::workspace_size(f), 0u);
+  int marker = 0;
+  f.workspace = &marker;
+  EXPECT_EQ(A::select(f).split_k, 8);
+  // masked: the partial sums cover the whole capacity; capped at 64 MiB of them (4 x 4096 rows x
+  // N 1024: 64 MiB per split, none)
+  f.mode = GroupMode::kMasked, f.problem = {4096, 1024, 7168, 4}, f.expected_m = 64;
+  f.lda = f.ldb = 7168;
+  EXPECT_EQ(A::select(f).split_k, 1);
+  f.problem.m = 1024;  // 16 MiB per split: as many as the rule asks (<= 4)
+  EXPECT_GE(A::select(f).split_k, 2);
+  EXPECT_LE(A::select(f).split_k, 4);
 }
 
 }  // namespace

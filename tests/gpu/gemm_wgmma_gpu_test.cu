@@ -854,8 +854,10 @@ TEST(WgmmaScaleLayout, CheckedTilesGiveTheSameBits) {
   using Default5 = GemmConfig<Sm90WgmmaDefaultBlockwise<>, Blockwise<1, 128, 128>, LayoutB::kNK,
                               Epilogue<bf16, Identity>>;
   static_assert(SmallM::Mainloop::kCheckedTiles && MediumM::Mainloop::kCheckedTiles &&
-                Default5::Mainloop::kCheckedTiles && RingMulticastA::Mainloop::kCheckedTiles &&
-                RingMulticastB::Mainloop::kCheckedTiles);
+                Default5::Mainloop::kCheckedTiles);
+  // 2-CTA clusters: the ring without checked tiles (every tile votes)
+  static_assert(!RingMulticastA::Mainloop::kCheckedTiles &&
+                !RingMulticastB::Mainloop::kCheckedTiles);
   for (bool poison : {false, true}) {
     GemmCase c{1100, 1000, 2000, seed++};
     c.sm_count = 3;

@@ -73,9 +73,13 @@ class AutoGroupedGemm {
   /// GroupedGemm's arguments, plus: expected_m, the rows a group is expected to have (0: derived:
   /// contiguous problem.m / G, masked the capacity problem.m, batched M); force_policy, a short
   /// name (selection/targets.hpp) or a GroupedGemm::name() (else FP8GEMM_FORCE_POLICY, if set).
+  /// split_k (GroupedGemm's) != 1: taken as given; 1: the choice's, at most max_split_k (1 keeps
+  /// whole tiles: the bits of GroupedGemm with split_k = 1) and only where a workspace is planned
+  /// (contiguous and masked calls always need one; a batched call with none keeps whole tiles).
   struct Arguments : Base::Arguments {
     int expected_m = 0;
     char const* force_policy = nullptr;
+    int max_split_k = 8;
   };
 
   /// expected_m as the choice uses it.
@@ -243,27 +247,36 @@ class AutoGroupedGemm {
     args.split_k = c.split_k;
     return args;
   }
-  /// Split-K for few tiles (modelled, not yet measured): the caller's split_k when > 1; else,
+  /// Split-K for few tiles (modelled, not yet measured): the caller's split_k when != 1; else,
   /// where the expected tiles (groups x ceil(rows / BlockM) x ceil(N / BlockN)) fill at most half
-  /// the SMs and K has at least 8 blocks, S = min(SMs / tiles, K blocks / 4, 8) splits of at
-  /// least 4 K blocks each: more work items in flight, against one more kernel that adds the
-  /// S partial sums (S x rows x N floats read once). Ping-pong candidates take whole tiles.
+  /// the SMs and K has at least 8 blocks, S = min(SMs / tiles, K blocks / 4, max_split_k) splits of
+  /// at least 4 K blocks each: more work items in flight, against one more kernel that adds the
+  /// S partial sums. Not where their workspace (S x every row of flattened A x N floats: a masked
+  /// call's whole capacity) would pass kMaxAutoPartialBytes, nor for ping-pong candidates (whole
+  /// tiles) or a batched call without a workspace.
+  static constexpr std::size_t kMaxAutoPartialBytes = std::size_t(64) << 20;
   static void choose_split(Arguments const& args, int rows, Choice& c) {
     c.sm_count = planned_sms(args);
-    if (args.split_k > 1) {
-      c.split_k = args.split_k;
+    if (args.split_k != 1) {
+      c.split_k = args.split_k;  // GroupedGemm::can_implement refuses one below 1, in words
       c.reason += "; split_k " + std::to_string(c.split_k) + " (Arguments::split_k)";
       return;
     }
     int const bm = block_m()[c.index], bn = block_n()[c.index], bk = block_k()[c.index];
-    if (ping_pong()[c.index] || rows < 1 || args.problem.n < 1 || args.problem.k < 1) return;
+    bool const planned = args.mode != GroupMode::kBatched || args.workspace != nullptr;
+    if (!planned || ping_pong()[c.index] || rows < 1 || args.problem.n < 1 || args.problem.k < 1 ||
+        args.max_split_k < 2)
+      return;
     std::int64_t const tiles = std::int64_t(args.problem.l) * ((rows + bm - 1) / bm) *
                                ((std::int64_t(args.problem.n) + bn - 1) / bn);
     int const k_blocks = (args.problem.k + bk - 1) / bk;
     if (tiles * 2 > c.sm_count || k_blocks < 8) return;
     std::int64_t split = c.sm_count / tiles;
     if (split > k_blocks / 4) split = k_blocks / 4;
-    if (split > 8) split = 8;
+    if (split > args.max_split_k) split = args.max_split_k;
+    std::size_t const per_split =
+        std::size_t(Base::flat_rows_a(args)) * std::size_t(args.problem.n) * sizeof(float);
+    while (split >= 2 && std::size_t(split) * per_split > kMaxAutoPartialBytes) --split;
     if (split < 2) return;
     c.split_k = static_cast<int>(split);
     c.reason += "; split-K " + std::to_string(c.split_k) + ": " + std::to_string(tiles) +

@@ -63,7 +63,8 @@ struct GroupedArguments {
   int sm_count = 0;                // WGMMA: > 0 runs on at most that many SMs
   /// > 1: each tile's K split over that many work items (few tiles on many SMs), their FP32
   /// partial sums added in split order by a second kernel (deterministic), which then runs the
-  /// epilogue; the workspace holds them (split_k · rows of A · N floats). At most ceil(K / 128).
+  /// epilogue; the workspace holds them (split_k · rows of A · N floats). At most the K blocks,
+  /// ceil(K / BlockK).
   int split_k = 1;
   /// Blockwise: > 0 takes A's scales K-block-major, K block kb of (flattened) scale row r at
   /// scale_a[kb * scale_a_ld + r] (torch's column-major (rows, K/128)), scale_a_ld >= the scale
@@ -321,11 +322,8 @@ class GroupedGemm {
                            : "") +
                       (counts_bytes(args) > 0 && args.split_k > 1 ? "; " : "") +
                       (args.split_k > 1 ? "the splits' FP32 partial sums" : "") + ")");
-    FP8GEMM_RETURN_IF_ERROR(check_aligned(args.workspace, args.split_k > 1 ? 16 : alignof(int),
-                                          "the workspace",
-                                          args.split_k > 1 ? "FP32 partial sums"
-                                                           : "int32 tile "
-                                                             "counts"));
+    FP8GEMM_RETURN_IF_ERROR(check_aligned(args.workspace, alignof(int), "the workspace",
+                                          "int32 tile counts and FP32 partial sums"));
     return arch::check_target<typename Policy::Arch>();
   }
 

@@ -167,7 +167,8 @@ struct GroupCountsKernel {
 };
 
 /// Where a grouped problem's tile lies: its group (index, rows, first row) and its origin in the
-/// group's C. 20 bytes: what the WGMMA kernel's producer hands its consumers beside a stage.
+/// group's C, and its split of K. 24 bytes: what the WGMMA kernel's producer hands its consumers
+/// beside a stage.
 struct GroupedPlacement {
   int group, rows, first, m0, n0;
   int split;  // the tile's part of K (split-K)

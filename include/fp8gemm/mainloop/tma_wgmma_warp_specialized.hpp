@@ -156,8 +156,8 @@ struct TmaWgmmaMainloop {
   /// where all are normal, the consumers promote that tile with the folded form alone
   /// (promote_folded): the bits the warp's vote picks there, without the vote's branch in every
   /// chunk. A CTA's first item is not checked (nothing runs ahead of it); two flag slots, each a
-  /// full / empty barrier pair like a stage's.
-  static constexpr bool kCheckedTiles = kScaleRing && !Policy::kPingPong;
+  /// full / empty barrier pair like a stage's. Not in 2-CTA clusters (their tiles vote).
+  static constexpr bool kCheckedTiles = kScaleRing && !Policy::kPingPong && kClusterSize == 1;
   static constexpr int kCheckWarps = 3;
   /// The wgmma of one promotion chunk: N / kPromoteChunks columns (Atom itself for one chunk).
   using ChunkAtom = arch::Sm90Wgmma64xNx32<Atom::kN / kPromoteChunks, typename Atom::ElementA,
