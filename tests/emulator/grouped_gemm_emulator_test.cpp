@@ -477,6 +477,8 @@ TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
   f.problem = {256, 1024, 7168, 2};
   f.sm_count = 132;
   EXPECT_EQ(pick(f, A::TypeTag<A>{}), "sm90_wgmma_large");
+  EXPECT_EQ(A::select(f).split_k, 1);  // opt-in (max_split_k = 1 by default)
+  f.max_split_k = 8;
   EXPECT_EQ(A::select(f).split_k, 8);
   EXPECT_NE(A::explain(f).find("split_k 8 [table]"), std::string::npos) << A::explain(f);
   EXPECT_NE(A::explain(f).find("split-K 8: 8 expected tiles on 132 SMs"), std::string::npos);
@@ -494,6 +496,7 @@ TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
   f.problem.n = 1024;
   f.max_split_k = 1;  // whole tiles
   EXPECT_EQ(A::select(f).split_k, 1);
+  EXPECT_EQ(A::workspace_size(f), A::Base::workspace_size(f));
   f.max_split_k = 3;
   EXPECT_EQ(A::select(f).split_k, 3);
   f.max_split_k = 8;

@@ -73,13 +73,15 @@ class AutoGroupedGemm {
   /// GroupedGemm's arguments, plus: expected_m, the rows a group is expected to have (0: derived:
   /// contiguous problem.m / G, masked the capacity problem.m, batched M); force_policy, a short
   /// name (selection/targets.hpp) or a GroupedGemm::name() (else FP8GEMM_FORCE_POLICY, if set).
-  /// split_k (GroupedGemm's) != 1: taken as given; 1: the choice's, at most max_split_k (1 keeps
-  /// whole tiles: the bits of GroupedGemm with split_k = 1) and only where a workspace is planned
-  /// (contiguous and masked calls always need one; a batched call with none keeps whole tiles).
+  /// split_k (GroupedGemm's) != 1: taken as given; 1: the choice's, at most max_split_k and only
+  /// where a workspace is planned (contiguous and masked calls always need one; a batched call
+  /// with none keeps whole tiles). max_split_k = 1, the default, keeps whole tiles: the modelled
+  /// rule (choose_split) ran slower than whole tiles at both cases measured (H100,
+  /// docs/grouped.md#split-k-for-few-tiles), so it is opt-in until a measured one replaces it.
   struct Arguments : Base::Arguments {
     int expected_m = 0;
     char const* force_policy = nullptr;
-    int max_split_k = 8;
+    int max_split_k = 1;
   };
 
   /// expected_m as the choice uses it.
