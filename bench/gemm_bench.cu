@@ -184,6 +184,11 @@ void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1
                    (scale_a_ld > 0 ? " A scales K-block-major" : ""));
 }
 
+/// 128 x BlockN cooperative tiles in 2-CTA clusters sharing A (kA) or B (kB) by TMA multicast.
+template <int BlockN, int Stages, WgmmaMulticast Mc>
+using Multicast =
+    WgmmaTilePolicy<128, BlockN, 2, Stages, e4m3fn, e4m3fn, WgmmaSchedule::kCooperative, Mc>;
+
 /// AutoGemm<Sm90Target> as a user calls it: the choice for (M, N, K) on this device (its tier and
 /// candidate in the label), with a workspace of workspace_size(args) bytes.
 template <class Granularity = PerTensor>
@@ -629,7 +634,8 @@ int register_all() {
     add_cublaslt("cublaslt_then_gelu", s, LtMode::kPerTensorGelu);
   }
   // 1x128 (A) . 128x128 (B) block scales against cuBLASLt's blockwise mode.
-  for (Shape const s : {Shape{4096, 7168, 16384}, Shape{4096, 4096, 7168}}) {
+  for (Shape const s : {Shape{4096, 7168, 16384}, Shape{4096, 4096, 7168}, Shape{2048, 5120, 8192},
+                        Shape{2048, 28672, 8192}}) {
     add("fp8gemm/sm90_wgmma_default_blockwise/" + shape_name(s), [s](benchmark::State& st) {
       bench_fp8gemm<Sm90WgmmaDefault<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(st, s.m,
                                                                                          s.n, s.k);
@@ -659,6 +665,34 @@ int register_all() {
                                                                                      st) {
       bench_fp8gemm<Sm90WgmmaDefaultMulticastA<>, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(
           st, s.m, s.n, s.k);
+    });
+    // the scale ring in 2-CTA clusters (A or B multicast): 128 x 128 in five stages, 128 x 256
+    add("fp8gemm/wgmma_128x128_s5_multicast_a_blockwise_ring/" + shape_name(s),
+        [s](benchmark::State& st) {
+          bench_fp8gemm<Multicast<128, 5, WgmmaMulticast::kA>, AtomDefaultAccumulation,
+                        Blockwise<1, 128, 128>>(st, s.m, s.n, s.k, 1, s.m);
+        });
+    add("fp8gemm/wgmma_128x128_s5_multicast_b_blockwise_ring/" + shape_name(s),
+        [s](benchmark::State& st) {
+          bench_fp8gemm<Multicast<128, 5, WgmmaMulticast::kB>, AtomDefaultAccumulation,
+                        Blockwise<1, 128, 128>>(st, s.m, s.n, s.k, 1, s.m);
+        });
+    add("fp8gemm/sm90_wgmma_large_multicast_a_blockwise_ring/" + shape_name(s),
+        [s](benchmark::State& st) {
+          bench_fp8gemm<Multicast<256, 3, WgmmaMulticast::kA>, AtomDefaultAccumulation,
+                        Blockwise<1, 128, 128>>(st, s.m, s.n, s.k, 1, s.m);
+        });
+    add("fp8gemm/sm90_wgmma_large_multicast_b_blockwise_ring/" + shape_name(s),
+        [s](benchmark::State& st) {
+          bench_fp8gemm<Multicast<256, 3, WgmmaMulticast::kB>, AtomDefaultAccumulation,
+                        Blockwise<1, 128, 128>>(st, s.m, s.n, s.k, 1, s.m);
+        });
+    // and per-tensor on the same clustered tiles (the bound of each)
+    add("fp8gemm/wgmma_128x128_s5_multicast_b/" + shape_name(s), [s](benchmark::State& st) {
+      bench_fp8gemm<Multicast<128, 5, WgmmaMulticast::kB>>(st, s.m, s.n, s.k);
+    });
+    add("fp8gemm/sm90_wgmma_large_multicast_b/" + shape_name(s), [s](benchmark::State& st) {
+      bench_fp8gemm<Multicast<256, 3, WgmmaMulticast::kB>>(st, s.m, s.n, s.k);
     });
     add("fp8gemm/auto_blockwise/" + shape_name(s),
         [s](benchmark::State& st) { bench_auto<Blockwise<1, 128, 128>>(st, s.m, s.n, s.k); });

@@ -34,6 +34,7 @@
 
 #include "bench_check.hpp"
 #include "cublaslt_fp8.hpp"
+#include "fp8gemm/device/auto_grouped_gemm.hpp"
 #include "fp8gemm/device/grouped_gemm.hpp"
 #include "fp8gemm/fp8gemm.hpp"
 
@@ -74,6 +75,12 @@ std::vector<Case> all_cases() {
                2048, 2048, 2048, false});
   v.push_back({"batched_64x128_n7168_k512_per_tensor", GroupMode::kBatched, "per_tensor", 64, 128,
                7168, 512, false});
+  // few tiles for the SMs (split-K): two experts of ~128 rows, N 2048; four masked groups of 64
+  // rows, N 1024 (blockwise)
+  v.push_back({"few_2x128_n2048_k7168_per_channel", GroupMode::kContiguous, "per_channel", 2, 128,
+               2048, 7168, false});
+  v.push_back({"masked_4x64_n1024_k7168_blockwise", GroupMode::kMasked, "blockwise", 4, 64, 1024,
+               7168, false});
   return v;
 }
 
@@ -141,6 +148,7 @@ struct Operands {
   void *a = nullptr, *b = nullptr, *c = nullptr, *ws = nullptr;
   float *sa = nullptr, *sb = nullptr;
   int* counts = nullptr;
+  static constexpr std::size_t kWorkspaceBytes = std::size_t(64) << 20;
   Operands(Case const& cs) {
     rows = group_rows(cs);
     int sum = 0;
@@ -159,7 +167,7 @@ struct Operands {
     BENCH_CHECK_CUDA(cudaMalloc(&sa, sa_n * sizeof(float)));
     BENCH_CHECK_CUDA(cudaMalloc(&sb, sb_n * sizeof(float)));
     BENCH_CHECK_CUDA(cudaMalloc(&counts, sizeof(int) * cs.groups));
-    BENCH_CHECK_CUDA(cudaMalloc(&ws, 64u << 20));
+    BENCH_CHECK_CUDA(cudaMalloc(&ws, kWorkspaceBytes));
     std::vector<int> const& dev = cs.mode == GroupMode::kMasked ? rows : offs;
     BENCH_CHECK_CUDA(
         cudaMemcpy(counts, dev.data(), sizeof(int) * cs.groups, cudaMemcpyHostToDevice));
@@ -178,10 +186,11 @@ struct Operands {
 
 /// Our GroupedGemm<Config> on the case's operands; false (and why) when it refuses.
 template <class Config>
-bool add_ours(std::vector<Entry>& entries, std::string const& label, Case const& cs,
-              Operands& ops) {
+bool add_ours(std::vector<Entry>& entries, std::string const& label, Case const& cs, Operands& ops,
+              int split_k = 1) {
   using GG = GroupedGemm<Config>;
   typename GG::Arguments args;
+  args.split_k = split_k;
   args.mode = cs.mode;
   args.problem = {cs.mode == GroupMode::kContiguous ? ops.rows_a : cs.mean_rows, cs.n, cs.k,
                   cs.groups};
@@ -194,6 +203,10 @@ bool add_ours(std::vector<Entry>& entries, std::string const& label, Case const&
   args.scale_b_count = GG::scale_count_b(args);
   args.epilogue.c = static_cast<bf16*>(ops.c), args.epilogue.ldc = cs.n;
   args.workspace = ops.ws;
+  if (GG::workspace_size(args) > Operands::kWorkspaceBytes) {
+    std::fprintf(stderr, "  %s: its workspace passes the bench's\n", label.c_str());
+    return false;
+  }
   Status const st = GG::can_implement(args);
   if (!st.ok()) {
     std::fprintf(stderr, "  %s refused: %s\n", label.c_str(), st.to_string().c_str());
@@ -395,6 +408,57 @@ struct DirectCfg : Cfg<P, G> {
   using CollectiveEpilogue = DirectStoreEpilogue<P, G, Epilogue<bf16>>;
 };
 
+/// AutoGroupedGemm as a user calls it (its policy and split-K from the expected rows, its
+/// workspace_size), labelled with its choice.
+template <class Granularity>
+void add_auto(std::vector<Entry>& entries, Case const& cs, Operands& ops) {
+  using Auto = AutoGroupedGemm<selection::Sm90Target, e4m3fn, e4m3fn, Granularity, Epilogue<bf16>>;
+  typename Auto::Arguments args;
+  args.mode = cs.mode;
+  args.problem = {cs.mode == GroupMode::kContiguous ? ops.rows_a : cs.mean_rows, cs.n, cs.k,
+                  cs.groups};
+  args.a = static_cast<e4m3fn const*>(ops.a), args.lda = cs.k;
+  args.b = static_cast<e4m3fn const*>(ops.b), args.ldb = cs.k;
+  if (cs.mode == GroupMode::kContiguous) args.offs = ops.counts;
+  if (cs.mode == GroupMode::kMasked) args.masked_m = ops.counts;
+  args.scale_a = ops.sa, args.scale_b = ops.sb;
+  args.scale_a_count = Auto::Base::scale_count_a(args);
+  args.scale_b_count = Auto::Base::scale_count_b(args);
+  args.epilogue.c = static_cast<bf16*>(ops.c), args.epilogue.ldc = cs.n;
+  args.workspace = ops.ws;
+  Choice const c = Auto::select(args);
+  std::string const label = "auto_" + c.short_name +
+                            (c.split_k > 1 ? "_split" + std::to_string(c.split_k) : std::string());
+  Status const st = Auto::workspace_size(args) > Operands::kWorkspaceBytes
+                        ? Status::error(StatusCode::kErrorInvalidSize, "workspace")
+                        : Auto::can_implement(args);
+  if (!st.ok()) {
+    std::fprintf(stderr, "  %s refused: %s\n", label.c_str(), st.to_string().c_str());
+    return;
+  }
+  entries.emplace_back(label, [args](cudaStream_t s) {
+    Status const r = Auto::run(args, s);
+    if (!r.ok()) {
+      std::fprintf(stderr, "run: %s\n", r.to_string().c_str());
+      std::exit(1);
+    }
+  });
+}
+
+/// Split-K entries where a case has fewer 128 x 256 tiles than half the SMs.
+template <class Granularity>
+void add_splits(std::vector<Entry>& e, Case const& cs, Operands& ops) {
+  int const tile_rows =
+      cs.groups * ((cs.mean_rows + 127) / 128 + (cs.mode == GroupMode::kContiguous));
+  if (tile_rows * ((cs.n + 255) / 256) * 2 > 132) return;
+  for (int split : {2, 4, 8}) {
+    add_ours<Cfg<Sm90WgmmaLarge<>, Granularity>>(e, "large_128x256_split" + std::to_string(split),
+                                                 cs, ops, split);
+    add_ours<Cfg<Sm90WgmmaDefault<>, Granularity>>(
+        e, "default_128x128_split" + std::to_string(split), cs, ops, split);
+  }
+}
+
 /// Our policies for a case's granularity.
 void add_all_ours(std::vector<Entry>& e, Case const& cs, Operands& ops) {
   if (cs.granularity == "per_channel") {
@@ -409,6 +473,8 @@ void add_all_ours(std::vector<Entry>& e, Case const& cs, Operands& ops) {
     add_ours<DirectCfg<Sm90WgmmaLarge<>, PerChannel>>(e, "large_128x256_direct", cs, ops);
     add_ours<DirectCfg<Sm90WgmmaDefault<>, PerChannel>>(e, "default_128x128_direct", cs, ops);
     add_dense<Cfg<Sm90WgmmaLarge<>, PerChannel>>(e, "dense_large_all_rows", cs, ops);
+    add_auto<PerChannel>(e, cs, ops);
+    add_splits<PerChannel>(e, cs, ops);
   } else if (cs.granularity == "blockwise") {
     add_ours<Cfg<Sm90WgmmaLarge<>, Bw>>(e, "large_128x256", cs, ops);
     add_ours<Cfg<Sm90WgmmaDefault<>, Bw>>(e, "default_128x128", cs, ops);
@@ -416,12 +482,16 @@ void add_all_ours(std::vector<Entry>& e, Case const& cs, Operands& ops) {
     add_ours<Cfg<Sm90WgmmaSmallM<>, Bw>>(e, "small_64x64", cs, ops);
     add_ours<DirectCfg<Sm90WgmmaLarge<>, Bw>>(e, "large_128x256_direct", cs, ops);
     add_dense<Cfg<Sm90WgmmaLarge<>, Bw>>(e, "dense_large_all_rows", cs, ops);
+    add_auto<Bw>(e, cs, ops);
+    add_splits<Bw>(e, cs, ops);
   } else {
     add_ours<Cfg<Sm90WgmmaLarge<>, PerTensor>>(e, "large_128x256", cs, ops);
     add_ours<Cfg<Sm90WgmmaDefault<>, PerTensor>>(e, "default_128x128", cs, ops);
     add_ours<Cfg<Sm90WgmmaMediumM<>, PerTensor>>(e, "medium_128x64", cs, ops);
     add_ours<DirectCfg<Sm90WgmmaLarge<>, PerTensor>>(e, "large_128x256_direct", cs, ops);
     add_dense<Cfg<Sm90WgmmaLarge<>, PerTensor>>(e, "dense_large_all_rows", cs, ops);
+    add_auto<PerTensor>(e, cs, ops);
+    add_splits<PerTensor>(e, cs, ops);
   }
 }
 

@@ -393,6 +393,9 @@ std::string tune_point(Point const& p, Options const& o) {
   base.scale_a_count = ops.scale_a_count, base.scale_b_count = ops.scale_b_count;
   base.epilogue.c = static_cast<bf16*>(ops.c), base.epilogue.ldc = p.n;
   base.a = static_cast<e4m3fn const*>(ops.a[0]), base.b = static_cast<e4m3fn const*>(ops.b[0]);
+  // Blockwise: A's scales K-block-major (ld = M), the layout torch's blockwise scales have and
+  // fp8gemm.scaled_mm passes on: the Hopper kernels' scale ring and checked tiles
+  if constexpr (IsBlockwise<G>::value) base.scale_a_ld = p.m;
 
   auto gemm_launch = [&ops](typename Auto::Arguments args) {
     return [args, &ops](int set, cudaStream_t stream) mutable {

@@ -38,12 +38,14 @@ struct GroupedCase {
   int ldc_pad = 3;      // ldc = N + ldc_pad (3: odd, no TMA store of C; 0 with 16-byte rows: TMA)
   int c_pad_rows = 0;   // masked / batched: rows of C between groups beyond m (stride_c)
   int c_pad_elems = 0;  // and elements beyond whole rows (odd: groups of C not whole rows apart)
+  int split_k = 1;      // GroupedArguments::split_k
 };
 
 inline std::string describe(GroupedCase const& c) {
   std::ostringstream s;
   s << group_mode_name(c.mode) << " G=" << c.rows.size() << " N=" << c.n << " K=" << c.k
-    << " m=" << c.m << " ldc N+" << c.ldc_pad << " rows {";
+    << " m=" << c.m << " ldc N+" << c.ldc_pad << (c.split_k > 1 ? " split_k " : "")
+    << (c.split_k > 1 ? std::to_string(c.split_k) : std::string()) << " rows {";
   for (std::size_t i = 0; i < c.rows.size() && i < 12; ++i) s << (i ? "," : "") << c.rows[i];
   if (c.rows.size() > 12) s << ",...";
   s << "} seed " << c.seed;
@@ -195,6 +197,7 @@ struct GroupedProblem {
     args.epilogue.amax = amax_d;
     if constexpr (is_output_fp8_v<ElementC>) args.epilogue.output_scale = out_scale;
     args.workspace = workspace;
+    args.split_k = cs.split_k;
     return args;
   }
 

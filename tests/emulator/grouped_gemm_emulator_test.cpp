@@ -94,7 +94,41 @@ TYPED_TEST_P(GroupedOnEmulator, MaskedAndBatched) {
   EXPECT_TRUE(run_grouped_on_host(pb)) << describe(pb.cs);
 }
 
-REGISTER_TYPED_TEST_SUITE_P(GroupedOnEmulator, ContiguousGroupsAtTileEdges, MaskedAndBatched);
+/// Split-K (GroupedArguments::split_k): each tile's K in parts, their partial sums added by the
+/// reduction kernel, which applies each group's epilogue to its rows only. Uneven splits (K = 640
+/// in 3), as many splits as K blocks, an empty group, rows past the last group left poisoned
+/// (check), masked rows past masked_m, batched.
+TYPED_TEST_P(GroupedOnEmulator, SplitK) {
+  constexpr int bm = kBm<TypeParam>;
+  constexpr int kBlockK = TypeParam::Policy::kBlockK;
+  GroupedCase c;
+  c.mode = GroupMode::kContiguous;
+  c.n = kN<TypeParam>, c.k = 5 * 128, c.seed = 21;
+  c.rows = std::vector<int>{0, 17, bm + 1, 3};
+  c.split_k = 3;
+  GroupedProblem<TypeParam> const p(c);
+  EXPECT_TRUE(run_grouped_on_host(p)) << describe(p.cs);
+
+  GroupedCase m = c;
+  m.mode = GroupMode::kMasked;
+  m.rows = std::vector<int>{5, 0, 33};
+  m.m = 40;
+  m.split_k = (m.k + kBlockK - 1) / kBlockK;  // one K block per split
+  m.seed = 22;
+  GroupedProblem<TypeParam> const pm(m);
+  EXPECT_TRUE(run_grouped_on_host(pm)) << describe(pm.cs);
+
+  GroupedCase b = c;
+  b.mode = GroupMode::kBatched;
+  b.rows = std::vector<int>{30, 30};
+  b.split_k = 2;
+  b.seed = 23;
+  GroupedProblem<TypeParam> const pb(b);
+  EXPECT_TRUE(run_grouped_on_host(pb)) << describe(pb.cs);
+}
+
+REGISTER_TYPED_TEST_SUITE_P(GroupedOnEmulator, ContiguousGroupsAtTileEdges, MaskedAndBatched,
+                            SplitK);
 
 template <class P, class G, class Out, class Act = Identity>
 using Nk = GemmConfig<P, G, LayoutB::kNK, Epilogue<Out, Act>>;
@@ -200,6 +234,27 @@ TEST(GroupedGemmCounts, BadCountsRefusedOnTheDeviceInWords) {
   }
 }
 
+/// A bad count with split-K: the reduction writes nothing either.
+TEST(GroupedGemmCounts, BadCountsWithSplitKWriteNothing) {
+  GroupedCase c;
+  c.n = 64, c.k = 512, c.seed = 31, c.rows = std::vector<int>{10, 20, 30};
+  c.split_k = 3;
+  GroupedProblem<Small> const p(c);  // offs {10, 30, 60}, m = 65
+  std::vector<int> const bad{10, 5, 60};
+  Status st;
+  ASSERT_TRUE(run_grouped_on_host(p, &bad, &st));
+  EXPECT_NE(st.message().find("offs[1] = 5 is below group 1's first row 10"), std::string::npos)
+      << st.message();
+  GroupedCase m = c;
+  m.mode = GroupMode::kMasked;
+  m.m = 30;
+  GroupedProblem<Small> const pm(m);
+  std::vector<int> const bad_m{10, 31, 3};
+  ASSERT_TRUE(run_grouped_on_host(pm, &bad_m, &st));
+  EXPECT_NE(st.message().find("masked_m[1] = 31 is past the capacity"), std::string::npos)
+      << st.message();
+}
+
 TEST(GroupedGemmCanImplement, RefusalsInWords) {
   GroupedCase c;
   c.n = 128, c.k = 128, c.rows = std::vector<int>{3, 4};
@@ -244,6 +299,18 @@ TEST(GroupedGemmCanImplement, RefusalsInWords) {
   a.mode = GroupMode::kBatched, a.offs = nullptr;
   a.stride_b = std::int64_t(1) << 40;  // 2^40 / ldb rows between groups: past int
   expect(a, "must stay below 2^31 - 1");
+  a = ok;
+  a.split_k = 0;
+  expect(a, "split_k must be >= 1");
+  a = ok;
+  a.split_k = 1 + (c.k + Small::Policy::kBlockK - 1) / Small::Policy::kBlockK;
+  expect(a, "split_k must be in [1, ceil(K / BlockK)");
+  a = ok;
+  a.split_k = 2;  // K = 128: two splits where the block is 64 deep, else refused above
+  if (Small::Policy::kBlockK <= 64) {
+    a.workspace = nullptr;
+    expect(a, "with split_k > 1 need a workspace of workspace_size(args)");
+  }
 
   using Tall = Nk<Sm90Default<e4m3fn, e4m3fn>, Blockwise<128, 128, 128>, bf16>;
   GroupedProblem<Tall> const t([] {
@@ -402,6 +469,58 @@ TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
   a.force_policy = nullptr, a.mode = GroupMode::kBatched, a.expected_m = 0;
   a.problem = {128, 7168, 512, 64};
   EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_large");  // per-channel at K = 512
+
+  // split-K for few tiles (modelled): 2 groups of 128 expected rows, N 1024 on 132 SMs: 2 x 1 x 4
+  // tiles of 128 x 256; K 7168 = 56 blocks: S = min(132 / 8, 56 / 4, 8) = 8
+  A::Arguments f;
+  f.mode = GroupMode::kContiguous;
+  f.problem = {256, 1024, 7168, 2};
+  f.sm_count = 132;
+  EXPECT_EQ(pick(f, A::TypeTag<A>{}), "sm90_wgmma_large");
+  EXPECT_EQ(A::select(f).split_k, 1);  // opt-in (max_split_k = 1 by default)
+  f.max_split_k = 8;
+  EXPECT_EQ(A::select(f).split_k, 8);
+  EXPECT_NE(A::explain(f).find("split_k 8 [table]"), std::string::npos) << A::explain(f);
+  EXPECT_NE(A::explain(f).find("split-K 8: 8 expected tiles on 132 SMs"), std::string::npos);
+  A::Arguments eight = f;
+  eight.split_k = 8;
+  EXPECT_EQ(A::workspace_size(f), A::Base::workspace_size(eight));
+  EXPECT_GT(A::workspace_size(f), std::size_t(8) * 256 * 1024 * sizeof(float));
+  f.sm_count = 40;  // 40 / 8 = 5 splits
+  EXPECT_EQ(A::select(f).split_k, 5);
+  f.sm_count = 132;
+  f.problem.k = 896;  // 7 K blocks: whole tiles
+  EXPECT_EQ(A::select(f).split_k, 1);
+  f.problem.k = 7168, f.problem.n = 16384;  // 2 x 64 = 128 tiles: more than half the SMs
+  EXPECT_EQ(A::select(f).split_k, 1);
+  f.problem.n = 1024;
+  f.max_split_k = 1;  // whole tiles
+  EXPECT_EQ(A::select(f).split_k, 1);
+  EXPECT_EQ(A::workspace_size(f), A::Base::workspace_size(f));
+  f.max_split_k = 3;
+  EXPECT_EQ(A::select(f).split_k, 3);
+  f.max_split_k = 8;
+  f.split_k = 3;  // the caller's
+  EXPECT_EQ(A::select(f).split_k, 3);
+  EXPECT_NE(A::explain(f).find("split_k 3 (Arguments::split_k)"), std::string::npos);
+  f.split_k = 0;  // the caller's (GroupedGemm refuses it in words: RefusalsInWords)
+  EXPECT_EQ(A::select(f).split_k, 0);
+  f.split_k = 1;
+  // batched: split only where a workspace is planned (a call without one needs none)
+  f.mode = GroupMode::kBatched, f.problem = {128, 1024, 7168, 2};
+  EXPECT_EQ(A::select(f).split_k, 1);
+  EXPECT_EQ(A::workspace_size(f), 0u);
+  int marker = 0;
+  f.workspace = &marker;
+  EXPECT_EQ(A::select(f).split_k, 8);
+  // masked: the partial sums cover the whole capacity; capped at 64 MiB of them (4 x 4096 rows x
+  // N 1024: 64 MiB per split, none)
+  f.mode = GroupMode::kMasked, f.problem = {4096, 1024, 7168, 4}, f.expected_m = 64;
+  f.lda = f.ldb = 7168;
+  EXPECT_EQ(A::select(f).split_k, 1);
+  f.problem.m = 1024;  // 16 MiB per split: as many as the rule asks (<= 4)
+  EXPECT_GE(A::select(f).split_k, 2);
+  EXPECT_LE(A::select(f).split_k, 4);
 }
 
 }  // namespace

@@ -35,6 +35,9 @@ using Configs = ::testing::Types<
                Epilogue<float, GeluErf>>,
     GemmConfig<Sm90WgmmaDefault<e5m2, e4m3fn>, Blockwise<1, 64, 128>, LayoutB::kNK,
                Epilogue<e4m3fn, GeluTanh>>,
+    // the five-stage 128 x 128 tile AutoGemm takes for Blockwise (scale ring beside bf16 staging)
+    GemmConfig<Sm90WgmmaDefaultBlockwise<>, Blockwise<1, 128, 128>, LayoutB::kNK,
+               Epilogue<bf16, GeluTanh>>,
     // the previous default: 256 x 128, two m64 row blocks per consumer, one partial-sum set
     GemmConfig<WgmmaTilePolicy<256, 128, 2, 4, e5m2, e5m2>, PerTensor, LayoutB::kNK,
                Epilogue<e5m2, Identity>>,
@@ -731,6 +734,17 @@ TEST(WgmmaSmCount, FewerSmsGiveTheSameBits) {
   EXPECT_TRUE(same_bits(Block{}, GemmCase{700, 650, 2000, seed++}, 5));
 }
 
+/// The scale ring under 2-CTA clusters (TMA multicast of A or B): the five-stage 128 x 128 tile
+/// sharing A, the 128 x 256 one sharing B.
+using RingMulticastA =
+    GemmConfig<WgmmaTilePolicy<128, 128, 2, 5, e4m3fn, e4m3fn, WgmmaSchedule::kCooperative,
+                               ::fp8gemm::WgmmaMulticast::kA>,
+               Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>;
+using RingMulticastB =
+    GemmConfig<WgmmaTilePolicy<128, 256, 2, 3, e4m3fn, e4m3fn, WgmmaSchedule::kCooperative,
+                               ::fp8gemm::WgmmaMulticast::kB>,
+               Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>;
+
 /// Blockwise A scales K-block-major (Gemm::Arguments::scale_a_ld, torch's column-major (M, K/128)
 /// with a leading dimension past M, NaN between the rows): the same bits as row-major, on the
 /// 128 x 128 and 128 x 256 tiles. K-block-major scales go through the scale ring (the producer
@@ -746,8 +760,12 @@ TEST(WgmmaScaleLayout, KBlockMajorAGivesTheSameBits) {
       GemmConfig<Sm90WgmmaSmallM<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>;
   using MediumM = GemmConfig<Sm90WgmmaMediumM<>, Blockwise<1, 128, 128>, LayoutB::kNK,
                              Epilogue<bf16, Identity>>;
+  using Default5 = GemmConfig<Sm90WgmmaDefaultBlockwise<>, Blockwise<1, 128, 128>, LayoutB::kNK,
+                              Epilogue<bf16, Identity>>;
   static_assert(Default::Mainloop::kScaleRing && Large::Mainloop::kScaleRing &&
-                SmallM::Mainloop::kScaleRing && MediumM::Mainloop::kScaleRing);
+                SmallM::Mainloop::kScaleRing && MediumM::Mainloop::kScaleRing &&
+                Default5::Mainloop::kScaleRing && RingMulticastA::Mainloop::kScaleRing &&
+                RingMulticastB::Mainloop::kScaleRing);
   std::uint64_t seed = std::random_device{}();
   std::cout << "  seed " << seed << "\n";
   auto same_bits = [](auto config, GemmCase c) -> ::testing::AssertionResult {
@@ -770,17 +788,26 @@ TEST(WgmmaScaleLayout, KBlockMajorAGivesTheSameBits) {
   EXPECT_TRUE(same_bits(SmallM{}, GemmCase{40, 520, 2000, seed++}));    // 64-row tiles, A box 40
   EXPECT_TRUE(same_bits(SmallM{}, GemmCase{200, 300, 1024, seed++}));
   EXPECT_TRUE(same_bits(MediumM{}, GemmCase{100, 1000, 2000, seed++}));
+  EXPECT_TRUE(same_bits(Default5{}, GemmCase{1100, 1000, 600, seed++}));
+  EXPECT_TRUE(same_bits(Default5{}, GemmCase{200, 136, 4096, seed++}));  // tail box, ring
+  // 2-CTA clusters: each CTA copies its own tile's scales beside the multicast halves; odd tile
+  // counts along the paired dimension (a pair's second tile past the matrix)
+  EXPECT_TRUE(same_bits(RingMulticastA{}, GemmCase{1100, 1000, 600, seed++}));
+  EXPECT_TRUE(same_bits(RingMulticastA{}, GemmCase{200, 136, 4096, seed++}));
+  EXPECT_TRUE(same_bits(RingMulticastB{}, GemmCase{1100, 1000, 600, seed++}));
+  EXPECT_TRUE(same_bits(RingMulticastB{}, GemmCase{300, 600, 1300, seed++}));
 }
 
 /// Checked tiles (TmaWgmmaMainloop::check_tile): with the grid capped at 3 SMs every CTA walks
 /// 12-24 tiles, so each tile past a CTA's first is checked by the producer warpgroup's spare
 /// warps and, where every scale product is normal, promoted in the folded form alone. Poisoned
 /// A scales (a zero, one whose products underflow, a NaN) send their tiles to the voting loop.
-/// Both against row-major scales, where the consumers vote in every tile: the same bits. Also one
-/// consumer (SmallM: four consumer warps release a flag slot), MediumM, split-K with empty splits
-/// (7 k-blocks in 6 splits: items with nothing to multiply still pass their flags), and one tile
-/// per CTA (nothing checked). The bits cannot tell which loop ran; the timing does
-/// (docs/performance.md#sm90-checked-tiles).
+/// With A's scales through the ring and row-major (loaded by the consumers), both against the
+/// run on every SM, where each CTA takes a tile or two and votes in its first: the same bits. Also
+/// one consumer (SmallM: four consumer warps release a flag slot), MediumM, the five-stage 128 x
+/// 128 tile with bf16 C, 2-CTA clusters, split-K with empty splits (7 k-blocks in 6 splits: items
+/// with nothing to multiply still pass their flags), and one tile per CTA (nothing checked). The
+/// bits cannot tell which loop ran; the timing does (docs/performance.md#sm90-checked-tiles).
 TEST(WgmmaScaleLayout, CheckedTilesGiveTheSameBits) {
   using Default = GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK,
                              Epilogue<float, Identity>>;
@@ -800,20 +827,37 @@ TEST(WgmmaScaleLayout, CheckedTilesGiveTheSameBits) {
       p.sa_f[static_cast<std::size_t>(1000 * kbs)] = std::numeric_limits<float>::quiet_NaN();
       p.derive_reference();  // FP64 from the scales as they are now
     }
-    std::vector<ElementC> row, kb;
+    std::vector<ElementC> all, row, kb;
     std::string report;
+    // the reference: every SM, at most a tile or two per CTA (these shapes' 36-288 tiles), so
+    // (nearly) every tile takes the voting loop
+    GemmProblem<Config> every = p;
+    every.cs.sm_count = 0;
+    if (auto r = run_on_gpu(every, nullptr, &all); !r) return r;
     if (auto r = run_on_gpu(p, nullptr, &row); !r) return r;
     if (auto r = run_on_gpu_with(p, &report, &kb, std::int64_t{c.m} + 5); !r) return r << report;
-    if (std::memcmp(row.data(), kb.data(), row.size() * sizeof(ElementC)) != 0)
+    std::size_t const bytes = all.size() * sizeof(ElementC);
+    if (std::memcmp(all.data(), row.data(), bytes) != 0)
       return ::testing::AssertionFailure() << describe(c) << (poison ? " (poisoned)" : "")
-                                           << ": checked tiles differ from row-major scales";
+                                           << ": checked tiles (row-major scales) differ from "
+                                              "every SM's";
+    if (std::memcmp(all.data(), kb.data(), bytes) != 0)
+      return ::testing::AssertionFailure() << describe(c) << (poison ? " (poisoned)" : "")
+                                           << ": checked tiles (the scale ring) differ from "
+                                              "every SM's";
     return ::testing::AssertionSuccess();
   };
   using SmallM =
       GemmConfig<Sm90WgmmaSmallM<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>;
   using MediumM = GemmConfig<Sm90WgmmaMediumM<>, Blockwise<1, 128, 128>, LayoutB::kNK,
                              Epilogue<bf16, Identity>>;
-  static_assert(SmallM::Mainloop::kCheckedTiles && MediumM::Mainloop::kCheckedTiles);
+  using Default5 = GemmConfig<Sm90WgmmaDefaultBlockwise<>, Blockwise<1, 128, 128>, LayoutB::kNK,
+                              Epilogue<bf16, Identity>>;
+  static_assert(SmallM::Mainloop::kCheckedTiles && MediumM::Mainloop::kCheckedTiles &&
+                Default5::Mainloop::kCheckedTiles);
+  // 2-CTA clusters: the ring without checked tiles (every tile votes)
+  static_assert(!RingMulticastA::Mainloop::kCheckedTiles &&
+                !RingMulticastB::Mainloop::kCheckedTiles);
   for (bool poison : {false, true}) {
     GemmCase c{1100, 1000, 2000, seed++};
     c.sm_count = 3;
@@ -824,6 +868,14 @@ TEST(WgmmaScaleLayout, CheckedTilesGiveTheSameBits) {
     EXPECT_TRUE(same_bits(SmallM{}, c, poison));
     c.seed = seed++;
     EXPECT_TRUE(same_bits(MediumM{}, c, poison));
+    c.seed = seed++;
+    EXPECT_TRUE(same_bits(Default5{}, c, poison));
+    GemmCase pairs = c;  // two clusters: each walks 6-12 tile pairs
+    pairs.sm_count = 4;
+    pairs.seed = seed++;
+    EXPECT_TRUE(same_bits(RingMulticastA{}, pairs, poison));
+    pairs.seed = seed++;
+    EXPECT_TRUE(same_bits(RingMulticastB{}, pairs, poison));
     GemmCase split{1100, 1000, 896, seed++};  // 7 k-blocks in 6 splits: two are empty
     split.split_k = 6;
     split.sm_count = 5;

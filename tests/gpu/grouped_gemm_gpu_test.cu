@@ -118,7 +118,43 @@ TYPED_TEST_P(GroupedOnGpu, ContiguousMaskedBatched) {
   EXPECT_TRUE(run_grouped_on_gpu(pb)) << describe(pb.cs);
 }
 
-REGISTER_TYPED_TEST_SUITE_P(GroupedOnGpu, ContiguousMaskedBatched);
+/// Split-K (GroupedArguments::split_k): each tile's K in parts (K = 1024: 8 k-blocks of 128 in
+/// 3 uneven splits; 6 in 6; 4 in 4), their partial sums added by the reduction kernel, which
+/// stores each group's rows only (rows of no group stay poisoned: check). Ping-pong policies
+/// refuse it in words.
+TYPED_TEST_P(GroupedOnGpu, SplitK) {
+  constexpr int bm = TypeParam::Policy::kBlockM;
+  int const n = kBlocked<TypeParam> ? 384 : 328;
+  GroupedCase c;
+  c.mode = GroupMode::kContiguous;
+  c.n = n, c.k = 1024, c.seed = 41, c.split_k = 3;
+  c.rows = std::vector<int>{0, 17, bm + 1, 300, 3};
+  GroupedProblem<TypeParam> const pc(c);
+  if constexpr (GroupedGemm<TypeParam>::Kernel::TileScheduler::kPingPong) {
+    GroupedBuffers<TypeParam> d;
+    d.c_elements_ = pc.c_size();
+    ASSERT_TRUE(d.upload_all(pc));
+    Status const st = GroupedGemm<TypeParam>::can_implement(d.args);
+    EXPECT_NE(st.message().find("split_k > 1 takes a cooperative policy"), std::string::npos)
+        << st.message();
+  } else {
+    EXPECT_TRUE(run_grouped_on_gpu(pc)) << describe(pc.cs);
+    GroupedCase m;
+    m.mode = GroupMode::kMasked;
+    m.n = n, m.k = 768, m.seed = 42, m.m = 200, m.split_k = 6;
+    m.rows = std::vector<int>{5, 0, 200, 33};
+    GroupedProblem<TypeParam> const pm(m);
+    EXPECT_TRUE(run_grouped_on_gpu(pm)) << describe(pm.cs);
+    GroupedCase b;
+    b.mode = GroupMode::kBatched;
+    b.n = n, b.k = 512, b.seed = 43, b.split_k = 4;
+    b.rows = std::vector<int>(3, 150);
+    GroupedProblem<TypeParam> const pb(b);
+    EXPECT_TRUE(run_grouped_on_gpu(pb)) << describe(pb.cs);
+  }
+}
+
+REGISTER_TYPED_TEST_SUITE_P(GroupedOnGpu, ContiguousMaskedBatched, SplitK);
 
 template <class P, class G, class Out, class Act = Identity>
 using Nk = GemmConfig<P, G, LayoutB::kNK, Epilogue<Out, Act>>;
@@ -213,6 +249,10 @@ TEST(GroupedGemmOnGpu, KBlockMajorBlockScalesGiveTheSameBits) {
   EXPECT_TRUE(same_bits(Large{}, masked));
   EXPECT_TRUE(same_bits(SmallM{}, contiguous));
   EXPECT_TRUE(same_bits(SmallM{}, masked));
+  GroupedCase split = contiguous;  // split-K: the checked tiles' items are a tile's splits
+  split.split_k = 3;
+  EXPECT_TRUE(same_bits(Large{}, split, 3, true));
+  EXPECT_TRUE(same_bits(SmallM{}, split, 5));
   for (bool poison : {false, true}) {  // checked tiles
     EXPECT_TRUE(same_bits(Large{}, contiguous, 3, poison));
     EXPECT_TRUE(same_bits(Large{}, masked, 3, poison));

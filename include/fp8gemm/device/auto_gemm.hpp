@@ -6,7 +6,6 @@
 /// 3), or as the caller forces it. docs/selection.md.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -20,6 +19,7 @@
 #include "fp8gemm/arch/gpu_runtime.hpp"
 #include "fp8gemm/device/gemm.hpp"
 #include "fp8gemm/device/selection/choice.hpp"
+#include "fp8gemm/device/selection/device_sm_count.hpp"
 #include "fp8gemm/device/selection/model.hpp"
 #include "fp8gemm/device/selection/sm90_h200_table.hpp"
 #include "fp8gemm/device/selection/targets.hpp"
@@ -247,19 +247,7 @@ class AutoGemm {
   /// The SM / CU count a call with sm_count = 0 plans for: the current device's where a GPU
   /// runtime answers (asked once per device), else Target::kDefaultSmCount.
   static int device_sm_count() {
-#if defined(FP8GEMM_HAS_GPU_RUNTIME)
-    static std::atomic<int> counts[64] = {};  // per device id, 0: not asked yet
-    int device = 0;
-    if (arch::current_device(&device) != kGpuSuccess || device < 0 || device >= 64)
-      return Target::kDefaultSmCount;
-    int n = counts[device].load(std::memory_order_relaxed);
-    if (n > 0) return n;
-    if (!arch::multiprocessor_count(&n).ok() || n < 1) n = Target::kDefaultSmCount;
-    counts[device].store(n, std::memory_order_relaxed);
-    return n;
-#else
-    return Target::kDefaultSmCount;
-#endif
+    return selection::device_sm_count(Target::kDefaultSmCount);
   }
 
   /// The choices memoized so far (tests).

@@ -15,6 +15,7 @@
 
 #include "fp8gemm/device/grouped_gemm.hpp"
 #include "fp8gemm/device/selection/choice.hpp"
+#include "fp8gemm/device/selection/device_sm_count.hpp"
 #include "fp8gemm/device/selection/targets.hpp"
 #include "fp8gemm/device/supports.hpp"
 
@@ -72,9 +73,15 @@ class AutoGroupedGemm {
   /// GroupedGemm's arguments, plus: expected_m, the rows a group is expected to have (0: derived:
   /// contiguous problem.m / G, masked the capacity problem.m, batched M); force_policy, a short
   /// name (selection/targets.hpp) or a GroupedGemm::name() (else FP8GEMM_FORCE_POLICY, if set).
+  /// split_k (GroupedGemm's) != 1: taken as given; 1: the choice's, at most max_split_k and only
+  /// where a workspace is planned (contiguous and masked calls always need one; a batched call
+  /// with none keeps whole tiles). max_split_k = 1, the default, keeps whole tiles: the modelled
+  /// rule (choose_split) ran slower than whole tiles at both cases measured (H100,
+  /// docs/grouped.md#split-k-for-few-tiles), so it is opt-in until a measured one replaces it.
   struct Arguments : Base::Arguments {
     int expected_m = 0;
     char const* force_policy = nullptr;
+    int max_split_k = 1;
   };
 
   /// expected_m as the choice uses it.
@@ -131,10 +138,14 @@ class AutoGroupedGemm {
                                                " <= " + std::to_string(max_k()[c.index])) +
           env_note;
     }
-    if (c.index >= 0) c.name = candidate_name(c.index), c.short_name = short_names()[c.index];
+    if (c.index >= 0) {
+      c.name = candidate_name(c.index), c.short_name = short_names()[c.index];
+      choose_split(args, rows, c);
+    }
     if (selection::environment().print_choices) {  // each new choice once
       selection::ChoiceKey key;
       key.m = rows, key.n = args.problem.n, key.k = args.problem.k, key.l = args.problem.l;
+      key.split_k = args.split_k, key.sm_count = args.sm_count;
       key.forced_name_hash = std::hash<std::string>{}(forced);
       static selection::ChoiceCache printed;
       if (printed.insert(key, c)) std::fprintf(stderr, "%s\n", describe(args, c).c_str());
@@ -144,13 +155,16 @@ class AutoGroupedGemm {
 
   static std::string explain(Arguments const& args) { return describe(args, select(args)); }
 
-  static std::size_t workspace_size(Arguments const& args) { return Base::workspace_size(args); }
+  /// Bytes of workspace for the choice (its split-K partial sums included).
+  static std::size_t workspace_size(Arguments const& args) {
+    return Base::workspace_size(chosen(args, select(args)));
+  }
 
   static Status can_implement(Arguments const& args) {
     Choice const c = select(args);
     if (c.index < 0) return Status::error(StatusCode::kErrorInvalidArgument, c.reason);
     return visit(c.index, [&](auto tag) {
-      return GroupedGemm<typename decltype(tag)::type>::can_implement(args);
+      return GroupedGemm<typename decltype(tag)::type>::can_implement(chosen(args, c));
     });
   }
 
@@ -158,8 +172,14 @@ class AutoGroupedGemm {
     Choice const c = select(args);
     if (c.index < 0) return Status::error(StatusCode::kErrorInvalidArgument, c.reason);
     return visit(c.index, [&](auto tag) {
-      return GroupedGemm<typename decltype(tag)::type>::run(args, stream);
+      return GroupedGemm<typename decltype(tag)::type>::run(chosen(args, c), stream);
     });
+  }
+
+  /// The SMs / CUs a call plans for: Arguments::sm_count, else the current device's (asked once
+  /// per device), else the target's.
+  static int planned_sms(Arguments const& args) {
+    return args.sm_count > 0 ? args.sm_count : selection::device_sm_count(Target::kDefaultSmCount);
   }
 
   /// A bad group size found by the last run (Base's: the same for every candidate).
@@ -224,6 +244,69 @@ class AutoGroupedGemm {
     static int const k[] = {MaxK<std::tuple_element_t<Is, Candidates>>::value...};
     return k;
   }
+  /// The arguments GroupedGemm gets for choice c: its split_k.
+  static Arguments chosen(Arguments args, Choice const& c) {
+    args.split_k = c.split_k;
+    return args;
+  }
+  /// Split-K for few tiles (modelled, not yet measured): the caller's split_k when != 1; else,
+  /// where the expected tiles (groups x ceil(rows / BlockM) x ceil(N / BlockN)) fill at most half
+  /// the SMs and K has at least 8 blocks, S = min(SMs / tiles, K blocks / 4, max_split_k) splits of
+  /// at least 4 K blocks each: more work items in flight, against one more kernel that adds the
+  /// S partial sums. Not where their workspace (S x every row of flattened A x N floats: a masked
+  /// call's whole capacity) would pass kMaxAutoPartialBytes, nor for ping-pong candidates (whole
+  /// tiles) or a batched call without a workspace.
+  static constexpr std::size_t kMaxAutoPartialBytes = std::size_t(64) << 20;
+  static void choose_split(Arguments const& args, int rows, Choice& c) {
+    c.sm_count = planned_sms(args);
+    if (args.split_k != 1) {
+      c.split_k = args.split_k;  // GroupedGemm::can_implement refuses one below 1, in words
+      c.reason += "; split_k " + std::to_string(c.split_k) + " (Arguments::split_k)";
+      return;
+    }
+    int const bm = block_m()[c.index], bn = block_n()[c.index], bk = block_k()[c.index];
+    bool const planned = args.mode != GroupMode::kBatched || args.workspace != nullptr;
+    if (!planned || ping_pong()[c.index] || rows < 1 || args.problem.n < 1 || args.problem.k < 1 ||
+        args.max_split_k < 2)
+      return;
+    std::int64_t const tiles = std::int64_t(args.problem.l) * ((rows + bm - 1) / bm) *
+                               ((std::int64_t(args.problem.n) + bn - 1) / bn);
+    int const k_blocks = (args.problem.k + bk - 1) / bk;
+    if (tiles * 2 > c.sm_count || k_blocks < 8) return;
+    std::int64_t split = c.sm_count / tiles;
+    if (split > k_blocks / 4) split = k_blocks / 4;
+    if (split > args.max_split_k) split = args.max_split_k;
+    std::size_t const per_split =
+        std::size_t(Base::flat_rows_a(args)) * std::size_t(args.problem.n) * sizeof(float);
+    while (split >= 2 && std::size_t(split) * per_split > kMaxAutoPartialBytes) --split;
+    if (split < 2) return;
+    c.split_k = static_cast<int>(split);
+    c.reason += "; split-K " + std::to_string(c.split_k) + ": " + std::to_string(tiles) +
+                " expected tiles on " + std::to_string(c.sm_count) +
+                " SMs (modelled: tiles <= SMs / 2, K blocks >= 8; not measured)";
+  }
+  template <template <class> class Get>
+  static int const* per_candidate() {
+    return per_candidate_impl<Get>(std::make_index_sequence<kCandidates>{});
+  }
+  template <template <class> class Get, std::size_t... Is>
+  static int const* per_candidate_impl(std::index_sequence<Is...>) {
+    static int const v[] = {Get<CandidateConfig<int(Is)>>::value...};
+    return v;
+  }
+  template <class C>
+  using BlockM = std::integral_constant<int, C::Policy::kBlockM>;
+  template <class C>
+  using BlockN = std::integral_constant<int, C::Policy::kBlockN>;
+  template <class C>
+  using BlockK = std::integral_constant<int, C::Policy::kBlockK>;
+  template <class C>
+  using PingPong =
+      std::integral_constant<int, GroupedGemm<C>::Kernel::TileScheduler::kPingPong ? 1 : 0>;
+  static int const* block_m() { return per_candidate<BlockM>(); }
+  static int const* block_n() { return per_candidate<BlockN>(); }
+  static int const* block_k() { return per_candidate<BlockK>(); }
+  static int const* ping_pong() { return per_candidate<PingPong>(); }
   static int find_candidate(std::string const& name) {
     for (int i = 0; i < kCandidates; ++i)
       if (name == short_names()[i] || name == candidate_name(i)) return i;
@@ -238,8 +321,9 @@ class AutoGroupedGemm {
     return std::string("AutoGroupedGemm<") + Target::kName + "> " + group_mode_name(args.mode) +
            " G=" + std::to_string(args.problem.l) + " N=" + std::to_string(args.problem.n) +
            " K=" + std::to_string(args.problem.k) + ": " +
-           (c.index >= 0 ? c.short_name : std::string("none")) + " [" + to_string(c.tier) + "] " +
-           c.reason;
+           (c.index >= 0 ? c.short_name : std::string("none")) +
+           (c.split_k > 1 ? " split_k " + std::to_string(c.split_k) : std::string()) + " [" +
+           to_string(c.tier) + "] " + c.reason;
   }
 };
 

@@ -58,9 +58,14 @@ struct GroupedArguments {
   std::int64_t scale_b_count = 0;  // = scale_count_b(args) (checked)
   EpilogueParams epilogue{};       // c, ldc, bias [G, N], output_scale (fp8 C), amax
   std::int64_t stride_c = 0;       // masked / batched: elements from group to group; 0: m · ldc
-  void* workspace = nullptr;       // workspace_size(args) bytes (contiguous and masked)
+  void* workspace = nullptr;       // workspace_size(args) bytes (contiguous, masked, split-K)
   int band_m = 0;                  // raster band height; 0: the scheduler's choice
   int sm_count = 0;                // WGMMA: > 0 runs on at most that many SMs
+  /// > 1: each tile's K split over that many work items (few tiles on many SMs), their FP32
+  /// partial sums added in split order by a second kernel (deterministic), which then runs the
+  /// epilogue; the workspace holds them (split_k · rows of A · N floats). At most the K blocks,
+  /// ceil(K / BlockK).
+  int split_k = 1;
   /// Blockwise: > 0 takes A's scales K-block-major, K block kb of (flattened) scale row r at
   /// scale_a[kb * scale_a_ld + r] (torch's column-major (rows, K/128)), scale_a_ld >= the scale
   /// rows and scale_a_count >= (K blocks - 1) * scale_a_ld + scale rows; 0: row-major. On the
@@ -92,6 +97,7 @@ class GroupedGemm {
   using Pieces = GroupedKernelPieces<Config>;
   using Kernel = typename Pieces::Kernel;
   using CountsKernel = typename Pieces::CountsKernel;
+  using ReduceKernel = SplitKReduceKernel<Kernel>;
   using EpilogueParams = typename Config::Epilogue::Params;
   static_assert(Config::kLayoutB == LayoutB::kNK,
                 "GroupedGemm: B is [G, N, K] with K contiguous (LayoutB::kNK), as torch's "
@@ -152,10 +158,18 @@ class GroupedGemm {
   }
 
   /// Bytes of workspace: the groups' tile-row prefix and the status words (contiguous and masked;
-  /// batched needs none).
+  /// batched needs none), then, with split_k > 1, 256-byte aligned, the partial sums
+  /// [split_k][rows of A][N] in FP32 (SIZE_MAX if that overflows).
   static std::size_t workspace_size(Arguments const& args) {
-    if (args.mode == GroupMode::kBatched || groups(args) < 1) return 0;
-    return (std::size_t(groups(args)) + 1 + kGroupStatusWords) * sizeof(int);
+    std::size_t const counts = counts_bytes(args);
+    if (args.split_k <= 1 || args.problem.m < 1 || args.problem.n < 1 || groups(args) < 1)
+      return counts;
+    std::size_t const rows = static_cast<std::size_t>(flat_rows_a(args));
+    std::size_t const per_split = rows * std::size_t(args.problem.n) * sizeof(float);
+    if (rows > SIZE_MAX / std::size_t(args.problem.n) / sizeof(float) ||
+        per_split > (SIZE_MAX - 1024) / std::size_t(args.split_k))
+      return SIZE_MAX;
+    return partials_offset(args) + std::size_t(args.split_k) * per_split;
   }
 
   [[nodiscard]] static Status can_implement(Arguments const& args) {
@@ -255,6 +269,10 @@ class GroupedGemm {
                         std::to_string(b_group_rows(args)) + " rows; N when dense) must be a " +
                         "multiple of the scale block's " + std::to_string(kBn) + " rows");
     }
+    if (args.split_k < 1)
+      return fail(
+          StatusCode::kErrorInvalidArgument,
+          "split_k must be >= 1 (1: every tile whole); got " + std::to_string(args.split_k));
     if (pr.m == 0) return check_empty(args);  // no rows: nothing to multiply
     FP8GEMM_RETURN_IF_ERROR(Kernel::Mainloop::can_implement(kernel_arguments(args).mainloop));
     FP8GEMM_RETURN_IF_ERROR(Kernel::Epilogue::can_implement(pr, kernel_arguments(args).epilogue));
@@ -283,13 +301,29 @@ class GroupedGemm {
                       std::to_string(scale_count_b(args)) + " values over " +
                       std::to_string(flat_rows_b(args)) + " rows of B, got " +
                       std::to_string(args.scale_b_count) + " (GroupedGemm::scale_count_b)");
+    if (args.split_k > 1) {
+      std::int64_t const max_blocks = Policy::Arch::max_blocks_x(ReduceKernel::kThreads);
+      if (workspace_size(args) == SIZE_MAX ||
+          ReduceKernel::blocks(flat_rows_a(args), pr.n) > max_blocks)
+        return fail(StatusCode::kErrorInvalidSize,
+                    "split-K over " + std::to_string(flat_rows_a(args)) +
+                        " rows of A x N = " + std::to_string(pr.n) + " outputs needs more than " +
+                        std::to_string(max_blocks) + " reduction workgroups of " +
+                        std::to_string(ReduceKernel::kThreads) +
+                        " threads (or its workspace overflows): use split_k = 1");
+    }
     if (workspace_size(args) > 0 && args.workspace == nullptr)
       return fail(StatusCode::kErrorNullPointer,
-                  mode + " groups need a workspace of workspace_size(args) = " +
-                      std::to_string(workspace_size(args)) +
-                      " bytes (the groups' tile counts and a status, written on the device)");
-    FP8GEMM_RETURN_IF_ERROR(
-        check_aligned(args.workspace, alignof(int), "the workspace", "int32 tile counts"));
+                  mode + " groups" + (args.split_k > 1 ? " with split_k > 1" : "") +
+                      " need a workspace of workspace_size(args) = " +
+                      std::to_string(workspace_size(args)) + " bytes (" +
+                      (counts_bytes(args) > 0
+                           ? "the groups' tile counts and a status, written on the device"
+                           : "") +
+                      (counts_bytes(args) > 0 && args.split_k > 1 ? "; " : "") +
+                      (args.split_k > 1 ? "the splits' FP32 partial sums" : "") + ")");
+    FP8GEMM_RETURN_IF_ERROR(check_aligned(args.workspace, alignof(int), "the workspace",
+                                          "int32 tile counts and FP32 partial sums"));
     return arch::check_target<typename Policy::Arch>();
   }
 
@@ -307,7 +341,7 @@ class GroupedGemm {
       return arch::launch<CountsKernel>(1, 1, cp, stream);
     }
     typename Kernel::Params p;
-    FP8GEMM_RETURN_IF_ERROR(Kernel::initialize(kernel_arguments(args), nullptr, p));
+    FP8GEMM_RETURN_IF_ERROR(Kernel::initialize(kernel_arguments(args), partials(args), p));
     if (args.mode != GroupMode::kBatched) {
       typename CountsKernel::Params cp;
       cp.layout = p.scheduler.layout;
@@ -315,8 +349,11 @@ class GroupedGemm {
       FP8GEMM_RETURN_IF_ERROR(arch::launch<CountsKernel>(1, 1, cp, stream));
     }
     using Scheduler = typename Kernel::TileScheduler;
-    return arch::launch<Kernel>(Scheduler::grid_x(p.scheduler), Scheduler::grid_y(p.scheduler), p,
-                                stream);
+    FP8GEMM_RETURN_IF_ERROR(arch::launch<Kernel>(Scheduler::grid_x(p.scheduler),
+                                                 Scheduler::grid_y(p.scheduler), p, stream));
+    if (args.split_k == 1) return Status::success();
+    return arch::launch<ReduceKernel>(
+        static_cast<int>(ReduceKernel::blocks(flat_rows_a(args), args.problem.n)), 1, p, stream);
   }
 
   /// What the last run's counts kernel found (after the work queued on `stream`; waits for it):
@@ -403,6 +440,7 @@ class GroupedGemm {
     l.tile_rows = args.mode == GroupMode::kBatched ? nullptr : static_cast<int*>(args.workspace);
     k.scheduler.band_m = args.band_m;
     k.scheduler.sm_count = args.sm_count;
+    k.scheduler.split_k = args.split_k;
     return k;
   }
 
@@ -422,6 +460,19 @@ class GroupedGemm {
 
   static int* status_words(Arguments const& args) {
     return static_cast<int*>(args.workspace) + groups(args) + 1;
+  }
+  /// The workspace's parts: the counts (contiguous, masked), then the split-K partial sums.
+  static std::size_t counts_bytes(Arguments const& args) {
+    if (args.mode == GroupMode::kBatched || groups(args) < 1) return 0;
+    return (std::size_t(groups(args)) + 1 + kGroupStatusWords) * sizeof(int);
+  }
+  static std::size_t partials_offset(Arguments const& args) {
+    return (counts_bytes(args) + 255) / 256 * 256;
+  }
+  static float* partials(Arguments const& args) {
+    if (args.split_k <= 1 || args.workspace == nullptr) return nullptr;
+    return reinterpret_cast<float*>(static_cast<unsigned char*>(args.workspace) +
+                                    partials_offset(args));
   }
 };
 

@@ -73,9 +73,14 @@ struct GemmKernel {
       int const load_m0 = kGrouped ? w.load_m0 : w.m0, load_n0 = kGrouped ? w.load_n0 : w.n0;
       if (w.k_tile_begin < w.k_tile_end)
         Mainloop{}(p.mainloop, load_m0, load_n0, w.k_tile_begin, w.k_tile_end, lds, acc);
-      if constexpr (kGrouped) {  // the group's C, bias and scales; its rows
-        Epilogue::store(Epilogue::for_group(p.epilogue, w.offsets), w.bounds, w.m0, w.n0, acc,
-                        Mainloop::Coords::current());
+      if constexpr (kGrouped) {
+        if (p.scheduler.split_k == 1)  // the group's C, bias and scales; its rows
+          Epilogue::store(Epilogue::for_group(p.epilogue, w.offsets), w.bounds, w.m0, w.n0, acc,
+                          Mainloop::Coords::current());
+        else  // the group's rows of the workspace, by their flattened rows of A
+          store_split_k_rows(p.workspace, p.problem.m, w.bounds.n_end, load_m0, w.n0,
+                             w.offsets.a_row + w.bounds.m_end, w.split, acc,
+                             Mainloop::Coords::current());
       } else if (p.scheduler.split_k == 1) {
         Epilogue::store(p.epilogue, OutputBounds::of(p.problem), w.m0, w.n0, acc,
                         Mainloop::Coords::current());

@@ -172,7 +172,7 @@ struct WarpSpecializedGemmKernel {
         arch::allow_dependent_launch();
       } else if constexpr (kCheckedTiles) {
         // warps 1-3: the checked tiles' checker, walking the consumers' items one ahead
-        if (tid >= Arch::kWaveSize && p.mainloop.scale_ring) {
+        if (tid >= Arch::kWaveSize) {
           int const w = tid / Arch::kWaveSize - 1, lane = tid % Arch::kWaveSize;
           for (int j = 0; scheduler.more(); ++j) {
             WorkTile const t = scheduler.next();  // grouped: the group looked up here too
@@ -201,8 +201,7 @@ struct WarpSpecializedGemmKernel {
         }
         int const m0 = t.m0, n0 = t.n0;
         // checked tiles: item mine's verdict (read for every item past the first, in order)
-        bool const checked = kCheckedTiles && mine > 0 && p.mainloop.scale_ring &&
-                             Mainloop::tile_checked(s, mine, coords.t);
+        bool const checked = kCheckedTiles && mine > 0 && Mainloop::tile_checked(s, mine, coords.t);
         Accumulators acc;
         acc.clear();
         // Ping-pong order: a ring wait is a parity wait, right only within one lap of the ring,
@@ -244,7 +243,9 @@ struct WarpSpecializedGemmKernel {
 
   /// The consumers' walk of a grouped problem: the same items as the producer's, each tile read
   /// from beside its first stage (GroupedShared::work) once that stage is full, so that only the
-  /// producer, running ahead by the ring, looks groups up. Every tile has the whole K (no split).
+  /// producer, running ahead by the ring, looks groups up. With split-K an item is a tile's split
+  /// (never empty: GroupedTileScheduler::split_begin), whose partial sums go to the workspace.
+  /// Ping-pong takes whole tiles (split_k = 1: the scheduler's can_implement).
   template <class Scheduler>
   FP8GEMM_DEVICE static void consume_grouped(Params const& p, SharedStorage& shared_all,
                                              Scheduler& scheduler,
@@ -272,20 +273,24 @@ struct WarpSpecializedGemmKernel {
         dq = Epilogue::Dequant::load(Epilogue::Direct::for_group(p.epilogue, t.offsets));
       dq_group = t.group;
       // the tile's per-channel scales on their way to shared memory while the main loop runs
-      Epilogue::prefetch_group_scales(p.epilogue, epilogue_storage(shared_all), t.offsets, t.bounds,
-                                      t.m0, t.n0, coords);
+      // (read by store_group's staging loop: none with split-K, whose reduction applies them)
+      if (p.scheduler.split_k == 1)
+        Epilogue::prefetch_group_scales(p.epilogue, epilogue_storage(shared_all), t.offsets,
+                                        t.bounds, t.m0, t.n0, coords);
       // checked tiles: item mine's verdict (read for every item past the first, in order)
-      bool const checked = kCheckedTiles && mine > 0 && p.mainloop.scale_ring &&
-                           Mainloop::tile_checked(s, mine, coords.t);
+      bool const checked = kCheckedTiles && mine > 0 && Mainloop::tile_checked(s, mine, coords.t);
       Accumulators acc;
       acc.clear();
-      Mainloop::multiply(p.mainloop, s, pos, t.load_m0, t.load_n0, 0, k_blocks, coords, acc,
-                         checked);
+      Mainloop::multiply(p.mainloop, s, pos, t.load_m0, t.load_n0, t.k_tile_begin, t.k_tile_end,
+                         coords, acc, checked);
       if (Policy::kPingPong && scheduler.more())
         arch::named_barrier_arrive(handoff_barrier(1 - coords.consumer), 256);
-      // the group's C, bias and scales; its rows
-      Epilogue::store_group(p.epilogue, epilogue_storage(shared_all), t.offsets, t.bounds, t.m0,
-                            t.n0, acc, coords, dq);
+      if (p.scheduler.split_k == 1)  // the group's C, bias and scales; its rows
+        Epilogue::store_group(p.epilogue, epilogue_storage(shared_all), t.offsets, t.bounds, t.m0,
+                              t.n0, acc, coords, dq);
+      else  // the group's rows of the workspace, by their flattened rows of A
+        store_split_k_rows(p.workspace, p.problem.m, t.bounds.n_end, t.load_m0, t.n0,
+                           t.offsets.a_row + t.bounds.m_end, t.split, acc, coords);
     }
     Epilogue::finish(p.epilogue, coords);  // its copies out of shared memory, before exit
   }

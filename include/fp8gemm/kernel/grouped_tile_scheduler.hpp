@@ -167,17 +167,36 @@ struct GroupCountsKernel {
 };
 
 /// Where a grouped problem's tile lies: its group (index, rows, first row) and its origin in the
-/// group's C. 20 bytes: what the WGMMA kernel's producer hands its consumers beside a stage.
+/// group's C, and its split of K. 24 bytes: what the WGMMA kernel's producer hands its consumers
+/// beside a stage.
 struct GroupedPlacement {
   int group, rows, first, m0, n0;
+  int split;  // the tile's part of K (split-K)
 };
+
+/// Where group g (its first row `first`: contiguous, of A's rows) lives in the flattened
+/// operands, C, the bias and the scales (GroupOffsets).
+FP8GEMM_HOST_DEVICE GroupOffsets group_offsets(GroupLayout const& l, int g, int first) {
+  bool const contiguous = l.mode == GroupMode::kContiguous;
+  GroupOffsets o;
+  o.group = g;
+  o.a_row = contiguous ? first : g * l.a_group_rows;
+  o.b_row = g * l.b_group_rows;
+  o.c = contiguous ? std::int64_t(first) * l.ldc : std::int64_t(g) * l.c_group_stride;
+  o.c_row = contiguous ? first : g * l.c_group_rows;
+  o.bias = std::int64_t(g) * l.n;
+  o.a_tensor = l.a_tensor_per_group ? g : 0;
+  return o;
+}
 
 /// The tiles of a grouped problem, walked in banded order over (tile rows of all groups, tile
 /// columns): tile row R belongs to the group whose prefix range holds it. kPersistent: the
 /// persistent walk of PersistentTileScheduler (grid = min(SMs, an upper bound of the tiles); CTA
 /// c takes items c, c + grid, ...); else one workgroup per tile over an upper bound of the tiles
-/// (workgroups past the actual count do nothing), as RasterTileScheduler. No split-K, no
-/// clusters.
+/// (workgroups past the actual count do nothing), as RasterTileScheduler. No clusters.
+/// Split-K (split_k > 1, for few tiles on many SMs): work item = (tile, split s), the tile's
+/// K tiles [s · k / S, (s + 1) · k / S) (none empty: S <= k), each split's FP32 partial sums
+/// stored to a workspace and added by SplitKReduceKernel (kernel_common.hpp).
 template <class Policy, bool kPersistent>
 struct GroupedTileScheduler {
   using Arch = typename Policy::Arch;
@@ -185,6 +204,12 @@ struct GroupedTileScheduler {
   static constexpr bool kOneTilePerWorkgroup = !kPersistent;
   static constexpr int kClusterSize = 1;
   static constexpr bool kStreamK = false;
+  /// Whether the policy's two consumers alternate tiles (WGMMA ping-pong): then split_k = 1.
+  template <class P, class = void>
+  struct PingPong : std::false_type {};
+  template <class P>
+  struct PingPong<P, std::void_t<decltype(P::kPingPong)>> : std::bool_constant<P::kPingPong> {};
+  static constexpr bool kPingPong = PingPong<Policy>::value;
   static_assert(!IsStreamK<Policy>::value,
                 "StreamK<P> is Gemm's (one problem): the grouped scheduler walks whole tiles of "
                 "each group; use P itself");
@@ -193,13 +218,14 @@ struct GroupedTileScheduler {
     GroupLayout layout;
     int band_m = 0;    // tile rows per band; 0: the scheduler's choice
     int sm_count = 0;  // persistent: > 0 runs on at most that many SMs
+    int split_k = 1;   // > 1: each tile's K range split over that many work items
   };
   struct Params {
     GroupLayout layout;
     int tiles_n = 1;
     int band_m = 8;
-    int grid = 1;     // workgroups launched
-    int split_k = 1;  // always 1 (the kernels read it)
+    int grid = 1;  // workgroups launched
+    int split_k = 1;
     int k_tiles = 1;
   };
 
@@ -222,14 +248,26 @@ struct GroupedTileScheduler {
 
   /// `problem`: the flattened operands (M = rows of A, N = rows of B), K, G; the groups' N and
   /// rows are in args.layout.
-  static Status can_implement(ProblemShape const&, Arguments const& args) {
-    std::int64_t const tiles = max_tile_rows(args.layout) * tiles_n(args.layout);
+  static Status can_implement(ProblemShape const& problem, Arguments const& args) {
+    int const k_tiles = problem.k_tiles<Policy::kBlockK>();
+    if (args.split_k < 1 || args.split_k > k_tiles)
+      return Status::error(StatusCode::kErrorInvalidArgument,
+                           "split_k must be in [1, ceil(K / BlockK) = ceil(" +
+                               std::to_string(problem.k) + " / " + std::to_string(Policy::kBlockK) +
+                               ") = " + std::to_string(k_tiles) + "]; got " +
+                               std::to_string(args.split_k));
+    if (args.split_k > 1 && kPingPong)
+      return Status::error(StatusCode::kErrorUnsupported,
+                           "split_k > 1 takes a cooperative policy: the ping-pong consumers "
+                           "alternate whole tiles of the grouped walk");
+    std::int64_t const tiles = max_tile_rows(args.layout) * tiles_n(args.layout) * args.split_k;
     std::int64_t const limit =
         kPersistent ? std::int64_t(INT32_MAX - 65536) : Arch::max_blocks_x(Policy::kThreads);
     if (tiles > limit)
       return Status::error(StatusCode::kErrorInvalidSize,
                            "the groups need up to " + std::to_string(tiles) +
-                               " output tiles; the grouped scheduler takes at most " +
+                               " work items (output tiles x split_k); the grouped scheduler takes "
+                               "at most " +
                                std::to_string(limit));
     if (args.band_m < 0)
       return Status::error(
@@ -246,14 +284,16 @@ struct GroupedTileScheduler {
     p.layout = args.layout;
     p.tiles_n = tiles_n(args.layout);
     p.k_tiles = problem.k_tiles<Policy::kBlockK>();
-    int const tiles = static_cast<int>(max_tile_rows(args.layout) * p.tiles_n);
+    p.split_k = args.split_k;
+    int const tiles = static_cast<int>(max_tile_rows(args.layout) * p.tiles_n * p.split_k);
     if constexpr (kPersistent) {
       int sms = 1;
       FP8GEMM_RETURN_IF_ERROR(arch::multiprocessor_count(&sms));
       if (args.sm_count > 0 && args.sm_count < sms) sms = args.sm_count;
       p.grid = tiles < sms ? tiles : sms;
-      p.band_m =
-          args.band_m > 0 ? args.band_m : PersistentTileScheduler<Policy>::auto_band_m(p.grid);
+      p.band_m = args.band_m > 0 ? args.band_m
+                                 : PersistentTileScheduler<Policy>::auto_band_m(
+                                       p.grid / p.split_k > 0 ? p.grid / p.split_k : 1);
     } else {
       p.grid = tiles;
       p.band_m = args.band_m > 0 ? args.band_m : RasterTileScheduler<Policy>::kDefaultBandM;
@@ -306,11 +346,14 @@ struct GroupedTileScheduler {
 
   using Placed = GroupedPlacement;
 
-  /// Item `linear` (< total tile rows · tiles_n) placed: its group, looked up by the tile row's
+  /// Item `linear` (< total tile rows · tiles_n · split_k) placed: its tile (linear / split_k in
+  /// banded order, a tile's splits side by side) and split, its group looked up by the tile row's
   /// prefix. The last group found is kept (consecutive items mostly stay in it: a band walks tile
   /// rows of few groups), so most items read nothing from memory.
   FP8GEMM_DEVICE Placed place(int linear) {
-    TileCoord const t = banded_tile(linear, tile_rows_, params_.tiles_n, params_.band_m);
+    int const split = linear % params_.split_k;
+    TileCoord const t =
+        banded_tile(linear / params_.split_k, tile_rows_, params_.tiles_n, params_.band_m);
     if (t.m < group_.tile_row_begin || t.m >= group_.tile_row_end) {
       int first_tile_row = 0;
       int const g = find_group(params_.layout, t.m, &first_tile_row);
@@ -322,30 +365,31 @@ struct GroupedTileScheduler {
       group_.tile_row_begin = first_tile_row;
       group_.tile_row_end = first_tile_row + (rows + Policy::kBlockM - 1) / Policy::kBlockM;
     }
-    return {group_.index, group_.rows, group_.first,
-            (t.m - group_.tile_row_begin) * Policy::kBlockM, t.n * Policy::kBlockN};
+    return {group_.index,          group_.rows,
+            group_.first,          (t.m - group_.tile_row_begin) * Policy::kBlockM,
+            t.n * Policy::kBlockN, split};
+  }
+
+  /// Split s of S's K tiles of k: [s · k / S, (s + 1) · k / S), none empty while S <= k (an empty
+  /// item would leave the WGMMA consumers waiting for a stage that never comes).
+  FP8GEMM_HOST_DEVICE static int split_begin(int k_tiles, int split_k, int s) {
+    return static_cast<int>(std::int64_t(s) * k_tiles / split_k);
   }
 
   /// The work of a placed tile (no memory reads: the layout's strides): the tile in the group's
-  /// C, where it reads the flattened operands, its group's bounds and offsets, the whole K.
+  /// C, where it reads the flattened operands, its group's bounds and offsets, its split of K.
   FP8GEMM_HOST_DEVICE static WorkTile tile_of(Params const& p, Placed const& q) {
     GroupLayout const& l = p.layout;
-    int const g = q.group;
     WorkTile w =
         work_tile<Policy>(q.m0 / Policy::kBlockM, q.n0 / Policy::kBlockN, 0, p.k_tiles, p.k_tiles);
-    w.group = g;
-    bool const contiguous = l.mode == GroupMode::kContiguous;
-    int const a_row = contiguous ? q.first : g * l.a_group_rows;
-    w.load_m0 = a_row + w.m0;
-    w.load_n0 = g * l.b_group_rows + w.n0;
+    w.split = q.split;
+    w.k_tile_begin = split_begin(p.k_tiles, p.split_k, q.split);
+    w.k_tile_end = split_begin(p.k_tiles, p.split_k, q.split + 1);
+    w.group = q.group;
+    w.offsets = group_offsets(l, q.group, q.first);
+    w.load_m0 = w.offsets.a_row + w.m0;
+    w.load_n0 = w.offsets.b_row + w.n0;
     w.bounds = {q.rows, l.n};
-    w.offsets.group = g;
-    w.offsets.c = contiguous ? std::int64_t(q.first) * l.ldc : std::int64_t(g) * l.c_group_stride;
-    w.offsets.c_row = contiguous ? q.first : g * l.c_group_rows;
-    w.offsets.bias = std::int64_t(g) * l.n;
-    w.offsets.a_row = a_row;
-    w.offsets.b_row = g * l.b_group_rows;
-    w.offsets.a_tensor = l.a_tensor_per_group ? g : 0;
     return w;
   }
 
@@ -354,13 +398,13 @@ struct GroupedTileScheduler {
       : params_(p), tile_rows_(total_tile_rows(p.layout)), next_(0), stride_(1) {
     int const xcds = Arch::kXcds;
     next_ = xcd_contiguous(arch::block_idx_x(), p.grid, xcds);
-    items_ = next_ < tile_rows_ * p.tiles_n ? next_ + 1 : 0;
+    items_ = next_ < tile_rows_ * p.tiles_n * p.split_k ? next_ + 1 : 0;
   }
   /// Persistent: CTA `first` of `stride` takes items first, first + stride, ...
   FP8GEMM_DEVICE GroupedTileScheduler(Params const& p, int first, int stride, int /*rank*/)
       : params_(p),
         tile_rows_(total_tile_rows(p.layout)),
-        items_(tile_rows_ * p.tiles_n),
+        items_(tile_rows_ * p.tiles_n * p.split_k),
         next_(first),
         stride_(stride) {}
   FP8GEMM_DEVICE bool more() const { return next_ < items_; }
@@ -388,5 +432,32 @@ struct GroupedTileScheduler {
   int items_ = 0, next_, stride_;
   Group group_;
 };
+
+/// The flattened row r of A (and of the split-K workspace) placed: its group g, that group's
+/// first row (contiguous: of A's rows; else 0) and r's row inside the group; false where r lies
+/// in no group's rows (past a masked or batched group's rows, past the last contiguous end, or
+/// every row when a count was bad: the counts kernel's total tile rows is then 0).
+FP8GEMM_DEVICE bool place_row(GroupLayout const& l, int r, int* g, int* first, int* local) {
+  *first = 0;
+  if (l.mode == GroupMode::kContiguous) {
+    if (l.tile_rows[l.groups] == 0 || r >= l.offs[l.groups - 1]) return false;
+    int lo = 0, hi = l.groups - 1;  // the first group whose end is past r
+    while (lo < hi) {
+      int const mid = (lo + hi) / 2;
+      if (l.offs[mid] > r)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    *g = lo;
+    *first = lo > 0 ? l.offs[lo - 1] : 0;
+    *local = r - *first;
+    return true;
+  }
+  *g = r / l.a_group_rows;
+  *local = r - *g * l.a_group_rows;
+  if (l.mode == GroupMode::kMasked) return l.tile_rows[l.groups] != 0 && *local < l.masked_m[*g];
+  return *local < l.m;
+}
 
 }  // namespace fp8gemm

@@ -126,7 +126,8 @@ struct TmaWgmmaMainloop {
   /// The scale ring (WgmmaBlockScales::ring_offset_a): the producer copies each k-block's
   /// Blockwise scales beside the stage's A and B tiles, the consumers read them from there. For
   /// Blockwise<1, bn, 128> (A scales per row) with at most two B column groups per tile, on the
-  /// unclustered pipelined loop, where the slots fit beside the ring; taken per call where A's
+  /// pipelined loop (with 2-CTA clusters too: each CTA copies its own tile's scales), where the
+  /// slots fit beside the ring; taken per call where A's
   /// scales are K-block-major (scale_a_ld: a k-block's scales of the tile's rows are contiguous)
   /// and both scale arrays 16-byte aligned (Params::scale_ring), else the consumers load them as
   /// before.
@@ -146,17 +147,17 @@ struct TmaWgmmaMainloop {
       kStages * (Policy::kStageBytesA + Policy::kStageBytesB + 16) + kScaleSlotBytes +
           2 * Arch::kSmemAlignment <=
       Arch::kLdsBytes;
-  static constexpr bool kScaleRing = AllowScaleRing && a_scales_per_row() &&
-                                     BlockScales::kBGroups <= 2 && kClusterSize == 1 && !kSwapAB &&
-                                     kPipelinedPromotion && kScaleSlotsFit &&
-                                     BlockScales::kRingBoxA <= 256;  // one TMA box
-  /// Checked tiles (the scale ring's cooperative kernels): the producer warpgroup's warps 1-3,
-  /// idle otherwise, walk the consumers' items one ahead and test every scale product s_a · s_b
-  /// an item's promotion takes (check_tile); where all are normal, the consumers promote that
-  /// tile with the folded form alone (promote_folded): the bits the warp's vote picks there,
-  /// without the vote's branch in every chunk. A CTA's first item is not checked (nothing runs
-  /// ahead of it); two flag slots, each a full / empty barrier pair like a stage's.
-  static constexpr bool kCheckedTiles = kScaleRing && !Policy::kPingPong;
+  static constexpr bool kScaleRing =
+      AllowScaleRing && a_scales_per_row() && BlockScales::kBGroups <= 2 && !kSwapAB &&
+      kPipelinedPromotion && kScaleSlotsFit && BlockScales::kRingBoxA <= 256;  // one TMA box
+  /// Checked tiles (the cooperative kernels that have the scale ring, whichever layout a call's A
+  /// scales take): the producer warpgroup's warps 1-3, idle otherwise, walk the consumers' items
+  /// one ahead and test every scale product s_a · s_b an item's promotion takes (check_tile);
+  /// where all are normal, the consumers promote that tile with the folded form alone
+  /// (promote_folded): the bits the warp's vote picks there, without the vote's branch in every
+  /// chunk. A CTA's first item is not checked (nothing runs ahead of it); two flag slots, each a
+  /// full / empty barrier pair like a stage's. Not in 2-CTA clusters (their tiles vote).
+  static constexpr bool kCheckedTiles = kScaleRing && !Policy::kPingPong && kClusterSize == 1;
   static constexpr int kCheckWarps = 3;
   /// The wgmma of one promotion chunk: N / kPromoteChunks columns (Atom itself for one chunk).
   using ChunkAtom = arch::Sm90Wgmma64xNx32<Atom::kN / kPromoteChunks, typename Atom::ElementA,
@@ -571,14 +572,19 @@ struct TmaWgmmaMainloop {
       // the tensor is avoided; the rows it brings (or zeros) feed only outputs past M (N).
       int const a_row = min_int(m0 + plan.a.smem_row, p.problem.m - 1);
       int const b_row = min_int(n0 + plan.b.smem_row, p.problem.n - 1);
+      // the scale ring: each CTA's producer copies its own tile's scales into its own slots,
+      // unicast, on its own full barrier (the operands' halves come from both producers)
+      bool const ring = kScaleRing && p.scale_ring;
+      std::uint32_t const tx_bytes = p.stage_tx_bytes + (ring ? kScaleRingBytes : 0);
       for (int kb = kb_begin; kb < kb_end; ++kb) {
         // waits for: the consumers of both CTAs freed the stage (this producer writes both)
         arch::Mbarrier::wait(&s.empty[pos.stage], pos.phase ^ 1);
-        arch::Mbarrier::arrive_expect_tx(&s.full[pos.stage], p.stage_tx_bytes);
+        arch::Mbarrier::arrive_expect_tx(&s.full[pos.stage], tx_bytes);
         copy(&s.a[pos.stage][plan.a.smem_row * kBlockK], &p.map_a, &s.full[pos.stage], kb * kBlockK,
              a_row, plan.a.multicast);
         copy(&s.b[pos.stage][plan.b.smem_row * kBlockK], &p.map_b, &s.full[pos.stage], kb * kBlockK,
              b_row, plan.b.multicast);
+        if (ring) copy_scales(p, s, pos.stage, m0, n0, kb);
         pos.advance<kStages>();
       }
     }
@@ -621,6 +627,10 @@ struct TmaWgmmaMainloop {
             return multiply_pipelined<true, true>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
           return multiply_pipelined<true>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
         }
+      }
+      if constexpr (kCheckedTiles) {
+        if (checked)  // row-major A scales, loaded by the consumers: the folded form alone
+          return multiply_pipelined<false, true>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
       }
       multiply_pipelined<false>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
     } else {

@@ -89,6 +89,17 @@ TEST(AutoGemmSelection, CandidatesAreFilteredAtCompileTime) {
   static_assert(Cdna4Auto::kCandidates == 2 && Cdna3Auto::kCandidates == 1);
   EXPECT_EQ(Sm90AutoKN::candidate_short_name(0), "sm90_default");
   EXPECT_EQ(Sm90AutoBlockwise::candidate_short_name(0), "sm90_wgmma_small_m");
+  // sm90_wgmma_default names the six-stage 128 x 128 tile, and for Blockwise the five-stage one
+  // (where the scale ring fits beside bf16 C's staging)
+  auto stages_of_default = [](auto auto_gemm) {
+    using A = decltype(auto_gemm);
+    for (int i = 0; i < A::kCandidates; ++i)
+      if (A::candidate_short_name(i) == "sm90_wgmma_default")
+        return A::visit(i, [](auto tag) { return decltype(tag)::type::Policy::kStages; });
+    return 0;
+  };
+  EXPECT_EQ(stages_of_default(Sm90Auto{}), 6);
+  EXPECT_EQ(stages_of_default(Sm90AutoBlockwise{}), 5);
 }
 
 TEST(AutoGemmSelection, DeterministicAndAcrossAFreshCache) {

@@ -122,6 +122,13 @@ struct Sm90Target {
       return g == GranularityClass::kBlockwise ? 0.89 : 0.97;
     }
   };
+  /// The 128 x 128 tile: six stages for per-tensor and per-channel scales, five for Blockwise
+  /// (Sm90WgmmaDefaultBlockwise, where the scale ring fits beside bf16 C's staging). One short
+  /// name, so a table entry names the 128 x 128 tile whatever the granularity.
+  struct DefaultNotBlockwiseInfo : DefaultInfo, NotForBlockwise {};
+  struct DefaultBlockwiseInfo : DefaultInfo {
+    static constexpr bool kBlockwiseOnly = true;
+  };
   struct LargeInfo {
     static constexpr char const* kShortName = "sm90_wgmma_large";
     /// Its TMA-store epilogue takes identity, and GELU-tanh with per-tensor scales
@@ -185,7 +192,8 @@ struct Sm90Target {
       Candidate<Sm90WgmmaDecode<32, EA, EB>, DecodeInfo32>,
       Candidate<Sm90WgmmaSmallM<EA, EB>, SmallMInfo>,
       Candidate<Sm90WgmmaMediumM<EA, EB>, MediumMInfo>,
-      Candidate<Sm90WgmmaDefault<EA, EB>, DefaultInfo>,
+      Candidate<Sm90WgmmaDefault<EA, EB>, DefaultNotBlockwiseInfo>,
+      Candidate<Sm90WgmmaDefaultBlockwise<EA, EB>, DefaultBlockwiseInfo>,
       Candidate<Sm90WgmmaLarge<EA, EB>, LargeInfo>, Candidate<Sm90Default<EA, EB>, PortableInfo>,
       Candidate<Sm90WgmmaDecode<128, EA, EB>, Decode128Info>,
       Candidate<WgmmaTilePolicy<256, 64, 2, 4, EA, EB>, Tile256x64Info>,
