@@ -9,12 +9,15 @@
 // --cases: cases of the fixed list (all_cases), or contiguous ones named as they are
 // ("{groups}x{rows}_n{N}_k{K}_{granularity}"); --entries: only those entries (and the cuBLASLt
 // loop, which the ratios divide by).
-// Batched per-tensor cases also time cuBLASLt's strided-batched matmul ("cublaslt_strided").
+// Batched per-tensor cases also time cuBLASLt's strided-batched matmul ("cublaslt_strided"); every
+// case AutoGroupedGemm as a user calls it ("auto_<choice>"), and the few-tile cases split-K 2, 4
+// and 8 of the 128 x 256 and 128 x 128 tiles ("..._split<S>").
 // Method, per case: every entry (each of our policies, the cuBLASLt loop) captured once as a CUDA
 // graph of one call; `rounds` rounds replay every entry's graph in a fresh random order (seeded),
-// once untimed and once between two events; an entry's time is the median over rounds. Every
-// case's A and B exceed the H200's 50 MB L2 several times (the smallest, 64 x (128 x 7168 x 512),
-// moves 240 MB), so no operand rotation. Group sizes: contiguous cases draw each expert's rows
+// once untimed and once between two events; an entry's time is the median over rounds. The MoE
+// and batched cases' A and B exceed the H200's 50 MB L2 several times (the smallest, 64 x (128 x
+// 7168 x 512), moves 240 MB), so no operand rotation; the two few-tile cases (about 31 MB) stay
+// in L2 between replays, for every entry alike. Group sizes: contiguous cases draw each expert's rows
 // around the mean (a fixed seed; the JSON lists them); bf16 C, no bias. TFLOP/s count 2 ΣM N K;
 // decode cases also report the active experts' weight bytes per second.
 #include <cublasLt.h>
