@@ -17,9 +17,9 @@
 // once untimed and once between two events; an entry's time is the median over rounds. The MoE
 // and batched cases' A and B exceed the H200's 50 MB L2 several times (the smallest, 64 x (128 x
 // 7168 x 512), moves 240 MB), so no operand rotation; the two few-tile cases (about 31 MB) stay
-// in L2 between replays, for every entry alike. Group sizes: contiguous cases draw each expert's rows
-// around the mean (a fixed seed; the JSON lists them); bf16 C, no bias. TFLOP/s count 2 ΣM N K;
-// decode cases also report the active experts' weight bytes per second.
+// in L2 between replays, for every entry alike. Group sizes: contiguous cases draw each expert's
+// rows around the mean (a fixed seed; the JSON lists them); bf16 C, no bias.
+// TFLOP/s count 2 ΣM N K; decode cases also report the active experts' weight bytes per second.
 #include <cublasLt.h>
 #include <cuda_runtime.h>
 
