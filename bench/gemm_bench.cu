@@ -188,6 +188,10 @@ void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1
 template <int BlockN, int Stages, WgmmaMulticast Mc>
 using Multicast =
     WgmmaTilePolicy<128, BlockN, 2, Stages, e4m3fn, e4m3fn, WgmmaSchedule::kCooperative, Mc>;
+template <class P>
+struct PolicyTag {
+  using type = P;
+};
 
 /// AutoGemm<Sm90Target> as a user calls it: the choice for (M, N, K) on this device (its tier and
 /// candidate in the label), with a workspace of workspace_size(args) bytes.
@@ -667,26 +671,17 @@ int register_all() {
           st, s.m, s.n, s.k);
     });
     // the scale ring in 2-CTA clusters (A or B multicast): 128 x 128 in five stages, 128 x 256
-    add("fp8gemm/wgmma_128x128_s5_multicast_a_blockwise_ring/" + shape_name(s),
-        [s](benchmark::State& st) {
-          bench_fp8gemm<Multicast<128, 5, WgmmaMulticast::kA>, AtomDefaultAccumulation,
-                        Blockwise<1, 128, 128>>(st, s.m, s.n, s.k, 1, s.m);
-        });
-    add("fp8gemm/wgmma_128x128_s5_multicast_b_blockwise_ring/" + shape_name(s),
-        [s](benchmark::State& st) {
-          bench_fp8gemm<Multicast<128, 5, WgmmaMulticast::kB>, AtomDefaultAccumulation,
-                        Blockwise<1, 128, 128>>(st, s.m, s.n, s.k, 1, s.m);
-        });
-    add("fp8gemm/sm90_wgmma_large_multicast_a_blockwise_ring/" + shape_name(s),
-        [s](benchmark::State& st) {
-          bench_fp8gemm<Multicast<256, 3, WgmmaMulticast::kA>, AtomDefaultAccumulation,
-                        Blockwise<1, 128, 128>>(st, s.m, s.n, s.k, 1, s.m);
-        });
-    add("fp8gemm/sm90_wgmma_large_multicast_b_blockwise_ring/" + shape_name(s),
-        [s](benchmark::State& st) {
-          bench_fp8gemm<Multicast<256, 3, WgmmaMulticast::kB>, AtomDefaultAccumulation,
-                        Blockwise<1, 128, 128>>(st, s.m, s.n, s.k, 1, s.m);
-        });
+    auto ring = [s](std::string const& name, auto policy) {
+      using P = typename decltype(policy)::type;
+      add("fp8gemm/" + name + "_blockwise_ring/" + shape_name(s), [s](benchmark::State& st) {
+        bench_fp8gemm<P, AtomDefaultAccumulation, Blockwise<1, 128, 128>>(st, s.m, s.n, s.k, 1,
+                                                                          s.m);
+      });
+    };
+    ring("wgmma_128x128_s5_multicast_a", PolicyTag<Multicast<128, 5, WgmmaMulticast::kA>>{});
+    ring("wgmma_128x128_s5_multicast_b", PolicyTag<Multicast<128, 5, WgmmaMulticast::kB>>{});
+    ring("sm90_wgmma_large_multicast_a", PolicyTag<Multicast<256, 3, WgmmaMulticast::kA>>{});
+    ring("sm90_wgmma_large_multicast_b", PolicyTag<Multicast<256, 3, WgmmaMulticast::kB>>{});
     // and per-tensor on the same clustered tiles (the bound of each)
     add("fp8gemm/wgmma_128x128_s5_multicast_b/" + shape_name(s), [s](benchmark::State& st) {
       bench_fp8gemm<Multicast<128, 5, WgmmaMulticast::kB>>(st, s.m, s.n, s.k);

@@ -187,18 +187,37 @@ struct Operands {
   }
 };
 
-/// Our GroupedGemm<Config> on the case's operands; false (and why) when it refuses.
-template <class Config>
-bool add_ours(std::vector<Entry>& entries, std::string const& label, Case const& cs, Operands& ops,
-              int split_k = 1) {
-  using GG = GroupedGemm<Config>;
-  typename GG::Arguments args;
-  args.split_k = split_k;
+/// One entry: Op (a GroupedGemm, an AutoGroupedGemm or a Gemm) run on `args`; false (and why)
+/// where it refuses them or its workspace would pass the bench's.
+template <class Op, class Args>
+bool add_entry(std::vector<Entry>& entries, std::string const& label, Args const& args) {
+  Status const st = Op::workspace_size(args) > Operands::kWorkspaceBytes
+                        ? Status::error(StatusCode::kErrorInvalidSize,
+                                        "its workspace passes the bench's " +
+                                            std::to_string(Operands::kWorkspaceBytes) + " bytes")
+                        : Op::can_implement(args);
+  if (!st.ok()) {
+    std::fprintf(stderr, "  %s refused: %s\n", label.c_str(), st.to_string().c_str());
+    return false;
+  }
+  entries.emplace_back(label, [args](cudaStream_t s) {
+    Status const r = Op::run(args, s);
+    if (!r.ok()) {
+      std::fprintf(stderr, "run: %s\n", r.to_string().c_str());
+      std::exit(1);
+    }
+  });
+  return true;
+}
+
+/// A case's grouped arguments (GG: the GroupedGemm whose Arguments and scale counts they are).
+template <class GG>
+void fill_grouped(typename GG::Arguments& args, Case const& cs, Operands& ops) {
   args.mode = cs.mode;
   args.problem = {cs.mode == GroupMode::kContiguous ? ops.rows_a : cs.mean_rows, cs.n, cs.k,
                   cs.groups};
-  args.a = static_cast<typename Config::ElementA const*>(ops.a), args.lda = cs.k;
-  args.b = static_cast<typename Config::ElementB const*>(ops.b), args.ldb = cs.k;
+  args.a = static_cast<typename GG::ElementA const*>(ops.a), args.lda = cs.k;
+  args.b = static_cast<typename GG::ElementB const*>(ops.b), args.ldb = cs.k;
   if (cs.mode == GroupMode::kContiguous) args.offs = ops.counts;
   if (cs.mode == GroupMode::kMasked) args.masked_m = ops.counts;
   args.scale_a = ops.sa, args.scale_b = ops.sb;
@@ -206,23 +225,17 @@ bool add_ours(std::vector<Entry>& entries, std::string const& label, Case const&
   args.scale_b_count = GG::scale_count_b(args);
   args.epilogue.c = static_cast<bf16*>(ops.c), args.epilogue.ldc = cs.n;
   args.workspace = ops.ws;
-  if (GG::workspace_size(args) > Operands::kWorkspaceBytes) {
-    std::fprintf(stderr, "  %s: its workspace passes the bench's\n", label.c_str());
-    return false;
-  }
-  Status const st = GG::can_implement(args);
-  if (!st.ok()) {
-    std::fprintf(stderr, "  %s refused: %s\n", label.c_str(), st.to_string().c_str());
-    return false;
-  }
-  entries.emplace_back(label, [args](cudaStream_t s) {
-    Status const r = GG::run(args, s);
-    if (!r.ok()) {
-      std::fprintf(stderr, "run: %s\n", r.to_string().c_str());
-      std::exit(1);
-    }
-  });
-  return true;
+}
+
+/// Our GroupedGemm<Config> on the case's operands, split_k as given.
+template <class Config>
+bool add_ours(std::vector<Entry>& entries, std::string const& label, Case const& cs, Operands& ops,
+              int split_k = 1) {
+  using GG = GroupedGemm<Config>;
+  typename GG::Arguments args;
+  fill_grouped<GG>(args, cs, ops);
+  args.split_k = split_k;
+  return add_entry<GG>(entries, label, args);
 }
 
 /// Our dense Gemm<Config> on one matrix of every group's rows (M = the rows of A), N, K, group 0's
@@ -239,18 +252,7 @@ void add_dense(std::vector<Entry>& entries, std::string const& label, Case const
   args.scale_a_count = G::scale_shape_a(ops.rows_a, cs.k).size();
   args.scale_b_count = G::scale_shape_b(cs.n, cs.k).size();
   args.epilogue.c = static_cast<bf16*>(ops.c), args.epilogue.ldc = cs.n;
-  Status const st = G::can_implement(args);
-  if (!st.ok()) {
-    std::fprintf(stderr, "  %s refused: %s\n", label.c_str(), st.to_string().c_str());
-    return;
-  }
-  entries.emplace_back(label, [args](cudaStream_t s) {
-    Status const r = G::run(args, s);
-    if (!r.ok()) {
-      std::fprintf(stderr, "run: %s\n", r.to_string().c_str());
-      std::exit(1);
-    }
-  });
+  add_entry<G>(entries, label, args);
 }
 
 /// cuBLASLt, one matmul per non-empty group (its M, its rows of A and C, its B and scales).
@@ -417,35 +419,12 @@ template <class Granularity>
 void add_auto(std::vector<Entry>& entries, Case const& cs, Operands& ops) {
   using Auto = AutoGroupedGemm<selection::Sm90Target, e4m3fn, e4m3fn, Granularity, Epilogue<bf16>>;
   typename Auto::Arguments args;
-  args.mode = cs.mode;
-  args.problem = {cs.mode == GroupMode::kContiguous ? ops.rows_a : cs.mean_rows, cs.n, cs.k,
-                  cs.groups};
-  args.a = static_cast<e4m3fn const*>(ops.a), args.lda = cs.k;
-  args.b = static_cast<e4m3fn const*>(ops.b), args.ldb = cs.k;
-  if (cs.mode == GroupMode::kContiguous) args.offs = ops.counts;
-  if (cs.mode == GroupMode::kMasked) args.masked_m = ops.counts;
-  args.scale_a = ops.sa, args.scale_b = ops.sb;
-  args.scale_a_count = Auto::Base::scale_count_a(args);
-  args.scale_b_count = Auto::Base::scale_count_b(args);
-  args.epilogue.c = static_cast<bf16*>(ops.c), args.epilogue.ldc = cs.n;
-  args.workspace = ops.ws;
+  fill_grouped<typename Auto::Base>(args, cs, ops);
   Choice const c = Auto::select(args);
-  std::string const label = "auto_" + c.short_name +
-                            (c.split_k > 1 ? "_split" + std::to_string(c.split_k) : std::string());
-  Status const st = Auto::workspace_size(args) > Operands::kWorkspaceBytes
-                        ? Status::error(StatusCode::kErrorInvalidSize, "workspace")
-                        : Auto::can_implement(args);
-  if (!st.ok()) {
-    std::fprintf(stderr, "  %s refused: %s\n", label.c_str(), st.to_string().c_str());
-    return;
-  }
-  entries.emplace_back(label, [args](cudaStream_t s) {
-    Status const r = Auto::run(args, s);
-    if (!r.ok()) {
-      std::fprintf(stderr, "run: %s\n", r.to_string().c_str());
-      std::exit(1);
-    }
-  });
+  add_entry<Auto>(entries,
+                  "auto_" + c.short_name +
+                      (c.split_k > 1 ? "_split" + std::to_string(c.split_k) : std::string()),
+                  args);
 }
 
 /// Split-K entries where a case has fewer 128 x 256 tiles than half the SMs.
