@@ -264,9 +264,19 @@ class AutoGroupedGemm {
       c.reason += "; split_k " + std::to_string(c.split_k) + " (Arguments::split_k)";
       return;
     }
-    int const bm = block_m()[c.index], bn = block_n()[c.index], bk = block_k()[c.index];
+    struct Tile {
+      int bm, bn, bk;
+      bool ping_pong;
+    };
+    Tile const tile = visit(c.index, [](auto tag) {
+      using Config = typename decltype(tag)::type;
+      using P = typename Config::Policy;
+      return Tile{P::kBlockM, P::kBlockN, P::kBlockK,
+                  GroupedGemm<Config>::Kernel::TileScheduler::kPingPong};
+    });
+    int const bm = tile.bm, bn = tile.bn, bk = tile.bk;
     bool const planned = args.mode != GroupMode::kBatched || args.workspace != nullptr;
-    if (!planned || ping_pong()[c.index] || rows < 1 || args.problem.n < 1 || args.problem.k < 1 ||
+    if (!planned || tile.ping_pong || rows < 1 || args.problem.n < 1 || args.problem.k < 1 ||
         args.max_split_k < 2)
       return;
     std::int64_t const tiles = std::int64_t(args.problem.l) * ((rows + bm - 1) / bm) *
@@ -283,30 +293,8 @@ class AutoGroupedGemm {
     c.split_k = static_cast<int>(split);
     c.reason += "; split-K " + std::to_string(c.split_k) + ": " + std::to_string(tiles) +
                 " expected tiles on " + std::to_string(c.sm_count) +
-                " SMs (modelled: tiles <= SMs / 2, K blocks >= 8; not measured)";
+                " SMs (Arguments::max_split_k; a model: tiles <= SMs / 2, K blocks >= 8)";
   }
-  template <template <class> class Get>
-  static int const* per_candidate() {
-    return per_candidate_impl<Get>(std::make_index_sequence<kCandidates>{});
-  }
-  template <template <class> class Get, std::size_t... Is>
-  static int const* per_candidate_impl(std::index_sequence<Is...>) {
-    static int const v[] = {Get<CandidateConfig<int(Is)>>::value...};
-    return v;
-  }
-  template <class C>
-  using BlockM = std::integral_constant<int, C::Policy::kBlockM>;
-  template <class C>
-  using BlockN = std::integral_constant<int, C::Policy::kBlockN>;
-  template <class C>
-  using BlockK = std::integral_constant<int, C::Policy::kBlockK>;
-  template <class C>
-  using PingPong =
-      std::integral_constant<int, GroupedGemm<C>::Kernel::TileScheduler::kPingPong ? 1 : 0>;
-  static int const* block_m() { return per_candidate<BlockM>(); }
-  static int const* block_n() { return per_candidate<BlockN>(); }
-  static int const* block_k() { return per_candidate<BlockK>(); }
-  static int const* ping_pong() { return per_candidate<PingPong>(); }
   static int find_candidate(std::string const& name) {
     for (int i = 0; i < kCandidates; ++i)
       if (name == short_names()[i] || name == candidate_name(i)) return i;
