@@ -682,6 +682,15 @@ int register_all() {
     ring("wgmma_128x128_s5_multicast_b", PolicyTag<Multicast<128, 5, WgmmaMulticast::kB>>{});
     ring("sm90_wgmma_large_multicast_a", PolicyTag<Multicast<256, 3, WgmmaMulticast::kA>>{});
     ring("sm90_wgmma_large_multicast_b", PolicyTag<Multicast<256, 3, WgmmaMulticast::kB>>{});
+    // 256 x 128 (two m64 row blocks per consumer, promoted per row block) with the ring and
+    // checked tiles, alone and in clusters of two along N (A multicast: DeepGEMM's choice here)
+    ring("wgmma_256x128_s4", PolicyTag<WgmmaTilePolicy<256, 128, 2, 4>>{});
+    ring("wgmma_256x128_s4_multicast_a",
+         PolicyTag<WgmmaTilePolicy<256, 128, 2, 4, e4m3fn, e4m3fn, WgmmaSchedule::kCooperative,
+                                   WgmmaMulticast::kA>>{});
+    add("fp8gemm/wgmma_256x128_s4/" + shape_name(s), [s](benchmark::State& st) {
+      bench_fp8gemm<WgmmaTilePolicy<256, 128, 2, 4>>(st, s.m, s.n, s.k);
+    });
     // and per-tensor on the same clustered tiles (the bound of each)
     add("fp8gemm/wgmma_128x128_s5_multicast_b/" + shape_name(s), [s](benchmark::State& st) {
       bench_fp8gemm<Multicast<128, 5, WgmmaMulticast::kB>>(st, s.m, s.n, s.k);

@@ -744,6 +744,14 @@ using RingMulticastB =
     GemmConfig<WgmmaTilePolicy<128, 256, 2, 3, e4m3fn, e4m3fn, WgmmaSchedule::kCooperative,
                                ::fp8gemm::WgmmaMulticast::kB>,
                Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>;
+/// 256 x 128 (two m64 row blocks per consumer, one partial-sum set: multiply_row_blocks; A's
+/// scales in two copies of 128 rows + 4), alone and in clusters of two along N (A multicast)
+using Ring256 = GemmConfig<WgmmaTilePolicy<256, 128, 2, 4>, Blockwise<1, 128, 128>, LayoutB::kNK,
+                           Epilogue<bf16, Identity>>;
+using Ring256MulticastA =
+    GemmConfig<WgmmaTilePolicy<256, 128, 2, 4, e4m3fn, e4m3fn, WgmmaSchedule::kCooperative,
+                               ::fp8gemm::WgmmaMulticast::kA>,
+               Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>;
 
 /// Blockwise A scales K-block-major (Gemm::Arguments::scale_a_ld, torch's column-major (M, K/128)
 /// with a leading dimension past M, NaN between the rows): the same bits as row-major, on the
@@ -796,6 +804,13 @@ TEST(WgmmaScaleLayout, KBlockMajorAGivesTheSameBits) {
   EXPECT_TRUE(same_bits(RingMulticastA{}, GemmCase{200, 136, 4096, seed++}));
   EXPECT_TRUE(same_bits(RingMulticastB{}, GemmCase{1100, 1000, 600, seed++}));
   EXPECT_TRUE(same_bits(RingMulticastB{}, GemmCase{300, 600, 1300, seed++}));
+  // 256-row tiles: a last tile row with both copies' rows (M = 1100: rows 1024-1099, the second
+  // copy past M) and one with the second copy partly in (M = 700: rows 512-699)
+  static_assert(Ring256::Mainloop::kScaleRing && Ring256MulticastA::Mainloop::kScaleRing);
+  EXPECT_TRUE(same_bits(Ring256{}, GemmCase{1100, 1000, 600, seed++}));
+  EXPECT_TRUE(same_bits(Ring256{}, GemmCase{700, 136, 2000, seed++}));
+  EXPECT_TRUE(same_bits(Ring256MulticastA{}, GemmCase{1100, 1000, 600, seed++}));
+  EXPECT_TRUE(same_bits(Ring256MulticastA{}, GemmCase{700, 136, 2000, seed++}));
 }
 
 /// Checked tiles (TmaWgmmaMainloop::check_tile): with the grid capped at 3 SMs every CTA walks
@@ -805,9 +820,10 @@ TEST(WgmmaScaleLayout, KBlockMajorAGivesTheSameBits) {
 /// With A's scales through the ring and row-major (loaded by the consumers), both against the
 /// run on every SM, where each CTA takes a tile or two and votes in its first: the same bits. Also
 /// one consumer (SmallM: four consumer warps release a flag slot), MediumM, the five-stage 128 x
-/// 128 tile with bf16 C, 2-CTA clusters, split-K with empty splits (7 k-blocks in 6 splits: items
-/// with nothing to multiply still pass their flags), and one tile per CTA (nothing checked). The
-/// bits cannot tell which loop ran; the timing does (docs/performance.md#sm90-checked-tiles).
+/// 128 tile with bf16 C, 256 x 128 (two row blocks per consumer), 2-CTA clusters, split-K with
+/// empty splits (7 k-blocks in 6 splits: items with nothing to multiply still pass their flags),
+/// and one tile per CTA (nothing checked). The bits cannot tell which loop ran; the timing does
+/// (docs/performance.md#sm90-checked-tiles).
 TEST(WgmmaScaleLayout, CheckedTilesGiveTheSameBits) {
   using Default = GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK,
                              Epilogue<float, Identity>>;
@@ -855,9 +871,10 @@ TEST(WgmmaScaleLayout, CheckedTilesGiveTheSameBits) {
                               Epilogue<bf16, Identity>>;
   static_assert(SmallM::Mainloop::kCheckedTiles && MediumM::Mainloop::kCheckedTiles &&
                 Default5::Mainloop::kCheckedTiles);
-  // 2-CTA clusters: the ring without checked tiles (every tile votes)
-  static_assert(!RingMulticastA::Mainloop::kCheckedTiles &&
-                !RingMulticastB::Mainloop::kCheckedTiles);
+  // 2-CTA clusters: each CTA checks its own tiles; 256 x 128 promotes per row block
+  static_assert(RingMulticastA::Mainloop::kCheckedTiles &&
+                RingMulticastB::Mainloop::kCheckedTiles && Ring256::Mainloop::kCheckedTiles &&
+                Ring256MulticastA::Mainloop::kCheckedTiles);
   for (bool poison : {false, true}) {
     GemmCase c{1100, 1000, 2000, seed++};
     c.sm_count = 3;
@@ -876,6 +893,10 @@ TEST(WgmmaScaleLayout, CheckedTilesGiveTheSameBits) {
     EXPECT_TRUE(same_bits(RingMulticastA{}, pairs, poison));
     pairs.seed = seed++;
     EXPECT_TRUE(same_bits(RingMulticastB{}, pairs, poison));
+    pairs.seed = seed++;
+    EXPECT_TRUE(same_bits(Ring256MulticastA{}, pairs, poison));
+    c.seed = seed++;
+    EXPECT_TRUE(same_bits(Ring256{}, c, poison));
     GemmCase split{1100, 1000, 896, seed++};  // 7 k-blocks in 6 splits: two are empty
     split.split_k = 6;
     split.sm_count = 5;

@@ -69,10 +69,10 @@ struct WarpSpecializedGemmKernel {
                 "WarpSpecializedGemmKernel: the tile scheduler must pair tiles for the policy's "
                 "clusters");
   /// Checked tiles (Mainloop::check_tile) where the items are whole tiles or splits of K (a
-  /// grouped problem's tiles: the flattened operands' rows), in one CTA (not stream-K or
-  /// clustered).
-  static constexpr bool kCheckedTiles =
-      Mainloop::kCheckedTiles && !TileScheduler::kStreamK && kClusterSize == 1;
+  /// grouped problem's tiles: the flattened operands' rows), not stream-K's segments. In a
+  /// cluster each CTA's checker walks that CTA's items (a pair's tile past the matrix is checked
+  /// too, with the clamped scales its consumers read; nothing of it is stored).
+  static constexpr bool kCheckedTiles = Mainloop::kCheckedTiles && !TileScheduler::kStreamK;
   // dynamic shared memory is only 16-byte aligned: room to align the ring to 1024 bytes
   static constexpr int kSharedBytes =
       static_cast<int>(sizeof(SharedStorage)) + Arch::kSmemAlignment;

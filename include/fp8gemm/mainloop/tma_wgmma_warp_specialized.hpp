@@ -4,9 +4,9 @@
 /// warpgroups multiply out of it with wgmma.mma_async and promote the tensor core's partial sums
 /// into FP32 registers every 128 K (K-blocked scales applied there). Its contract: Arguments,
 /// Params (with the TMA descriptors), SharedStorage, can_implement, to_params, load, multiply.
-/// About 800 lines on purpose: the producer's load and the consumers' two K loops (plain and
-/// pipelined promotion) share the ring's protocol (stage plan, barriers, positions), which reads
-/// best in one place; the K-blocked scales are in wgmma_block_scales.hpp.
+/// About 900 lines on purpose: the producer's load and the consumers' K loops (plain, promoted
+/// per row block, pipelined promotion) share the ring's protocol (stage plan, barriers, positions),
+/// which reads best in one place; the K-blocked scales are in wgmma_block_scales.hpp.
 #pragma once
 
 #include <cstdint>
@@ -116,18 +116,19 @@ struct TmaWgmmaMainloop {
   /// Two partial-sum sets for one m64 row block per consumer: the next chunk's wgmmas (the next
   /// k-block's, with one chunk) are issued before the previous one is promoted, so the tensor
   /// core is not idle while the FP32 adds run. Two row blocks per consumer (256 x 128, 256 x 64)
-  /// promote with one set, and the other consumer fills the gap: multiply_pipelined walks one row
-  /// block (when it walked whole-row sets, 256 x 64 fitted but ptxas serialized its wgmmas,
-  /// C7514; 256 x 128 did not fit, 128 + 2 x 64 registers; chunks over two row blocks are not
-  /// written).
+  /// promote with one set, and the other consumer fills the gap (multiply_row_blocks):
+  /// multiply_pipelined walks one row block (when it walked whole-row sets, 256 x 64 fitted but
+  /// ptxas serialized its wgmmas, C7514; 256 x 128 did not fit, 128 + 2 x 64 registers; chunks
+  /// over two row blocks are not written).
   static constexpr bool kPipelinedPromotion =
       kPromote && Policy::kAtomsM == 1 && promote_chunks() > 0;
   static constexpr int kPromoteChunks = kPipelinedPromotion ? promote_chunks() : 1;
   /// The scale ring (WgmmaBlockScales::ring_offset_a): the producer copies each k-block's
   /// Blockwise scales beside the stage's A and B tiles, the consumers read them from there. For
   /// Blockwise<1, bn, 128> (A scales per row) with at most two B column groups per tile, on the
-  /// pipelined loop (with 2-CTA clusters too: each CTA copies its own tile's scales), where the
-  /// slots fit beside the ring; taken per call where A's
+  /// cooperative loops (both; with 2-CTA clusters too: each CTA copies its own tile's scales; the
+  /// ping-pong schedule's only where it pipelines), where the slots fit beside the ring; taken
+  /// per call where A's
   /// scales are K-block-major (scale_a_ld: a k-block's scales of the tile's rows are contiguous)
   /// and both scale arrays 16-byte aligned (Params::scale_ring), else the consumers load them as
   /// before.
@@ -147,17 +148,18 @@ struct TmaWgmmaMainloop {
       kStages * (Policy::kStageBytesA + Policy::kStageBytesB + 16) + kScaleSlotBytes +
           2 * Arch::kSmemAlignment <=
       Arch::kLdsBytes;
-  static constexpr bool kScaleRing =
-      AllowScaleRing && a_scales_per_row() && BlockScales::kBGroups <= 2 && !kSwapAB &&
-      kPipelinedPromotion && kScaleSlotsFit && BlockScales::kRingBoxA <= 256;  // one TMA box
+  static constexpr bool kScaleRing = AllowScaleRing && a_scales_per_row() &&
+                                     BlockScales::kBGroups <= 2 && !kSwapAB &&
+                                     (kPipelinedPromotion || !Policy::kPingPong) && kScaleSlotsFit;
   /// Checked tiles (the cooperative kernels that have the scale ring, whichever layout a call's A
   /// scales take): the producer warpgroup's warps 1-3, idle otherwise, walk the consumers' items
   /// one ahead and test every scale product s_a · s_b an item's promotion takes (check_tile);
   /// where all are normal, the consumers promote that tile with the folded form alone
   /// (promote_folded): the bits the warp's vote picks there, without the vote's branch in every
   /// chunk. A CTA's first item is not checked (nothing runs ahead of it); two flag slots, each a
-  /// full / empty barrier pair like a stage's. Not in 2-CTA clusters (their tiles vote).
-  static constexpr bool kCheckedTiles = kScaleRing && !Policy::kPingPong && kClusterSize == 1;
+  /// full / empty barrier pair like a stage's. In 2-CTA clusters each CTA checks its own tiles
+  /// (the flags and their barriers are the CTA's own, as its scale slots are).
+  static constexpr bool kCheckedTiles = kScaleRing && !Policy::kPingPong;
   static constexpr int kCheckWarps = 3;
   /// The wgmma of one promotion chunk: N / kPromoteChunks columns (Atom itself for one chunk).
   using ChunkAtom = arch::Sm90Wgmma64xNx32<Atom::kN / kPromoteChunks, typename Atom::ElementA,
@@ -222,7 +224,8 @@ struct TmaWgmmaMainloop {
     arch::TmaDescriptor map_b_tail;  // B, box 128 (K) x tail_b.rows, when tail_b.origin >= 0
     OperandTail tail_a, tail_b;
     /// kScaleRing: whether this call's scales go through the ring, and their maps (1-D views of
-    /// the scale arrays: boxes of BlockM + 4 floats of A, 4 of B).
+    /// the scale arrays: boxes of BlockM + 4 floats of A (of 128 + 4, twice, for 256 rows), 4 of
+    /// B).
     bool scale_ring = false;
     std::conditional_t<kScaleRing, ScaleMaps, NoScaleMaps> scale_maps;
   };
@@ -431,7 +434,7 @@ struct TmaWgmmaMainloop {
   static constexpr int kScaleBoxB = BlockScales::kRingBoxB;
   /// Bytes the scale ring adds to a stage's full barrier.
   static constexpr std::uint32_t kScaleRingBytes =
-      (BlockScales::kRingBoxA + BlockScales::kBGroups * kScaleBoxB) * 4;
+      (BlockScales::kRingCopiesA * BlockScales::kRingBoxA + BlockScales::kBGroups * kScaleBoxB) * 4;
   /// Whether a call's scales go through the ring (kScaleRing): A's K-block-major, both arrays
   /// 16-byte aligned and at least a box long; otherwise the consumers load them.
   static bool use_scale_ring(Arguments const& args) {
@@ -486,8 +489,10 @@ struct TmaWgmmaMainloop {
   }
 
   /// Arrivals that free a stage: one per consumer warp reading it, in every CTA of the cluster.
-  static constexpr int kEmptyArrivals =
-      kClusterSize * Policy::kConsumersPerTile * Arch::kWarpgroupThreads / Arch::kWaveSize;
+  /// A checked tiles' flag slot is this CTA's alone: one per consumer warp of the CTA.
+  static constexpr int kCheckArrivals =
+      Policy::kConsumersPerTile * Arch::kWarpgroupThreads / Arch::kWaveSize;
+  static constexpr int kEmptyArrivals = kClusterSize * kCheckArrivals;
 
   FP8GEMM_HOST_DEVICE static int k_blocks(Params const& p) {
     return (p.problem.k + kBlockK - 1) / kBlockK;
@@ -508,7 +513,7 @@ struct TmaWgmmaMainloop {
       FP8GEMM_UNROLL
       for (int i = 0; i < 2; ++i) {
         arch::Mbarrier::init(&s.check_full[i], kCheckWarps);
-        arch::Mbarrier::init(&s.check_empty[i], kEmptyArrivals);
+        arch::Mbarrier::init(&s.check_empty[i], kCheckArrivals);
       }
     }
     arch::fence_mbarrier_init();
@@ -620,45 +625,25 @@ struct TmaWgmmaMainloop {
       }
       arch::wgmma_wait_group<0>();  // waits for: the last k-block's wgmmas
       release(s, prev, c.t);
-    } else if constexpr (kPipelinedPromotion) {
+    } else {
+      // the same loop with the scales read from the stage (the scale ring) or loaded by the
+      // consumers, in the folded form alone where the tile is checked
+      auto run = [&](auto ring_c, auto folded_c) {
+        constexpr bool kRing = decltype(ring_c)::value, kFolded = decltype(folded_c)::value;
+        if constexpr (kPipelinedPromotion)
+          multiply_pipelined<kRing, kFolded>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
+        else
+          multiply_row_blocks<kRing, kFolded>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
+      };
+      using Yes = std::true_type;
+      using No = std::false_type;
       if constexpr (kScaleRing) {
-        if (p.scale_ring) {  // the same loop with the scales read from the stage
-          if (checked)       // every product normal: the folded form alone
-            return multiply_pipelined<true, true>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
-          return multiply_pipelined<true>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
-        }
+        if (p.scale_ring) return checked ? run(Yes{}, Yes{}) : run(Yes{}, No{});
       }
       if constexpr (kCheckedTiles) {
-        if (checked)  // row-major A scales, loaded by the consumers: the folded form alone
-          return multiply_pipelined<false, true>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
+        if (checked) return run(No{}, Yes{});  // row-major A scales, loaded by the consumers
       }
-      multiply_pipelined<false>(p, s, pos, m0, n0, kb_begin, kb_end, c, acc);
-    } else {
-      // Per k-block and m64 row block: partial = A·B over 128 K in the tensor core (14
-      // significant bits, truncating), then acc += partial (· scales) in FP32 registers.
-      float partial[Atom::kAccumulators];
-      [[maybe_unused]] auto const rows = scale_rows(p, m0, row0, n0, c.t);
-      for (int kb = kb_begin; kb < kb_end; ++kb) {
-        BlockScales sc;
-        if constexpr (kKBlocked) sc.load(p, rows, kb);        // issued before the stage's wait
-        arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);  // waits for: the stage's A and B
-        FP8GEMM_UNROLL
-        for (int i = 0; i < Policy::kAtomsM; ++i) {
-          arch::wgmma_fence();  // the previous row block's promotion read `partial`
-          FP8GEMM_UNROLL
-          for (int k = 0; k < kKSteps; ++k)
-            Atom::mma(partial, desc_a(s, pos.stage, row0 + i * Atom::kM, k),
-                      desc_b(s, pos.stage, k), k > 0);
-          arch::wgmma_commit_group();
-          arch::wgmma_wait_group<0>();  // waits for: this row block's wgmmas (partial is read)
-          if (i == Policy::kAtomsM - 1) release(s, pos.stage, c.t);
-          if constexpr (kKBlocked)
-            sc.promote(acc.v[i][0], partial, i);
-          else
-            promote_unscaled(acc.v[i][0], partial);
-        }
-        pos.advance<kStages>();
-      }
+      run(No{}, No{});
     }
   }
 
@@ -833,6 +818,49 @@ struct TmaWgmmaMainloop {
     }
   }
 
+  /// The promoted loop with one partial-sum set (two m64 row blocks per consumer, or no pair of
+  /// chunk sets fits): per k-block and row block i, partial = A·B over 128 K in the tensor core
+  /// (14 significant bits, truncating), then acc[i] += partial (· scales) in FP32 registers once
+  /// the row block's wgmmas retired; the cooperative kernel's other consumer keeps the tensor
+  /// core busy meanwhile. kRing and kFolded as multiply_pipelined's: through the ring, the
+  /// k-block's scales are read from the stage under the first row block's wgmmas, else loaded
+  /// from global memory before the stage's wait.
+  template <bool kRing, bool kFolded = false>
+  FP8GEMM_DEVICE static void multiply_row_blocks(Params const& p, SharedStorage& s,
+                                                 RingPosition& pos, int m0, int n0, int kb_begin,
+                                                 int kb_end, Coords const& c, Accumulators& acc) {
+    int const row0 = c.first_row();
+    float partial[Atom::kAccumulators];
+    [[maybe_unused]] auto const rows = scale_rows<kRing>(p, m0, row0, n0, c.t);
+    for (int kb = kb_begin; kb < kb_end; ++kb) {
+      BlockScales sc;
+      if constexpr (kKBlocked && !kRing) sc.load(p, rows, kb);  // issued before the stage's wait
+      arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);      // waits for: the stage's A and B
+      FP8GEMM_UNROLL
+      for (int i = 0; i < Policy::kAtomsM; ++i) {
+        arch::wgmma_fence();  // the previous row block's promotion read `partial`
+        FP8GEMM_UNROLL
+        for (int k = 0; k < kKSteps; ++k)
+          Atom::mma(partial, desc_a(s, pos.stage, row0 + i * Atom::kM, k), desc_b(s, pos.stage, k),
+                    k > 0);
+        arch::wgmma_commit_group();
+        if constexpr (kRing) {
+          if (i == 0) sc.load_ring(s.scale_a[pos.stage], s.scale_b[pos.stage], rows, kb);
+        }
+        arch::wgmma_wait_group<0>();  // waits for: this row block's wgmmas (partial is read)
+        arch::wgmma_pin_accumulators(partial);
+        if (i == Policy::kAtomsM - 1) release(s, pos.stage, c.t);
+        if constexpr (kFolded)
+          sc.promote_folded(acc.v[i][0], partial, i);
+        else if constexpr (kKBlocked)
+          sc.promote(acc.v[i][0], partial, i);
+        else
+          promote_unscaled(acc.v[i][0], partial);
+      }
+      pos.advance<kStages>();
+    }
+  }
+
   /// K-blocked: where the thread's scales of the tile at (m0, n0) start (BlockScales::Rows), or
   /// its rows in the stage's A-scale slot (kRing: BlockScales::RingRows); else nothing.
   /// row0: the consumer's first row in the tile, of M, or swapped (kSwapAB) of N.
@@ -903,8 +931,10 @@ struct TmaWgmmaMainloop {
   FP8GEMM_DEVICE static void copy_scales(Params const& p, SharedStorage& s, int stage, int m0,
                                          int n0, int kb) {
     if constexpr (kScaleRing) {
-      arch::tma_load_2d(s.scale_a[stage], &p.scale_maps.a, &s.full[stage],
-                        BlockScales::ring_offset_a(p, m0, kb), 0);
+      FP8GEMM_UNROLL
+      for (int c = 0; c < BlockScales::kRingCopiesA; ++c)
+        arch::tma_load_2d(&s.scale_a[stage][c * BlockScales::kRingPartA], &p.scale_maps.a,
+                          &s.full[stage], BlockScales::ring_offset_a(p, m0, kb, c), 0);
       FP8GEMM_UNROLL
       for (int g = 0; g < BlockScales::kBGroups; ++g)
         arch::tma_load_2d(s.scale_b[stage][g], &p.scale_maps.b, &s.full[stage],

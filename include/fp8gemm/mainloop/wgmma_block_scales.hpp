@@ -71,15 +71,27 @@ struct WgmmaBlockScales {
   /// coordinate: an unaligned one stops the kernel with an illegal instruction), so each copy
   /// starts at the scale's offset rounded down to a multiple of 4 floats and brings 4 more: A's
   /// box is BlockM + 4 floats, B's 4, and the wanted scale sits `shift` = offset % 4 floats in.
+  /// A box holds at most 256 elements (TMA), so a 256-row tile's A scales come in two copies of
+  /// 128 rows + 4, each into its own part of the slot; both parts have the same shift (the
+  /// second copy starts 128 floats, a multiple of 4, after the first).
   /// The copies' aligned 1-D coordinates, as element offsets into the scale arrays, and the
   /// slots' strides in floats (128-byte multiples: TMA's smem alignment):
-  static constexpr int kRingBoxA = Policy::kBlockM + 4;
-  static constexpr int kRingSlotA = (kRingBoxA + 31) / 32 * 32;
+  static constexpr int kRingCopiesA = Policy::kBlockM > 128 ? Policy::kBlockM / 128 : 1;
+  static constexpr int kRingRowsA = Policy::kBlockM / kRingCopiesA;  // rows per copy
+  static constexpr int kRingBoxA = kRingRowsA + 4;
+  static constexpr int kRingPartA = (kRingBoxA + 31) / 32 * 32;  // [copy c] at c · kRingPartA
+  static constexpr int kRingSlotA = kRingCopiesA * kRingPartA;
   static constexpr int kRingBoxB = 4;
   static constexpr int kRingSlotB = 32;
+  static_assert(Policy::kBlockM % kRingCopiesA == 0 && kRingBoxA <= 256, "one TMA box per copy");
+  /// Copy c's coordinate: rows from m0 + c · kRingRowsA on. A copy whose first row is past M
+  /// starts at row M - 1 instead (no box wholly past the array): no thread reads its part, as
+  /// every row past M reads row M - 1's scale, which an earlier part holds.
   template <class Params>
-  FP8GEMM_HOST_DEVICE static int ring_offset_a(Params const& p, int m0, int kb) {
-    return (kb * p.scale_a.k_stride() + p.scale_a.row_start(m0, Granularity::kABlockM)) & ~3;
+  FP8GEMM_HOST_DEVICE static int ring_offset_a(Params const& p, int m0, int kb, int c = 0) {
+    int m = m0 + c * kRingRowsA;
+    m = c == 0 || m < p.problem.m ? m : p.problem.m - 1;
+    return (kb * p.scale_a.k_stride() + p.scale_a.row_start(m, Granularity::kABlockM)) & ~3;
   }
   template <class Params>
   FP8GEMM_HOST_DEVICE static int ring_offset_b(Params const& p, int n0, int g, int kb) {
@@ -88,9 +100,9 @@ struct WgmmaBlockScales {
   /// A thread's rows in the A slot past the tile's first scale, clamped as rows() clamps (a row
   /// past M reads row M - 1's scale, so the warp votes on what it votes on with global loads),
   /// and what a k-block's shifts are computed from: the tile's first A scale at kb = 0 and A's
-  /// K-block stride, and each column group's first B scale. The A slot holds rows
-  /// m0 - shift .. m0 + BlockM + 3 - shift, where rows past M hold zeros or whatever the array
-  /// has there.
+  /// K-block stride, and each column group's first B scale. Part c of the A slot holds rows
+  /// m0 + c · kRingRowsA - shift .. + kRingRowsA + 3, where rows past M hold zeros or whatever
+  /// the array has there: tile row d sits at (d / kRingRowsA) · kRingPartA + d % kRingRowsA.
   struct RingRows {
     int a[Policy::kAtomsM][2];
     int a0, ka;
@@ -103,7 +115,7 @@ struct WgmmaBlockScales {
       for (int h = 0; h < 2; ++h) {
         int m = m_first + i * Atom::kM + Atom::acc_row(t, 2 * h);
         m = m < p.problem.m ? m : p.problem.m - 1;
-        r.a[i][h] = m - m0;
+        r.a[i][h] = (m - m0) / kRingRowsA * kRingPartA + (m - m0) % kRingRowsA;
       }
     }
     r.a0 = p.scale_a.row_start(m0, Granularity::kABlockM);
@@ -202,7 +214,8 @@ struct WgmmaSwappedBlockScales {
   static constexpr int kColumnGroups = Policy::kBlockM / 8;  // j: 8 columns of the wgmma N each
   static constexpr int kBGroups = 1;
   // (no scale ring with swapped operands: the slots' sizes only)
-  static constexpr int kRingBoxA = Policy::kBlockM + 4, kRingSlotA = (kRingBoxA + 31) / 32 * 32;
+  static constexpr int kRingCopiesA = 1, kRingBoxA = Policy::kBlockM + 4;
+  static constexpr int kRingPartA = (kRingBoxA + 31) / 32 * 32, kRingSlotA = kRingPartA;
   static constexpr int kRingBoxB = 4, kRingSlotB = 32;
   float sa[kColumnGroups][2];
   float sb;

@@ -193,10 +193,14 @@ void check_ring(std::int64_t ld) {
   for (int m0 : {0, last_m0})
     for (int n0 : {0, last_n0})
       for (int kb = 0; kb < F::kK / 128; ++kb) {
-        ASSERT_EQ(Scales::ring_offset_a(f.p, m0, kb) % 4, 0) << "m0 " << m0 << " kb " << kb;
-        std::vector<float> slot_a =
-            box(f.sa_stored, Scales::ring_offset_a(f.p, m0, kb), Scales::kRingBoxA);
-        slot_a.resize(Scales::kRingSlotA, -1.0f);  // past the box: never read
+        std::vector<float> slot_a(Scales::kRingSlotA, -1.0f);  // past the boxes: never read
+        for (int c = 0; c < Scales::kRingCopiesA; ++c) {
+          int const from = Scales::ring_offset_a(f.p, m0, kb, c);
+          ASSERT_EQ(from % 4, 0) << "m0 " << m0 << " kb " << kb << " copy " << c;
+          ASSERT_LT(from, static_cast<int>(f.sa_stored.size())) << "a box wholly past the array";
+          std::vector<float> const a = box(f.sa_stored, from, Scales::kRingBoxA);
+          std::copy(a.begin(), a.end(), slot_a.begin() + c * Scales::kRingPartA);
+        }
         float slot_b[Scales::kBGroups][Scales::kRingSlotB];
         for (int g = 0; g < Scales::kBGroups; ++g) {
           ASSERT_EQ(Scales::ring_offset_b(f.p, n0, g, kb) % 4, 0) << "n0 " << n0 << " kb " << kb;
@@ -225,6 +229,10 @@ TEST(WgmmaBlockScales, RingGivesTheGlobalLoadsScales) {
   check_ring<Sm90WgmmaDefault<>>(300);      // ld = M
   check_ring<Sm90WgmmaDefault<>>(300 + 5);  // NaN between the rows, ld not a multiple of 4
   check_ring<Sm90WgmmaLarge<>>(300 + 3);    // two B column groups, the second past N at n0 = 512
+  // two row blocks per consumer, A's scales in two copies of 128 rows (the last tile's second
+  // one past M)
+  check_ring<WgmmaTilePolicy<256, 128, 2, 4>>(300 + 1);
+  check_ring<WgmmaTilePolicy<256, 64, 2, 4>>(300);
 }
 
 /// Checked tiles (TmaWgmmaMainloop::products_normal, what the checker warps compute): the AND of
@@ -307,6 +315,7 @@ TEST(WgmmaBlockScales, CheckedTilesAgreeWithTheVotes) {
   check_checked_tiles<Sm90WgmmaLarge<>>(300 + 3);  // two B column groups
   check_checked_tiles<Sm90WgmmaLarge<>>(0);        // row-major A scales
   check_checked_tiles<Sm90WgmmaDefault<>>(300);
+  check_checked_tiles<WgmmaTilePolicy<256, 128, 2, 4>>(300 + 1);  // two row blocks per consumer
 }
 
 /// Which mainloops have the scale ring: A scales per row, unclustered, the pipelined loop; and
@@ -340,8 +349,20 @@ TEST(WgmmaBlockScales, RingWhereAScalesArePerRow) {
   static_assert(TmaWgmmaMainloop<Sm90WgmmaLarge<>, Blockwise<1, 128, 128>, 128>::kScaleRing);
   static_assert(!TmaWgmmaMainloop<Sm90WgmmaDefault<>, Blockwise<128, 128, 128>, 128>::kScaleRing);
   static_assert(!TmaWgmmaMainloop<Sm90WgmmaDefault<>, PerTensor, 128>::kScaleRing);
+  // two row blocks per consumer: the ring and checked tiles on the loop with one partial set;
+  // not the ping-pong schedule's (its consumer's 128 rows are two row blocks too)
+  static_assert(TmaWgmmaMainloop<WgmmaTilePolicy<256, 128, 2, 4>, Blockwise<1, 128, 128>,
+                                 128>::kCheckedTiles);
   static_assert(
-      !TmaWgmmaMainloop<WgmmaTilePolicy<256, 128, 2, 4>, Blockwise<1, 128, 128>, 128>::kScaleRing);
+      !TmaWgmmaMainloop<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
+                        Blockwise<1, 128, 128>, 128>::kScaleRing);
+  // checked tiles in 2-CTA clusters: a stage is freed by the consumer warps of both CTAs (the
+  // other CTA's producer writes it too), a flag slot by this CTA's alone (counting both hung
+  // the first GPU run: the slot never came free)
+  using McA = TmaWgmmaMainloop<WgmmaTilePolicy<256, 128, 2, 4, e4m3fn, e4m3fn,
+                                               WgmmaSchedule::kCooperative, WgmmaMulticast::kA>,
+                               Blockwise<1, 128, 128>, 128>;
+  static_assert(McA::kCheckedTiles && McA::kEmptyArrivals == 16 && McA::kCheckArrivals == 8);
   // the slots cost no shared memory where there is no ring: stages and barriers, 1024-aligned
   using Policy = Sm90WgmmaDefault<>;
   using Plain = TmaWgmmaMainloop<Policy, PerTensor, 128>;
