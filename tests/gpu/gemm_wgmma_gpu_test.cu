@@ -811,12 +811,16 @@ TEST(WgmmaScaleLayout, KBlockMajorAGivesTheSameBits) {
   EXPECT_TRUE(same_bits(Ring256{}, GemmCase{700, 136, 2000, seed++}));
   EXPECT_TRUE(same_bits(Ring256MulticastA{}, GemmCase{1100, 1000, 600, seed++}));
   EXPECT_TRUE(same_bits(Ring256MulticastA{}, GemmCase{700, 136, 2000, seed++}));
+  // A multicast pairs tiles along N: 9 tile columns, the last pair's second tile past N
+  EXPECT_TRUE(same_bits(RingMulticastA{}, GemmCase{700, 1100, 600, seed++}));
+  EXPECT_TRUE(same_bits(Ring256MulticastA{}, GemmCase{700, 1100, 600, seed++}));
 }
 
 /// Checked tiles (TmaWgmmaMainloop::check_tile): with the grid capped at 3 SMs every CTA walks
 /// 12-24 tiles, so each tile past a CTA's first is checked by the producer warpgroup's spare
 /// warps and, where every scale product is normal, promoted in the folded form alone. Poisoned
-/// A scales (a zero, one whose products underflow, a NaN) send their tiles to the voting loop.
+/// A scales (zeros, one whose products underflow, a NaN; one in a tile's first consumer's rows)
+/// send their tiles to the voting loop.
 /// With A's scales through the ring and row-major (loaded by the consumers), both against the
 /// run on every SM, where each CTA takes a tile or two and votes in its first: the same bits. Also
 /// one consumer (SmallM: four consumer warps release a flag slot), MediumM, the five-stage 128 x
@@ -837,7 +841,8 @@ TEST(WgmmaScaleLayout, CheckedTilesGiveTheSameBits) {
     using ElementC = typename Config::ElementC;
     GemmProblem<Config> p(c);
     int const kbs = (c.k + 127) / 128;
-    if (poison) {  // A's scales, [M][K / 128]
+    if (poison) {                                              // A's scales, [M][K / 128]
+      p.sa_f[static_cast<std::size_t>(40 * kbs + 2)] = -0.0f;  // the first consumer's rows
       p.sa_f[static_cast<std::size_t>(200 * kbs + 1)] = 0.0f;
       p.sa_f[static_cast<std::size_t>(700 * kbs + 3)] = 1e-38f;
       p.sa_f[static_cast<std::size_t>(1000 * kbs)] = std::numeric_limits<float>::quiet_NaN();

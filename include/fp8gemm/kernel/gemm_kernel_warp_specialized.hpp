@@ -70,8 +70,8 @@ struct WarpSpecializedGemmKernel {
                 "clusters");
   /// Checked tiles (Mainloop::check_tile) where the items are whole tiles or splits of K (a
   /// grouped problem's tiles: the flattened operands' rows), not stream-K's segments. In a
-  /// cluster each CTA's checker walks that CTA's items (a pair's tile past the matrix is checked
-  /// too, with the clamped scales its consumers read; nothing of it is stored).
+  /// cluster each CTA's checker walks that CTA's items (a pair's tile past the matrix is its
+  /// partner's tile, TileScheduler's substitute: checked like any other, nothing of it stored).
   static constexpr bool kCheckedTiles = Mainloop::kCheckedTiles && !TileScheduler::kStreamK;
   // dynamic shared memory is only 16-byte aligned: room to align the ring to 1024 bytes
   static constexpr int kSharedBytes =

@@ -138,7 +138,8 @@ struct TmaWgmmaMainloop {
     else
       return false;
   }
-  /// The slots' bytes (ScaleSlots: 128-byte aligned A slots of BlockM + 4 floats and one 128-byte
+  /// The slots' bytes (ScaleSlots: 128-byte aligned A slots of BlockM + 4 floats, or two parts of
+  /// 128 + 4 for 256 rows (WgmmaBlockScales::kRingCopiesA), and one 128-byte
   /// slot per B column group, per stage, and the checked tiles' flags), and whether they fit beside
   /// the stages, their barriers and the kernel's alignment room (the SharedStorage rounds up to
   /// 1024 bytes: counted whole).
@@ -287,7 +288,8 @@ struct TmaWgmmaMainloop {
   }
 
   /// kScaleRing: stage s's Blockwise scales, A's of the tile's BlockM rows (BlockM + 4 floats
-  /// from the 16-byte boundary at or below the first) and, per column group, B's among the 4
+  /// from the 16-byte boundary at or below the first; 256 rows in two parts of 128 + 4) and, per
+  /// column group, B's among the 4
   /// floats at the start of a 128-byte slot (TMA writes shared memory 128-byte aligned).
   struct ScaleSlots {
     alignas(128) float scale_a[kStages][BlockScales::kRingSlotA];
@@ -418,8 +420,8 @@ struct TmaWgmmaMainloop {
   /// The scale ring's maps: a scale array as one row of `span` floats, so that a copy may start
   /// at any 16-byte boundary (A's leading dimension need not be a multiple of 4); boxes of
   /// BlockM + 4 floats (A's scales of a tile's rows for one k-block, from the boundary at or
-  /// below the first) and of 4 (B's: 16 bytes, TMA's least; WgmmaBlockScales::load_ring reads
-  /// the one wanted). Elements past the array arrive as zeros.
+  /// below the first; 128 + 4, copied twice, for 256 rows) and of 4 (B's: 16 bytes, TMA's least;
+  /// WgmmaBlockScales::load_ring reads the one wanted). Elements past the array arrive as zeros.
   static arch::TmaTensor2d scale_map(void const* base, std::int64_t span, int box) {
     arch::TmaTensor2d t;
     t.base = base;

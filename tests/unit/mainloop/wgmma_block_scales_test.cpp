@@ -318,7 +318,8 @@ TEST(WgmmaBlockScales, CheckedTilesAgreeWithTheVotes) {
   check_checked_tiles<WgmmaTilePolicy<256, 128, 2, 4>>(300 + 1);  // two row blocks per consumer
 }
 
-/// Which mainloops have the scale ring: A scales per row, unclustered, the pipelined loop; and
+/// Which mainloops have the scale ring: A scales per row, the cooperative loops (the ping-pong
+/// schedule's where it pipelines), clusters too; and
 /// which configs keep it (WgmmaEpilogueChoice): all but those whose TMA-store epilogue it would
 /// push out of shared memory (Sm90WgmmaDefault with 2-byte C), which keep the TMA stores.
 TEST(WgmmaBlockScales, RingWhereAScalesArePerRow) {
