@@ -39,6 +39,13 @@ using TwoGroups =
     GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 64, 128>, LayoutB::kNK, Epilogue<bf16>>;
 using TwoRowBlocksPipelined =
     GemmConfig<WgmmaTilePolicy<256, 64, 2, 4>, Blockwise<1, 64, 128>, LayoutB::kNK, Epilogue<bf16>>;
+// 256 x 128: two row blocks per consumer, each in two n64 chunks (128 accumulators + two sets
+// of 32 partial sums), the scale ring and checked tiles
+using TwoRowBlocksChunked = GemmConfig<WgmmaTilePolicy<256, 128, 2, 4>, Blockwise<1, 128, 128>,
+                                       LayoutB::kNK, Epilogue<bf16>>;
+Status run_row_blocks(Gemm<TwoRowBlocksChunked>::Arguments const& a) {
+  return Gemm<TwoRowBlocksChunked>::run(a);
+}
 using PingPongPromoted =
     GemmConfig<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
                Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;

@@ -113,15 +113,13 @@ struct TmaWgmmaMainloop {
     }
     return 0;
   }
-  /// Two partial-sum sets for one m64 row block per consumer: the next chunk's wgmmas (the next
-  /// k-block's, with one chunk) are issued before the previous one is promoted, so the tensor
-  /// core is not idle while the FP32 adds run. Two row blocks per consumer (256 x 128, 256 x 64)
-  /// promote with one set, and the other consumer fills the gap (multiply_row_blocks):
-  /// multiply_pipelined walks one row block (when it walked whole-row sets, 256 x 64 fitted but
-  /// ptxas serialized its wgmmas, C7514; 256 x 128 did not fit, 128 + 2 x 64 registers; chunks
-  /// over two row blocks are not written).
-  static constexpr bool kPipelinedPromotion =
-      kPromote && Policy::kAtomsM == 1 && promote_chunks() > 0;
+  /// Two partial-sum sets of one chunk of one m64 row block: the next item's wgmmas (the next
+  /// chunk, row block or k-block) are issued before the previous item is promoted, so the tensor
+  /// core is not idle while the FP32 adds run. With two row blocks per consumer (256 x 128:
+  /// 128 + 2 x 32 registers in n64 chunks; 256 x 64; the ping-pong 128 x 128) the items walk the
+  /// row blocks' chunks in turn. Where no pair of chunk sets fits, one set of a whole row block
+  /// (multiply_row_blocks), and the other consumer fills the gap.
+  static constexpr bool kPipelinedPromotion = kPromote && promote_chunks() > 0;
   static constexpr int kPromoteChunks = kPipelinedPromotion ? promote_chunks() : 1;
   /// The scale ring (WgmmaBlockScales::ring_offset_a): the producer copies each k-block's
   /// Blockwise scales beside the stage's A and B tiles, the consumers read them from there. For
@@ -713,79 +711,84 @@ struct TmaWgmmaMainloop {
   }
 
  private:
-  /// The promoted loop with two partial-sum sets (kPipelinedPromotion: one m64 row block per
-  /// consumer). The work is a sequence of items, (k-block kb, chunk q) for kb in the range and
-  /// q = 0 .. Q-1 (Q = kPromoteChunks): item j's wgmmas compute partial[j % 2] = A[kb]·B[kb] over
-  /// the chunk's columns in the tensor core, then acc[chunk] += partial (· scales); item j's
-  /// promotion waits until item j + 1's wgmmas are issued:
+  /// The promoted loop with two partial-sum sets (kPipelinedPromotion). The work is a sequence
+  /// of items, E = R Q per k-block (R = kAtomsM row blocks, Q = kPromoteChunks chunks): item
+  /// (kb, e) with row block i = e / Q and chunk q = e % Q, for kb in the range and e = 0 .. E-1.
+  /// Item j's wgmmas compute partial[j % 2] = A[kb]·B[kb] over row block i's rows and chunk q's
+  /// columns in the tensor core, then acc[i][chunk] += partial (· scales); item j's promotion
+  /// waits until item j + 1's wgmmas are issued:
   ///   issue(0); for j = 1..: { issue(j); retire(j - 1); }  retire(last)
-  /// A stage is freed when its k-block's last chunk retires. Item 0 is issued before the loop,
-  /// which then walks trips of 2 Q items (two k-blocks) unrolled, so the set, chunk and scale
-  /// indices stay compile-time (registers, not local memory) and the steady state has no test of
-  /// "is there an item to retire" (ptxas serialized the chunked kernels' wgmmas with one, C7514).
+  /// A stage is freed when its k-block's last item retires. Item 0 is issued before the loop,
+  /// which then walks trips of 2 E items (two k-blocks) unrolled, so the set, row block, chunk
+  /// and scale indices stay compile-time (registers, not local memory) and the steady state has
+  /// no test of "is there an item to retire" (ptxas serialized the chunked kernels' wgmmas with
+  /// one, C7514).
   /// kRing: K-blocked scales from the stage's scale slots (the scale ring), read once the
-  /// stage is full, with the k-block's first chunk; else from global memory. kFolded: a checked
+  /// stage is full, with the k-block's first item; else from global memory. kFolded: a checked
   /// tile, promoted with the folded form alone (promote_folded).
   template <bool kRing, bool kFolded = false>
   FP8GEMM_DEVICE static void multiply_pipelined(Params const& p, SharedStorage& s,
                                                 RingPosition& pos, int m0, int n0, int kb_begin,
                                                 int kb_end, Coords const& c, Accumulators& acc) {
     constexpr int kQ = kPromoteChunks;
-    constexpr int kTripItems = 2 * kQ;  // even, a multiple of Q: set and chunk fixed per u
+    constexpr int kE = Policy::kAtomsM * kQ;  // items per k-block
+    constexpr int kTripItems = 2 * kE;        // even, a multiple of E: set and item fixed per u
     constexpr int kChunkRegs = ChunkAtom::kAccumulators;
     int const row0 = c.first_row();
     float partial[2][kChunkRegs];
-    // sc[h]: the scales of the k-blocks kb with (kb - kb_begin) % 2 == h. One chunk (kQ = 1):
-    // loaded with the k-block's wgmmas, a k-block before they are promoted. Several chunks: a
-    // k-block's scales are loaded with the previous k-block's second chunk, into the slot of the
-    // k-block before that, whose last chunk has just been promoted (the first k-block's before
-    // item 0); loaded with their own first chunk instead they had only one chunk's wgmmas to land
+    // sc[h]: the scales of the k-blocks kb with (kb - kb_begin) % 2 == h. One item per k-block:
+    // loaded with the k-block's wgmmas, a k-block before they are promoted. Several items: a
+    // k-block's scales are loaded with the previous k-block's second item, into the slot of the
+    // k-block before that, whose last item has just been promoted (the first k-block's before
+    // item 0); loaded with their own first item instead they had only one item's wgmmas to land
     // under and the consumers waited for them (docs/performance.md#wgmma-block-scale-loads).
-    // Through the ring they are in the stage: read with the k-block's first chunk, after the
-    // stage's full wait, by every chunk count.
-    constexpr bool kScalesAhead = kKBlocked && kQ > 1 && !kRing;
+    // Through the ring they are in the stage: read with the k-block's first item, after the
+    // stage's full wait, by every item count.
+    constexpr bool kScalesAhead = kKBlocked && kE > 1 && !kRing;
     BlockScales sc[2];
     [[maybe_unused]] auto const rows = scale_rows<kRing>(p, m0, row0, n0, c.t);
     int stage[2] = {0, 0};
-    // Item (kb, chunk q) into set b; h = (kb - kb_begin) % 2 (compile-time b, q, h).
-    auto issue = [&](auto b_c, auto q_c, auto h_c, int kb) {
-      constexpr int b = decltype(b_c)::value, q = decltype(q_c)::value;
-      if constexpr (q == 0)
+    // Item (kb, e) into set b; h = (kb - kb_begin) % 2 (compile-time b, e, h).
+    auto issue = [&](auto b_c, auto e_c, auto h_c, int kb) {
+      constexpr int b = decltype(b_c)::value, e = decltype(e_c)::value;
+      constexpr int i = e / kQ, q = e % kQ;
+      if constexpr (e == 0)
         arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);  // waits for: the stage's A and B
       stage[b] = pos.stage;
       arch::wgmma_fence();  // set b was last read by the promotion two items ago
       FP8GEMM_UNROLL
       for (int k = 0; k < kKSteps; ++k)
-        ChunkAtom::mma(partial[b], desc_a(s, pos.stage, row0, k),
+        ChunkAtom::mma(partial[b], desc_a(s, pos.stage, row0 + i * Atom::kM, k),
                        desc_b(s, pos.stage, k, q * ChunkAtom::kN), k > 0);
       arch::wgmma_commit_group();
-      // Scales loaded after the chunk's wgmmas are issued: ptxas moves the warp-uniform B scale
+      // Scales loaded after the item's wgmmas are issued: ptxas moves the warp-uniform B scale
       // into a uniform register right after its load, which waits for the load; issued before
       // the wgmmas, that wait held their issue (docs/performance.md#wgmma-block-scale-loads).
-      if constexpr (kKBlocked && !kScalesAhead && q == 0) {
+      if constexpr (kKBlocked && !kScalesAhead && e == 0) {
         if constexpr (kRing)
           sc[decltype(h_c)::value].load_ring(s.scale_a[pos.stage], s.scale_b[pos.stage], rows, kb);
         else
           sc[decltype(h_c)::value].load(p, rows, kb);
       }
-      if constexpr (kScalesAhead && q == 1)  // the last k-block loads its own again: in bounds
+      if constexpr (kScalesAhead && e == 1)  // the last k-block loads its own again: in bounds
         sc[1 - decltype(h_c)::value].load(p, rows, kb + 1 < kb_end ? kb + 1 : kb);
-      if constexpr (q == kQ - 1) pos.advance<kStages>();
+      if constexpr (e == kE - 1) pos.advance<kStages>();
     };
-    // Promotes set b (chunk q) once at most `pending` later groups are still running; frees the
-    // stage after the k-block's last chunk.
-    auto retire = [&](auto b_c, auto q_c, auto h_c, auto pending_c) {
-      constexpr int b = decltype(b_c)::value, q = decltype(q_c)::value;
+    // Promotes set b (item e) once at most `pending` later groups are still running; frees the
+    // stage after the k-block's last item.
+    auto retire = [&](auto b_c, auto e_c, auto h_c, auto pending_c) {
+      constexpr int b = decltype(b_c)::value, e = decltype(e_c)::value;
+      constexpr int i = e / kQ, q = e % kQ;
       arch::wgmma_wait_group<decltype(pending_c)::value>();  // waits for: set b's wgmmas
       // the wait names no registers: pinned, the adds below cannot be hoisted above it
       arch::wgmma_pin_accumulators(partial[b]);
-      if constexpr (q == kQ - 1) release(s, stage[b], c.t);
+      if constexpr (e == kE - 1) release(s, stage[b], c.t);
       if constexpr (kFolded)
-        sc[decltype(h_c)::value].promote_folded(acc.v[0][0], partial[b], 0, q * kChunkRegs);
+        sc[decltype(h_c)::value].promote_folded(acc.v[i][0], partial[b], i, q * kChunkRegs);
       else if constexpr (kKBlocked)
-        sc[decltype(h_c)::value].promote(acc.v[0][0], partial[b], 0, q * kChunkRegs);
+        sc[decltype(h_c)::value].promote(acc.v[i][0], partial[b], i, q * kChunkRegs);
       else
-        promote_unscaled(acc.v[0][0], partial[b], q * kChunkRegs);
+        promote_unscaled(acc.v[i][0], partial[b], q * kChunkRegs);
     };
     using Pending0 = std::integral_constant<int, 0>;
     using Pending1 = std::integral_constant<int, 1>;
@@ -793,27 +796,27 @@ struct TmaWgmmaMainloop {
     if constexpr (kScalesAhead) sc[0].load(p, rows, kb_begin);
     issue(Zero{}, Zero{}, Zero{}, kb_begin);  // item 0
     for (int j0 = 1;; j0 += kTripItems) {
-      // Item j = j0 + u: k-block kb_begin + j / Q, chunk j % Q, set j % 2. j0 - 1 is a multiple
-      // of kTripItems = 2 Q, so its chunk, set and k-block parity are (u + 1) % Q, (u + 1) % 2
-      // and ((u + 1) / Q) % 2, and item j - 1's are q - 1, 1 - b and (u / Q) % 2. false: all
-      // retired.
+      // Item j = j0 + u: k-block kb_begin + j / E, item e = j % E of it, set j % 2. j0 - 1 is a
+      // multiple of kTripItems = 2 E, so its item, set and k-block parity are (u + 1) % E,
+      // (u + 1) % 2 and ((u + 1) / E) % 2, and item j - 1's are e - 1, 1 - b and (u / E) % 2.
+      // false: all retired.
       auto item = [&](auto u_c) {
-        constexpr int u = decltype(u_c)::value, q = (u + 1) % kQ, b = (u + 1) % 2;
+        constexpr int u = decltype(u_c)::value, e = (u + 1) % kE, b = (u + 1) % 2;
         using Set = std::integral_constant<int, b>;
-        using Chunk = std::integral_constant<int, q>;
-        using Half = std::integral_constant<int, ((u + 1) / kQ) % 2>;
+        using Item = std::integral_constant<int, e>;
+        using Half = std::integral_constant<int, ((u + 1) / kE) % 2>;
         using PrevSet = std::integral_constant<int, 1 - b>;
-        using PrevChunk = std::integral_constant<int, (q + kQ - 1) % kQ>;
-        using PrevHalf = std::integral_constant<int, (u / kQ) % 2>;
-        int const kb = kb_begin + (j0 + u) / kQ;
-        if constexpr (q == 0) {
+        using PrevItem = std::integral_constant<int, (e + kE - 1) % kE>;
+        using PrevHalf = std::integral_constant<int, (u / kE) % 2>;
+        int const kb = kb_begin + (j0 + u) / kE;
+        if constexpr (e == 0) {
           if (kb == kb_end) {  // item j - 1 was the last
-            retire(PrevSet{}, PrevChunk{}, PrevHalf{}, Pending0{});
+            retire(PrevSet{}, PrevItem{}, PrevHalf{}, Pending0{});
             return false;
           }
         }
-        issue(Set{}, Chunk{}, Half{}, kb);
-        retire(PrevSet{}, PrevChunk{}, PrevHalf{}, Pending1{});
+        issue(Set{}, Item{}, Half{}, kb);
+        retire(PrevSet{}, PrevItem{}, PrevHalf{}, Pending1{});
         return true;
       };
       if (!unrolled_all(item, std::make_integer_sequence<int, kTripItems>{})) return;

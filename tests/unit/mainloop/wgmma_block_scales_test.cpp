@@ -210,7 +210,8 @@ void check_ring(std::int64_t ld) {
         }
         for (int consumer = 0; consumer < Policy::kConsumers; ++consumer)
           for (int t = 0; t < 128; ++t) {
-            int const row0 = consumer * Policy::kConsumerRows;
+            // ping-pong: each consumer takes whole tiles
+            int const row0 = Policy::kPingPong ? 0 : consumer * Policy::kConsumerRows;
             Scales global, ring;
             global.load(f.p, m0 + row0, n0, kb, t);
             ring.load_ring(slot_a.data(), slot_b, Scales::ring_rows(f.p, m0, m0 + row0, n0, t), kb);
@@ -233,6 +234,8 @@ TEST(WgmmaBlockScales, RingGivesTheGlobalLoadsScales) {
   // one past M)
   check_ring<WgmmaTilePolicy<256, 128, 2, 4>>(300 + 1);
   check_ring<WgmmaTilePolicy<256, 64, 2, 4>>(300);
+  // one consumer's two row blocks per tile (ping-pong), 132 floats of A's slot in one copy
+  check_ring<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>>(300 + 2);
 }
 
 /// Checked tiles (TmaWgmmaMainloop::products_normal, what the checker warps compute): the AND of
@@ -350,13 +353,14 @@ TEST(WgmmaBlockScales, RingWhereAScalesArePerRow) {
   static_assert(TmaWgmmaMainloop<Sm90WgmmaLarge<>, Blockwise<1, 128, 128>, 128>::kScaleRing);
   static_assert(!TmaWgmmaMainloop<Sm90WgmmaDefault<>, Blockwise<128, 128, 128>, 128>::kScaleRing);
   static_assert(!TmaWgmmaMainloop<Sm90WgmmaDefault<>, PerTensor, 128>::kScaleRing);
-  // two row blocks per consumer: the ring and checked tiles on the loop with one partial set;
-  // not the ping-pong schedule's (its consumer's 128 rows are two row blocks too)
+  // two row blocks per consumer: the ring and checked tiles on 256 x 128; the ring alone on the
+  // ping-pong schedule (its consumer's 128 rows are two row blocks too; no checker warps there)
   static_assert(TmaWgmmaMainloop<WgmmaTilePolicy<256, 128, 2, 4>, Blockwise<1, 128, 128>,
                                  128>::kCheckedTiles);
-  static_assert(
-      !TmaWgmmaMainloop<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
-                        Blockwise<1, 128, 128>, 128>::kScaleRing);
+  using PingPong128 =
+      TmaWgmmaMainloop<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
+                       Blockwise<1, 128, 128>, 128>;
+  static_assert(PingPong128::kScaleRing && !PingPong128::kCheckedTiles);
   // checked tiles in 2-CTA clusters: a stage is freed by the consumer warps of both CTAs (the
   // other CTA's producer writes it too), a flag slot by this CTA's alone (counting both hung
   // the first GPU run: the slot never came free)
@@ -454,16 +458,21 @@ TEST(WgmmaBlockScales, ChunkTakesTheScalesOfItsColumns) {
   }
 }
 
-// Which promoted WGMMA policies run the pipelined promotion (two partial-sum sets): the default
-// (chosen for it on the H200) and the decode policy; not two row blocks per consumer (the
-// pipelined loop walks one row block per consumer: 256 x 128 and 256 x 64 promote with one set).
+// Which promoted WGMMA policies run the pipelined promotion (two partial-sum sets): every one
+// where two sets of a chunk fit, two row blocks per consumer included (256 x 128 in n64 chunks,
+// 256 x 64 and the ping-pong 128 x 128 in whole row blocks); none where nothing is promoted.
 static_assert(TmaWgmmaMainloop<Sm90WgmmaDefault<>, PerTensor, 128>::kPipelinedPromotion);
 static_assert(
     TmaWgmmaMainloop<Sm90WgmmaSmallM<>, Blockwise<1, 128, 128>, 128>::kPipelinedPromotion);
+using RowBlocks256x128 = TmaWgmmaMainloop<WgmmaTilePolicy<256, 128, 2, 4>, PerTensor, 128>;
+static_assert(RowBlocks256x128::kPipelinedPromotion && RowBlocks256x128::kPromoteChunks == 2 &&
+              RowBlocks256x128::kAccumulatorRegisters == 192);
+using RowBlocks256x64 = TmaWgmmaMainloop<WgmmaTilePolicy<256, 64, 2, 4>, PerTensor, 128>;
+static_assert(RowBlocks256x64::kPipelinedPromotion && RowBlocks256x64::kPromoteChunks == 1 &&
+              RowBlocks256x64::kAccumulatorRegisters == 128);
 static_assert(
-    !TmaWgmmaMainloop<WgmmaTilePolicy<256, 128, 2, 4>, PerTensor, 128>::kPipelinedPromotion);
-static_assert(
-    !TmaWgmmaMainloop<WgmmaTilePolicy<256, 64, 2, 4>, PerTensor, 128>::kPipelinedPromotion);
+    TmaWgmmaMainloop<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
+                     Blockwise<1, 128, 128>, 128>::kPipelinedPromotion);
 static_assert(!TmaWgmmaMainloop<Sm90WgmmaLarge<>, PerTensor, 0>::kPipelinedPromotion);
 // Wider tiles promote in chunks of N: the fewest chunks whose two partial-sum sets fit next to the
 // accumulators in 192 registers (64 + 2 x 64; 72 + 2 x 36; 96 + 2 x 48; 128 + 2 x 32).
