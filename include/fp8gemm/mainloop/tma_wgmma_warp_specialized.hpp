@@ -716,13 +716,8 @@ struct TmaWgmmaMainloop {
   /// (kb, e) with row block i = e / Q and chunk q = e % Q, for kb in the range and e = 0 .. E-1.
   /// Item j's wgmmas compute partial[j % 2] = A[kb]·B[kb] over row block i's rows and chunk q's
   /// columns in the tensor core, then acc[i][chunk] += partial (· scales); item j's promotion
-  /// waits until item j + 1's wgmmas are issued:
-  ///   issue(0); for j = 1..: { issue(j); retire(j - 1); }  retire(last)
-  /// A stage is freed when its k-block's last item retires. Item 0 is issued before the loop,
-  /// which then walks trips of 2 E items (two k-blocks) unrolled, so the set, row block, chunk
-  /// and scale indices stay compile-time (registers, not local memory) and the steady state has
-  /// no test of "is there an item to retire" (ptxas serialized the chunked kernels' wgmmas with
-  /// one, C7514).
+  /// waits until item j + 1's wgmmas are issued (walk_items). A stage is freed when its
+  /// k-block's last item retires.
   /// kRing: K-blocked scales from the stage's scale slots (the scale ring), read once the
   /// stage is full, with the k-block's first item; else from global memory. kFolded: a checked
   /// tile, promoted with the folded form alone (promote_folded).
@@ -732,7 +727,6 @@ struct TmaWgmmaMainloop {
                                                 int kb_end, Coords const& c, Accumulators& acc) {
     constexpr int kQ = kPromoteChunks;
     constexpr int kE = Policy::kAtomsM * kQ;  // items per k-block
-    constexpr int kTripItems = 2 * kE;        // even, a multiple of E: set and item fixed per u
     constexpr int kChunkRegs = ChunkAtom::kAccumulators;
     int const row0 = c.first_row();
     float partial[2][kChunkRegs];
@@ -790,10 +784,27 @@ struct TmaWgmmaMainloop {
       else
         promote_unscaled(acc.v[i][0], partial[b], q * kChunkRegs);
     };
+    if constexpr (kScalesAhead) sc[0].load(p, rows, kb_begin);
+    walk_items<kE>(kb_begin, kb_end, issue, retire);
+  }
+
+ public:
+  /// The pipelined loop's walk over k-blocks [kb_begin, kb_end) (non-empty), E items each:
+  /// issue(b, e, h, kb) starts item (kb, e) into partial-sum set b, h = (kb - kb_begin) % 2;
+  /// retire(b, e, h, pending) promotes item (kb, e) of set b once at most `pending` later
+  /// groups run (b, e, h and pending are integral constants):
+  ///   issue(0); for j = 1..: { issue(j); retire(j - 1); }  retire(last)
+  /// Item 0 is issued before the loop, which then walks trips of 2 E items (two k-blocks)
+  /// unrolled, so the set, item and scale indices stay compile-time (registers, not local
+  /// memory) and the steady state has no test of "is there an item to retire" (ptxas serialized
+  /// the chunked kernels' wgmmas with one, C7514). Host-device: the host tests walk it.
+  template <int kE, class Issue, class Retire>
+  FP8GEMM_HOST_DEVICE static void walk_items(int kb_begin, int kb_end, Issue& issue,
+                                             Retire& retire) {
+    constexpr int kTripItems = 2 * kE;  // even, a multiple of E: set and item fixed per u
     using Pending0 = std::integral_constant<int, 0>;
     using Pending1 = std::integral_constant<int, 1>;
     using Zero = std::integral_constant<int, 0>;
-    if constexpr (kScalesAhead) sc[0].load(p, rows, kb_begin);
     issue(Zero{}, Zero{}, Zero{}, kb_begin);  // item 0
     for (int j0 = 1;; j0 += kTripItems) {
       // Item j = j0 + u: k-block kb_begin + j / E, item e = j % E of it, set j % 2. j0 - 1 is a
@@ -823,6 +834,7 @@ struct TmaWgmmaMainloop {
     }
   }
 
+ private:
   /// The promoted loop with one partial-sum set (two m64 row blocks per consumer, or no pair of
   /// chunk sets fits): per k-block and row block i, partial = A·B over 128 K in the tensor core
   /// (14 significant bits, truncating), then acc[i] += partial (· scales) in FP32 registers once
@@ -884,7 +896,7 @@ struct TmaWgmmaMainloop {
   /// f(integral_constant<int, U>) for U = 0, 1, ... in order while it returns true; false if one
   /// returned false.
   template <class F, int... U>
-  FP8GEMM_DEVICE static bool unrolled_all(F& f, std::integer_sequence<int, U...>) {
+  FP8GEMM_HOST_DEVICE static bool unrolled_all(F& f, std::integer_sequence<int, U...>) {
     return (f(std::integral_constant<int, U>{}) && ...);
   }
 

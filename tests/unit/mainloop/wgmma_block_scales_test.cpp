@@ -488,6 +488,68 @@ static_assert(PromotedMainloop<256>::kPipelinedPromotion &&
               PromotedMainloop<256>::ChunkAtom::kN == 64 &&
               PromotedMainloop<256>::kAccumulatorRegisters == 192);
 
+/// The pipelined promotion's walk (TmaWgmmaMainloop::walk_items), as the kernels instantiate
+/// it: over k-blocks [kb_begin, kb_end) it issues every item (kb, e), e = 0 .. E-1, once and in
+/// order, into set j % 2 for the j-th item, with the scale half (kb - kb_begin) % 2; it retires
+/// the items in the same order, each with the set and half it was issued with, item j right
+/// after item j + 1 is issued (one later group pending) and the last one after nothing more is
+/// (none pending). E = row blocks x chunks: 1 (128 x 128), 2 (256 x 64, 128 x 192), 4 (128 x
+/// 256, 256 x 128, the ping-pong 128 x 128); 1 to 9 k-blocks, from 0 and from 3.
+template <class Mainloop>
+void check_walk() {
+  constexpr int kE = Mainloop::Policy::kAtomsM * Mainloop::kPromoteChunks;
+  static_assert(Mainloop::kPipelinedPromotion);
+  struct Event {
+    bool issue;
+    int set, item, half, kb_or_pending;
+  };
+  for (int kb_begin : {0, 3})
+    for (int n = 1; n <= 9; ++n) {
+      std::vector<Event> ev;
+      auto issue = [&](auto b, auto e, auto h, int kb) {
+        ev.push_back({true, decltype(b)::value, decltype(e)::value, decltype(h)::value, kb});
+      };
+      auto retire = [&](auto b, auto e, auto h, auto pending) {
+        ev.push_back({false, decltype(b)::value, decltype(e)::value, decltype(h)::value,
+                      decltype(pending)::value});
+      };
+      Mainloop::template walk_items<kE>(kb_begin, kb_begin + n, issue, retire);
+      int const items = n * kE;
+      ASSERT_EQ(static_cast<int>(ev.size()), 2 * items) << "E " << kE << " n " << n;
+      // expected order: I0, then (I j, R j-1) for j = 1 .. items-1, then R items-1
+      for (int j = 0; j < items; ++j) {
+        int const at_issue = j == 0 ? 0 : 2 * j - 1,
+                  at_retire = j + 1 < items ? 2 * j + 2 : 2 * j + 1;
+        int const kb = kb_begin + j / kE, half = (j / kE) % 2;
+        Event const& i = ev[static_cast<std::size_t>(at_issue)];
+        Event const& r = ev[static_cast<std::size_t>(at_retire)];
+        std::string const where = "E " + std::to_string(kE) + " n " + std::to_string(n) + " from " +
+                                  std::to_string(kb_begin) + " item " + std::to_string(j);
+        ASSERT_TRUE(i.issue) << where;
+        EXPECT_EQ(i.kb_or_pending, kb) << where;
+        EXPECT_EQ(i.item, j % kE) << where;
+        EXPECT_EQ(i.set, j % 2) << where;
+        EXPECT_EQ(i.half, half) << where;
+        ASSERT_FALSE(r.issue) << where;
+        EXPECT_EQ(r.item, j % kE) << where;
+        EXPECT_EQ(r.set, j % 2) << where;
+        EXPECT_EQ(r.half, half) << where;
+        EXPECT_EQ(r.kb_or_pending, j + 1 < items ? 1 : 0) << where;
+      }
+    }
+}
+
+TEST(WgmmaMainloop, PipelinedWalkIssuesAndRetiresEveryItemInOrder) {
+  using Bw = Blockwise<1, 128, 128>;
+  check_walk<TmaWgmmaMainloop<Sm90WgmmaDefault<>, PerTensor, 128>>();
+  check_walk<TmaWgmmaMainloop<WgmmaTilePolicy<256, 64, 2, 4>, PerTensor, 128>>();
+  check_walk<TmaWgmmaMainloop<WgmmaTilePolicy<128, 192, 2, 4>, PerTensor, 128>>();
+  check_walk<TmaWgmmaMainloop<Sm90WgmmaLarge<>, Bw, 128>>();
+  check_walk<TmaWgmmaMainloop<WgmmaTilePolicy<256, 128, 2, 4>, Bw, 128>>();
+  check_walk<TmaWgmmaMainloop<
+      WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>, Bw, 128>>();
+}
+
 /// The ping-pong schedule's skip over the other consumer's tile lands where n single steps land
 /// (stage and phase), for every start, stage count and skip length, including 0 (an empty split).
 TEST(WgmmaRingPosition, AdvanceByMatchesSingleSteps) {
