@@ -38,8 +38,7 @@ using Configs = ::testing::Types<
     // the five-stage 128 x 128 tile AutoGemm takes for Blockwise (scale ring beside bf16 staging)
     GemmConfig<Sm90WgmmaDefaultBlockwise<>, Blockwise<1, 128, 128>, LayoutB::kNK,
                Epilogue<bf16, GeluTanh>>,
-    // 256 x 128, two m64 row blocks per consumer, promoted in two n64 chunks of each (items
-    // walk row block 0's chunks, then row block 1's)
+    // 256 x 128, two m64 row blocks per consumer, one partial-sum set
     GemmConfig<WgmmaTilePolicy<256, 128, 2, 4, e5m2, e5m2>, PerTensor, LayoutB::kNK,
                Epilogue<e5m2, Identity>>,
     GemmConfig<WgmmaTilePolicy<256, 128, 2, 4>, Blockwise<1, 128, 128>, LayoutB::kNK,
@@ -72,7 +71,6 @@ using Configs = ::testing::Types<
                Epilogue<e4m3fn, Identity>>,
     // two partial-sum sets (kPipelinedPromotion, one m64 row block per consumer: sets alternate
     // over k-blocks; odd and even k-block counts below); then two row blocks per consumer, N = 64
-    // (one chunk per row block: the sets alternate over the row blocks)
     GemmConfig<Sm90WgmmaMediumM<e4m3fn, e5m2>, Blockwise<1, 64, 128>, LayoutB::kNK,
                Epilogue<fp16, Identity>>,
     // the decode benchmark's config (per-tensor bf16: TMA stores beside its 8-stage ring)
@@ -748,8 +746,8 @@ using RingMulticastB =
     GemmConfig<WgmmaTilePolicy<128, 256, 2, 3, e4m3fn, e4m3fn, WgmmaSchedule::kCooperative,
                                ::fp8gemm::WgmmaMulticast::kB>,
                Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>;
-/// 256 x 128 (two m64 row blocks per consumer, each promoted in two n64 chunks; A's scales in two
-/// copies of 128 rows + 4), alone and in clusters of two along N (A multicast)
+/// 256 x 128 (two m64 row blocks per consumer, one partial-sum set: multiply_row_blocks; A's
+/// scales in two copies of 128 rows + 4), alone and in clusters of two along N (A multicast)
 using Ring256 = GemmConfig<WgmmaTilePolicy<256, 128, 2, 4>, Blockwise<1, 128, 128>, LayoutB::kNK,
                            Epilogue<bf16, Identity>>;
 using Ring256MulticastA =
@@ -815,14 +813,6 @@ TEST(WgmmaScaleLayout, KBlockMajorAGivesTheSameBits) {
   EXPECT_TRUE(same_bits(Ring256{}, GemmCase{700, 136, 2000, seed++}));
   EXPECT_TRUE(same_bits(Ring256MulticastA{}, GemmCase{1100, 1000, 600, seed++}));
   EXPECT_TRUE(same_bits(Ring256MulticastA{}, GemmCase{700, 136, 2000, seed++}));
-  // the ping-pong 128 x 128 tile (one consumer's two row blocks per tile): the ring without
-  // checked tiles
-  using PingPong =
-      GemmConfig<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
-                 Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16, Identity>>;
-  static_assert(PingPong::Mainloop::kScaleRing && !PingPong::Mainloop::kCheckedTiles);
-  EXPECT_TRUE(same_bits(PingPong{}, GemmCase{1100, 1000, 600, seed++}));
-  EXPECT_TRUE(same_bits(PingPong{}, GemmCase{2304, 2100, 1300, seed++}));
   // A multicast pairs tiles along N: 9 tile columns, the last pair's second tile past N
   EXPECT_TRUE(same_bits(RingMulticastA{}, GemmCase{700, 1100, 600, seed++}));
   EXPECT_TRUE(same_bits(Ring256MulticastA{}, GemmCase{700, 1100, 600, seed++}));

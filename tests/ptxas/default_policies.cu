@@ -39,8 +39,8 @@ using TwoGroups =
     GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 64, 128>, LayoutB::kNK, Epilogue<bf16>>;
 using TwoRowBlocksPipelined =
     GemmConfig<WgmmaTilePolicy<256, 64, 2, 4>, Blockwise<1, 64, 128>, LayoutB::kNK, Epilogue<bf16>>;
-// 256 x 128: two row blocks per consumer, each in two n64 chunks (128 accumulators + two sets
-// of 32 partial sums), the scale ring and checked tiles
+// 256 x 128: two row blocks per consumer, one partial-sum set (128 accumulators + 64 partial
+// sums), the scale ring and checked tiles
 using TwoRowBlocksChunked = GemmConfig<WgmmaTilePolicy<256, 128, 2, 4>, Blockwise<1, 128, 128>,
                                        LayoutB::kNK, Epilogue<bf16>>;
 Status run_row_blocks(Gemm<TwoRowBlocksChunked>::Arguments const& a) {

@@ -154,7 +154,8 @@ struct TmaWgmmaRules {
     }
     return 0;
   }
-  static constexpr bool kPipelinedPromotion = kPromote && promote_chunks() > 0;
+  static constexpr bool kPipelinedPromotion =
+      kPromote && Shape::kAtomsM == 1 && promote_chunks() > 0;
   static constexpr int kPromoteChunks = kPipelinedPromotion ? promote_chunks() : 1;
   static constexpr int kAccumulatorRegisters =
       Shape::kAccumulators + (!kPromote             ? 0

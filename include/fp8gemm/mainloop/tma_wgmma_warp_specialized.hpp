@@ -114,12 +114,12 @@ struct TmaWgmmaMainloop {
     return 0;
   }
   /// Two partial-sum sets of one chunk of one m64 row block: the next item's wgmmas (the next
-  /// chunk, row block or k-block) are issued before the previous item is promoted, so the tensor
-  /// core is not idle while the FP32 adds run. With two row blocks per consumer (256 x 128:
-  /// 128 + 2 x 32 registers in n64 chunks; 256 x 64; the ping-pong 128 x 128) the items walk the
-  /// row blocks' chunks in turn. Where no pair of chunk sets fits, one set of a whole row block
-  /// (multiply_row_blocks), and the other consumer fills the gap.
-  static constexpr bool kPipelinedPromotion = kPromote && promote_chunks() > 0;
+  /// chunk or k-block) are issued before the previous item is promoted, so the tensor core is
+  /// not idle while the FP32 adds run. Two row blocks per consumer (256 x 128, 256 x 64, the
+  /// ping-pong 128 x 128) promote with one set of a whole row block (multiply_row_blocks), and
+  /// the other consumer fills the gap.
+  static constexpr bool kPipelinedPromotion =
+      kPromote && Policy::kAtomsM == 1 && promote_chunks() > 0;
   static constexpr int kPromoteChunks = kPipelinedPromotion ? promote_chunks() : 1;
   /// The scale ring (WgmmaBlockScales::ring_offset_a): the producer copies each k-block's
   /// Blockwise scales beside the stage's A and B tiles, the consumers read them from there. For

@@ -81,11 +81,10 @@ TEST(AutoGemmSelection, CandidatesAreFilteredAtCompileTime) {
   // Sm90: 3 decode + small + medium + default + large + mma.sync, then the nine table-only
   // tiles (five, and four two-consumer swapped ones); Blockwise drops the swapped policies (8-32
   // compile but ran slower than Sm90WgmmaSmallM, and the two-consumer ones are NotForBlockwise;
-  // 128 does not compile, W9) and 128 x 192 (a 128-wide scale block straddles its N tile) and
-  // takes its two 256 x 128 tiles (alone, A multicast), B as [K, N] every WGMMA one (mk_kn_mn is
-  // a compile error there).
+  // 128 does not compile, W9) and 128 x 192 (a 128-wide scale block straddles its N tile), B as
+  // [K, N] every WGMMA one (mk_kn_mn is a compile error there).
   static_assert(Sm90Auto::kCandidates == 17);
-  static_assert(Sm90AutoBlockwise::kCandidates == 10);
+  static_assert(Sm90AutoBlockwise::kCandidates == 8);
   static_assert(Sm90AutoKN::kCandidates == 1);
   static_assert(Cdna4Auto::kCandidates == 2 && Cdna3Auto::kCandidates == 1);
   EXPECT_EQ(Sm90AutoKN::candidate_short_name(0), "sm90_default");

@@ -234,8 +234,6 @@ TEST(WgmmaBlockScales, RingGivesTheGlobalLoadsScales) {
   // one past M)
   check_ring<WgmmaTilePolicy<256, 128, 2, 4>>(300 + 1);
   check_ring<WgmmaTilePolicy<256, 64, 2, 4>>(300);
-  // one consumer's two row blocks per tile (ping-pong), 132 floats of A's slot in one copy
-  check_ring<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>>(300 + 2);
 }
 
 /// Checked tiles (TmaWgmmaMainloop::products_normal, what the checker warps compute): the AND of
@@ -353,14 +351,13 @@ TEST(WgmmaBlockScales, RingWhereAScalesArePerRow) {
   static_assert(TmaWgmmaMainloop<Sm90WgmmaLarge<>, Blockwise<1, 128, 128>, 128>::kScaleRing);
   static_assert(!TmaWgmmaMainloop<Sm90WgmmaDefault<>, Blockwise<128, 128, 128>, 128>::kScaleRing);
   static_assert(!TmaWgmmaMainloop<Sm90WgmmaDefault<>, PerTensor, 128>::kScaleRing);
-  // two row blocks per consumer: the ring and checked tiles on 256 x 128; the ring alone on the
-  // ping-pong schedule (its consumer's 128 rows are two row blocks too; no checker warps there)
+  // two row blocks per consumer: the ring and checked tiles on the loop with one partial set;
+  // not the ping-pong schedule's (its consumer's 128 rows are two row blocks too)
   static_assert(TmaWgmmaMainloop<WgmmaTilePolicy<256, 128, 2, 4>, Blockwise<1, 128, 128>,
                                  128>::kCheckedTiles);
-  using PingPong128 =
-      TmaWgmmaMainloop<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
-                       Blockwise<1, 128, 128>, 128>;
-  static_assert(PingPong128::kScaleRing && !PingPong128::kCheckedTiles);
+  static_assert(
+      !TmaWgmmaMainloop<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
+                        Blockwise<1, 128, 128>, 128>::kScaleRing);
   // checked tiles in 2-CTA clusters: a stage is freed by the consumer warps of both CTAs (the
   // other CTA's producer writes it too), a flag slot by this CTA's alone (counting both hung
   // the first GPU run: the slot never came free)
@@ -458,21 +455,16 @@ TEST(WgmmaBlockScales, ChunkTakesTheScalesOfItsColumns) {
   }
 }
 
-// Which promoted WGMMA policies run the pipelined promotion (two partial-sum sets): every one
-// where two sets of a chunk fit, two row blocks per consumer included (256 x 128 in n64 chunks,
-// 256 x 64 and the ping-pong 128 x 128 in whole row blocks); none where nothing is promoted.
+// Which promoted WGMMA policies run the pipelined promotion (two partial-sum sets): the default
+// (chosen for it on the H200) and the decode policy; not two row blocks per consumer (256 x 128,
+// 256 x 64 and the ping-pong 128 x 128 promote with one set of a whole row block).
 static_assert(TmaWgmmaMainloop<Sm90WgmmaDefault<>, PerTensor, 128>::kPipelinedPromotion);
 static_assert(
     TmaWgmmaMainloop<Sm90WgmmaSmallM<>, Blockwise<1, 128, 128>, 128>::kPipelinedPromotion);
-using RowBlocks256x128 = TmaWgmmaMainloop<WgmmaTilePolicy<256, 128, 2, 4>, PerTensor, 128>;
-static_assert(RowBlocks256x128::kPipelinedPromotion && RowBlocks256x128::kPromoteChunks == 2 &&
-              RowBlocks256x128::kAccumulatorRegisters == 192);
-using RowBlocks256x64 = TmaWgmmaMainloop<WgmmaTilePolicy<256, 64, 2, 4>, PerTensor, 128>;
-static_assert(RowBlocks256x64::kPipelinedPromotion && RowBlocks256x64::kPromoteChunks == 1 &&
-              RowBlocks256x64::kAccumulatorRegisters == 128);
 static_assert(
-    TmaWgmmaMainloop<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
-                     Blockwise<1, 128, 128>, 128>::kPipelinedPromotion);
+    !TmaWgmmaMainloop<WgmmaTilePolicy<256, 128, 2, 4>, PerTensor, 128>::kPipelinedPromotion);
+static_assert(
+    !TmaWgmmaMainloop<WgmmaTilePolicy<256, 64, 2, 4>, PerTensor, 128>::kPipelinedPromotion);
 static_assert(!TmaWgmmaMainloop<Sm90WgmmaLarge<>, PerTensor, 0>::kPipelinedPromotion);
 // Wider tiles promote in chunks of N: the fewest chunks whose two partial-sum sets fit next to the
 // accumulators in 192 registers (64 + 2 x 64; 72 + 2 x 36; 96 + 2 x 48; 128 + 2 x 32).
@@ -493,8 +485,8 @@ static_assert(PromotedMainloop<256>::kPipelinedPromotion &&
 /// order, into set j % 2 for the j-th item, with the scale half (kb - kb_begin) % 2; it retires
 /// the items in the same order, each with the set and half it was issued with, item j right
 /// after item j + 1 is issued (one later group pending) and the last one after nothing more is
-/// (none pending). E = row blocks x chunks: 1 (128 x 128), 2 (256 x 64, 128 x 192), 4 (128 x
-/// 256, 256 x 128, the ping-pong 128 x 128); 1 to 9 k-blocks, from 0 and from 3.
+/// (none pending). E = the chunks of the consumer's one row block: 1 (128 x 128), 2 (128 x 192),
+/// 4 (128 x 256); 1 to 9 k-blocks, from 0 and from 3.
 template <class Mainloop>
 void check_walk() {
   constexpr int kE = Mainloop::Policy::kAtomsM * Mainloop::kPromoteChunks;
@@ -542,12 +534,8 @@ void check_walk() {
 TEST(WgmmaMainloop, PipelinedWalkIssuesAndRetiresEveryItemInOrder) {
   using Bw = Blockwise<1, 128, 128>;
   check_walk<TmaWgmmaMainloop<Sm90WgmmaDefault<>, PerTensor, 128>>();
-  check_walk<TmaWgmmaMainloop<WgmmaTilePolicy<256, 64, 2, 4>, PerTensor, 128>>();
   check_walk<TmaWgmmaMainloop<WgmmaTilePolicy<128, 192, 2, 4>, PerTensor, 128>>();
   check_walk<TmaWgmmaMainloop<Sm90WgmmaLarge<>, Bw, 128>>();
-  check_walk<TmaWgmmaMainloop<WgmmaTilePolicy<256, 128, 2, 4>, Bw, 128>>();
-  check_walk<TmaWgmmaMainloop<
-      WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>, Bw, 128>>();
 }
 
 /// The ping-pong schedule's skip over the other consumer's tile lands where n single steps land

@@ -144,10 +144,10 @@ struct Sm90Target {
   };
   /// Table-only tiles (GPU-tested in tests/gpu/gemm_wgmma_gpu_test.cu): swapped operands with 128
   /// rows of A (narrow N, or M = 65-128), 256 x 64 (narrow N at large M), 128 x 192 (wide N where
-  /// 256 leaves a poor last wave), and the ping-pong schedule at 128 x 128 and 64 x 256; for
-  /// Blockwise only, 256 x 128 (DeepGEMM's tile: two row blocks per consumer, each promoted in
-  /// two n64 chunks, with the scale ring and checked tiles), alone and in clusters of two along
-  /// N sharing A (multicast): docs/performance.md#sm90-256x128-blockwise.
+  /// 256 leaves a poor last wave), and the ping-pong schedule at 128 x 128 and 64 x 256. Not
+  /// 256 x 128 (DeepGEMM's Blockwise tile): with the scale ring and checked tiles, alone or A
+  /// multicast, it ran 5-14 % behind 128 x 256 at every shape timed
+  /// (docs/performance.md#sm90-256x128-blockwise).
   struct Decode128Info : TableOnly {
     static constexpr char const* kShortName = "sm90_wgmma_decode128";
   };
@@ -156,14 +156,6 @@ struct Sm90Target {
   };
   struct Tile128x192Info : TableOnly {
     static constexpr char const* kShortName = "sm90_wgmma_128x192";
-  };
-  struct Tile256x128Info : TableOnly {
-    static constexpr char const* kShortName = "sm90_wgmma_256x128";
-    static constexpr bool kBlockwiseOnly = true;
-  };
-  struct Tile256x128MulticastAInfo : TableOnly {
-    static constexpr char const* kShortName = "sm90_wgmma_256x128_mcA";
-    static constexpr bool kBlockwiseOnly = true;
   };
   struct PingPong128Info : TableOnly {
     static constexpr char const* kShortName = "sm90_wgmma_pingpong_128x128";
@@ -209,10 +201,6 @@ struct Sm90Target {
       Candidate<Sm90WgmmaDecode<128, EA, EB>, Decode128Info>,
       Candidate<WgmmaTilePolicy<256, 64, 2, 4, EA, EB>, Tile256x64Info>,
       Candidate<WgmmaTilePolicy<128, 192, 2, 4, EA, EB>, Tile128x192Info>,
-      Candidate<WgmmaTilePolicy<256, 128, 2, 4, EA, EB>, Tile256x128Info>,
-      Candidate<
-          WgmmaTilePolicy<256, 128, 2, 4, EA, EB, WgmmaSchedule::kCooperative, WgmmaMulticast::kA>,
-          Tile256x128MulticastAInfo>,
       Candidate<WgmmaTilePolicy<128, 128, 2, 6, EA, EB, WgmmaSchedule::kPingPong>, PingPong128Info>,
       Candidate<WgmmaTilePolicy<64, 256, 2, 5, EA, EB, WgmmaSchedule::kPingPong>,
                 PingPong64x256Info>,
