@@ -41,10 +41,10 @@ using TwoRowBlocksPipelined =
     GemmConfig<WgmmaTilePolicy<256, 64, 2, 4>, Blockwise<1, 64, 128>, LayoutB::kNK, Epilogue<bf16>>;
 // 256 x 128: two row blocks per consumer, one partial-sum set (128 accumulators + 64 partial
 // sums), the scale ring and checked tiles
-using TwoRowBlocksChunked = GemmConfig<WgmmaTilePolicy<256, 128, 2, 4>, Blockwise<1, 128, 128>,
+using TwoRowBlocks256x128 = GemmConfig<WgmmaTilePolicy<256, 128, 2, 4>, Blockwise<1, 128, 128>,
                                        LayoutB::kNK, Epilogue<bf16>>;
-Status run_row_blocks(Gemm<TwoRowBlocksChunked>::Arguments const& a) {
-  return Gemm<TwoRowBlocksChunked>::run(a);
+Status run_row_blocks(Gemm<TwoRowBlocks256x128>::Arguments const& a) {
+  return Gemm<TwoRowBlocks256x128>::run(a);
 }
 using PingPongPromoted =
     GemmConfig<WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>,
