@@ -15,7 +15,8 @@
 # launches per event pair that is about 0.2 s of wall time, as 0.1 s was with one launch).
 # profile: FP8GEMM_NCU_BENCHES (space-separated benchmark names): Nsight Compute (clocks left
 # alone) on one GEMM launch of each, after 30 of them, into ncu.txt; FP8GEMM_NCU_STALLS=1 adds
-# the per-reason warp stall ratios (metrics smsp__average_warps_issue_stalled_*; not yet run).
+# the per-reason warp stall ratios (metrics smsp__average_warps_issue_stalled_*);
+# FP8GEMM_NCU_DEEPGEMM (shapes MxNxK): the same on DeepGEMM's blockwise kernel (.carry/deepgemm.tgz).
 # power: FP8GEMM_POWER_BENCHES (space-separated benchmark names, required) each run alone with
 # --benchmark_min_time=FP8GEMM_POWER_MIN_TIME (default 0.5; the benchmark's time is elapsed / 10
 # launches, so at 8192^3 that is ~7 s of GPU load, ~13 s of wall time with the setup), with
@@ -74,6 +75,21 @@ within() {
     s=$(( FP8GEMM_DEADLINE - SECONDS > 1 ? FP8GEMM_DEADLINE - SECONDS : 1 ))
   fi
   echo "$s"
+}
+# build_deepgemm: DeepGEMM from .carry/deepgemm.tgz (h200_carry.sh, FP8GEMM_DEEPGEMM_DIR), built
+# here with the system GCC (the image's CXX, /opt/gcc, links a newer libstdc++ that crashes inside
+# the torch process), onto PYTHONPATH; returns the build's status (deepgemm_build.log).
+build_deepgemm() {
+  local dg=/tmp/deepgemm r lib
+  rm -rf "$dg" && mkdir -p "$dg" && tar xzf .carry/deepgemm.tgz -C "$dg"
+  (cd "$dg" && CC=/usr/bin/gcc CXX=/usr/bin/g++ DG_USE_LOCAL_VERSION=0 timeout "$(within 240)" \
+    python3 setup.py build) > "$out/deepgemm_build.log" 2>&1
+  r=$?
+  echo "DeepGEMM build exit $r: $(tail -1 "$out/deepgemm_build.log")"
+  lib=$(ls -d "$dg"/build/lib.* 2>/dev/null | head -1)
+  [[ -n $lib ]] && export PYTHONPATH=$lib${PYTHONPATH:+:$PYTHONPATH}
+  ldd "$lib"/deep_gemm/_C*.so 2>/dev/null | grep -E 'stdc' | tee "$out/deepgemm_ldd.txt"
+  return $r
 }
 # smi_start FILE: SM clock, power (and the time) sampled every 500 ms into FILE until smi_stop.
 # smi_stop FILE WHAT: stops it and prints the SM clock's min / median / max during WHAT.
@@ -252,17 +268,8 @@ if [[ $what == blockwise ]]; then
   # the torch process. FP8GEMM_BLOCKWISE_ARGS: more arguments of the bench (e.g. --shapes both).
   export FP8GEMM_TORCH_LIB_DIR=$PWD/.carry/torch PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
   export PYTHONUNBUFFERED=1 FP8GEMM_COMMIT="$(cat .carry/COMMIT 2>/dev/null || echo unknown)"
-  if [[ -f .carry/deepgemm.tgz ]]; then
-    dg=/tmp/deepgemm
-    rm -rf "$dg" && mkdir -p "$dg" && tar xzf .carry/deepgemm.tgz -C "$dg"
-    # a baseline: its failure is reported, and the bench runs without it
-    (cd "$dg" && CC=/usr/bin/gcc CXX=/usr/bin/g++ DG_USE_LOCAL_VERSION=0 timeout "$(within 240)" \
-      python3 setup.py build) > "$out/deepgemm_build.log" 2>&1
-    echo "DeepGEMM build exit $?: $(tail -1 "$out/deepgemm_build.log")"
-    lib=$(ls -d "$dg"/build/lib.* 2>/dev/null | head -1)
-    [[ -n $lib ]] && export PYTHONPATH=$lib:$PYTHONPATH
-    ldd "$lib"/deep_gemm/_C*.so 2>/dev/null | grep -E 'stdc' | tee "$out/deepgemm_ldd.txt"
-  fi
+  # a baseline: its failure is reported, and the bench runs without it
+  [[ -f .carry/deepgemm.tgz ]] && build_deepgemm
   smi_start "$out/blockwise_smi.csv"
   # shellcheck disable=SC2086  # a list of arguments
   timeout "$(within "${FP8GEMM_BENCH_TIMEOUT:-300}")" python3 bench/blockwise_bench.py \
@@ -273,20 +280,31 @@ if [[ $what == blockwise ]]; then
   tail -30 "$out/blockwise_bench.log"
 fi
 if [[ $what == profile ]]; then
+  # the GEMM kernels only (not the random fill): ours, cuBLASLt's (nvjet, xmma, cutlass), DeepGEMM's
+  ncu_args=(ncu --clock-control none -k 'regex:[Gg]emm|xmma|cutlass|nvjet|kernel_entry'
+    --launch-skip 30 --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis
+    --section LaunchStats --section Occupancy --section WarpStateStats --section SchedulerStats)
+  [[ ${FP8GEMM_NCU_STALLS:-0} == 1 ]] &&
+    ncu_args+=(--metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio')
   for b in ${FP8GEMM_NCU_BENCHES:-}; do
     echo "==== $b" >> "$out/ncu.txt"
-    # the GEMM kernels only (not the benchmark's random fill): ours, cuBLASLt's (nvjet, xmma, cutlass)
-    stalls=()
-    [[ ${FP8GEMM_NCU_STALLS:-0} == 1 ]] &&
-      stalls=(--metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio')
-    timeout 300 ncu --clock-control none -k 'regex:[Gg]emm|xmma|cutlass|nvjet|kernel_entry' "${stalls[@]}" \
-      --launch-skip 30 --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis \
-      --section LaunchStats --section Occupancy --section WarpStateStats --section SchedulerStats \
-      .carry/fp8gemm_bench --benchmark_filter="^$b/manual_time\$" --benchmark_min_time=0.002 \
-      --benchmark_repetitions=1 >> "$out/ncu.txt" 2>&1
+    timeout 300 "${ncu_args[@]}" .carry/fp8gemm_bench --benchmark_filter="^$b/manual_time\$" \
+      --benchmark_min_time=0.002 --benchmark_repetitions=1 >> "$out/ncu.txt" 2>&1
     r=$?; rc=$((rc | r))
     echo "ncu $b exit $r"
   done
+  # FP8GEMM_NCU_DEEPGEMM: shapes (MxNxK, space-separated) at which DeepGEMM's blockwise kernel
+  # (bench/deepgemm_profile.py, DeepGEMM built from .carry/deepgemm.tgz) gets the same sections
+  if [[ -n ${FP8GEMM_NCU_DEEPGEMM:-} && -f .carry/deepgemm.tgz ]] && build_deepgemm; then
+    export PYTHONUNBUFFERED=1 DG_PRINT_CONFIGS=1 PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
+    for shape in $FP8GEMM_NCU_DEEPGEMM; do
+      echo "==== deepgemm $shape" >> "$out/ncu.txt"
+      timeout "$(within 300)" "${ncu_args[@]}" python3 bench/deepgemm_profile.py "$shape" \
+        >> "$out/ncu.txt" 2>&1
+      r=$?; rc=$((rc | r))
+      echo "ncu deepgemm $shape exit $r"
+    done
+  fi
 fi
 if [[ $what == power ]]; then
   if [[ -z ${FP8GEMM_POWER_BENCHES:-} ]]; then
