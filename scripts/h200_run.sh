@@ -295,15 +295,22 @@ if [[ $what == profile ]]; then
   done
   # FP8GEMM_NCU_DEEPGEMM: shapes (MxNxK, space-separated) at which DeepGEMM's blockwise kernel
   # (bench/deepgemm_profile.py, DeepGEMM built from .carry/deepgemm.tgz) gets the same sections
-  if [[ -n ${FP8GEMM_NCU_DEEPGEMM:-} && -f .carry/deepgemm.tgz ]] && build_deepgemm; then
-    export PYTHONUNBUFFERED=1 DG_PRINT_CONFIGS=1 PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
-    for shape in $FP8GEMM_NCU_DEEPGEMM; do
-      echo "==== deepgemm $shape" >> "$out/ncu.txt"
-      timeout "$(within 300)" "${ncu_args[@]}" python3 bench/deepgemm_profile.py "$shape" \
-        >> "$out/ncu.txt" 2>&1
-      r=$?; rc=$((rc | r))
-      echo "ncu deepgemm $shape exit $r"
-    done
+  if [[ -n ${FP8GEMM_NCU_DEEPGEMM:-} ]]; then
+    if [[ ! -f .carry/deepgemm.tgz ]]; then
+      echo "ncu deepgemm: .carry/deepgemm.tgz not carried (h200_carry.sh FP8GEMM_DEEPGEMM_DIR), skipped"
+      rc=1
+    elif ! build_deepgemm; then
+      rc=1  # the build's exit and last line are printed above
+    else
+      export PYTHONUNBUFFERED=1 DG_PRINT_CONFIGS=1 PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
+      for shape in $FP8GEMM_NCU_DEEPGEMM; do
+        echo "==== deepgemm $shape" >> "$out/ncu.txt"
+        timeout "$(within 300)" "${ncu_args[@]}" python3 bench/deepgemm_profile.py "$shape" \
+          >> "$out/ncu.txt" 2>&1
+        r=$?; rc=$((rc | r))
+        echo "ncu deepgemm $shape exit $r"
+      done
+    fi
   fi
 fi
 if [[ $what == power ]]; then
