@@ -440,8 +440,8 @@ TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
   a.force_policy = "sm90_wgmma_decode64";
   EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_decode64");
   EXPECT_EQ(A::select(a).tier, Tier::kForced);
-  a.force_policy = "sm90_wgmma_default";  // 128 x 128: per-tensor only (per-channel: slower)
-  EXPECT_LT(A::select(a).index, 0);
+  a.force_policy = "sm90_wgmma_default";  // 128 x 128: the rows rule's per-tensor only, a
+  EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_default");  // forced name takes it for any
   a.force_policy = "sm90_wgmma_decode8";
   EXPECT_LT(A::select(a).index, 0);
   Status const st = A::can_implement(a);
@@ -471,23 +471,32 @@ TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
   EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_large");  // per-channel at K = 512
 
   // split-K for few tiles (modelled): 2 groups of 128 expected rows, N 1024 on 132 SMs: 2 x 1 x 4
-  // tiles of 128 x 256; K 7168 = 56 blocks: S = min(132 / 8, 56 / 4, 8) = 8
+  // tiles of 128 x 256, at most half the SMs, so 128 x 128 (the few-tiles rule): 2 x 1 x 8
+  // tiles; K 7168 = 56 blocks: S = min(132 / 16, 56 / 4, 8) = 8
   A::Arguments f;
   f.mode = GroupMode::kContiguous;
   f.problem = {256, 1024, 7168, 2};
   f.sm_count = 132;
-  EXPECT_EQ(pick(f, A::TypeTag<A>{}), "sm90_wgmma_large");
+  EXPECT_EQ(pick(f, A::TypeTag<A>{}), "sm90_wgmma_default");
+  EXPECT_NE(A::explain(f).find("few tiles: 8 expected tiles of 128 x 256 (sm90_wgmma_large) fill "
+                               "at most half of 132 SMs, so sm90_wgmma_default (128 x 128, 16 "
+                               "tiles)"),
+            std::string::npos)
+      << A::explain(f);
   EXPECT_EQ(A::select(f).split_k, 1);  // opt-in (max_split_k = 1 by default)
   f.max_split_k = 8;
   EXPECT_EQ(A::select(f).split_k, 8);
   EXPECT_NE(A::explain(f).find("split_k 8 [table]"), std::string::npos) << A::explain(f);
-  EXPECT_NE(A::explain(f).find("split-K 8: 8 expected tiles on 132 SMs"), std::string::npos);
+  EXPECT_NE(A::explain(f).find("split-K 8: 16 expected tiles on 132 SMs"), std::string::npos);
   A::Arguments eight = f;
   eight.split_k = 8;
   EXPECT_EQ(A::workspace_size(f), A::Base::workspace_size(eight));
   EXPECT_GT(A::workspace_size(f), std::size_t(8) * 256 * 1024 * sizeof(float));
-  f.sm_count = 40;  // 40 / 8 = 5 splits
-  EXPECT_EQ(A::select(f).split_k, 5);
+  f.sm_count = 40;  // 8 tiles of 128 x 256 <= 20: 128 x 128, 16 tiles; 40 / 16 = 2 splits
+  EXPECT_EQ(pick(f, A::TypeTag<A>{}), "sm90_wgmma_default");
+  EXPECT_EQ(A::select(f).split_k, 2);
+  f.sm_count = 15;  // 8 tiles of 128 x 256 > 7.5: the rows rule's pick
+  EXPECT_EQ(pick(f, A::TypeTag<A>{}), "sm90_wgmma_large");
   f.sm_count = 132;
   f.problem.k = 896;  // 7 K blocks: whole tiles
   EXPECT_EQ(A::select(f).split_k, 1);
@@ -521,6 +530,55 @@ TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
   f.problem.m = 1024;  // 16 MiB per split: as many as the rule asks (<= 4)
   EXPECT_GE(A::select(f).split_k, 2);
   EXPECT_LE(A::select(f).split_k, 4);
+}
+
+/// The few-tiles rule (docs/grouped.md#few-tiles): 128 x 128 where the rows rule's 128 x 256
+/// tiles fill at most half the SMs, for every granularity; the boundary at exactly half; not for
+/// a forced name, and not where the pick is not 128 rows tall.
+TEST(AutoGroupedGemm, Sm90FewTiles) {
+  using C = AutoGroupedGemm<selection::Sm90Target, e4m3fn, e4m3fn, PerChannel, Epilogue<bf16>>;
+  using B = AutoGroupedGemm<selection::Sm90Target, e4m3fn, e4m3fn, Blockwise<1, 128, 128>,
+                            Epilogue<bf16>>;
+  using T = AutoGroupedGemm<selection::Sm90Target, e4m3fn, e4m3fn, PerTensor, Epilogue<fp16>>;
+  auto pick = [](auto const& args, auto tag) {
+    using Auto = typename decltype(tag)::type;
+    return Auto::candidate_short_name(Auto::select(args).index);
+  };
+  // the measured case: 2 experts of about 115 rows, N 2048, K 7168: 2 x 1 x 8 = 16 tiles of
+  // 128 x 256 on 132 SMs
+  C::Arguments c;
+  c.mode = GroupMode::kContiguous;
+  c.problem = {230, 2048, 7168, 2};
+  c.sm_count = 132;
+  EXPECT_EQ(pick(c, C::TypeTag<C>{}), "sm90_wgmma_default") << C::explain(c);
+  EXPECT_EQ(C::select(c).tier, Tier::kTable);
+  // 66 tiles = half of 132: still few (2 groups x 1 x 33 tiles at N = 8448); 68 tiles: not
+  c.problem.n = 33 * 256;
+  EXPECT_EQ(pick(c, C::TypeTag<C>{}), "sm90_wgmma_default") << C::explain(c);
+  c.problem.n = 34 * 256;
+  EXPECT_EQ(pick(c, C::TypeTag<C>{}), "sm90_wgmma_large") << C::explain(c);
+  c.problem.n = 2048;
+  c.force_policy = "sm90_wgmma_large";  // a forced name is taken as given
+  EXPECT_EQ(pick(c, C::TypeTag<C>{}), "sm90_wgmma_large");
+  c.force_policy = nullptr;
+  c.expected_m = 40;  // the swapped decode tile (40 columns of M): never narrowed
+  EXPECT_EQ(pick(c, C::TypeTag<C>{}), "sm90_wgmma_decode64");
+  // Blockwise and per-tensor (above K = 1024) alike; masked: the expected rows decide
+  B::Arguments b;
+  b.mode = GroupMode::kMasked;
+  b.problem = {1024, 2048, 7168, 4};
+  b.expected_m = 200;  // 4 x 2 x 8 = 64 tiles of 128 x 256
+  b.sm_count = 132;
+  EXPECT_EQ(pick(b, B::TypeTag<B>{}), "sm90_wgmma_default") << B::explain(b);
+  b.expected_m = 300;  // 4 x 3 x 8 = 96
+  EXPECT_EQ(pick(b, B::TypeTag<B>{}), "sm90_wgmma_large") << B::explain(b);
+  T::Arguments t;
+  t.mode = GroupMode::kBatched;
+  t.problem = {256, 1024, 4096, 8};  // 8 x 2 x 4 = 64 tiles
+  t.sm_count = 132;
+  EXPECT_EQ(pick(t, T::TypeTag<T>{}), "sm90_wgmma_default") << T::explain(t);
+  t.problem.l = 9;  // 72
+  EXPECT_EQ(pick(t, T::TypeTag<T>{}), "sm90_wgmma_large") << T::explain(t);
 }
 
 }  // namespace

@@ -404,8 +404,9 @@ TEST(GroupedGemmOnGpu, BadCountsWriteNothingAndAreReported) {
 }
 
 /// AutoGroupedGemm<Sm90Target>, per-channel: its choices at about 2, 40, 200 and 600 expected rows
-/// per group (the 16- and 64-column swapped tiles, then 128 x 256 twice: a partial tile row and
-/// whole ones) run through AutoGroupedGemm::run and match FP64 per group.
+/// per group (the 16- and 64-column swapped tiles; at 200 rows 128 x 128, the few-tiles rule's
+/// (12 x 2 x 2 tiles of 128 x 256 on 132 SMs); at 600 128 x 256) run through AutoGroupedGemm::run
+/// and match FP64 per group.
 TEST(GroupedGemmOnGpu, AutoGroupedChoicesMatchFp64) {
   using Auto = AutoGroupedGemm<selection::Sm90Target, e4m3fn, e4m3fn, PerChannel, Epilogue<bf16>>;
   for (int mean : {2, 40, 200, 600}) {

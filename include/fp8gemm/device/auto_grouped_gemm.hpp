@@ -46,8 +46,12 @@ struct GroupedCompilingCandidates<std::tuple<Cs...>, Granularity, ConfigOf> {
 /// GroupedGemm<GemmConfig<Policy, Granularity, kNK, Epilogue, Accumulation>>, Policy chosen per
 /// call among Target's grouped candidates: the first, in the target's order, whose largest
 /// expected rows per group (kMaxExpectedM) holds the call's, and whose largest K (kMaxK, where it
-/// has one) the call's K. On sm_90 that order was measured on the H200 and the H100 (tier
-/// "table"); on CDNA one policy per granularity, unmeasured (tier "default").
+/// has one) the call's K (the rows rule; an Info with kRowsRulePerTensorOnly only for per-tensor
+/// scales). Then the few-tiles rule: where that pick's expected tiles fill at most half the SMs,
+/// the first candidate marked kFewTiles with the same BlockM and a narrower BlockN whose tiles
+/// still fit one wave runs instead (more SMs busy at about the same rate per tile). On sm_90 that
+/// order was measured on the H200 and the H100 (tier "table"); on CDNA one policy per granularity,
+/// unmeasured (tier "default").
 template <class Target, class EA, class EB, class Granularity, class EpilogueT,
           class Accumulation = AtomDefaultAccumulation>
 class AutoGroupedGemm {
@@ -64,9 +68,11 @@ class AutoGroupedGemm {
                 "granularity and accumulation (config_why_not names each one's rule)");
   template <int I>
   using CandidateConfig = ConfigOf<std::tuple_element_t<I, Candidates>>;
-  static_assert(std::tuple_element_t<kCandidates - 1, Candidates>::kMaxExpectedM == INT32_MAX,
-                "the last grouped candidate that compiles must take any rows (select() falls "
-                "back to it)");
+  static_assert(std::tuple_element_t<kCandidates - 1, Candidates>::kMaxExpectedM == INT32_MAX &&
+                    !selection::IsRowsRulePerTensorOnly<
+                        std::tuple_element_t<kCandidates - 1, Candidates>>::value,
+                "the last grouped candidate that compiles must take any rows for any granularity "
+                "(select() falls back to it)");
   /// Every candidate's GroupedGemm has the same Arguments (they depend on the types only).
   using Base = GroupedGemm<CandidateConfig<0>>;
 
@@ -119,7 +125,7 @@ class AutoGroupedGemm {
     } else {
       c.index = kCandidates - 1;  // the last takes any rows and any K (static_asserts)
       for (int i = 0; i < kCandidates; ++i)
-        if (rows <= max_expected_m()[i] && args.problem.k <= max_k()[i]) {
+        if (rows_rule_takes()[i] && rows <= max_expected_m()[i] && args.problem.k <= max_k()[i]) {
           c.index = i;
           break;
         }
@@ -137,6 +143,7 @@ class AutoGroupedGemm {
                                          : ", K " + std::to_string(args.problem.k) +
                                                " <= " + std::to_string(max_k()[c.index])) +
           env_note;
+      choose_few_tiles(args, rows, c);
     }
     if (c.index >= 0) {
       c.name = candidate_name(c.index), c.short_name = short_names()[c.index];
@@ -244,6 +251,70 @@ class AutoGroupedGemm {
     static int const k[] = {MaxK<std::tuple_element_t<Is, Candidates>>::value...};
     return k;
   }
+  /// Whether the rows rule may take each candidate for this granularity (an Info with
+  /// kRowsRulePerTensorOnly: per-tensor only; the few-tiles rule and a forced name take it for
+  /// any granularity).
+  static bool const* rows_rule_takes() {
+    return rows_rule_takes_impl(std::make_index_sequence<kCandidates>{});
+  }
+  template <std::size_t... Is>
+  static bool const* rows_rule_takes_impl(std::index_sequence<Is...>) {
+    static bool const t[] = {
+        (!selection::IsRowsRulePerTensorOnly<std::tuple_element_t<Is, Candidates>>::value ||
+         std::is_same_v<Granularity, PerTensor>)...};
+    return t;
+  }
+  static bool const* few_tiles() { return few_tiles_impl(std::make_index_sequence<kCandidates>{}); }
+  template <std::size_t... Is>
+  static bool const* few_tiles_impl(std::index_sequence<Is...>) {
+    static bool const f[] = {selection::IsFewTiles<std::tuple_element_t<Is, Candidates>>::value...};
+    return f;
+  }
+  /// A candidate's tile.
+  struct Tile {
+    int bm, bn, bk;
+    bool ping_pong;
+  };
+  static Tile tile_of(int index) {
+    return visit(index, [](auto tag) {
+      using Config = typename decltype(tag)::type;
+      using P = typename Config::Policy;
+      return Tile{P::kBlockM, P::kBlockN, P::kBlockK,
+                  GroupedGemm<Config>::Kernel::TileScheduler::kPingPong};
+    });
+  }
+  /// Tiles of the call at `rows` expected rows per group: groups x ceil(rows / BlockM) x
+  /// ceil(N / BlockN).
+  static std::int64_t expected_tiles(Arguments const& args, int rows, Tile const& t) {
+    return std::int64_t(args.problem.l) * ((std::int64_t(rows) + t.bm - 1) / t.bm) *
+           ((std::int64_t(args.problem.n) + t.bn - 1) / t.bn);
+  }
+  /// The few-tiles rule (after the rows rule, not for a forced name): where the pick's expected
+  /// tiles fill at most half the planned SMs, the first kFewTiles candidate with the same BlockM
+  /// and a narrower BlockN whose expected tiles still fit one wave. With half the SMs idle, a
+  /// narrower tile puts more of them to work at about the same rate per tile; measured (H100,
+  /// docs/grouped.md#few-tiles) at 2 experts of about 115 rows, N 2048, K 7168, per-channel:
+  /// 128 x 128 27.1 against 128 x 256 45.6 us.
+  static void choose_few_tiles(Arguments const& args, int rows, Choice& c) {
+    if (c.index < 0 || rows < 1 || args.problem.n < 1 || args.problem.l < 1) return;
+    int const sms = planned_sms(args);
+    Tile const pick = tile_of(c.index);
+    std::int64_t const tiles = expected_tiles(args, rows, pick);
+    if (tiles * 2 > sms) return;
+    for (int i = 0; i < kCandidates; ++i) {
+      if (i == c.index || !few_tiles()[i]) continue;
+      Tile const t = tile_of(i);
+      if (t.bm != pick.bm || t.bn >= pick.bn || expected_tiles(args, rows, t) > sms) continue;
+      c.reason += "; few tiles: " + std::to_string(tiles) + " expected tiles of " +
+                  std::to_string(pick.bm) + " x " + std::to_string(pick.bn) + " (" +
+                  short_names()[c.index] + ") fill at most half of " + std::to_string(sms) +
+                  " SMs, so " + short_names()[i] + " (" + std::to_string(t.bm) + " x " +
+                  std::to_string(t.bn) + ", " + std::to_string(expected_tiles(args, rows, t)) +
+                  " tiles)";
+      c.index = i;
+      return;
+    }
+  }
   /// The arguments GroupedGemm gets for choice c: its split_k.
   static Arguments chosen(Arguments args, Choice const& c) {
     args.split_k = c.split_k;
@@ -264,24 +335,13 @@ class AutoGroupedGemm {
       c.reason += "; split_k " + std::to_string(c.split_k) + " (Arguments::split_k)";
       return;
     }
-    struct Tile {
-      int bm, bn, bk;
-      bool ping_pong;
-    };
-    Tile const tile = visit(c.index, [](auto tag) {
-      using Config = typename decltype(tag)::type;
-      using P = typename Config::Policy;
-      return Tile{P::kBlockM, P::kBlockN, P::kBlockK,
-                  GroupedGemm<Config>::Kernel::TileScheduler::kPingPong};
-    });
-    int const bm = tile.bm, bn = tile.bn, bk = tile.bk;
+    Tile const tile = tile_of(c.index);
     bool const planned = args.mode != GroupMode::kBatched || args.workspace != nullptr;
     if (!planned || tile.ping_pong || rows < 1 || args.problem.n < 1 || args.problem.k < 1 ||
         args.max_split_k < 2)
       return;
-    std::int64_t const tiles = std::int64_t(args.problem.l) * ((rows + bm - 1) / bm) *
-                               ((std::int64_t(args.problem.n) + bn - 1) / bn);
-    int const k_blocks = (args.problem.k + bk - 1) / bk;
+    std::int64_t const tiles = expected_tiles(args, rows, tile);
+    int const k_blocks = (args.problem.k + tile.bk - 1) / tile.bk;
     if (tiles * 2 > c.sm_count || k_blocks < 8) return;
     std::int64_t split = c.sm_count / tiles;
     if (split > k_blocks / 4) split = k_blocks / 4;

@@ -38,18 +38,22 @@ struct IsNotBlockwise : std::false_type {};
 template <class C>
 struct IsNotBlockwise<C, std::void_t<decltype(C::kNotBlockwise)>>
     : std::bool_constant<C::kNotBlockwise> {};
-/// Whether a candidate is for per-tensor scales only (its Info's kPerTensorOnly).
+/// AutoGroupedGemm's flags: its rows rule takes the candidate for per-tensor scales only
+/// (kRowsRulePerTensorOnly); its few-tiles rule may take it (kFewTiles).
 template <class C, class = void>
-struct IsPerTensorOnly : std::false_type {};
+struct IsRowsRulePerTensorOnly : std::false_type {};
 template <class C>
-struct IsPerTensorOnly<C, std::void_t<decltype(C::kPerTensorOnly)>>
-    : std::bool_constant<C::kPerTensorOnly> {};
-/// Whether candidate C takes scales of Granularity (by those three flags).
+struct IsRowsRulePerTensorOnly<C, std::void_t<decltype(C::kRowsRulePerTensorOnly)>>
+    : std::bool_constant<C::kRowsRulePerTensorOnly> {};
+template <class C, class = void>
+struct IsFewTiles : std::false_type {};
+template <class C>
+struct IsFewTiles<C, std::void_t<decltype(C::kFewTiles)>> : std::bool_constant<C::kFewTiles> {};
+/// Whether candidate C takes scales of Granularity (by those two flags).
 template <class C, class Granularity>
 constexpr bool takes_granularity() {
   return (!IsBlockwiseOnly<C>::value || IsBlockwise<Granularity>::value) &&
-         (!IsNotBlockwise<C>::value || !IsBlockwise<Granularity>::value) &&
-         (!IsPerTensorOnly<C>::value || std::is_same_v<Granularity, PerTensor>);
+         (!IsNotBlockwise<C>::value || !IsBlockwise<Granularity>::value);
 }
 
 /// One efficiency whatever the classes.
@@ -218,9 +222,10 @@ struct Sm90Target {
   /// the 64-column one (H200); above 64 rows the 128 x 256 tile, ahead of 128 x 128 in every
   /// contiguous case measured with K >= 768 (H100, bf16 C, 96-8192 rows per group: 1.01-1.91x),
   /// except per-tensor at short K: 128 x 128 3-6 % ahead at K = 512, 5 % behind at 1536 (so up to
-  /// K = 1024). Masked calls with under two waves of 128 x 256 tiles lose up to 2.2 % on it.
-  /// Blockwise takes no swapped tile (NotForBlockwise: slower): 64 x 64 below 64 rows (the dense
-  /// table's choice).
+  /// K = 1024). Masked calls with under two waves of 128 x 256 tiles lose up to 2.2 % on it;
+  /// where its tiles fill at most half the SMs, 128 x 128 runs instead (AutoGroupedGemm's
+  /// few-tiles rule, GroupedDefaultInfo). Blockwise takes no swapped tile (NotForBlockwise:
+  /// slower): 64 x 64 below 64 rows (the dense table's choice).
   struct GroupedDecode16Info : NotForBlockwise {
     static constexpr char const* kShortName = "sm90_wgmma_decode16";
     static constexpr int kMaxExpectedM = 16;
@@ -233,11 +238,16 @@ struct Sm90Target {
     static constexpr char const* kShortName = "sm90_wgmma_small_m";
     static constexpr int kMaxExpectedM = 64;
   };
-  struct GroupedShortKInfo {
+  /// 128 x 128: by rows only per-tensor up to K = 1024; for every granularity where the rows
+  /// rule's 128 x 256 tiles would fill at most half the SMs (kFewTiles: the same tiles in one
+  /// wave at twice the count; H100, 2 experts of about 115 rows, N 2048, K 7168, per-channel:
+  /// 27.1 against 45.6 us, docs/grouped.md#few-tiles).
+  struct GroupedDefaultInfo {
     static constexpr char const* kShortName = "sm90_wgmma_default";
     static constexpr int kMaxExpectedM = INT32_MAX;
     static constexpr int kMaxK = 1024;
-    static constexpr bool kPerTensorOnly = true;
+    static constexpr bool kRowsRulePerTensorOnly = true;
+    static constexpr bool kFewTiles = true;
   };
   struct GroupedLargeInfo {
     static constexpr char const* kShortName = "sm90_wgmma_large";
@@ -247,7 +257,7 @@ struct Sm90Target {
   using GroupedCandidates = std::tuple<Candidate<Sm90WgmmaDecode<16, EA, EB>, GroupedDecode16Info>,
                                        Candidate<Sm90WgmmaDecode<64, EA, EB>, GroupedDecodeInfo>,
                                        Candidate<Sm90WgmmaSmallM<EA, EB>, GroupedSmallMInfo>,
-                                       Candidate<Sm90WgmmaDefault<EA, EB>, GroupedShortKInfo>,
+                                       Candidate<Sm90WgmmaDefault<EA, EB>, GroupedDefaultInfo>,
                                        Candidate<Sm90WgmmaLarge<EA, EB>, GroupedLargeInfo>>;
   static constexpr bool kGroupedMeasured = true;
 };
