@@ -9,15 +9,20 @@ kernel on all rows, as times and ratios (loop time / ours).
 import json
 import sys
 
-# AutoGroupedGemm<Sm90Target>'s rule (selection/targets.hpp: kMaxExpectedM), by the entry names
+# AutoGroupedGemm<Sm90Target>'s rule (selection/targets.hpp: kMaxExpectedM; the few-tiles rule,
+# docs/grouped.md#few-tiles, where groups, n and sms are given), by the entry names
 # fp8gemm_grouped_bench gives those policies.
-def auto_pick(mean_rows, granularity, k):
+def auto_pick(mean_rows, granularity, k, groups=None, n=None, sms=None):
     if mean_rows <= 64:
         if granularity == "blockwise":
             return "small_64x64"
         return "decode16" if mean_rows <= 16 else "decode64"
     if granularity == "per_tensor" and k <= 1024:
         return "default_128x128"
+    if groups and n and sms:
+        tiles = groups * -(-int(round(mean_rows)) // 128) * -(-n // 256)
+        if 2 * tiles <= sms:
+            return "default_128x128"
     return "large_128x256"
 
 
@@ -31,7 +36,7 @@ def main(path):
         e = {x["name"]: x["median_us"] for x in c["entries"]}
         rows = sum(c["rows"])
         mean = rows / c["groups"]
-        pick = auto_pick(mean, c["granularity"], c["k"])
+        pick = auto_pick(mean, c["granularity"], c["k"], c["groups"], c.get("n"), d.get("sms"))
         ours = {k: v for k, v in e.items() if not k.startswith("cublaslt")
                 and k != "dense_large_all_rows" and not k.endswith("_direct")}
         best = min(ours, key=ours.get)

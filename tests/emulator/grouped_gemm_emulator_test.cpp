@@ -470,9 +470,8 @@ TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
   a.problem = {128, 7168, 512, 64};
   EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_large");  // per-channel at K = 512
 
-  // split-K for few tiles (modelled): 2 groups of 128 expected rows, N 1024 on 132 SMs: 2 x 1 x 4
-  // tiles of 128 x 256, at most half the SMs, so 128 x 128 (the few-tiles rule): 2 x 1 x 8
-  // tiles; K 7168 = 56 blocks: S = min(132 / 16, 56 / 4, 8) = 8
+  // few tiles: 2 groups of 128 expected rows, N 1024 on 132 SMs: 2 x 1 x 4 tiles of 128 x 256,
+  // at most half the SMs, so 128 x 128 (2 x 1 x 8 tiles), whole: no automatic split there
   A::Arguments f;
   f.mode = GroupMode::kContiguous;
   f.problem = {256, 1024, 7168, 2};
@@ -483,20 +482,31 @@ TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
                                "tiles)"),
             std::string::npos)
       << A::explain(f);
+  f.max_split_k = 8;
+  EXPECT_EQ(A::select(f).split_k, 1) << A::explain(f);
+  f.split_k = 3;  // the caller's split is taken as given, on the narrowed tile too
+  EXPECT_EQ(A::select(f).split_k, 3);
+  EXPECT_EQ(pick(f, A::TypeTag<A>{}), "sm90_wgmma_default");
+  f.split_k = 1, f.max_split_k = 1;
+  f.sm_count = 15;  // 8 tiles of 128 x 256 > 15 / 2: the rows rule's pick
+  EXPECT_EQ(pick(f, A::TypeTag<A>{}), "sm90_wgmma_large");
+  f.sm_count = 132;
+
+  // split-K for few tiles (modelled), on 128 x 256 named (a forced name is not narrowed): 2 x 1 x
+  // 4 tiles; K 7168 = 56 blocks: S = min(132 / 8, 56 / 4, 8) = 8
+  f.force_policy = "sm90_wgmma_large";
+  EXPECT_EQ(pick(f, A::TypeTag<A>{}), "sm90_wgmma_large");
   EXPECT_EQ(A::select(f).split_k, 1);  // opt-in (max_split_k = 1 by default)
   f.max_split_k = 8;
   EXPECT_EQ(A::select(f).split_k, 8);
-  EXPECT_NE(A::explain(f).find("split_k 8 [table]"), std::string::npos) << A::explain(f);
-  EXPECT_NE(A::explain(f).find("split-K 8: 16 expected tiles on 132 SMs"), std::string::npos);
+  EXPECT_NE(A::explain(f).find("split_k 8 [forced]"), std::string::npos) << A::explain(f);
+  EXPECT_NE(A::explain(f).find("split-K 8: 8 expected tiles on 132 SMs"), std::string::npos);
   A::Arguments eight = f;
   eight.split_k = 8;
   EXPECT_EQ(A::workspace_size(f), A::Base::workspace_size(eight));
   EXPECT_GT(A::workspace_size(f), std::size_t(8) * 256 * 1024 * sizeof(float));
-  f.sm_count = 40;  // 8 tiles of 128 x 256 <= 20: 128 x 128, 16 tiles; 40 / 16 = 2 splits
-  EXPECT_EQ(pick(f, A::TypeTag<A>{}), "sm90_wgmma_default");
-  EXPECT_EQ(A::select(f).split_k, 2);
-  f.sm_count = 15;  // 8 tiles of 128 x 256 > 7.5: the rows rule's pick
-  EXPECT_EQ(pick(f, A::TypeTag<A>{}), "sm90_wgmma_large");
+  f.sm_count = 40;  // 40 / 8 = 5 splits
+  EXPECT_EQ(A::select(f).split_k, 5);
   f.sm_count = 132;
   f.problem.k = 896;  // 7 K blocks: whole tiles
   EXPECT_EQ(A::select(f).split_k, 1);
@@ -579,6 +589,9 @@ TEST(AutoGroupedGemm, Sm90FewTiles) {
   EXPECT_EQ(pick(t, T::TypeTag<T>{}), "sm90_wgmma_default") << T::explain(t);
   t.problem.l = 9;  // 72
   EXPECT_EQ(pick(t, T::TypeTag<T>{}), "sm90_wgmma_large") << T::explain(t);
+  // a huge hint: the tile count saturates, never wraps into "few"
+  c.expected_m = INT32_MAX, c.problem = {INT32_MAX, INT32_MAX, 7168, INT32_MAX};
+  EXPECT_EQ(pick(c, C::TypeTag<C>{}), "sm90_wgmma_large") << C::explain(c);
 }
 
 }  // namespace

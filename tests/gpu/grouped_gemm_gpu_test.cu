@@ -419,6 +419,8 @@ TEST(GroupedGemmOnGpu, AutoGroupedChoicesMatchFp64) {
     Choice const choice = Auto::select(probe);
     ASSERT_GE(choice.index, 0) << choice.reason;
     std::cout << "  " << Auto::explain(probe) << "\n";
+    if (mean == 200 && 48 <= Auto::planned_sms(probe) / 2)  // 12 x 2 x 2 tiles of 128 x 256
+      EXPECT_EQ(Auto::candidate_short_name(choice.index), "sm90_wgmma_default") << choice.reason;
     Auto::visit(choice.index, [&](auto tag) {
       using Config = typename decltype(tag)::type;
       GroupedProblem<Config> const p(c);

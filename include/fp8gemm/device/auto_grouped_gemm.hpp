@@ -106,8 +106,9 @@ class AutoGroupedGemm {
     std::string forced = args.force_policy != nullptr ? args.force_policy : "";
     std::string by = "Arguments::force_policy";
     std::string env_note;
-    if (forced.empty()) {  // the environment pins only names of grouped candidates (it is also
-                           // AutoGemm's: a dense-only name there is not an error here)
+    bool narrowed = false;  // the few-tiles rule replaced the rows rule's pick
+    if (forced.empty()) {   // the environment pins only names of grouped candidates (it is also
+                            // AutoGemm's: a dense-only name there is not an error here)
       std::string const env = selection::environment().force_policy;
       if (!env.empty() && find_candidate(env) >= 0)
         forced = env, by = "FP8GEMM_FORCE_POLICY";
@@ -143,16 +144,16 @@ class AutoGroupedGemm {
                                          : ", K " + std::to_string(args.problem.k) +
                                                " <= " + std::to_string(max_k()[c.index])) +
           env_note;
-      choose_few_tiles(args, rows, c);
+      narrowed = choose_few_tiles(args, rows, c);
     }
     if (c.index >= 0) {
       c.name = candidate_name(c.index), c.short_name = short_names()[c.index];
-      choose_split(args, rows, c);
+      choose_split(args, rows, narrowed, c);
     }
     if (selection::environment().print_choices) {  // each new choice once
       selection::ChoiceKey key;
       key.m = rows, key.n = args.problem.n, key.k = args.problem.k, key.l = args.problem.l;
-      key.split_k = args.split_k, key.sm_count = args.sm_count;
+      key.split_k = args.split_k, key.sm_count = planned_sms(args);
       key.forced_name_hash = std::hash<std::string>{}(forced);
       static selection::ChoiceCache printed;
       if (printed.insert(key, c)) std::fprintf(stderr, "%s\n", describe(args, c).c_str());
@@ -285,9 +286,18 @@ class AutoGroupedGemm {
   }
   /// Tiles of the call at `rows` expected rows per group: groups x ceil(rows / BlockM) x
   /// ceil(N / BlockN).
+  /// Saturates at INT64_MAX (expected_m is a hint: any int).
   static std::int64_t expected_tiles(Arguments const& args, int rows, Tile const& t) {
-    return std::int64_t(args.problem.l) * ((std::int64_t(rows) + t.bm - 1) / t.bm) *
-           ((std::int64_t(args.problem.n) + t.bn - 1) / t.bn);
+    std::int64_t const f[3] = {
+        args.problem.l < 1 ? 0 : std::int64_t(args.problem.l),
+        rows < 1 ? 0 : (std::int64_t(rows) + t.bm - 1) / t.bm,
+        args.problem.n < 1 ? 0 : (std::int64_t(args.problem.n) + t.bn - 1) / t.bn};
+    std::int64_t tiles = 1;
+    for (std::int64_t x : f) {
+      if (x != 0 && tiles > INT64_MAX / x) return INT64_MAX;
+      tiles *= x;
+    }
+    return tiles;
   }
   /// The few-tiles rule (after the rows rule, not for a forced name): where the pick's expected
   /// tiles fill at most half the planned SMs, the first kFewTiles candidate with the same BlockM
@@ -295,12 +305,13 @@ class AutoGroupedGemm {
   /// narrower tile puts more of them to work at about the same rate per tile; measured (H100,
   /// docs/grouped.md#few-tiles) at 2 experts of about 115 rows, N 2048, K 7168, per-channel:
   /// 128 x 128 27.1 against 128 x 256 45.6 us.
-  static void choose_few_tiles(Arguments const& args, int rows, Choice& c) {
-    if (c.index < 0 || rows < 1 || args.problem.n < 1 || args.problem.l < 1) return;
+  /// Returns whether it replaced the pick.
+  static bool choose_few_tiles(Arguments const& args, int rows, Choice& c) {
+    if (c.index < 0 || rows < 1 || args.problem.n < 1 || args.problem.l < 1) return false;
     int const sms = planned_sms(args);
     Tile const pick = tile_of(c.index);
     std::int64_t const tiles = expected_tiles(args, rows, pick);
-    if (tiles * 2 > sms) return;
+    if (tiles > sms / 2) return false;  // tiles * 2 > sms, without overflow (sms >= 1)
     for (int i = 0; i < kCandidates; ++i) {
       if (i == c.index || !few_tiles()[i]) continue;
       Tile const t = tile_of(i);
@@ -312,8 +323,9 @@ class AutoGroupedGemm {
                   std::to_string(t.bn) + ", " + std::to_string(expected_tiles(args, rows, t)) +
                   " tiles)";
       c.index = i;
-      return;
+      return true;
     }
+    return false;
   }
   /// The arguments GroupedGemm gets for choice c: its split_k.
   static Arguments chosen(Arguments args, Choice const& c) {
@@ -326,9 +338,10 @@ class AutoGroupedGemm {
   /// at least 4 K blocks each: more work items in flight, against one more kernel that adds the
   /// S partial sums. Not where their workspace (S x every row of flattened A x N floats: a masked
   /// call's whole capacity) would pass kMaxAutoPartialBytes, nor for ping-pong candidates (whole
-  /// tiles) or a batched call without a workspace.
+  /// tiles), a batched call without a workspace, or a pick the few-tiles rule made (`narrowed`:
+  /// its whole tiles ran faster than every split measured, docs/grouped.md#few-tiles).
   static constexpr std::size_t kMaxAutoPartialBytes = std::size_t(64) << 20;
-  static void choose_split(Arguments const& args, int rows, Choice& c) {
+  static void choose_split(Arguments const& args, int rows, bool narrowed, Choice& c) {
     c.sm_count = planned_sms(args);
     if (args.split_k != 1) {
       c.split_k = args.split_k;  // GroupedGemm::can_implement refuses one below 1, in words
@@ -337,12 +350,12 @@ class AutoGroupedGemm {
     }
     Tile const tile = tile_of(c.index);
     bool const planned = args.mode != GroupMode::kBatched || args.workspace != nullptr;
-    if (!planned || tile.ping_pong || rows < 1 || args.problem.n < 1 || args.problem.k < 1 ||
-        args.max_split_k < 2)
+    if (!planned || tile.ping_pong || narrowed || rows < 1 || args.problem.n < 1 ||
+        args.problem.k < 1 || args.max_split_k < 2)
       return;
     std::int64_t const tiles = expected_tiles(args, rows, tile);
     int const k_blocks = (args.problem.k + tile.bk - 1) / tile.bk;
-    if (tiles * 2 > c.sm_count || k_blocks < 8) return;
+    if (tiles > c.sm_count / 2 || k_blocks < 8) return;
     std::int64_t split = c.sm_count / tiles;
     if (split > k_blocks / 4) split = k_blocks / 4;
     if (split > args.max_split_k) split = args.max_split_k;

@@ -69,7 +69,8 @@ struct GroupedArguments {
   /// Blockwise: > 0 takes A's scales K-block-major, K block kb of (flattened) scale row r at
   /// scale_a[kb * scale_a_ld + r] (torch's column-major (rows, K/128)), scale_a_ld >= the scale
   /// rows and scale_a_count >= (K blocks - 1) * scale_a_ld + scale rows; 0: row-major. On the
-  /// Hopper kernels these scales go through the scale ring (Gemm::Arguments::scale_a_ld).
+  /// Hopper kernels these scales go through the scale ring where the kernel has one
+  /// (Gemm::Arguments::scale_a_ld).
   std::int64_t scale_a_ld = 0;
 };
 
