@@ -508,6 +508,9 @@ TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
   f.sm_count = 40;  // 40 / 8 = 5 splits
   EXPECT_EQ(A::select(f).split_k, 5);
   f.sm_count = 132;
+  f.problem.l = 0;  // no groups, no tiles: no split (and no division by their count)
+  EXPECT_EQ(A::select(f).split_k, 1);
+  f.problem.l = 2;
   f.problem.k = 896;  // 7 K blocks: whole tiles
   EXPECT_EQ(A::select(f).split_k, 1);
   f.problem.k = 7168, f.problem.n = 16384;  // 2 x 64 = 128 tiles: more than half the SMs

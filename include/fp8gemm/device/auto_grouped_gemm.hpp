@@ -351,8 +351,8 @@ class AutoGroupedGemm {
     Tile const tile = tile_of(c.index);
     bool const planned = args.mode != GroupMode::kBatched || args.workspace != nullptr;
     if (!planned || tile.ping_pong || narrowed || rows < 1 || args.problem.n < 1 ||
-        args.problem.k < 1 || args.max_split_k < 2)
-      return;
+        args.problem.k < 1 || args.problem.l < 1 || args.max_split_k < 2)
+      return;  // (no groups: no tiles to split; GroupedGemm refuses such a call in words)
     std::int64_t const tiles = expected_tiles(args, rows, tile);
     int const k_blocks = (args.problem.k + tile.bk - 1) / tile.bk;
     if (tiles > c.sm_count / 2 || k_blocks < 8) return;
