@@ -239,9 +239,8 @@ struct Sm90Target {
     static constexpr int kMaxExpectedM = 64;
   };
   /// 128 x 128: by rows only per-tensor up to K = 1024; for every granularity where the rows
-  /// rule's 128 x 256 tiles would fill at most half the SMs (kFewTiles: the same tiles in one
-  /// wave at twice the count; H100, 2 experts of about 115 rows, N 2048, K 7168, per-channel:
-  /// 27.1 against 45.6 us, docs/grouped.md#few-tiles).
+  /// rule's 128 x 256 tiles would fill at most half the SMs (kFewTiles; measured:
+  /// docs/grouped.md#few-tiles).
   struct GroupedDefaultInfo {
     static constexpr char const* kShortName = "sm90_wgmma_default";
     static constexpr int kMaxExpectedM = INT32_MAX;
