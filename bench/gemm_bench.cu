@@ -682,11 +682,6 @@ int register_all() {
     ring("wgmma_128x128_s5_multicast_b", PolicyTag<Multicast<128, 5, WgmmaMulticast::kB>>{});
     ring("sm90_wgmma_large_multicast_a", PolicyTag<Multicast<256, 3, WgmmaMulticast::kA>>{});
     ring("sm90_wgmma_large_multicast_b", PolicyTag<Multicast<256, 3, WgmmaMulticast::kB>>{});
-    // 128 x 256 in two whole n128 chunks, per-tensor promoted and Blockwise through the ring
-    ring("wgmma_128x256_whole_chunks", PolicyTag<Sm90WgmmaLargeWholeChunks<>>{});
-    add("fp8gemm/wgmma_128x256_whole_chunks/" + shape_name(s), [s](benchmark::State& st) {
-      bench_fp8gemm<Sm90WgmmaLargeWholeChunks<>>(st, s.m, s.n, s.k);
-    });
     // 256 x 128 (two m64 row blocks per consumer, promoted per row block) with the ring and
     // checked tiles, alone and in clusters of two along N (A multicast: DeepGEMM's choice here)
     ring("wgmma_256x128_s4", PolicyTag<WgmmaTilePolicy<256, 128, 2, 4>>{});

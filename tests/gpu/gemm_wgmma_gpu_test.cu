@@ -69,11 +69,6 @@ using Configs = ::testing::Types<
                Epilogue<float, Identity>>,
     GemmConfig<WgmmaTilePolicy<128, 176, 2, 5, e5m2, e5m2>, PerTensor, LayoutB::kNK,
                Epilogue<e4m3fn, Identity>>,
-    // whole-chunk promotion (kWholeChunkPromotion): 128 x 256 in two n128 chunks, one set
-    GemmConfig<Sm90WgmmaLargeWholeChunks<>, Blockwise<1, 128, 128>, LayoutB::kNK,
-               Epilogue<bf16, Identity>>,
-    GemmConfig<Sm90WgmmaLargeWholeChunks<e5m2, e4m3fn>, PerChannel, LayoutB::kNK,
-               Epilogue<fp16, GeluTanh>>,
     // two partial-sum sets (kPipelinedPromotion, one m64 row block per consumer: sets alternate
     // over k-blocks; odd and even k-block counts below); then two row blocks per consumer, N = 64
     GemmConfig<Sm90WgmmaMediumM<e4m3fn, e5m2>, Blockwise<1, 64, 128>, LayoutB::kNK,

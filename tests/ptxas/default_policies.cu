@@ -28,12 +28,6 @@ using LargeGelu =
     GemmConfig<Sm90WgmmaLarge<e5m2, e4m3fn>, PerChannel, LayoutB::kNK, Epilogue<bf16, GeluErf>>;
 using LargeBlockwise =
     GemmConfig<Sm90WgmmaLarge<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
-// 128 x 256 promoted in two whole n128 chunks (128 accumulators + one set of 64 partial sums)
-using LargeWholeChunksBlockwise =
-    GemmConfig<Sm90WgmmaLargeWholeChunks<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
-Status run_whole_chunks(Gemm<LargeWholeChunksBlockwise>::Arguments const& a) {
-  return Gemm<LargeWholeChunksBlockwise>::run(a);
-}
 // GELU-tanh on the 128 x 256 tile with fast accumulation (TMA stores)
 using FastGelu = GemmConfig<Sm90WgmmaLarge<>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>,
                             FastAccumulation>;

@@ -84,13 +84,11 @@ class Gemm {
   }
 
   /// "_pingpong" for the WGMMA kernel's ping-pong schedule, "_mcA" / "_mcB" for its 2-CTA
-  /// clusters sharing A / B (TMA multicast), "_streamk" for StreamK<P>, "_wholechunks" for its
-  /// whole-chunk promotion (kWholeChunkPromotion), else nothing.
+  /// clusters sharing A / B (TMA multicast), "_streamk" for StreamK<P>, else nothing.
   static std::string schedule_suffix() {
     if constexpr (IsWgmmaPolicy<Policy>::value)
       return std::string(Policy::kScheduleSuffix) + Policy::kMulticastSuffix +
-             (IsStreamK<Policy>::value ? "_streamk" : "") +
-             (WholeChunkPromotionOf<Policy>::value ? "_wholechunks" : "");
+             (IsStreamK<Policy>::value ? "_streamk" : "");
     else
       return "";
   }

@@ -154,24 +154,13 @@ struct TmaWgmmaRules {
     }
     return 0;
   }
-  static constexpr int whole_chunks() {
-    for (int q = 1; q <= 4; q *= 2) {
-      int const n = Shape::kAtomN / q;
-      if (Shape::kAtomN % q == 0 && n % 8 == 0 && arch::sm90_wgmma_has_n(n) &&
-          Shape::kAccumulators + n / 2 <= kAccumulatorRegisterLimit)
-        return q;
-    }
-    return 1;
-  }
   static constexpr bool kPipelinedPromotion =
-      kPromote && Shape::kAtomsM == 1 && !Of::kWholeChunkPromotion && promote_chunks() > 0;
-  static constexpr int kPromoteChunks = !kPromote             ? 1
-                                        : kPipelinedPromotion ? promote_chunks()
-                                                              : whole_chunks();
+      kPromote && Shape::kAtomsM == 1 && promote_chunks() > 0;
+  static constexpr int kPromoteChunks = kPipelinedPromotion ? promote_chunks() : 1;
   static constexpr int kAccumulatorRegisters =
       Shape::kAccumulators + (!kPromote             ? 0
                               : kPipelinedPromotion ? 2 * (Shape::kAtomN / kPromoteChunks / 2)
-                                                    : Shape::kAtomN / kPromoteChunks / 2);
+                                                    : Shape::kAtomN / 2);
 
 #define FP8GEMM_RULE_WGMMA_KN_B                                                     \
   "FP8 wgmma reads B K-major only: store B as [N, K] (LayoutB::kNK; "               \

@@ -116,15 +116,11 @@ struct TmaWgmmaMainloop {
   /// Two partial-sum sets of one chunk of one m64 row block: the next item's wgmmas (the next
   /// chunk or k-block) are issued before the previous item is promoted, so the tensor core is
   /// not idle while the FP32 adds run. Two row blocks per consumer (256 x 128, 256 x 64, the
-  /// ping-pong 128 x 128) and policies with kWholeChunkPromotion promote with one set of a chunk
-  /// (multiply_row_blocks: the fewest chunks, Rules::whole_chunks, whose one set fits), and the
-  /// other consumer fills the gap.
-  static constexpr bool kPipelinedPromotion = Rules::kPipelinedPromotion;
-  static_assert(kPipelinedPromotion ==
-                    (kPromote && Policy::kAtomsM == 1 && !WholeChunkPromotionOf<Policy>::value &&
-                     promote_chunks() > 0),
-                "the rules pick the promotion as the mainloop counts its registers");
-  static constexpr int kPromoteChunks = Rules::kPromoteChunks;
+  /// ping-pong 128 x 128) promote with one set of a whole row block (multiply_row_blocks), and
+  /// the other consumer fills the gap.
+  static constexpr bool kPipelinedPromotion =
+      kPromote && Policy::kAtomsM == 1 && promote_chunks() > 0;
+  static constexpr int kPromoteChunks = kPipelinedPromotion ? promote_chunks() : 1;
   /// The scale ring (WgmmaBlockScales::ring_offset_a): the producer copies each k-block's
   /// Blockwise scales beside the stage's A and B tiles, the consumers read them from there. For
   /// Blockwise<1, bn, 128> (A scales per row) with at most two B column groups per tile, on the
@@ -168,12 +164,12 @@ struct TmaWgmmaMainloop {
   using ChunkAtom = arch::Sm90Wgmma64xNx32<Atom::kN / kPromoteChunks, typename Atom::ElementA,
                                            typename Atom::ElementB>;
   /// Registers a consumer thread holds for C: the tile's accumulators, plus, when promoting, two
-  /// sets of a chunk's partial sums (kPipelinedPromotion) or one (reused by every chunk and row
-  /// block). ptxas checks the rest (CI).
+  /// sets of a chunk's partial sums (kPipelinedPromotion) or one m64 row block's (reused by every
+  /// row block). ptxas checks the rest (CI).
   static constexpr int kAccumulatorRegisters =
       Policy::kAccumulators + (!kPromote             ? 0
                                : kPipelinedPromotion ? 2 * ChunkAtom::kAccumulators
-                                                     : ChunkAtom::kAccumulators);
+                                                     : Atom::kAccumulators);
   static_assert(Rules::kAccumulatorBudget, FP8GEMM_RULE_WGMMA_ACCUMULATOR_BUDGET);
   static_assert(Rules::kAccumulatorRegisters == kAccumulatorRegisters,
                 "the rules count the registers as the mainloop does");
@@ -839,48 +835,44 @@ struct TmaWgmmaMainloop {
   }
 
  private:
-  /// The promoted loop with one partial-sum set (two m64 row blocks per consumer, no pair of
-  /// chunk sets fits, or kWholeChunkPromotion): per k-block, row block i and chunk q (columns
-  /// [q N / Q, (q + 1) N / Q) of the row block), partial = A·B over 128 K in the tensor core
-  /// (14 significant bits, truncating), then acc[i][chunk q] += partial (· scales) in FP32
-  /// registers once the chunk's wgmmas retired; the cooperative kernel's other consumer keeps
-  /// the tensor core busy meanwhile. kRing and kFolded as multiply_pipelined's: through the
-  /// ring, the k-block's scales are read from the stage under the first chunk's wgmmas, else
-  /// loaded from global memory before the stage's wait.
+  /// The promoted loop with one partial-sum set (two m64 row blocks per consumer, or no pair of
+  /// chunk sets fits): per k-block and row block i, partial = A·B over 128 K in the tensor core
+  /// (14 significant bits, truncating), then acc[i] += partial (· scales) in FP32 registers once
+  /// the row block's wgmmas retired; the cooperative kernel's other consumer keeps the tensor
+  /// core busy meanwhile. kRing and kFolded as multiply_pipelined's: through the ring, the
+  /// k-block's scales are read from the stage under the first row block's wgmmas, else loaded
+  /// from global memory before the stage's wait.
   template <bool kRing, bool kFolded = false>
   FP8GEMM_DEVICE static void multiply_row_blocks(Params const& p, SharedStorage& s,
                                                  RingPosition& pos, int m0, int n0, int kb_begin,
                                                  int kb_end, Coords const& c, Accumulators& acc) {
-    constexpr int kQ = kPromoteChunks;
-    constexpr int kChunkRegs = ChunkAtom::kAccumulators;
     int const row0 = c.first_row();
-    float partial[kChunkRegs];
+    float partial[Atom::kAccumulators];
     [[maybe_unused]] auto const rows = scale_rows<kRing>(p, m0, row0, n0, c.t);
     for (int kb = kb_begin; kb < kb_end; ++kb) {
       BlockScales sc;
       if constexpr (kKBlocked && !kRing) sc.load(p, rows, kb);  // issued before the stage's wait
       arch::Mbarrier::wait(&s.full[pos.stage], pos.phase);      // waits for: the stage's A and B
       FP8GEMM_UNROLL
-      for (int e = 0; e < Policy::kAtomsM * kQ; ++e) {
-        int const i = e / kQ, q = e % kQ;
-        arch::wgmma_fence();  // the previous chunk's promotion read `partial`
+      for (int i = 0; i < Policy::kAtomsM; ++i) {
+        arch::wgmma_fence();  // the previous row block's promotion read `partial`
         FP8GEMM_UNROLL
         for (int k = 0; k < kKSteps; ++k)
-          ChunkAtom::mma(partial, desc_a(s, pos.stage, row0 + i * Atom::kM, k),
-                         desc_b(s, pos.stage, k, q * ChunkAtom::kN), k > 0);
+          Atom::mma(partial, desc_a(s, pos.stage, row0 + i * Atom::kM, k), desc_b(s, pos.stage, k),
+                    k > 0);
         arch::wgmma_commit_group();
         if constexpr (kRing) {
-          if (e == 0) sc.load_ring(s.scale_a[pos.stage], s.scale_b[pos.stage], rows, kb);
+          if (i == 0) sc.load_ring(s.scale_a[pos.stage], s.scale_b[pos.stage], rows, kb);
         }
-        arch::wgmma_wait_group<0>();  // waits for: this chunk's wgmmas (partial is read)
+        arch::wgmma_wait_group<0>();  // waits for: this row block's wgmmas (partial is read)
         arch::wgmma_pin_accumulators(partial);
-        if (e == Policy::kAtomsM * kQ - 1) release(s, pos.stage, c.t);
+        if (i == Policy::kAtomsM - 1) release(s, pos.stage, c.t);
         if constexpr (kFolded)
-          sc.promote_folded(acc.v[i][0], partial, i, q * kChunkRegs);
+          sc.promote_folded(acc.v[i][0], partial, i);
         else if constexpr (kKBlocked)
-          sc.promote(acc.v[i][0], partial, i, q * kChunkRegs);
+          sc.promote(acc.v[i][0], partial, i);
         else
-          promote_unscaled(acc.v[i][0], partial, q * kChunkRegs);
+          promote_unscaled(acc.v[i][0], partial);
       }
       pos.advance<kStages>();
     }

@@ -54,16 +54,6 @@ using Sm90WgmmaDefaultBlockwise = WgmmaTilePolicy<128, 128, 2, 5, EA, EB>;
 template <class EA = e4m3fn, class EB = e4m3fn>
 using Sm90WgmmaLarge = WgmmaTilePolicy<128, 256, 2, 3, EA, EB>;
 
-/// Sm90WgmmaLarge promoted in whole chunks (kWholeChunkPromotion): per k-block each consumer
-/// runs two n128 chunks, each after a full wait, into one set of 64 partial sums (128 + 64
-/// registers), and the other consumer keeps the tensor core busy while one promotes; half the
-/// wgmmas and descriptor words of the four pipelined n64 chunks
-/// (docs/performance.md#sm90-whole-chunk-promotion).
-template <class EA = e4m3fn, class EB = e4m3fn>
-struct Sm90WgmmaLargeWholeChunks : Sm90WgmmaLarge<EA, EB> {
-  static constexpr bool kWholeChunkPromotion = true;
-};
-
 /// Sm90WgmmaDefault and a four-stage Sm90WgmmaLarge (register stores) as 2-CTA clusters sharing
 /// A's tile (MulticastA: the pair computes neighbouring tiles of one tile row) or B's
 /// (MulticastB: of one tile column), fetched once from L2 by TMA multicast, each CTA copying half

@@ -215,13 +215,6 @@ struct WgmmaTilePolicy : WgmmaPolicyTag {
   /// only. A tuning member: on for Sm90WgmmaMediumM (docs/performance.md#sm90-l2-stream-hints),
   /// off elsewhere.
   static constexpr bool kL2StreamHints = false;
-  /// Promoted accumulation in whole-chunk steps: per k-block and chunk of the row block's N, the
-  /// chunk's wgmmas, a full wait, then its promotion, with one set of partial sums; the other
-  /// consumer keeps the tensor core busy meanwhile (as the two-row-block tiles promote). Off:
-  /// the pipelined promotion where two sets fit (TmaWgmmaMainloop::kPipelinedPromotion). A
-  /// tuning member: it lets 128 x 256 promote in two n128 chunks instead of four n64 ones
-  /// (docs/performance.md#sm90-whole-chunk-promotion).
-  static constexpr bool kWholeChunkPromotion = false;
 
   static constexpr int kStageBytesA = BlockM * kBlockK;
   static constexpr int kStageBytesB = BlockN * kBlockK;
@@ -350,14 +343,6 @@ struct WgmmaSwapsAB : std::false_type {};
 template <class P>
 struct WgmmaSwapsAB<P, std::void_t<decltype(P::kSwapAB)>> : std::bool_constant<P::kSwapAB> {};
 
-/// kWholeChunkPromotion of a WGMMA policy: false where it has no such member (the swapped-operand
-/// policies).
-template <class P, class = void>
-struct WholeChunkPromotionOf : std::false_type {};
-template <class P>
-struct WholeChunkPromotionOf<P, std::void_t<decltype(P::kWholeChunkPromotion)>>
-    : std::bool_constant<P::kWholeChunkPromotion> {};
-
 /// True for WgmmaTilePolicy and structs derived from it (GemmConfig picks the TMA + WGMMA kernel).
 template <class P>
 struct IsWgmmaPolicy : std::is_base_of<WgmmaPolicyTag, P> {};
@@ -374,19 +359,16 @@ struct WgmmaPolicyRulesOf {
                        P::kPingPong ? WgmmaSchedule::kPingPong : WgmmaSchedule::kCooperative,
                        P::kMulticast>>;
   static constexpr bool kL2StreamHints = P::kL2StreamHints;
-  static constexpr bool kWholeChunkPromotion = WholeChunkPromotionOf<P>::value;
 };
 template <int BM, int BN, int C, int S, class EA, class EB, WgmmaSchedule Sc, WgmmaMulticast Mc>
 struct WgmmaPolicyRulesOf<WgmmaTilePolicy<BM, BN, C, S, EA, EB, Sc, Mc>> {
   using type = WgmmaPolicyRules<BM, BN, C, S, Sc, Mc>;
   static constexpr bool kL2StreamHints = false;
-  static constexpr bool kWholeChunkPromotion = false;
 };
 template <int BNR, int BMC, int C, int S, class EA, class EB, WgmmaMulticast Mc>
 struct WgmmaPolicyRulesOf<WgmmaSwapABPolicy<BNR, BMC, C, S, EA, EB, Mc>> {
   using type = WgmmaSwapABPolicyRules<BNR, BMC, C, S, Mc>;
   static constexpr bool kL2StreamHints = false;
-  static constexpr bool kWholeChunkPromotion = false;
 };
 
 }  // namespace fp8gemm

@@ -479,25 +479,6 @@ static_assert(PromotedMainloop<256>::kPipelinedPromotion &&
               PromotedMainloop<256>::kPromoteChunks == 4 &&
               PromotedMainloop<256>::ChunkAtom::kN == 64 &&
               PromotedMainloop<256>::kAccumulatorRegisters == 192);
-// kWholeChunkPromotion: one set of a chunk, each chunk promoted after a full wait; 128 x 256 then
-// takes two n128 chunks (128 + 64 registers), with the scale ring and checked tiles kept; the
-// rules count the same registers.
-using WholeChunkMainloop =
-    TmaWgmmaMainloop<Sm90WgmmaLargeWholeChunks<>, Blockwise<1, 128, 128>, 128>;
-static_assert(!WholeChunkMainloop::kPipelinedPromotion && WholeChunkMainloop::kPromoteChunks == 2 &&
-              WholeChunkMainloop::ChunkAtom::kN == 128 &&
-              WholeChunkMainloop::kAccumulatorRegisters == 192 && WholeChunkMainloop::kScaleRing &&
-              WholeChunkMainloop::kCheckedTiles);
-static_assert(TmaWgmmaRules<Sm90WgmmaLargeWholeChunks<>, PerTensor, 128>::kPromoteChunks == 2 &&
-              TmaWgmmaRules<Sm90WgmmaLargeWholeChunks<>, PerTensor, 128>::kAccumulatorRegisters ==
-                  192);
-// the flag changes nothing where one set of the whole row block fits already (256 x 128)
-struct TallWholeChunks : WgmmaTilePolicy<256, 128, 2, 4> {
-  static constexpr bool kWholeChunkPromotion = true;
-};
-static_assert(TmaWgmmaMainloop<TallWholeChunks, PerTensor, 128>::kPromoteChunks == 1 &&
-              TmaWgmmaMainloop<WgmmaTilePolicy<256, 128, 2, 4>, PerTensor, 128>::kPromoteChunks ==
-                  1);
 
 /// The pipelined promotion's walk (TmaWgmmaMainloop::walk_items), as the kernels instantiate
 /// it: over k-blocks [kb_begin, kb_end) it issues every item (kb, e), e = 0 .. E-1, once and in
