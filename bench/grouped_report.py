@@ -11,17 +11,21 @@ import sys
 
 # AutoGroupedGemm<Sm90Target>'s rule (selection/targets.hpp: kMaxExpectedM; the few-tiles rule,
 # docs/grouped.md#few-tiles, where groups, n and sms are given), by the entry names
-# fp8gemm_grouped_bench gives those policies.
-def auto_pick(mean_rows, granularity, k, groups=None, n=None, sms=None):
-    if mean_rows <= 64:
+# fp8gemm_grouped_bench gives those policies. rows_hint: the call's rows per group (the derived
+# hint of a contiguous call is ceil(total rows / groups)).
+def auto_pick(rows_hint, granularity, k, groups=None, n=None, sms=None, mode="contiguous"):
+    if rows_hint <= 64:
         if granularity == "blockwise":
             return "small_64x64"
-        return "decode16" if mean_rows <= 16 else "decode64"
+        return "decode16" if rows_hint <= 16 else "decode64"
     if granularity == "per_tensor" and k <= 1024:
         return "default_128x128"
     if groups and n and sms:
-        tiles = groups * -(-int(round(mean_rows)) // 128) * -(-n // 256)
-        if 2 * tiles <= sms:
+        tiles = groups * -(-rows_hint // 128) * -(-n // 256)
+        # the 128 x 128 tiles, as many as uneven groups can make (batched: exact)
+        most = (groups * -(-rows_hint // 128) if mode == "batched"
+                else groups * (rows_hint + 127) // 128) * -(-n // 128)
+        if 2 * tiles <= sms and most <= sms:
             return "default_128x128"
     return "large_128x256"
 
@@ -35,8 +39,9 @@ def main(path):
     for c in d["cases"]:
         e = {x["name"]: x["median_us"] for x in c["entries"]}
         rows = sum(c["rows"])
-        mean = rows / c["groups"]
-        pick = auto_pick(mean, c["granularity"], c["k"], c["groups"], c.get("n"), d.get("sms"))
+        hint = -(-rows // c["groups"])
+        pick = auto_pick(hint, c["granularity"], c["k"], c["groups"], c.get("n"), d.get("sms"),
+                         c.get("mode", "contiguous"))
         ours = {k: v for k, v in e.items() if not k.startswith("cublaslt")
                 and k != "dense_large_all_rows" and not k.endswith("_direct")}
         best = min(ours, key=ours.get)

@@ -25,8 +25,8 @@ def main(path, out):
         loop = e.get("cublaslt_loop")
         if not loop:
             continue
-        pick = auto_pick(sum(c["rows"]) / c["groups"], c["granularity"], c["k"], c["groups"],
-                         c.get("n"), d.get("sms"))
+        pick = auto_pick(-(-sum(c["rows"]) // c["groups"]), c["granularity"], c["k"],
+                         c["groups"], c.get("n"), d.get("sms"), c.get("mode", "contiguous"))
         names.append(f"{c['name']} ({pick})")
         auto.append(loop / e[pick])
         dense.append(loop / e["dense_large_all_rows"])

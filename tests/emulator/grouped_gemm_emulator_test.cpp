@@ -471,15 +471,16 @@ TEST(AutoGroupedGemm, Sm90RuleAndOverrides) {
   EXPECT_EQ(pick(a, A::TypeTag<A>{}), "sm90_wgmma_large");  // per-channel at K = 512
 
   // few tiles: 2 groups of 128 expected rows, N 1024 on 132 SMs: 2 x 1 x 4 tiles of 128 x 256,
-  // at most half the SMs, so 128 x 128 (2 x 1 x 8 tiles), whole: no automatic split there
+  // at most half the SMs, so 128 x 128 (2 x 1 x 8 tiles expected, at most 3 x 8 if the 256 rows
+  // fall unevenly), whole: no automatic split there
   A::Arguments f;
   f.mode = GroupMode::kContiguous;
   f.problem = {256, 1024, 7168, 2};
   f.sm_count = 132;
   EXPECT_EQ(pick(f, A::TypeTag<A>{}), "sm90_wgmma_default");
   EXPECT_NE(A::explain(f).find("few tiles: 8 expected tiles of 128 x 256 (sm90_wgmma_large) fill "
-                               "at most half of 132 SMs, so sm90_wgmma_default (128 x 128, 16 "
-                               "tiles)"),
+                               "at most half of 132 SMs, so sm90_wgmma_default (128 x 128, at "
+                               "most 24 tiles: one wave)"),
             std::string::npos)
       << A::explain(f);
   f.max_split_k = 8;
@@ -558,19 +559,30 @@ TEST(AutoGroupedGemm, Sm90FewTiles) {
     return Auto::candidate_short_name(Auto::select(args).index);
   };
   // the measured case: 2 experts of about 115 rows, N 2048, K 7168: 2 x 1 x 8 = 16 tiles of
-  // 128 x 256 on 132 SMs
+  // 128 x 256 on 132 SMs; at most 3 x 16 = 48 of 128 x 128 (the rows round up per group)
   C::Arguments c;
   c.mode = GroupMode::kContiguous;
   c.problem = {230, 2048, 7168, 2};
   c.sm_count = 132;
   EXPECT_EQ(pick(c, C::TypeTag<C>{}), "sm90_wgmma_default") << C::explain(c);
   EXPECT_EQ(C::select(c).tier, Tier::kTable);
-  // 66 tiles = half of 132: still few (2 groups x 1 x 33 tiles at N = 8448); 68 tiles: not
-  c.problem.n = 33 * 256;
-  EXPECT_EQ(pick(c, C::TypeTag<C>{}), "sm90_wgmma_default") << C::explain(c);
-  c.problem.n = 34 * 256;
+  // the second measured case, where 128 x 256 won: 2 experts of 194 + 266 rows, N 4096: 64
+  // expected tiles of 128 x 256 (half the SMs), but up to 5 x 32 = 160 of 128 x 128: two waves
+  c.problem = {460, 4096, 7168, 2};
   EXPECT_EQ(pick(c, C::TypeTag<C>{}), "sm90_wgmma_large") << C::explain(c);
-  c.problem.n = 2048;
+  // the one-wave boundary of the narrower tile: N 13 x 256 (5 x 26 = 130 tiles): narrowed;
+  // 14 x 256 (5 x 28 = 140): not
+  c.problem.n = 13 * 256;
+  EXPECT_EQ(pick(c, C::TypeTag<C>{}), "sm90_wgmma_default") << C::explain(c);
+  c.problem.n = 14 * 256;
+  EXPECT_EQ(pick(c, C::TypeTag<C>{}), "sm90_wgmma_large") << C::explain(c);
+  // the half-SMs boundary, one group of 128 rows (no rounding between groups): 66 tiles = half
+  // of 132 at N 66 x 256 (132 of 128 x 128: one wave): still few; 67: not
+  c.problem = {128, 66 * 256, 7168, 1};
+  EXPECT_EQ(pick(c, C::TypeTag<C>{}), "sm90_wgmma_default") << C::explain(c);
+  c.problem.n = 67 * 256;
+  EXPECT_EQ(pick(c, C::TypeTag<C>{}), "sm90_wgmma_large") << C::explain(c);
+  c.problem = {230, 2048, 7168, 2};
   c.force_policy = "sm90_wgmma_large";  // a forced name is taken as given
   EXPECT_EQ(pick(c, C::TypeTag<C>{}), "sm90_wgmma_large");
   c.force_policy = nullptr;
@@ -580,14 +592,16 @@ TEST(AutoGroupedGemm, Sm90FewTiles) {
   B::Arguments b;
   b.mode = GroupMode::kMasked;
   b.problem = {1024, 2048, 7168, 4};
-  b.expected_m = 200;  // 4 x 2 x 8 = 64 tiles of 128 x 256
+  b.expected_m = 135;  // the measured case: 4 x 2 x 8 = 64 tiles of 128 x 256, <= 8 x 16 = 128
   b.sm_count = 132;
   EXPECT_EQ(pick(b, B::TypeTag<B>{}), "sm90_wgmma_default") << B::explain(b);
+  b.expected_m = 200;  // 64 tiles of 128 x 256, but up to 10 x 16 = 160 of 128 x 128
+  EXPECT_EQ(pick(b, B::TypeTag<B>{}), "sm90_wgmma_large") << B::explain(b);
   b.expected_m = 300;  // 4 x 3 x 8 = 96
   EXPECT_EQ(pick(b, B::TypeTag<B>{}), "sm90_wgmma_large") << B::explain(b);
   T::Arguments t;
   t.mode = GroupMode::kBatched;
-  t.problem = {256, 1024, 4096, 8};  // 8 x 2 x 4 = 64 tiles
+  t.problem = {256, 1024, 4096, 8};  // 8 x 2 x 4 = 64 tiles; batched: exactly 128 of 128 x 128
   t.sm_count = 132;
   EXPECT_EQ(pick(t, T::TypeTag<T>{}), "sm90_wgmma_default") << T::explain(t);
   t.problem.l = 9;  // 72

@@ -49,7 +49,8 @@ struct GroupedCompilingCandidates<std::tuple<Cs...>, Granularity, ConfigOf> {
 /// has one) the call's K (the rows rule; an Info with kRowsRulePerTensorOnly only for per-tensor
 /// scales). Then the few-tiles rule: where that pick's expected tiles fill at most half the SMs,
 /// the first candidate marked kFewTiles with the same BlockM and a narrower BlockN whose tiles
-/// still fit one wave runs instead (more SMs busy at about the same rate per tile). On sm_90 that
+/// fit one wave however the rows fall into groups runs instead (more SMs busy at about the same
+/// rate per tile). On sm_90 that
 /// order was measured on the H200 and the H100 (tier "table"); on CDNA one policy per granularity,
 /// unmeasured (tier "default").
 template <class Target, class EA, class EB, class Granularity, class EpilogueT,
@@ -299,12 +300,32 @@ class AutoGroupedGemm {
     }
     return tiles;
   }
+  /// Tiles of the call at `rows` rows per group on average, as many as uneven groups can make:
+  /// tiles never straddle groups, so each group rounds its rows up to whole BlockM tiles on its
+  /// own, and G groups of G rows rows in all take at most floor(G (rows + BlockM - 1) / BlockM)
+  /// tile rows (two experts of 194 and 266 rows take 5 tile rows of 128, where 2 x ceil(230 /
+  /// 128) counts 4). Batched calls: every group has exactly `rows`, so expected_tiles.
+  /// Saturates at INT64_MAX.
+  static std::int64_t most_tiles(Arguments const& args, int rows, Tile const& t) {
+    if (args.mode == GroupMode::kBatched) return expected_tiles(args, rows, t);
+    std::int64_t const g = args.problem.l < 1 ? 0 : args.problem.l;
+    std::int64_t const r = rows < 1 ? 0 : rows;
+    std::int64_t const row_tiles = g * (r + t.bm - 1) / t.bm;  // < 2^62: g, r < 2^31
+    std::int64_t const n_tiles =
+        args.problem.n < 1 ? 0 : (std::int64_t(args.problem.n) + t.bn - 1) / t.bn;
+    if (n_tiles != 0 && row_tiles > INT64_MAX / n_tiles) return INT64_MAX;
+    return row_tiles * n_tiles;
+  }
+
   /// The few-tiles rule (after the rows rule, not for a forced name): where the pick's expected
   /// tiles fill at most half the planned SMs, the first kFewTiles candidate with the same BlockM
-  /// and a narrower BlockN whose expected tiles still fit one wave. With half the SMs idle, a
-  /// narrower tile puts more of them to work at about the same rate per tile; measured (H100,
-  /// docs/grouped.md#few-tiles) at 2 experts of about 115 rows, N 2048, K 7168, per-channel:
-  /// 128 x 128 27.1 against 128 x 256 45.6 us.
+  /// and a narrower BlockN whose tiles fit one wave however unevenly the rows fall into groups
+  /// (most_tiles). With half the SMs idle, a narrower tile puts more of them to work at about
+  /// the same rate per tile; a second, partial wave of it loses more than that gains. Measured
+  /// (H100, docs/grouped.md#few-tiles) at K 7168: 2 experts of 97 + 133 rows, N 2048,
+  /// per-channel, 128 x 128 26.6 against 128 x 256 44.8 us; 4 of 86-183 rows, N 2048, Blockwise,
+  /// 37.6 against 74.4; 2 of 194 + 266 rows, N 4096, per-channel (160 tiles of 128 x 128: not
+  /// narrowed), 66.5 against 51.4.
   /// Returns whether it replaced the pick.
   static bool choose_few_tiles(Arguments const& args, int rows, Choice& c) {
     if (c.index < 0 || rows < 1 || args.problem.n < 1 || args.problem.l < 1) return false;
@@ -315,13 +336,13 @@ class AutoGroupedGemm {
     for (int i = 0; i < kCandidates; ++i) {
       if (i == c.index || !few_tiles()[i]) continue;
       Tile const t = tile_of(i);
-      if (t.bm != pick.bm || t.bn >= pick.bn || expected_tiles(args, rows, t) > sms) continue;
+      if (t.bm != pick.bm || t.bn >= pick.bn || most_tiles(args, rows, t) > sms) continue;
       c.reason += "; few tiles: " + std::to_string(tiles) + " expected tiles of " +
                   std::to_string(pick.bm) + " x " + std::to_string(pick.bn) + " (" +
                   short_names()[c.index] + ") fill at most half of " + std::to_string(sms) +
                   " SMs, so " + short_names()[i] + " (" + std::to_string(t.bm) + " x " +
-                  std::to_string(t.bn) + ", " + std::to_string(expected_tiles(args, rows, t)) +
-                  " tiles)";
+                  std::to_string(t.bn) + ", at most " + std::to_string(most_tiles(args, rows, t)) +
+                  " tiles: one wave)";
       c.index = i;
       return true;
     }

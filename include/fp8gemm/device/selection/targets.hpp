@@ -223,9 +223,9 @@ struct Sm90Target {
   /// contiguous case measured with K >= 768 (H100, bf16 C, 96-8192 rows per group: 1.01-1.91x),
   /// except per-tensor at short K: 128 x 128 3-6 % ahead at K = 512, 5 % behind at 1536 (so up to
   /// K = 1024). Masked calls with under two waves of 128 x 256 tiles lose up to 2.2 % on it;
-  /// where its tiles fill at most half the SMs, 128 x 128 runs instead (AutoGroupedGemm's
-  /// few-tiles rule, GroupedDefaultInfo). Blockwise takes no swapped tile (NotForBlockwise:
-  /// slower): 64 x 64 below 64 rows (the dense table's choice).
+  /// where its tiles fill at most half the SMs and 128 x 128's fit one wave, 128 x 128 runs
+  /// instead (AutoGroupedGemm's few-tiles rule, GroupedDefaultInfo). Blockwise takes no swapped
+  /// tile (NotForBlockwise: slower): 64 x 64 below 64 rows (the dense table's choice).
   struct GroupedDecode16Info : NotForBlockwise {
     static constexpr char const* kShortName = "sm90_wgmma_decode16";
     static constexpr int kMaxExpectedM = 16;
@@ -239,8 +239,8 @@ struct Sm90Target {
     static constexpr int kMaxExpectedM = 64;
   };
   /// 128 x 128: by rows only per-tensor up to K = 1024; for every granularity where the rows
-  /// rule's 128 x 256 tiles would fill at most half the SMs (kFewTiles; measured:
-  /// docs/grouped.md#few-tiles).
+  /// rule's 128 x 256 tiles would fill at most half the SMs and its own one wave (kFewTiles;
+  /// measured: docs/grouped.md#few-tiles).
   struct GroupedDefaultInfo {
     static constexpr char const* kShortName = "sm90_wgmma_default";
     static constexpr int kMaxExpectedM = INT32_MAX;
