@@ -281,8 +281,17 @@ struct WarpSpecializedGemmKernel {
       bool const checked = kCheckedTiles && mine > 0 && Mainloop::tile_checked(s, mine, coords.t);
       Accumulators acc;
       acc.clear();
-      Mainloop::multiply(p.mainloop, s, pos, t.load_m0, t.load_n0, t.k_tile_begin, t.k_tile_end,
-                         coords, acc, checked);
+      // The split's K range, warp-uniform for ptxas with two consumers: read from shared memory
+      // (the placement) it is not, nor the K loop's ring position with it, and ptxas built every
+      // wgmma descriptor per lane and moved it over (R2UR, 700 in the Blockwise 128 x 256
+      // kernel, and spills): that kernel ran 17-21 % slower (docs/grouped.md, "Against
+      // torch._scaled_grouped_mm and DeepGEMM"). One consumer keeps the plain read: the shuffle
+      // there moved more over (7 -> 54 R2UR).
+      int kb_begin = t.k_tile_begin, kb_end = t.k_tile_end;
+      if constexpr (Policy::kConsumers > 1)
+        kb_begin = arch::warp_uniform(kb_begin), kb_end = arch::warp_uniform(kb_end);
+      Mainloop::multiply(p.mainloop, s, pos, t.load_m0, t.load_n0, kb_begin, kb_end, coords, acc,
+                         checked);
       if (Policy::kPingPong && scheduler.more())
         arch::named_barrier_arrive(handoff_barrier(1 - coords.consumer), 256);
       if (p.scheduler.split_k == 1)  // the group's C, bias and scales; its rows
