@@ -50,9 +50,8 @@ struct GroupedCompilingCandidates<std::tuple<Cs...>, Granularity, ConfigOf> {
 /// scales). Then the few-tiles rule: where that pick's expected tiles fill at most half the SMs,
 /// the first candidate marked kFewTiles with the same BlockM and a narrower BlockN whose tiles
 /// fit one wave however the rows fall into groups runs instead (more SMs busy at about the same
-/// rate per tile). On sm_90 that
-/// order was measured on the H200 and the H100 (tier "table"); on CDNA one policy per granularity,
-/// unmeasured (tier "default").
+/// rate per tile). On sm_90 that order was measured on the H200 and the H100 (tier "table"); on
+/// CDNA one policy per granularity, unmeasured (tier "default").
 template <class Target, class EA, class EB, class Granularity, class EpilogueT,
           class Accumulation = AtomDefaultAccumulation>
 class AutoGroupedGemm {
@@ -302,7 +301,7 @@ class AutoGroupedGemm {
   }
   /// Tiles of the call at `rows` rows per group on average, as many as uneven groups can make:
   /// tiles never straddle groups, so each group rounds its rows up to whole BlockM tiles on its
-  /// own, and G groups of G rows rows in all take at most floor(G (rows + BlockM - 1) / BlockM)
+  /// own, and G groups of G · rows rows in all take at most floor(G (rows + BlockM - 1) / BlockM)
   /// tile rows (two experts of 194 and 266 rows take 5 tile rows of 128, where 2 x ceil(230 /
   /// 128) counts 4). Batched calls: every group has exactly `rows`, so expected_tiles.
   /// Saturates at INT64_MAX.

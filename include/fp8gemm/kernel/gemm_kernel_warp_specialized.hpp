@@ -282,11 +282,10 @@ struct WarpSpecializedGemmKernel {
       Accumulators acc;
       acc.clear();
       // The split's K range, warp-uniform for ptxas with two consumers: read from shared memory
-      // (the placement) it is not, nor the K loop's ring position with it, and ptxas built every
-      // wgmma descriptor per lane and moved it over (R2UR, 700 in the Blockwise 128 x 256
-      // kernel, and spills): that kernel ran 17-21 % slower (docs/grouped.md, "Against
-      // torch._scaled_grouped_mm and DeepGEMM"). One consumer keeps the plain read: the shuffle
-      // there moved more over (7 -> 54 R2UR).
+      // (the placement) it is not, nor the K loop's ring position with it, and ptxas then builds
+      // every wgmma descriptor per lane and moves it over (R2UR) before each wgmma, and spills
+      // (docs/grouped.md, "A regression, found and fixed"). One consumer keeps the plain read:
+      // the shuffle there moves more over.
       int kb_begin = t.k_tile_begin, kb_end = t.k_tile_end;
       if constexpr (Policy::kConsumers > 1)
         kb_begin = arch::warp_uniform(kb_begin), kb_end = arch::warp_uniform(kb_end);
