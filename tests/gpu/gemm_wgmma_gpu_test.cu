@@ -823,8 +823,9 @@ TEST(WgmmaScaleLayout, KBlockMajorAGivesTheSameBits) {
 /// warps and, where every scale product is normal, promoted in the folded form alone. Poisoned
 /// A scales (zeros, one whose products underflow, a NaN; one in a tile's first consumer's rows)
 /// send their tiles to the voting loop.
-/// With A's scales through the ring and row-major (loaded by the consumers), both against the
-/// run on every SM, where each CTA takes a tile or two and votes in its first: the same bits. Also
+/// With A's scales through the ring, and row-major (loaded by the consumers, no tile checked:
+/// the voting loop), both against the run on every SM, where each CTA takes a tile or two and
+/// votes in its first: the same bits. Also
 /// one consumer (SmallM: four consumer warps release a flag slot), MediumM, the five-stage 128 x
 /// 128 tile with bf16 C, 256 x 128 (two row blocks per consumer), 2-CTA clusters, split-K with
 /// empty splits (7 k-blocks in 6 splits: items with nothing to multiply still pass their flags),
@@ -862,7 +863,7 @@ TEST(WgmmaScaleLayout, CheckedTilesGiveTheSameBits) {
     std::size_t const bytes = all.size() * sizeof(ElementC);
     if (std::memcmp(all.data(), row.data(), bytes) != 0)
       return ::testing::AssertionFailure() << describe(c) << (poison ? " (poisoned)" : "")
-                                           << ": checked tiles (row-major scales) differ from "
+                                           << ": row-major scales on few SMs differ from "
                                               "every SM's";
     if (std::memcmp(all.data(), kb.data(), bytes) != 0)
       return ::testing::AssertionFailure() << describe(c) << (poison ? " (poisoned)" : "")

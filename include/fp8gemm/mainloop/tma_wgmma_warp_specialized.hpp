@@ -150,9 +150,11 @@ struct TmaWgmmaMainloop {
   static constexpr bool kScaleRing = AllowScaleRing && a_scales_per_row() &&
                                      BlockScales::kBGroups <= 2 && !kSwapAB &&
                                      (kPipelinedPromotion || !Policy::kPingPong) && kScaleSlotsFit;
-  /// Checked tiles (the cooperative kernels that have the scale ring, whichever layout a call's A
-  /// scales take): the producer warpgroup's warps 1-3, idle otherwise, walk the consumers' items
-  /// one ahead and test every scale product s_a · s_b an item's promotion takes (check_tile);
+  /// Checked tiles (the cooperative kernels that have the scale ring, on calls that take it: with
+  /// row-major A scales the checker's reads cost more than the vote they spare,
+  /// docs/performance.md#sm90-checked-tiles): the producer warpgroup's warps 1-3, idle otherwise,
+  /// walk the consumers' items one ahead and test every scale product s_a · s_b an item's
+  /// promotion takes (check_tile);
   /// where all are normal, the consumers promote that tile with the folded form alone
   /// (promote_folded): the bits the warp's vote picks there, without the vote's branch in every
   /// chunk. A CTA's first item is not checked (nothing runs ahead of it); two flag slots, each a
@@ -640,10 +642,7 @@ struct TmaWgmmaMainloop {
       if constexpr (kScaleRing) {
         if (p.scale_ring) return checked ? run(Yes{}, Yes{}) : run(Yes{}, No{});
       }
-      if constexpr (kCheckedTiles) {
-        if (checked) return run(No{}, Yes{});  // row-major A scales, loaded by the consumers
-      }
-      run(No{}, No{});
+      run(No{}, No{});  // row-major A scales, loaded by the consumers: the voting loop
     }
   }
 
