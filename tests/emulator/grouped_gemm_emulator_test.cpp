@@ -599,12 +599,23 @@ TEST(AutoGroupedGemm, Sm90FewTiles) {
   EXPECT_EQ(pick(b, B::TypeTag<B>{}), "sm90_wgmma_large") << B::explain(b);
   b.expected_m = 300;  // 4 x 3 x 8 = 96
   EXPECT_EQ(pick(b, B::TypeTag<B>{}), "sm90_wgmma_large") << B::explain(b);
+  // masked without a hint: every group may hold its capacity, no more: capacity 100, N 4096:
+  // 4 x 1 x 16 = 64 tiles of 128 x 256, at most 4 x 1 x 32 = 128 of 128 x 128 (the uneven-groups
+  // bound alone would count floor(4 x 227 / 128) x 32 = 224)
+  b.problem = {100, 4096, 7168, 4};
+  b.expected_m = 0;
+  EXPECT_EQ(pick(b, B::TypeTag<B>{}), "sm90_wgmma_default") << B::explain(b);
   T::Arguments t;
   t.mode = GroupMode::kBatched;
   t.problem = {256, 1024, 4096, 8};  // 8 x 2 x 4 = 64 tiles; batched: exactly 128 of 128 x 128
   t.sm_count = 132;
   EXPECT_EQ(pick(t, T::TypeTag<T>{}), "sm90_wgmma_default") << T::explain(t);
   t.problem.l = 9;  // 72
+  EXPECT_EQ(pick(t, T::TypeTag<T>{}), "sm90_wgmma_large") << T::explain(t);
+  // batched: the groups' rows are M, whatever the hint says: a hint of 256 at M = 300 counts 8 x
+  // 2 x 4 = 64 tiles of 128 x 256 (few) and 128 of 128 x 128, but the groups make 8 x 3 x 8 = 192
+  t.problem = {300, 1024, 4096, 8};
+  t.expected_m = 256;
   EXPECT_EQ(pick(t, T::TypeTag<T>{}), "sm90_wgmma_large") << T::explain(t);
   // a huge hint: the tile count saturates, never wraps into "few"
   c.expected_m = INT32_MAX, c.problem = {INT32_MAX, INT32_MAX, 7168, INT32_MAX};

@@ -303,13 +303,18 @@ class AutoGroupedGemm {
   /// tiles never straddle groups, so each group rounds its rows up to whole BlockM tiles on its
   /// own, and G groups of G · rows rows in all take at most floor(G (rows + BlockM - 1) / BlockM)
   /// tile rows (two experts of 194 and 266 rows take 5 tile rows of 128, where 2 x ceil(230 /
-  /// 128) counts 4). Batched calls: every group has exactly `rows`, so expected_tiles.
-  /// Saturates at INT64_MAX.
+  /// 128) counts 4); masked groups at most G ceil(capacity / BlockM) too. Batched calls: every
+  /// group has exactly M rows. (Contiguous calls trust the hint: a caller's expected_m below the
+  /// real mean rows can undercount.) Saturates at INT64_MAX.
   static std::int64_t most_tiles(Arguments const& args, int rows, Tile const& t) {
-    if (args.mode == GroupMode::kBatched) return expected_tiles(args, rows, t);
+    if (args.mode == GroupMode::kBatched) return expected_tiles(args, args.problem.m, t);
     std::int64_t const g = args.problem.l < 1 ? 0 : args.problem.l;
     std::int64_t const r = rows < 1 ? 0 : rows;
-    std::int64_t const row_tiles = g * (r + t.bm - 1) / t.bm;  // < 2^62: g, r < 2^31
+    std::int64_t row_tiles = g * (r + t.bm - 1) / t.bm;  // < 2^63: g, r < 2^31
+    if (args.mode == GroupMode::kMasked && args.problem.m >= 0) {
+      std::int64_t const full = g * ((std::int64_t(args.problem.m) + t.bm - 1) / t.bm);
+      row_tiles = row_tiles < full ? row_tiles : full;
+    }
     std::int64_t const n_tiles =
         args.problem.n < 1 ? 0 : (std::int64_t(args.problem.n) + t.bn - 1) / t.bn;
     if (n_tiles != 0 && row_tiles > INT64_MAX / n_tiles) return INT64_MAX;
