@@ -340,13 +340,14 @@ class AutoGroupedGemm {
     for (int i = 0; i < kCandidates; ++i) {
       if (i == c.index || !few_tiles()[i]) continue;
       Tile const t = tile_of(i);
-      if (t.bm != pick.bm || t.bn >= pick.bn || most_tiles(args, rows, t) > sms) continue;
+      if (t.bm != pick.bm || t.bn >= pick.bn) continue;
+      std::int64_t const most = most_tiles(args, rows, t);
+      if (most > sms) continue;
       c.reason += "; few tiles: " + std::to_string(tiles) + " expected tiles of " +
                   std::to_string(pick.bm) + " x " + std::to_string(pick.bn) + " (" +
                   short_names()[c.index] + ") fill at most half of " + std::to_string(sms) +
                   " SMs, so " + short_names()[i] + " (" + std::to_string(t.bm) + " x " +
-                  std::to_string(t.bn) + ", at most " + std::to_string(most_tiles(args, rows, t)) +
-                  " tiles: one wave)";
+                  std::to_string(t.bn) + ", at most " + std::to_string(most) + " tiles: one wave)";
       c.index = i;
       return true;
     }

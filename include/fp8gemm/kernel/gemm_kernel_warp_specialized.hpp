@@ -88,6 +88,12 @@ struct WarpSpecializedGemmKernel {
     typename TileScheduler::Params scheduler;
     float* workspace = nullptr;  // split_k > 1: [split][M][N] FP32 partial sums
   };
+  /// Whether this launch checks its tiles: only calls that take the scale ring (with row-major A
+  /// scales the checker's reads cost more than the vote they spare). The checker warps and the
+  /// consumers both ask here, so they agree on running the flag protocol.
+  FP8GEMM_DEVICE static bool checks_tiles(Params const& p) {
+    return kCheckedTiles && p.mainloop.scale_ring;
+  }
 
   /// The layers' checks, in order: mainloop (A, B, tensor maps), epilogue (C), scheduler.
   static Status can_implement(Arguments const& args) { return check_kernel_layers(args); }
@@ -172,7 +178,7 @@ struct WarpSpecializedGemmKernel {
         arch::allow_dependent_launch();
       } else if constexpr (kCheckedTiles) {
         // warps 1-3: the checked tiles' checker, walking the consumers' items one ahead
-        if (tid >= Arch::kWaveSize && p.mainloop.scale_ring) {
+        if (tid >= Arch::kWaveSize && checks_tiles(p)) {
           int const w = tid / Arch::kWaveSize - 1, lane = tid % Arch::kWaveSize;
           for (int j = 0; scheduler.more(); ++j) {
             WorkTile const t = scheduler.next();  // grouped: the group looked up here too
@@ -201,8 +207,8 @@ struct WarpSpecializedGemmKernel {
         }
         int const m0 = t.m0, n0 = t.n0;
         // checked tiles: item mine's verdict (read for every item past the first, in order)
-        bool const checked = kCheckedTiles && mine > 0 && p.mainloop.scale_ring &&
-                             Mainloop::tile_checked(s, mine, coords.t);
+        bool const checked =
+            checks_tiles(p) && mine > 0 && Mainloop::tile_checked(s, mine, coords.t);
         Accumulators acc;
         acc.clear();
         // Ping-pong order: a ring wait is a parity wait, right only within one lap of the ring,
@@ -279,8 +285,7 @@ struct WarpSpecializedGemmKernel {
         Epilogue::prefetch_group_scales(p.epilogue, epilogue_storage(shared_all), t.offsets,
                                         t.bounds, t.m0, t.n0, coords);
       // checked tiles: item mine's verdict (read for every item past the first, in order)
-      bool const checked = kCheckedTiles && mine > 0 && p.mainloop.scale_ring &&
-                           Mainloop::tile_checked(s, mine, coords.t);
+      bool const checked = checks_tiles(p) && mine > 0 && Mainloop::tile_checked(s, mine, coords.t);
       Accumulators acc;
       acc.clear();
       // The split's K range, warp-uniform for ptxas with two consumers: read from shared memory
