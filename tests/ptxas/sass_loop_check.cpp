@@ -15,8 +15,9 @@
 //    its gdesc uniform registers): the descriptors are warp-uniform, and ptxas builds them per
 //    lane only where it lost track of that (a K range read from shared memory, a walk not known
 //    to start converged), then adds an R2UR per descriptor word before every wgmma. The grouped
-//    Blockwise kernels did, unnoticed by the budgets: 700 R2UR in the 128 x 256 one, 4 per QGMMA
-//    in the 64 x 64 one (docs/grouped.md).
+//    Blockwise 128 x 256 kernel did, unnoticed by the budgets, and ran 12-25 % slower
+//    (docs/grouped.md). Not a law: the one-consumer 64 x 64 grouped Blockwise kernel does and
+//    runs faster so, which is why it is not among the checked sources.
 // With a fifth argument, a fragment of a policy's mangled name, it also checks the L2 cache
 // hints (kL2StreamHints): the kernels of that policy issue TMA copies with an L2 cache policy
 // (`UTMALDG ... desc[...]`), every other kernel none.

@@ -473,17 +473,6 @@ FP8GEMM_DEVICE int grid_dim_x() {
 #endif
 }
 
-/// A point where every lane of the warp is known to be converged (bar.warp.sync), for ptxas: at
-/// the start of a warp group's role it lets the values warp_uniform broadcasts later live in
-/// uniform registers, as a setmaxnreg there does (a one-consumer grouped kernel without it kept
-/// its K loop's wgmma descriptors in vector registers: 4 R2UR per QGMMA). Nothing outside CUDA
-/// device passes.
-FP8GEMM_DEVICE void warp_converged() {
-#if defined(FP8GEMM_DEVICE_PASS) && defined(FP8GEMM_BACKEND_CUDA)
-  __syncwarp();
-#endif
-}
-
 /// x as lane 0 of the warp has it (shfl.sync from lane 0), for an x that is the same on every
 /// lane (the warpgroup index): ptxas then knows it is warp-uniform and keeps what is computed from
 /// it (the wgmma descriptors of a consumer's rows) in uniform registers, instead of computing it
