@@ -14,14 +14,16 @@ up by SM count); the provenance then names that sweep's GPU.
 
 Per (granularity, N, K) the measured M values are sorted; each gets the tool's best candidate
 (the fastest median, ties within the tool's tie fraction broken by the candidate order, then the
-smaller split). Neighbouring measured M values with the same best merge into one range [m_a, m_b],
-which then also covers the M values between them; an M between two measured values with different
+smaller split; at M >= 1024 by the least tile traffic first: best_of). Neighbouring measured M
+values with the same best merge into one range [m_a, m_b], which then also covers the M values
+between them; an M between two measured values with different
 bests is in no entry, so the model (tier 2) decides it. Entries are per-tensor / per-channel /
 blockwise, promoted accumulation, identity epilogue: what the tool measures.
 """
 import argparse
 import gzip
 import json
+import re
 import statistics
 import sys
 from collections import defaultdict
@@ -50,6 +52,40 @@ def sm_clock(smi_path):
         statistics.median(busy), min(busy), max(busy), len(busy))
 
 
+# Ties at M >= TRAFFIC_TIE_M go to the candidate whose tile moves the fewest operand bytes per
+# output (1 / BM + 1 / BN; swapped tiles excluded), as bench/tune.cu decides them since
+# 2026-12-07; applied here to the earlier sweeps' points as well (docs/selection.md).
+TRAFFIC_TIE_M = 1024
+
+
+def tile_traffic(detail):
+    """1 / BM + 1 / BN of a candidate's config name (e.g. sm90a_wgmma64xNx32_128x256x128_w2x1_...),
+    None for a swapped tile or a name without a tile."""
+    m = re.search(r"_(\d+)x(\d+)x\d+_w", detail or "")
+    if not m or "swapab" in detail:
+        return None
+    return 1.0 / int(m.group(1)) + 1.0 / int(m.group(2))
+
+
+def best_of(p, tie_fraction):
+    """(candidate, split) of point p: the tool's best; at M >= TRAFFIC_TIE_M, among the candidates
+    within tie_fraction of the fastest median, the first (in the tool's order of candidates and
+    splits, the entries' order) of the least tile traffic, where one has a traffic."""
+    chosen = (p["best"]["candidate"], p["best"]["split_k"])
+    if p["m"] < TRAFFIC_TIE_M:
+        return chosen
+    timed = [e for e in p["entries"] if e["kind"] == "candidate" and e.get("median_us")]
+    if not timed:
+        return chosen
+    fastest = min(e["median_us"] for e in timed)
+    ties = [(tile_traffic(e["detail"]), i, e) for i, e in enumerate(timed)
+            if e["median_us"] <= fastest * (1 + tie_fraction) and tile_traffic(e["detail"])]
+    if not ties:
+        return chosen
+    least = min(ties, key=lambda t: t[:2])[2]
+    return (least["name"], least["split_k"])
+
+
 def entries(sweeps):
     """[(granularity, n, k, m_lo, m_hi, candidate, split_k)], sorted; later sweeps win."""
     best = defaultdict(dict)  # (g, n, k) -> {m: (candidate, split)}
@@ -57,8 +93,7 @@ def entries(sweeps):
         for p in data["points"]:
             if "best" not in p:
                 continue
-            best[(p["granularity"], p["n"], p["k"])][p["m"]] = (p["best"]["candidate"],
-                                                                 p["best"]["split_k"])
+            best[(p["granularity"], p["n"], p["k"])][p["m"]] = best_of(p, data["tie_fraction"])
     out = []
     for (g, n, k), by_m in sorted(best.items()):
         run = None  # [m_lo, m_hi, candidate, split]
@@ -136,9 +171,11 @@ def main():
     ] + (["///            and, where a sweep says so, %s" % ", ".join(others)] if others else []) + [
         "///   clocks:  as found (700 W power cap)",
         "///   driver:  %s, CUDA runtime %s, cuBLASLt %d" % (a.driver, cuda, lt),
-        "///   method:  interleaved rounds, L2 rotated, median; ties within %.0f %% broken by the"
+        "///   method:  interleaved rounds, L2 rotated, median; ties within %.0f %% broken, from"
         % (100 * data["tie_fraction"]),
-        "///            candidate order, then the smaller split; shapes: %s" % data["shapes"],
+        "///            M = %d, by the least tile traffic (1/BM + 1/BN), then by the candidate"
+        % TRAFFIC_TIE_M,
+        "///            order, then the smaller split; shapes: %s" % data["shapes"],
         "///            (bench/tune.cu says how a sweep times; the JSON is in bench/results/<gpu>/)",
     ] + sources + [
         "/// Keys: granularity, accumulation (promoted), epilogue (identity), N, K, M in [m_lo, m_hi]:",

@@ -20,8 +20,10 @@
 // capped at 64 (below about 2.4 MB of A and B that is less than 3x L2); C, the scales and the
 // split-K workspaces are not rotated. SIGTERM / SIGINT stop the sweep after the current point
 // with the JSON closed ("complete": false). The best
-// candidate: the fastest median; medians within kTieFraction of it count as ties, broken by the
-// target's candidate order, then the smaller split (a fixed order, not the noise). Entries whose
+// candidate: the fastest median; medians within kTieFraction of it count as ties, broken at
+// M >= kTrafficTieM by the least operand traffic of the tile (1 / BM + 1 / BN, unswapped tiles
+// only), then by the target's candidate order, then the smaller split (a fixed order, not the
+// noise). Entries whose
 // model estimate exceeds --prune times the least estimate are listed as pruned, not timed.
 // cuBLASLt: per-tensor = its default (promoting) FP8 matmul; per-channel = its OUTER_VEC_32F scale
 // mode when it runs on this GPU, else its per-tensor matmul (it does strictly less work; the
@@ -57,6 +59,25 @@ using namespace fp8gemm;
 /// Medians within this fraction of the fastest are ties (the spread between interleaved rounds
 /// of one process on the H200 is about 0.5 %: bench/NOTES.md).
 constexpr double kTieFraction = 0.01;
+/// From this M on, ties go to the tile that moves the fewest operand bytes per output first: a
+/// tie on one GPU is not one on a GPU with less bandwidth (4096 x 16384 x 53248 per-tensor:
+/// 128 x 128 tied with 128 x 256 within 0.7 % on the H200 and ran 0.57x cuBLASLt on an H100;
+/// docs/selection.md). bench/make_table.py applies the same rule (best_of).
+constexpr int kTrafficTieM = 1024;
+
+/// 1 / BM + 1 / BN of a candidate's config name (..._128x256x128_w2x1_...), 0 for a swapped
+/// tile or a name without a tile (never preferred by traffic).
+double tile_traffic(std::string const& config_name) {
+  if (config_name.find("swapab") != std::string::npos) return 0;
+  std::size_t const w = config_name.find("_w");
+  std::size_t const start = w == std::string::npos ? w : config_name.rfind('_', w - 1);
+  int bm = 0, bn = 0, bk = 0;
+  if (start == std::string::npos ||
+      std::sscanf(config_name.c_str() + start, "_%dx%dx%d_w", &bm, &bn, &bk) != 3 || bm <= 0 ||
+      bn <= 0)
+    return 0;
+  return 1.0 / bm + 1.0 / bn;
+}
 
 struct Options {
   std::string shapes = "bench/shapes/llm_shapes.csv";
@@ -502,14 +523,21 @@ std::string tune_point(Point const& p, Options const& o) {
   unsigned const seed = unsigned(p.m) * 2654435761u ^ unsigned(p.n) * 40503u ^ unsigned(p.k);
   time_entries(entries, ops, o.rounds, seed);
 
-  // the best candidate: the fastest median; ties within kTieFraction by (order, split)
+  // the best candidate: the fastest median; ties within kTieFraction by (tile traffic at M >=
+  // kTrafficTieM, order, split); a tile without a traffic (swapped) after those with one
   Entry const* best = nullptr;
   double fastest = 1e30;
   for (Entry const& e : entries)
     if (e.kind == "candidate") fastest = std::min(fastest, e.median());
+  auto traffic = [&](Entry const& e) {
+    double const t = p.m >= kTrafficTieM ? tile_traffic(e.detail) : 0;
+    return t > 0 ? t : 1e30;
+  };
   for (Entry const& e : entries) {
     if (e.kind != "candidate" || e.median() > fastest * (1 + kTieFraction)) continue;
-    if (!best || e.order < best->order || (e.order == best->order && e.split_k < best->split_k))
+    if (!best || traffic(e) < traffic(*best) ||
+        (traffic(e) == traffic(*best) &&
+         (e.order < best->order || (e.order == best->order && e.split_k < best->split_k))))
       best = &e;
   }
 

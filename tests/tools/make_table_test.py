@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 """bench/make_table.py and bench/tune_report.py on synthetic fp8gemm_tune JSON: the best per
 point becomes a range, neighbours with the same best merge, a later sweep replaces an earlier
-one's point, an --only-auto sweep and a sweep from another GPU are refused, and the report's
-regret and cuBLASLt ratios are the numbers the entries give.
+one's point, ties at large M go to the least tile traffic, an --only-auto sweep and a sweep from
+another GPU are refused, and the report's regret and cuBLASLt ratios are the numbers the entries
+give.
 
   python3 tests/tools/make_table_test.py bench/make_table.py bench/tune_report.py
 """
@@ -110,6 +111,33 @@ def main():
                             "--also-gpu", "NVIDIA H100"], capture_output=True, text=True)
         check(r.returncode != 0 and "another SM count" in r.stderr,
               "another SM count is refused even when named")
+
+        # ties at M >= 1024 go to the least tile traffic (1/BM + 1/BN), unswapped tiles only:
+        # 128 x 128 (the tool's best, first in its order) and 128 x 256 within 1 % of a swapped
+        # tile, faster still; 64 x 256 (less traffic than 128 x 128) 1.4 % behind it, no tie; at
+        # M = 512 the tool's order stands
+        def tied(m, n):
+            p = point("per_tensor", m, n, 8192, "sm90_wgmma_default", 1, 100, 100, 100)
+            cand = lambda name, detail, us: {
+                "kind": "candidate", "name": name, "detail": detail, "split_k": 1,
+                "estimate_us": 1, "median_us": us, "host_us": 5, "us": [us]}
+            w = "sm90a_wgmma64xNx32_"
+            p["entries"][0]["detail"] = w + "128x128x128_w2x1_s6_x"
+            p["entries"][1:2] = [
+                cand("sm90_wgmma_decode128", w + "128x64x128_w1x1_s9_x_swapab", 99.8),
+                cand("sm90_wgmma_large", w + "128x256x128_w2x1_s3_x", 100.7),
+                cand("sm90_wgmma_pingpong_64x256", w + "64x256x128_w1x1_s5_x", 101.2)]
+            return p
+        ft = os.path.join(d, "t.json")
+        json.dump(sweep([tied(2048, 4096), tied(512, 6144)], "fffffff"), open(ft, "w"))
+        r = subprocess.run([sys.executable, make_table, ft, "--out", out], capture_output=True,
+                           text=True)
+        check(r.returncode == 0, "make_table on ties failed: " + r.stderr)
+        text = open(out).read() if os.path.exists(out) else ""
+        check('4096, 8192, 2048, 2048, "sm90_wgmma_large", 1},' in text,
+              "a tie at M = 2048 goes to the 128 x 256 tile")
+        check('6144, 8192, 512, 512, "sm90_wgmma_default", 1},' in text,
+              "a tie at M = 512 keeps the tool's order")
 
         # report on the second sweep: auto 22 us, its chosen candidate 22 us, best 18, cuBLASLt 15
         r = subprocess.run([sys.executable, report, f2], capture_output=True, text=True)
