@@ -61,7 +61,7 @@ TRAFFIC_TIE_M = 1024
 def tile_traffic(detail):
     """1 / BM + 1 / BN of a candidate's config name (e.g. sm90a_wgmma64xNx32_128x256x128_w2x1_...),
     None for a swapped tile or a name without a tile."""
-    m = re.search(r"_(\d+)x(\d+)x\d+_w", detail or "")
+    m = re.search(r"_(\d+)x(\d+)x\d+_w\d", detail or "")
     if not m or "swapab" in detail:
         return None
     return 1.0 / int(m.group(1)) + 1.0 / int(m.group(2))
@@ -93,7 +93,15 @@ def entries(sweeps):
         for p in data["points"]:
             if "best" not in p:
                 continue
-            best[(p["granularity"], p["n"], p["k"])][p["m"]] = best_of(p, data["tie_fraction"])
+            chosen = best_of(p, data["tie_fraction"])
+            # a sweep whose tool applied the same rule (it says from which M) must agree with it
+            if (data.get("tie_traffic_m") == TRAFFIC_TIE_M and
+                    chosen != (p["best"]["candidate"], p["best"]["split_k"])):
+                print("make_table.py: warning: %s at %d x %d x %d: the tool's best %s/%d, "
+                      "the rule's %s/%d" % (p["granularity"], p["m"], p["n"], p["k"],
+                                            p["best"]["candidate"], p["best"]["split_k"],
+                                            *chosen), file=sys.stderr)
+            best[(p["granularity"], p["n"], p["k"])][p["m"]] = chosen
     out = []
     for (g, n, k), by_m in sorted(best.items()):
         run = None  # [m_lo, m_hi, candidate, split]

@@ -65,18 +65,19 @@ constexpr double kTieFraction = 0.01;
 /// docs/selection.md). bench/make_table.py applies the same rule (best_of).
 constexpr int kTrafficTieM = 1024;
 
-/// 1 / BM + 1 / BN of a candidate's config name (..._128x256x128_w2x1_...), 0 for a swapped
-/// tile or a name without a tile (never preferred by traffic).
+/// 1 / BM + 1 / BN of a candidate's config name (sm90a_wgmma64xNx32_128x256x128_w2x1_...: the
+/// first "_BMxBNxBK_w<warps>"), 0 for a swapped tile or a name without a tile (never preferred
+/// by traffic). bench/make_table.py's tile_traffic reads the same field.
 double tile_traffic(std::string const& config_name) {
   if (config_name.find("swapab") != std::string::npos) return 0;
-  std::size_t const w = config_name.find("_w");
-  std::size_t const start = w == std::string::npos ? w : config_name.rfind('_', w - 1);
-  int bm = 0, bn = 0, bk = 0;
-  if (start == std::string::npos ||
-      std::sscanf(config_name.c_str() + start, "_%dx%dx%d_w", &bm, &bn, &bk) != 3 || bm <= 0 ||
-      bn <= 0)
-    return 0;
-  return 1.0 / bm + 1.0 / bn;
+  for (std::size_t at = config_name.find('_'); at != std::string::npos;
+       at = config_name.find('_', at + 1)) {
+    int bm = 0, bn = 0, bk = 0, warps = 0;
+    if (std::sscanf(config_name.c_str() + at, "_%dx%dx%d_w%d", &bm, &bn, &bk, &warps) == 4 &&
+        bm > 0 && bn > 0)
+      return 1.0 / bm + 1.0 / bn;
+  }
+  return 0;
 }
 
 struct Options {
@@ -542,6 +543,7 @@ std::string tune_point(Point const& p, Options const& o) {
   }
 
   std::ostringstream js;
+  js.precision(9);  // medians as measured: make_table.py re-decides ties from them
   js << "{\"model\": " << json_str(p.model) << ", \"layer\": " << json_str(p.layer)
      << ", \"granularity\": " << json_str(p.granularity) << ", \"m\": " << p.m << ", \"n\": " << p.n
      << ", \"k\": " << p.k << ", \"sm_count\": " << sms;
@@ -669,7 +671,8 @@ int main(int argc, char** argv) {
       << ", \"sm_count\": " << prop.multiProcessorCount << ", \"cuda_driver\": " << driver
       << ", \"cuda_runtime\": " << runtime << ", \"cublaslt\": " << cublasLtGetVersion()
       << ", \"rounds\": " << o.rounds << ", \"tie_fraction\": " << kTieFraction
-      << ", \"prune\": " << o.prune << ", \"only_auto\": " << (o.only_auto ? "true" : "false")
+      << ", \"tie_traffic_m\": " << kTrafficTieM << ", \"prune\": " << o.prune
+      << ", \"only_auto\": " << (o.only_auto ? "true" : "false")
       << ", \"shapes\": " << json_str(o.shapes) << ", \"m_range\": [" << o.m_lo << ", " << o.m_hi
       << "], \"points\": [\n";
   std::printf("fp8gemm_tune: %zu points on %s (%d SMs), commit %s\n", pts.size(), prop.name,

@@ -85,7 +85,7 @@ static_assert(GroupedLargePerChannel::CollectiveEpilogue::kStagesScales);
 
 // (Not listed: the grouped Blockwise kernel of the one-consumer 64 x 64 tile, whose wgmma
 // descriptors are moved from vector registers, as the SASS check forbids; with them uniform it
-// ran 2.6-3.4 % slower on decode-sized groups, docs/grouped.md.)
+// ran 2.9-3.4 % slower on decode-sized groups, docs/grouped.md.)
 Status run_grouped(GroupedGemm<GroupedLargePerChannel>::Arguments const& a) {
   return GroupedGemm<GroupedLargePerChannel>::run(a);
 }

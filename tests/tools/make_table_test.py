@@ -112,32 +112,44 @@ def main():
         check(r.returncode != 0 and "another SM count" in r.stderr,
               "another SM count is refused even when named")
 
-        # ties at M >= 1024 go to the least tile traffic (1/BM + 1/BN), unswapped tiles only:
-        # 128 x 128 (the tool's best, first in its order) and 128 x 256 within 1 % of a swapped
-        # tile, faster still; 64 x 256 (less traffic than 128 x 128) 1.4 % behind it, no tie; at
-        # M = 512 the tool's order stands
+        # ties at M >= 1024 go to the least tile traffic (1/BM + 1/BN), unswapped tiles only, equal
+        # traffic by the tool's order: the fastest is a swapped tile (99.8 us); within 1 % of it
+        # 128 x 128 (the tool's best, first in its order), 128 x 256, then 256 x 128 (the same
+        # traffic, later in the order) and a swapped 256 x 256 (least traffic, not counted); an
+        # unswapped 256 x 256 1.4 % behind is no tie. At M = 1024: 128 x 256; at 512: the tool's.
         def tied(m, n):
             p = point("per_tensor", m, n, 8192, "sm90_wgmma_default", 1, 100, 100, 100)
-            cand = lambda name, detail, us: {
-                "kind": "candidate", "name": name, "detail": detail, "split_k": 1,
-                "estimate_us": 1, "median_us": us, "host_us": 5, "us": [us]}
-            w = "sm90a_wgmma64xNx32_"
-            p["entries"][0]["detail"] = w + "128x128x128_w2x1_s6_x"
+            cand = lambda name, tile, us: {
+                "kind": "candidate", "name": name, "detail": "sm90a_wgmma64xNx32_" + tile,
+                "split_k": 1, "estimate_us": 1, "median_us": us, "host_us": 5, "us": [us]}
+            p["entries"][0]["detail"] = "sm90a_wgmma64xNx32_128x128x128_w2x1_s6_x"
             p["entries"][1:2] = [
-                cand("sm90_wgmma_decode128", w + "128x64x128_w1x1_s9_x_swapab", 99.8),
-                cand("sm90_wgmma_large", w + "128x256x128_w2x1_s3_x", 100.7),
-                cand("sm90_wgmma_pingpong_64x256", w + "64x256x128_w1x1_s5_x", 101.2)]
+                cand("sm90_wgmma_decode128", "128x64x128_w1x1_s9_x_swapab", 99.8),
+                cand("sm90_wgmma_large", "128x256x128_w2x1_s3_x", 100.7),
+                cand("sm90_wgmma_256x128", "256x128x128_w2x1_s4_x", 100.6),
+                cand("swapped_256x256", "256x256x128_w2x1_s2_x_swapab", 100.5),
+                cand("plain_256x256", "256x256x128_w2x1_s2_x", 101.2)]
             return p
         ft = os.path.join(d, "t.json")
-        json.dump(sweep([tied(2048, 4096), tied(512, 6144)], "fffffff"), open(ft, "w"))
+        json.dump(sweep([tied(1024, 4096), tied(512, 6144)], "fffffff"), open(ft, "w"))
         r = subprocess.run([sys.executable, make_table, ft, "--out", out], capture_output=True,
                            text=True)
         check(r.returncode == 0, "make_table on ties failed: " + r.stderr)
         text = open(out).read() if os.path.exists(out) else ""
-        check('4096, 8192, 2048, 2048, "sm90_wgmma_large", 1},' in text,
-              "a tie at M = 2048 goes to the 128 x 256 tile")
+        check('4096, 8192, 1024, 1024, "sm90_wgmma_large", 1},' in text,
+              "a tie at M = 1024 goes to the first tile of least traffic, unswapped, within 1 %")
         check('6144, 8192, 512, 512, "sm90_wgmma_default", 1},' in text,
               "a tie at M = 512 keeps the tool's order")
+        check("warning" not in r.stderr, "no warning for a sweep without the tool's rule")
+        # a sweep whose tool applied the rule (tie_traffic_m) and disagrees is reported
+        marked = sweep([tied(1024, 4096)], "ggggggg")
+        marked["tie_traffic_m"] = 1024
+        fm = os.path.join(d, "m.json")
+        json.dump(marked, open(fm, "w"))
+        r = subprocess.run([sys.executable, make_table, fm, "--out", out], capture_output=True,
+                           text=True)
+        check(r.returncode == 0 and "warning" in r.stderr and "sm90_wgmma_large" in r.stderr,
+              "a disagreement with the tool's rule is reported: " + r.stderr)
 
         # report on the second sweep: auto 22 us, its chosen candidate 22 us, best 18, cuBLASLt 15
         r = subprocess.run([sys.executable, report, f2], capture_output=True, text=True)
