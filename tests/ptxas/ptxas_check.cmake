@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: MIT
 # Compiles SOURCE with nvcc -Xptxas -v for sm_90a and fails when ptxas reports a spill, a stack
-# frame (local memory), or a wgmma
+# frame (local memory; with -DALLOW_SPILL_BYTES=N only more than N bytes in a kernel), or a wgmma
 # serialization for any kernel (the C75xx "Potential Performance Loss" lines, e.g. C7510, C7514,
 # C7517, C7519, are ptxas *info*, not warnings, so -Werror does not catch them).
 # With -DCUOBJDUMP, -DSASS_TOOL and -DSASS_BUDGETS="<promoted>;<blockwise>;<fast>" it then
 # disassembles the object and runs sass_loop_check on it (QGMMA and no HMMA in every WGMMA kernel,
 # the K loop's instructions per QGMMA within the budgets; sass_loop_check.cpp says why).
 #   cmake -DNVCC=<nvcc> -DSOURCE=<file.cu> -DINCLUDE=<dir;...> [-DEXPECT_FAILURE=ON]
+#         [-DALLOW_SPILL_BYTES=<bytes>]
 #         [-DCUOBJDUMP=<cuobjdump> -DSASS_TOOL=<sass_loop_check> -DSASS_BUDGETS=<a;b;c>
 #          -DWORK=<file prefix> [-DSASS_L2_HINTED=<policy name>]] -P ptxas_check.cmake
 # SASS_L2_HINTED: the policy whose kernels must carry L2 cache hints on their TMA copies (every
@@ -31,7 +32,22 @@ string(REGEX MATCHALL "Used [0-9]+ registers" _kernels "${_all}")
 list(LENGTH _kernels _n)
 set(_problems "")
 string(REGEX MATCHALL "[1-9][0-9]* bytes (spill (stores|loads)|stack frame)" _spills "${_all}")
-if(_spills)
+if(_spills AND DEFINED ALLOW_SPILL_BYTES)
+  # a source whose kernels may spill a little (outside their K loops): only more than
+  # ALLOW_SPILL_BYTES of stores, loads or stack in one kernel fails
+  set(_over "")
+  foreach(_s IN LISTS _spills)
+    string(REGEX MATCH "^[0-9]+" _bytes "${_s}")
+    if(_bytes GREATER ALLOW_SPILL_BYTES)
+      list(APPEND _over "${_s}")
+    endif()
+  endforeach()
+  if(_over)
+    list(APPEND _problems "spills over ${ALLOW_SPILL_BYTES} bytes: ${_over}")
+  else()
+    message(STATUS "spills within ${ALLOW_SPILL_BYTES} bytes (allowed here): ${_spills}")
+  endif()
+elseif(_spills)
   list(APPEND _problems "spills: ${_spills}")
 endif()
 string(REGEX MATCHALL "[^\n]*(C75[0-9][0-9]|serializ)[^\n]*" _serial "${_all}")
@@ -50,7 +66,11 @@ if(EXPECT_FAILURE)
 elseif(_problems)
   message(FATAL_ERROR "${SOURCE}: ${_problems}")
 else()
-  message(STATUS "${_n} kernels: no spills, no wgmma serialization")
+  if(DEFINED ALLOW_SPILL_BYTES)
+    message(STATUS "${_n} kernels: spills within ${ALLOW_SPILL_BYTES} bytes, no wgmma serialization")
+  else()
+    message(STATUS "${_n} kernels: no spills, no wgmma serialization")
+  endif()
 endif()
 if(SASS_TOOL)
   execute_process(COMMAND "${CUOBJDUMP}" -sass "${_object}" OUTPUT_FILE "${WORK}.sass"

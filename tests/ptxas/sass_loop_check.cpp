@@ -9,9 +9,9 @@
 //    lane only where it lost track of that (a K range read from shared memory, a walk not known
 //    to start converged), then adds an R2UR per descriptor word before every wgmma. The grouped
 //    Blockwise 128 x 256 kernel did, unnoticed by the budgets, and ran 12-25 % slower
-//    (docs/grouped.md); it is not among the checked sources (ptxas spills 28 bytes there). Not a
-//    law either: the one-consumer 64 x 64 grouped Blockwise kernel does and runs faster so, and
-//    is not among them for that reason. Each line names the rules a kernel breaks ([...]).
+//    (docs/grouped.md; grouped_policies.cu checks it now). Not a law: the one-consumer 64 x 64
+//    grouped Blockwise kernel does and runs faster so, and is not among the checked sources. Each
+//    line names the rules a kernel breaks ([...]).
 // The H200 showed that instruction count is what bounds the promoted loops (bench/NOTES.md,
 // twelfth section: 168 -> ~125 instructions per k-block took Blockwise from 0.79 to 0.86x cuBLASLt
 // on the same tile), so a change that puts the descriptor or index math back into the loop fails
