@@ -4,7 +4,7 @@
 // Besides the named defaults: the paths whose register arrays could fall to local memory (two
 // partial-sum sets over two row blocks, two B scale groups per tile, both ping-pong tiles), the
 // 2-CTA multicast variants of the defaults (remote arrivals, multicast copies, paired tiles), and
-// a grouped kernel.
+// the grouped kernels that do not spill.
 #include "fp8gemm/fp8gemm.hpp"
 
 namespace fp8gemm {
@@ -83,11 +83,32 @@ using GroupedLargePerChannel =
     GemmConfig<Sm90WgmmaLarge<>, PerChannel, LayoutB::kNK, Epilogue<bf16>>;
 static_assert(GroupedLargePerChannel::CollectiveEpilogue::kStagesScales);
 
-// (Not listed: the grouped Blockwise kernel of the one-consumer 64 x 64 tile, whose wgmma
-// descriptors are moved from vector registers, as the SASS check forbids; with them uniform it
-// ran 2.9-3.4 % slower on decode-sized groups, docs/grouped.md.)
-Status run_grouped(GroupedGemm<GroupedLargePerChannel>::Arguments const& a) {
-  return GroupedGemm<GroupedLargePerChannel>::run(a);
+// AutoGroupedGemm's 128 x 128 candidate per-tensor and Blockwise, the 128 x 256 one per-tensor
+// with GELU-tanh, and the two-consumer MediumM Blockwise tile: their consumers read the K range
+// from shared memory, and the SASS check's moved-descriptor rule guards its broadcast. (The
+// Blockwise 128 x 256 grouped kernel spills a little: grouped_policies.cu. Not listed at all:
+// the one-consumer 64 x 64 grouped Blockwise kernel, whose descriptors are moved from vector
+// registers, as the SASS check forbids; with them uniform it ran 2.9-3.4 % slower on
+// decode-sized groups, docs/grouped.md.)
+using GroupedDefaultPerTensor =
+    GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+using GroupedDefaultBlockwise =
+    GemmConfig<Sm90WgmmaDefault<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
+using GroupedLargeGeluTanh =
+    GemmConfig<Sm90WgmmaLarge<>, PerTensor, LayoutB::kNK, Epilogue<bf16, GeluTanh>>;
+using GroupedMediumMBlockwise =
+    GemmConfig<Sm90WgmmaMediumM<>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
+
+Status run_grouped(GroupedGemm<GroupedLargePerChannel>::Arguments const& a,
+                   GroupedGemm<GroupedDefaultPerTensor>::Arguments const& b,
+                   GroupedGemm<GroupedDefaultBlockwise>::Arguments const& c,
+                   GroupedGemm<GroupedLargeGeluTanh>::Arguments const& d,
+                   GroupedGemm<GroupedMediumMBlockwise>::Arguments const& e) {
+  FP8GEMM_RETURN_IF_ERROR(GroupedGemm<GroupedLargePerChannel>::run(a));
+  FP8GEMM_RETURN_IF_ERROR(GroupedGemm<GroupedDefaultPerTensor>::run(b));
+  FP8GEMM_RETURN_IF_ERROR(GroupedGemm<GroupedDefaultBlockwise>::run(c));
+  FP8GEMM_RETURN_IF_ERROR(GroupedGemm<GroupedLargeGeluTanh>::run(d));
+  return GroupedGemm<GroupedMediumMBlockwise>::run(e);
 }
 
 Status run_multicast(Gemm<MulticastA>::Arguments const& a, Gemm<MulticastB>::Arguments const& b,

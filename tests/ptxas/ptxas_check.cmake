@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Compiles SOURCE with nvcc -Xptxas -v for sm_90a and fails when ptxas reports a spill, a stack
-# frame (local memory; with -DALLOW_SPILL_BYTES=N only more than N bytes in a kernel), or a wgmma
+# frame (local memory; with -DALLOW_SPILL_BYTES=N only more than N bytes of stack, spill stores or
+# spill loads in one kernel), or a wgmma
 # serialization for any kernel (the C75xx "Potential Performance Loss" lines, e.g. C7510, C7514,
 # C7517, C7519, are ptxas *info*, not warnings, so -Werror does not catch them).
 # With -DCUOBJDUMP, -DSASS_TOOL and -DSASS_BUDGETS="<promoted>;<blockwise>;<fast>" it then
@@ -31,6 +32,9 @@ endif()
 string(REGEX MATCHALL "Used [0-9]+ registers" _kernels "${_all}")
 list(LENGTH _kernels _n)
 set(_problems "")
+if(DEFINED ALLOW_SPILL_BYTES AND NOT ALLOW_SPILL_BYTES MATCHES "^[0-9]+$")
+  message(FATAL_ERROR "ALLOW_SPILL_BYTES must be a number of bytes, got '${ALLOW_SPILL_BYTES}'")
+endif()
 string(REGEX MATCHALL "[1-9][0-9]* bytes (spill (stores|loads)|stack frame)" _spills "${_all}")
 if(_spills AND DEFINED ALLOW_SPILL_BYTES)
   # a source whose kernels may spill a little (outside their K loops): only more than
