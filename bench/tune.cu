@@ -443,7 +443,11 @@ std::string tune_point(Point const& p, Options const& o) {
         typename Auto::Arguments a = base;
         a.force_policy = name.c_str();
         a.split_k = sk;
-        if (sk > 1) {
+        if (Auto::candidate_needs_workspace(i)) {  // stream-K: cuts K itself, needs a workspace
+          if (sk > 1) continue;
+          a.workspace = &ops;  // marks "given" for the size query (never dereferenced)
+          a.workspace = ws.get(Auto::workspace_size(a));
+        } else if (sk > 1) {
           // split-K only where the candidate's tiles leave SMs idle (as the model tries it)
           std::int64_t tiles = 0;
           Auto::visit(i, [&](auto tag) {

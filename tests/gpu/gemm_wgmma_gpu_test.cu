@@ -350,7 +350,9 @@ template <class Whole>
 
 /// StreamK<P>: the tiles' k-blocks cut evenly over the CTAs, a tile cut between CTAs summed
 /// through the workspace's slots (poisoned here, flags included: run() zeroes the flags). Tiles
-/// fewer than the SMs (every tile cut), more than the SMs with a partial last wave, K of one and
+/// fewer than the SMs (every tile cut), more than the SMs with a partial last wave (2304 x 2000:
+/// 288 tiles on 132 SMs, the first wave whole, 156 cut; 300 x 2000 on 7 CTAs: 35 whole, 13
+/// cut), K of one and
 /// two k-blocks, a CTA count forced low (sm_count 7: long walks over several tiles), fp8 C with
 /// amax; cooperative WGMMA tiles straight and swapped, promoted whole or in four chunks,
 /// Blockwise.
@@ -364,8 +366,8 @@ TEST(WgmmaStreamK, DeterministicAndMatchesUncut) {
   using Fp8 = GemmConfig<Sm90WgmmaDefault<>, PerChannel, LayoutB::kNK, Epilogue<e4m3fn, GeluTanh>>;
   std::uint64_t seed = std::random_device{}();
   std::cout << "  seed " << seed << "\n";
-  for (GemmCase c :
-       {GemmCase{300, 2000, 3000}, GemmCase{256, 1000, 129}, GemmCase{200, 4100, 1000}}) {
+  for (GemmCase c : {GemmCase{300, 2000, 3000}, GemmCase{256, 1000, 129}, GemmCase{200, 4100, 1000},
+                     GemmCase{2304, 2000, 1000}}) {
     c.seed = seed++;
     EXPECT_TRUE(stream_k_consistent<Default>(c));
   }

@@ -227,6 +227,11 @@ class AutoGemm {
   static std::string candidate_short_name(int i) {
     return i < 0 || i >= kCandidates ? "" : short_names()[i];
   }
+  /// Whether candidate i runs only with a workspace, whatever its split (a StreamK<P> policy).
+  static bool candidate_needs_workspace(int i) {
+    return i >= 0 && i < kCandidates &&
+           visit(i, [](auto tag) { return Gemm<typename decltype(tag)::type>::kStreamK; });
+  }
   /// Whether the model may pick candidate i (false: table-only, chosen by a measurement or by
   /// name).
   static bool candidate_modelled(int i) {
@@ -486,6 +491,7 @@ class AutoGemm {
 
     // Tier 1: the measured table, when the call plans for the SM count it was measured on.
     selection::TableView const table = Target::table();
+    std::string table_note;  // why a matching entry did not decide
     if (!forced_split && table.size > 0 && table.sm_count == key.sm_count) {
       for (std::size_t e = 0; e < table.size; ++e) {
         selection::TableEntry const& t = table.entries[e];
@@ -497,6 +503,11 @@ class AutoGemm {
         int const i = find_candidate(t.candidate);
         int const sk = has_ws ? t.split_k : 1;
         if (i < 0 || !feasible(i, pr, sk).ok()) break;  // stale entry: the model decides
+        if (!has_ws && candidate_needs_workspace(i)) {  // stream-K without a workspace
+          table_note = std::string("the table's ") + short_names()[i] +
+                       " needs a workspace (workspace_size(args) bytes): none given; ";
+          break;
+        }
         return finish(i, sk, forced_band ? Tier::kForced : Tier::kTable,
                       std::string("table entry N=") + std::to_string(t.n) +
                           " K=" + std::to_string(t.k) + " M in [" + std::to_string(t.m_lo) + ", " +
@@ -511,8 +522,8 @@ class AutoGemm {
     // Tier 2: the model.
     Best const b = model_best(pr, key.sm_count, -1, forced_split ? args.split_k : 0, has_ws);
     if (b.index >= 0) {
-      std::string why = split_note + "model: least estimated time " + us(b.seconds) + " on " +
-                        where + " (" + Target::kMachineNote + ")";
+      std::string why = split_note + table_note + "model: least estimated time " + us(b.seconds) +
+                        " on " + where + " (" + Target::kMachineNote + ")";
       if (!forced_split && !has_ws) {
         Best const with_ws = model_best(pr, key.sm_count, -1, 0, true);
         if (with_ws.index >= 0 && with_ws.split_k > 1)

@@ -2,8 +2,14 @@
 /// Stream-K (kernel layer): the whole GEMM's work cut evenly over the persistent grid's CTAs, so
 /// that no SM idles through a partial last wave of tiles (docs/performance.md#sm90-stream-k).
 ///
-/// The iterations are (tile t, k-block kb) numbered t · KB + kb, tiles in the scheduler's banded
-/// order, KB = ceil(K / BlockK). CTA c of C owns the range [begin(c), begin(c + 1)),
+/// Hybrid (stream_k_tiles below): with more tiles than CTAs, the first tiles of the banded order
+/// go whole to the CTAs, data-parallel (tile c + j · C to CTA c), as many whole waves as leave
+/// between one and two waves' worth of tiles; only those last tiles are cut. Cutting every tile
+/// spread the CTAs' ranges over the whole matrix at once, each at its own k-block, and lost L2
+/// reuse (1.64x the data-parallel time at 4096 x 4096 x 7168, docs/performance.md#sm90-stream-k).
+///
+/// The cut tiles' iterations are (tile t, k-block kb) numbered t · KB + kb, t counted from the
+/// first cut tile, KB = ceil(K / BlockK). CTA c of C owns the range [begin(c), begin(c + 1)),
 ///   begin(c) = floor(c · I / C),   I = tiles · KB,
 /// and cuts it into segments: the part of one tile's k-blocks inside the range. A segment that
 /// reaches the tile's last k-block is the tile's final one; its CTA adds the tile's earlier
@@ -42,6 +48,17 @@ template <class P, class = void>
 struct IsStreamK : std::false_type {};
 template <class P>
 struct IsStreamK<P, std::void_t<decltype(P::kStreamK)>> : std::bool_constant<P::kStreamK> {};
+
+/// How many of `tiles` output tiles stream-K cuts on `ctas` CTAs (the rest, the first in banded
+/// order, run whole): all of them up to one wave (tiles <= ctas); none when the waves are whole
+/// (tiles a multiple of ctas); else the partial last wave's tiles and one whole wave before them,
+///   cut = tiles % ctas + ctas,
+/// so that each CTA's share of the cut is one to two tiles of k-blocks and a tile is cut between
+/// about two CTAs (the partial wave alone, 8 tiles on 132 CTAs, would give each CTA a few k-blocks
+/// and each tile's last CTA 16 partial sums to wait for).
+FP8GEMM_HOST_DEVICE constexpr int stream_k_tiles(int tiles, int ctas) {
+  return tiles <= ctas ? tiles : (tiles % ctas == 0 ? 0 : tiles % ctas + ctas);
+}
 
 /// The cut of `tiles` x `k_blocks` iterations over `ctas` CTAs (all >= 1).
 struct StreamKPlan {

@@ -133,6 +133,7 @@ struct RasterTileScheduler {
     int split_k = 1;
     int k_tiles = 1;            // ceil(K / BlockK)
     int k_tiles_per_split = 1;  // ceil(k_tiles / split_k)
+    int whole_tiles = 0;        // stream-K: the tiles before the cut ones, run whole
   };
 
   static Status can_implement(ProblemShape const& problem, Arguments const& args) {
@@ -217,9 +218,10 @@ struct RasterTileScheduler {
 /// so every copy stays inside the matrix) and stores nothing (WorkTile::store = false).
 /// grid = 2 x min(SMs / 2, items).
 ///
-/// Stream-K (a StreamK<P> policy, split_k = 1): CTA c walks the segments of its share of the
-/// tiles' k-blocks last to first (stream_k.hpp, tiles in the banded order above); grid =
-/// min(SMs, tiles x k-blocks), so every CTA has at least one k-block and all are resident.
+/// Stream-K (a StreamK<P> policy, split_k = 1): CTA c first takes the whole tiles c, c + grid, ...
+/// below the cut ones (stream_k_tiles), then walks the segments of its share of the cut tiles'
+/// k-blocks last to first (stream_k.hpp, tiles in the banded order above); grid = min(SMs, tiles x
+/// k-blocks), so every CTA has at least one k-block and all are resident.
 template <class Policy>
 struct PersistentTileScheduler {
   using Arch = typename Policy::Arch;
@@ -245,6 +247,7 @@ struct PersistentTileScheduler {
     int split_k = 1;
     int k_tiles = 1;            // ceil(K / BlockK)
     int k_tiles_per_split = 1;  // ceil(k_tiles / split_k)
+    int whole_tiles = 0;        // stream-K: the tiles before the cut ones, run whole
   };
 
   static Status can_implement(ProblemShape const& problem, Arguments const& args) {
@@ -296,9 +299,7 @@ struct PersistentTileScheduler {
     int sms = 1;
     FP8GEMM_RETURN_IF_ERROR(usable_sms(args, &sms));
     if constexpr (kStreamK) {
-      p.grid = stream_k_grid(problem, sms);
-      p.band_m = band_m_for(args.band_m,
-                            p.grid < p.tiles_m * p.tiles_n ? p.grid : p.tiles_m * p.tiles_n, 1);
+      stream_k_initialize(p, sms, args.band_m);
       return Status::success();
     }
     p.grid = grid_for(items(p), sms);
@@ -322,9 +323,21 @@ struct PersistentTileScheduler {
     return static_cast<int>(iters < sms ? (iters > 0 ? iters : 1) : sms);
   }
 
-  /// Stream-K's cut of the tiles' k-blocks over the grid.
+  /// Stream-K's grid, whole tiles and band on `sms` SMs, for p's tiles and k_tiles (initialize).
+  /// The cut tiles number tiles % grid + grid or fewer, so each CTA's share of them is at least
+  /// one k-block whenever the grid is the SM count.
+  static void stream_k_initialize(Params& p, int sms, int band_m) {
+    int const tiles = p.tiles_m * p.tiles_n;
+    std::int64_t const iters = std::int64_t(tiles) * p.k_tiles;
+    p.grid = static_cast<int>(iters < sms ? (iters > 0 ? iters : 1) : sms);
+    p.whole_tiles = tiles - stream_k_tiles(tiles, p.grid);
+    p.band_m = band_m_for(band_m, p.grid < tiles ? p.grid : tiles, 1);
+  }
+
+  /// Stream-K's cut of the cut tiles' k-blocks over the grid (tile 0 of the plan is banded tile
+  /// whole_tiles).
   FP8GEMM_HOST_DEVICE static StreamKPlan stream_k_plan(Params const& p) {
-    return {p.tiles_m * p.tiles_n, p.k_tiles, p.grid};
+    return {p.tiles_m * p.tiles_n - p.whole_tiles, p.k_tiles, p.grid};
   }
 
   /// Stream-K: CTA `cta`'s segment ending at iteration `it_end` (its walk goes last to first),
@@ -332,7 +345,7 @@ struct PersistentTileScheduler {
   FP8GEMM_HOST_DEVICE static WorkTile stream_k_work_before(Params const& p, int cta,
                                                            std::int64_t it_end) {
     StreamKSegment const seg = stream_k_segment_before(stream_k_plan(p), cta, it_end);
-    TileCoord const t = banded_tile(seg.tile, p.tiles_m, p.tiles_n, p.band_m);
+    TileCoord const t = banded_tile(p.whole_tiles + seg.tile, p.tiles_m, p.tiles_n, p.band_m);
     WorkTile w = work_tile<Policy>(t.m, t.n, 0, p.k_tiles, p.k_tiles);
     w.k_tile_begin = seg.kb_begin, w.k_tile_end = seg.kb_end;
     w.partial_slot = seg.final ? -1 : cta;
@@ -409,25 +422,32 @@ struct PersistentTileScheduler {
   /// this CTA's place in its cluster. Every thread that walks gets the same sequence. `p` stays
   /// where the kernel has it (parameter space), read per item, not copied into registers held
   /// across the main loop (docs/performance.md#persistent-walk-registers).
-  /// Stream-K: CTA `first` walks its range of iterations (stride and rank unused).
+  /// Stream-K: CTA `first` takes the whole tiles first, first + stride, ... below whole_tiles,
+  /// then walks its range of the cut tiles' iterations (rank unused).
   FP8GEMM_DEVICE PersistentTileScheduler(Params const& p, int first, int stride, int rank)
       : params_(p), items_(items(p)), next_(first), stride_(stride), rank_(rank) {
     if constexpr (kStreamK) {  // walked last to first (stream_k.hpp)
       StreamKPlan const plan = stream_k_plan(p);
-      begin_ = plan.begin(first), it_ = plan.begin(first + 1);
+      cta_ = first, begin_ = plan.begin(first), it_ = plan.begin(first + 1);
+      items_ = p.whole_tiles;
     }
   }
   /// Whether next() has more work to give.
   FP8GEMM_DEVICE bool more() const {
     if constexpr (kStreamK)
-      return it_ > begin_;
+      return next_ < items_ || it_ > begin_;
     else
       return next_ < items_;
   }
   FP8GEMM_DEVICE WorkTile next() {
     if constexpr (kStreamK) {
+      if (next_ < items_) {  // a whole tile
+        WorkTile const w = work(params_, next_, 0);
+        next_ += stride_;
+        return w;
+      }
       if (it_ <= begin_) return WorkTile{};
-      WorkTile const w = stream_k_work_before(params_, next_, it_);
+      WorkTile const w = stream_k_work_before(params_, cta_, it_);
       it_ -= w.k_tile_end - w.k_tile_begin;
       return w;
     } else {
@@ -441,6 +461,7 @@ struct PersistentTileScheduler {
  private:
   Params const& params_;
   int items_, next_, stride_, rank_;
+  int cta_ = 0;                      // stream-K: this CTA
   std::int64_t begin_ = 0, it_ = 0;  // stream-K: the range's start; the next segment's end
 };
 

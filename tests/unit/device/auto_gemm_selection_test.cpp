@@ -43,10 +43,12 @@ constexpr selection::TableEntry kFixtureEntries[] = {
      selection::EpilogueClass::kIdentity, 8192, 8192, 1, 64, "sm90_wgmma_small_m", 1},
     {selection::GranularityClass::kPerTensor, selection::AccumulationClass::kPromoted,
      selection::EpilogueClass::kIdentity, 4096, 8192, 1, 16, "sm90_wgmma_decode16", 2},
+    {selection::GranularityClass::kPerTensor, selection::AccumulationClass::kPromoted,
+     selection::EpilogueClass::kIdentity, 2048, 8192, 129, 512, "sm90_wgmma_default_stream_k", 1},
 };
 struct Sm90FixtureTarget : Sm90Target {
   static constexpr selection::TableView table() {
-    return {kFixtureEntries, 2, 132, "test fixture (invented entries)"};
+    return {kFixtureEntries, 3, 132, "test fixture (invented entries)"};
   }
 };
 using Sm90AutoFixture =
@@ -78,13 +80,14 @@ void expect_same(Choice const& x, Choice const& y) {
 }
 
 TEST(AutoGemmSelection, CandidatesAreFilteredAtCompileTime) {
-  // Sm90: 3 decode + small + medium + default + large + mma.sync, then the nine table-only
-  // tiles (five, and four two-consumer swapped ones); Blockwise drops the swapped policies (8-32
+  // Sm90: 3 decode + small + medium + default + large + mma.sync, then the twelve table-only
+  // tiles (five, four two-consumer swapped ones, and stream-K on 128 x 128, 128 x 192 and
+  // 128 x 256); Blockwise drops the swapped policies (8-32
   // compile but ran slower than Sm90WgmmaSmallM, and the two-consumer ones are NotForBlockwise;
   // 128 does not compile, W9) and 128 x 192 (a 128-wide scale block straddles its N tile), B as
   // [K, N] every WGMMA one (mk_kn_mn is a compile error there).
-  static_assert(Sm90Auto::kCandidates == 17);
-  static_assert(Sm90AutoBlockwise::kCandidates == 8);
+  static_assert(Sm90Auto::kCandidates == 20);
+  static_assert(Sm90AutoBlockwise::kCandidates == 10);
   static_assert(Sm90AutoKN::kCandidates == 1);
   static_assert(Cdna4Auto::kCandidates == 2 && Cdna3Auto::kCandidates == 1);
   EXPECT_EQ(Sm90AutoKN::candidate_short_name(0), "sm90_default");
@@ -126,6 +129,21 @@ TEST(AutoGemmSelection, EveryTierIsReached) {
   EXPECT_EQ(c.split_k, 1);
   EXPECT_NE(c.reason.find("needs a workspace: none given"), std::string::npos) << c.reason;
   EXPECT_GT(Sm90AutoFixture::workspace_size(with_split), 0u);  // planned: split_k 2
+  // a stream-K entry runs only with a workspace; without one the model decides, and says why
+  auto streamed = problem<Sm90AutoFixture>(200, 2048, 8192, 132);
+  c = Sm90AutoFixture::select(streamed);
+  EXPECT_EQ(c.tier, Tier::kModel) << c.reason;
+  EXPECT_NE(c.short_name, "sm90_wgmma_default_stream_k");
+  EXPECT_NE(c.reason.find("the table's sm90_wgmma_default_stream_k needs a workspace"),
+            std::string::npos)
+      << c.reason;
+  EXPECT_GT(Sm90AutoFixture::workspace_size(streamed), 0u);
+  std::vector<unsigned char> marker(16);
+  streamed.workspace = marker.data();  // only select() sees it here
+  c = Sm90AutoFixture::select(streamed);
+  EXPECT_EQ(c.tier, Tier::kTable) << c.reason;
+  EXPECT_EQ(c.short_name, "sm90_wgmma_default_stream_k");
+  EXPECT_TRUE(Sm90AutoFixture::candidate_needs_workspace(c.index));
   // another SM count than the table's: the model
   EXPECT_EQ(Sm90AutoFixture::select(problem<Sm90AutoFixture>(32, 8192, 8192, 114)).tier,
             Tier::kModel);

@@ -198,6 +198,98 @@ TEST(StreamK, SchedulerWorkTilesFollowTheBandedOrder) {
   for (int v : covered) ASSERT_EQ(v, 1);
 }
 
+/// The hybrid's split: every tile cut up to one wave, none for whole waves, else the partial
+/// wave's tiles and one whole wave.
+TEST(StreamK, CutTilesAreThePartialWaveAndOneWholeWave) {
+  EXPECT_EQ(stream_k_tiles(96, 132), 96);
+  EXPECT_EQ(stream_k_tiles(132, 132), 132);
+  EXPECT_EQ(stream_k_tiles(264, 132), 0);
+  EXPECT_EQ(stream_k_tiles(133, 132), 133);
+  EXPECT_EQ(stream_k_tiles(272, 132), 140);
+  EXPECT_EQ(stream_k_tiles(1024, 132), 232);
+  EXPECT_EQ(stream_k_tiles(5, 1), 0);
+}
+
+/// The scheduler's whole walk, as each CTA's producer and consumers run it (more() / next()):
+/// whole tiles first (the banded order's first tiles, c + j · grid, full K, stored), then the cut
+/// tiles' segments; every (tile, k-block) once; one final segment per tile whose fixup CTAs left
+/// partial sums of that tile; the waits do not chain (the last CTA finishes within its share of
+/// whole tiles, one share of the cut and one tile of k-blocks).
+TEST(StreamK, HybridWalkRunsWholeWavesThenCutsTheRest) {
+  using S = PersistentTileScheduler<StreamK<Sm90WgmmaDefault<>>>;
+  struct Case {
+    int tiles_m, tiles_n, k_tiles, sms;
+  };
+  for (Case const c :
+       {Case{16, 17, 56, 132}, Case{8, 33, 32, 132}, Case{2, 48, 32, 132}, Case{11, 13, 7, 132},
+        Case{32, 32, 56, 132}, Case{5, 9, 3, 7}, Case{1, 1, 2, 132}}) {
+    SCOPED_TRACE(::testing::Message() << c.tiles_m << " x " << c.tiles_n << " tiles, " << c.k_tiles
+                                      << " k-blocks, " << c.sms << " SMs");
+    typename S::Params p;
+    p.tiles_m = c.tiles_m, p.tiles_n = c.tiles_n, p.k_tiles = c.k_tiles;
+    p.k_tiles_per_split = c.k_tiles;
+    S::stream_k_initialize(p, c.sms, 0);
+    int const tiles = c.tiles_m * c.tiles_n;
+    EXPECT_EQ(p.grid, std::min<std::int64_t>(c.sms, std::int64_t(tiles) * c.k_tiles));
+    EXPECT_EQ(p.whole_tiles % p.grid, 0) << "whole waves only";
+    EXPECT_EQ(p.whole_tiles, tiles - stream_k_tiles(tiles, p.grid));
+    std::vector<int> covered(static_cast<std::size_t>(tiles * c.k_tiles), 0);
+    std::vector<std::vector<int>> partial_of(static_cast<std::size_t>(tiles));  // CTAs, per tile
+    std::vector<std::int64_t> partial_done(static_cast<std::size_t>(p.grid), -1);
+    std::int64_t makespan = 0;
+    for (int cta = 0; cta < p.grid; ++cta) {  // waits go to lower CTAs: ascending order works
+      S walk(p, cta, p.grid, 0);
+      std::int64_t t = 0;
+      bool cut_started = false;
+      while (walk.more()) {
+        WorkTile const w = walk.next();
+        ASSERT_TRUE(w.valid);
+        ASSERT_LT(w.k_tile_begin, w.k_tile_end);
+        int const tile = [&] {  // the tile's place in the banded order
+          for (int i = 0; i < tiles; ++i) {
+            TileCoord const b = banded_tile(i, p.tiles_m, p.tiles_n, p.band_m);
+            if (b.m == w.m && b.n == w.n) return i;
+          }
+          return -1;
+        }();
+        ASSERT_GE(tile, 0);
+        bool const whole = tile < p.whole_tiles;
+        if (whole) {
+          EXPECT_FALSE(cut_started) << "whole tiles come before the cut ones";
+          EXPECT_EQ(tile % p.grid, cta);
+          EXPECT_EQ(w.k_tile_begin, 0);
+          EXPECT_EQ(w.k_tile_end, c.k_tiles);
+          EXPECT_EQ(w.partial_slot, -1);
+          EXPECT_EQ(w.fixup_begin, w.fixup_end);
+        }
+        cut_started = cut_started || !whole;
+        for (int kb = w.k_tile_begin; kb < w.k_tile_end; ++kb)
+          ++covered[static_cast<std::size_t>(tile * c.k_tiles + kb)];
+        t += w.k_tile_end - w.k_tile_begin;
+        if (w.partial_slot >= 0) {
+          EXPECT_EQ(w.partial_slot, cta);
+          EXPECT_EQ(partial_done[static_cast<std::size_t>(cta)], -1) << "one partial per CTA";
+          partial_done[static_cast<std::size_t>(cta)] = t;
+          partial_of[static_cast<std::size_t>(tile)].push_back(cta);
+          continue;
+        }
+        std::vector<int> const& before = partial_of[static_cast<std::size_t>(tile)];
+        ASSERT_EQ(w.fixup_end - w.fixup_begin, static_cast<int>(before.size()));
+        for (std::size_t i = 0; i < before.size(); ++i) {
+          EXPECT_EQ(before[i], w.fixup_begin + static_cast<int>(i));
+          t = std::max(t, partial_done[static_cast<std::size_t>(before[i])]);
+        }
+      }
+      EXPECT_FALSE(walk.next().valid);
+      makespan = std::max(makespan, t);
+    }
+    for (int v : covered) ASSERT_EQ(v, 1);
+    std::int64_t const cut_iters = std::int64_t(tiles - p.whole_tiles) * c.k_tiles;
+    EXPECT_LE(makespan, std::int64_t(p.whole_tiles / p.grid) * c.k_tiles +
+                            (cut_iters + p.grid - 1) / p.grid + c.k_tiles);
+  }
+}
+
 /// StreamK<P>'s scheduler refuses split-K in words (clusters and ping-pong are compile errors:
 /// its static_assert); Gemm's name says it.
 TEST(StreamK, RefusesSplitKAndIsNamed) {

@@ -192,6 +192,26 @@ struct Sm90Target {
     static constexpr char const* kShortName = "sm90_wgmma_mid_m112";
   };
 
+  /// Stream-K (StreamK<P>: whole waves of tiles, then the partial wave's tiles and one wave
+  /// before them cut evenly over the SMs, kernel/stream_k.hpp) on the 128 x 128, 128 x 192 and
+  /// 128 x 256 tiles: for shapes whose tiles leave SMs idle in a partial last wave. Table-only,
+  /// and only with a workspace (the cut tiles' FP32 partial sums): AutoGemm given none lets the
+  /// model choose among the others.
+  struct StreamKInfo : TableOnly {};
+  struct DefaultStreamKInfo : StreamKInfo, NotForBlockwise {
+    static constexpr char const* kShortName = "sm90_wgmma_default_stream_k";
+  };
+  struct DefaultBlockwiseStreamKInfo : StreamKInfo {
+    static constexpr char const* kShortName = "sm90_wgmma_default_stream_k";
+    static constexpr bool kBlockwiseOnly = true;
+  };
+  struct Tile128x192StreamKInfo : StreamKInfo {
+    static constexpr char const* kShortName = "sm90_wgmma_128x192_stream_k";
+  };
+  struct LargeStreamKInfo : StreamKInfo {
+    static constexpr char const* kShortName = "sm90_wgmma_large_stream_k";
+  };
+
   template <class EA, class EB>
   using Candidates = std::tuple<
       Candidate<Sm90WgmmaDecode<8, EA, EB>, DecodeInfo8>,
@@ -211,7 +231,11 @@ struct Sm90Target {
       Candidate<Sm90WgmmaMidM<80, EA, EB>, MidM80Info>,
       Candidate<Sm90WgmmaMidM<96, EA, EB>, MidM96Info>,
       Candidate<Sm90WgmmaMidM<104, EA, EB>, MidM104Info>,
-      Candidate<Sm90WgmmaMidM<112, EA, EB>, MidM112Info>>;
+      Candidate<Sm90WgmmaMidM<112, EA, EB>, MidM112Info>,
+      Candidate<StreamK<Sm90WgmmaDefault<EA, EB>>, DefaultStreamKInfo>,
+      Candidate<StreamK<Sm90WgmmaDefaultBlockwise<EA, EB>>, DefaultBlockwiseStreamKInfo>,
+      Candidate<StreamK<WgmmaTilePolicy<128, 192, 2, 4, EA, EB>>, Tile128x192StreamKInfo>,
+      Candidate<StreamK<Sm90WgmmaLarge<EA, EB>>, LargeStreamKInfo>>;
 
   static constexpr TableView table() { return sm90_h200_table(); }
 
