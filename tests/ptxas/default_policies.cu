@@ -63,17 +63,30 @@ using FastMulticastA = GemmConfig<Sm90WgmmaFastMulticastA<>, PerTensor, LayoutB:
 using FastMulticastB = GemmConfig<Sm90WgmmaFastMulticastB<>, PerTensor, LayoutB::kNK,
                                   Epilogue<bf16>, FastAccumulation>;
 
-// stream-K (StreamK<P>): the slots' stores and adds beside the accumulators, the flags, on the
-// 128 x 128 (Blockwise) and two-consumer swapped tiles. (StreamK<Sm90WgmmaLarge>, 128
-// accumulators and two sets of 32 partial sums, spills 28 bytes: not listed, not selected.)
+// stream-K (StreamK<P>): the slots' stores and adds beside the accumulators, the flags; AutoGemm's
+// stream-K candidates (128 x 128 per-tensor and its five-stage Blockwise form, 128 x 192, 128 x 256
+// Blockwise) and the two-consumer swapped tile. (StreamK<Sm90WgmmaLarge> per-tensor, 128
+// accumulators and two sets of 32 partial sums, spills a little: spilling_policies.cu.)
 using StreamKDefault =
-    GemmConfig<StreamK<Sm90WgmmaDefault<>>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
+    GemmConfig<StreamK<Sm90WgmmaDefault<>>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+using StreamKDefaultBlockwise = GemmConfig<StreamK<Sm90WgmmaDefaultBlockwise<>>,
+                                           Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
+using StreamK192PerChannel =
+    GemmConfig<StreamK<WgmmaTilePolicy<128, 192, 2, 4>>, PerChannel, LayoutB::kNK, Epilogue<bf16>>;
+using StreamKLargeBlockwise =
+    GemmConfig<StreamK<Sm90WgmmaLarge<>>, Blockwise<1, 128, 128>, LayoutB::kNK, Epilogue<bf16>>;
 using StreamKMidM =
     GemmConfig<StreamK<Sm90WgmmaMidM<104>>, PerChannel, LayoutB::kNK, Epilogue<bf16>>;
 
 Status run_stream_k(Gemm<StreamKDefault>::Arguments const& a,
-                    Gemm<StreamKMidM>::Arguments const& c) {
+                    Gemm<StreamKDefaultBlockwise>::Arguments const& b,
+                    Gemm<StreamKMidM>::Arguments const& c,
+                    Gemm<StreamK192PerChannel>::Arguments const& d,
+                    Gemm<StreamKLargeBlockwise>::Arguments const& e) {
   FP8GEMM_RETURN_IF_ERROR(Gemm<StreamKDefault>::run(a));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<StreamKDefaultBlockwise>::run(b));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<StreamK192PerChannel>::run(d));
+  FP8GEMM_RETURN_IF_ERROR(Gemm<StreamKLargeBlockwise>::run(e));
   return Gemm<StreamKMidM>::run(c);
 }
 
@@ -86,7 +99,7 @@ static_assert(GroupedLargePerChannel::CollectiveEpilogue::kStagesScales);
 // AutoGroupedGemm's 128 x 128 candidate per-tensor and Blockwise, the 128 x 256 one per-tensor
 // with GELU-tanh, and the two-consumer MediumM Blockwise tile: their consumers read the K range
 // from shared memory, and the SASS check's moved-descriptor rule guards its broadcast. (The
-// Blockwise 128 x 256 grouped kernel spills a little: grouped_policies.cu. Not listed at all:
+// Blockwise 128 x 256 grouped kernel spills a little: spilling_policies.cu. Not listed at all:
 // the one-consumer 64 x 64 grouped Blockwise kernel, whose descriptors are moved from vector
 // registers, as the SASS check forbids; with them uniform it ran 2.9-3.4 % slower on
 // decode-sized groups, docs/grouped.md.)

@@ -9,7 +9,7 @@
 //    lane only where it lost track of that (a K range read from shared memory, a walk not known
 //    to start converged), then adds an R2UR per descriptor word before every wgmma. The grouped
 //    Blockwise 128 x 256 kernel did, unnoticed by the budgets, and ran 12-25 % slower
-//    (docs/grouped.md; grouped_policies.cu checks it now). Not a law: the one-consumer 64 x 64
+//    (docs/grouped.md; spilling_policies.cu checks it now). Not a law: the one-consumer 64 x 64
 //    grouped Blockwise kernel does and runs faster so, and is not among the checked sources. Each
 //    line names the rules a kernel breaks ([...]).
 // The H200 showed that instruction count is what bounds the promoted loops (bench/NOTES.md,

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+// The kernels ptxas spills a little in, each figure allowed up to ALLOW_SPILL_BYTES; the others
+// are in default_policies.cu, where none is allowed.
+//
 // The grouped Blockwise 128 x 256 kernel (AutoGroupedGemm's choice above 64 rows per group),
 // compiled with -Xptxas -v by ptxas_check.cmake (label ptxas, no GPU) and disassembled for the
 // SASS check: no wgmma serialization, the K loop within its budget, and no wgmma descriptor moved
@@ -16,5 +19,13 @@ using GroupedLargeBlockwise =
 
 Status run_grouped(GroupedGemm<GroupedLargeBlockwise>::Arguments const& a) {
   return GroupedGemm<GroupedLargeBlockwise>::run(a);
+}
+
+// Stream-K on the 128 x 256 tile, per-tensor (AutoGemm's sm90_wgmma_large_stream_k): 16 bytes of
+// stack, 24 of spill stores and 28 of spill loads with nvcc 13, its K loop as the whole-tile
+// kernel's (448 instructions per k-block, SASS); the other stream-K kernels spill nothing.
+using StreamKLarge = GemmConfig<StreamK<Sm90WgmmaLarge<>>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+Status run_stream_k(Gemm<StreamKLarge>::Arguments const& a) {
+  return Gemm<StreamKLarge>::run(a);
 }
 }  // namespace fp8gemm
