@@ -12,6 +12,7 @@
 
 #include "fp8gemm/device/selection/model.hpp"
 #include "fp8gemm/device/selection/sm90_h200_table.hpp"
+#include "fp8gemm/kernel/stream_k.hpp"
 #include "fp8gemm/policy/default_policies.hpp"
 #include "fp8gemm/quant/granularity.hpp"
 
