@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // AutoGemm<Sm90Target> on the H200 (label gpu): the device's SM count is asked, each shape's
-// choice (decode, small-M, medium-M, 128 x 128, 128 x 256, split-K) runs and matches FP64 within
-// the bound derived for the chosen GemmConfig.
+// choice (decode, small-M, medium-M, 128 x 128, 128 x 256, split-K, stream-K) runs and matches
+// FP64 within the bound derived for the chosen GemmConfig.
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -78,6 +78,23 @@ TEST(AutoGemmOnGpu, Sm90ChoicesMatchFp64) {
     EXPECT_TRUE(run_auto(c, &report)) << describe(c);
     std::cout << "  " << report << "\n";
   }
+}
+
+/// A shape whose table entry is a stream-K candidate (2048 x 2112 x 7168: 176 tiles of 128 x 192,
+/// 1.33 waves on 132 SMs; the table names sm90_wgmma_128x192_stream_k there): the choice, given
+/// the workspace, is that entry, and it matches FP64.
+TEST(AutoGemmOnGpu, Sm90StreamKChoiceMatchesFp64) {
+  Sm90Auto::Arguments probe;
+  probe.problem = {2048, 2112, 7168};
+  std::vector<unsigned char> marker(16);
+  probe.workspace = marker.data();
+  Choice const c = Sm90Auto::select(probe);
+  if (c.sm_count != 132) GTEST_SKIP() << "the table is for 132 SMs; this device has " << c.sm_count;
+  EXPECT_EQ(c.tier, Tier::kTable) << c.reason;
+  EXPECT_NE(c.short_name.find("_stream_k"), std::string::npos) << c.reason;
+  std::string report;
+  EXPECT_TRUE(run_auto(GemmCase{2048, 2112, 7168, 809}, &report));
+  std::cout << "  " << report << "\n";
 }
 
 }  // namespace

@@ -79,7 +79,8 @@ Status supports(ProblemShape const& problem, int split_k = 1,
     args.epilogue.ldc = pitch(problem.n);
     if constexpr (is_output_fp8_v<typename G::ElementC>) args.epilogue.output_scale = 1.0f;
     args.split_k = split_k;
-    if (split_k > 1) args.workspace = at(static_cast<float*>(nullptr));
+    // split-K's partial sums and stream-K's flags and slots: a workspace (never dereferenced)
+    if (split_k > 1 || G::kStreamK) args.workspace = at(static_cast<float*>(nullptr));
     return G::can_implement(args);
   }
 }

@@ -133,7 +133,6 @@ struct RasterTileScheduler {
     int split_k = 1;
     int k_tiles = 1;            // ceil(K / BlockK)
     int k_tiles_per_split = 1;  // ceil(k_tiles / split_k)
-    int whole_tiles = 0;        // stream-K: the tiles before the cut ones, run whole
   };
 
   static Status can_implement(ProblemShape const& problem, Arguments const& args) {
@@ -317,9 +316,12 @@ struct PersistentTileScheduler {
   /// Stream-K's grid on `sms` SMs: one CTA per SM, at most one per k-block of the tiles, so that
   /// every CTA's range holds at least one (stream_k.hpp: an empty range would leave no partial).
   static int stream_k_grid(ProblemShape const& problem, int sms) {
-    std::int64_t const iters = problem.tiles_m<Policy::kBlockM>() *
-                               problem.tiles_n<Policy::kBlockN>() *
-                               problem.k_tiles<Policy::kBlockK>();
+    return stream_k_ctas(problem.tiles_m<Policy::kBlockM>() * problem.tiles_n<Policy::kBlockN>() *
+                             problem.k_tiles<Policy::kBlockK>(),
+                         sms);
+  }
+  /// min(SMs, iterations), at least 1.
+  static int stream_k_ctas(std::int64_t iters, int sms) {
     return static_cast<int>(iters < sms ? (iters > 0 ? iters : 1) : sms);
   }
 
@@ -328,8 +330,7 @@ struct PersistentTileScheduler {
   /// one k-block whenever the grid is the SM count.
   static void stream_k_initialize(Params& p, int sms, int band_m) {
     int const tiles = p.tiles_m * p.tiles_n;
-    std::int64_t const iters = std::int64_t(tiles) * p.k_tiles;
-    p.grid = static_cast<int>(iters < sms ? (iters > 0 ? iters : 1) : sms);
+    p.grid = stream_k_ctas(std::int64_t(tiles) * p.k_tiles, sms);
     p.whole_tiles = tiles - stream_k_tiles(tiles, p.grid);
     p.band_m = band_m_for(band_m, p.grid < tiles ? p.grid : tiles, 1);
   }
