@@ -46,7 +46,7 @@ void readme_auto(int M, int N, int K, e4m3fn const* a, e4m3fn const* b, float co
   args.scale_a = sa; args.scale_a_count = M;           // PerChannel: one per row of A
   args.scale_b = sb; args.scale_b_count = N;           // and one per row of B
   args.epilogue.c = c; args.epilogue.ldc = N;
-  std::size_t const bytes = Auto::workspace_size(args);  // > 0 when splitting K pays
+  std::size_t const bytes = Auto::workspace_size(args);  // > 0 when splitting K pays (split- or stream-K)
   args.workspace = bytes ? my_alloc(bytes) : nullptr;
   puts(Auto::explain(args).c_str());                   // the choice, its tier and why
   if (Status s = Auto::run(args, stream); !s.ok()) puts(s.to_string().c_str());
