@@ -352,7 +352,7 @@ template <class Whole>
 /// through the workspace's slots (poisoned here, flags included: run() zeroes the flags). Tiles
 /// fewer than the SMs (every tile cut), more than the SMs with a partial last wave (2304 x 2000:
 /// 288 tiles on 132 SMs, the first wave whole, 156 cut; 300 x 2000 on 7 CTAs: 35 whole, 13
-/// cut), K of one and
+/// cut; 300 x 1792 on 7: 42 whole, none cut, and the flags then not zeroed), K of one and
 /// two k-blocks, a CTA count forced low (sm_count 7: long walks over several tiles), fp8 C with
 /// amax; cooperative WGMMA tiles straight and swapped, promoted whole or in four chunks,
 /// Blockwise.
@@ -374,6 +374,10 @@ TEST(WgmmaStreamK, DeterministicAndMatchesUncut) {
   GemmCase few{300, 2000, 3000, seed++};
   few.sm_count = 7;
   EXPECT_TRUE(stream_k_consistent<Default>(few));
+  // whole waves only (42 tiles on 7 CTAs): nothing cut, the poisoned flags never zeroed nor read
+  GemmCase whole{300, 1792, 1000, seed++};
+  whole.sm_count = 7;
+  EXPECT_TRUE(stream_k_consistent<Default>(whole));
   EXPECT_TRUE(stream_k_consistent<MidM>(GemmCase{200, 3000, 2048, seed++}));
   EXPECT_TRUE(stream_k_consistent<MidM>(GemmCase{130, 520, 1300, seed++}));
   EXPECT_TRUE(stream_k_consistent<Decode>(GemmCase{16, 2000, 4096, seed++}));

@@ -237,9 +237,12 @@ class Gemm {
         Kernel::initialize(kernel_arguments(args), static_cast<float*>(args.workspace), p));
     if (args.epilogue.amax != nullptr)
       FP8GEMM_RETURN_IF_ERROR(arch::zero_bytes(args.epilogue.amax, sizeof(float), stream));
-    if constexpr (kStreamK)  // the flags (the slots are written before they are read)
-      FP8GEMM_RETURN_IF_ERROR(
-          arch::zero_bytes(args.workspace, Kernel::stream_k_flag_bytes(p.scheduler.grid), stream));
+    // stream-K's flags (the slots are written before they are read), where a tile is cut: whole
+    // waves alone (whole_tiles = every tile) raise and read none
+    if constexpr (kStreamK)
+      if (p.scheduler.whole_tiles < p.scheduler.tiles_m * p.scheduler.tiles_n)
+        FP8GEMM_RETURN_IF_ERROR(arch::zero_bytes(
+            args.workspace, Kernel::stream_k_flag_bytes(p.scheduler.grid), stream));
     using Scheduler = typename Kernel::TileScheduler;
     FP8GEMM_RETURN_IF_ERROR(arch::launch<Kernel>(Scheduler::grid_x(p.scheduler),
                                                  Scheduler::grid_y(p.scheduler), p, stream));
