@@ -349,7 +349,8 @@ template <class Whole>
 }
 
 /// StreamK<P>: the tiles' k-blocks cut evenly over the CTAs, a tile cut between CTAs summed
-/// through the workspace's slots (poisoned here, flags included: run() zeroes the flags). Tiles
+/// through the workspace's slots (poisoned here, flags included: run() zeroes the flags where a
+/// tile is cut). Tiles
 /// fewer than the SMs (every tile cut), more than the SMs with a partial last wave (2304 x 2000:
 /// 288 tiles on 132 SMs, the first wave whole, 156 cut; 300 x 2000 on 7 CTAs: 35 whole, 13
 /// cut; 300 x 1792 on 7: 42 whole, none cut, and the flags then not zeroed), K of one and

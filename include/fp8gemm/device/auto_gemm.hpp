@@ -486,6 +486,10 @@ class AutoGemm {
           split_note + forced_by + "=" + forced_name + "; split_k " + std::to_string(sk) +
               (b.index >= 0 ? " by the model" : "") +
               (b.index < 0 ? " (it cannot run this problem: can_implement says why)" : "") +
+              (!has_ws && candidate_needs_workspace(i)
+                   ? " (it needs a workspace of workspace_size(args) bytes: none given, so "
+                     "can_implement refuses the call)"
+                   : "") +
               " on " + where);
     }
 

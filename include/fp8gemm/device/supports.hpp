@@ -39,7 +39,8 @@ constexpr bool config_compiles() {
 /// B [N, K] (ldb = K) or [K, N] (ldb = N), C with ldc = N, every buffer 256-byte aligned, no bias
 /// or amax. First its compile-time rules (a failing one is returned in words, and the config is
 /// not instantiated), then Gemm<Config>::can_implement on such arguments (host only: no pointer
-/// is read, nothing is launched), which includes the device check. A call's own arguments (their
+/// is read, nothing is launched), which includes the device check. A workspace is assumed where
+/// the config needs one (split_k > 1, a StreamK<P> policy). A call's own arguments (their
 /// pointers, pitches, workspace) are still checked by can_implement when it runs.
 /// Pitches of the operands supports<> checks: kDense as described above; kPadded16: lda, ldb and
 /// ldc rounded up to a multiple of 16 elements (how callers pad rows that are not 16-byte

@@ -312,7 +312,8 @@ struct WarpSpecializedGemmKernel {
   }
 
   /// Stream-K's workspace (a StreamK<P> policy's scheduler): one int flag per CTA
-  /// and consumer warpgroup (zeroed by Gemm::run before every launch, set by the slot's writer),
+  /// and consumer warpgroup (zeroed by Gemm::run before every launch that cuts a tile, set by the
+  /// slot's writer),
   /// then per CTA and consumer a slot of FP32 partial sums, a thread's
   /// accumulators in register order as float4s interleaved over the warpgroup's threads:
   ///   slot(cta, consumer)[(q · 128 + t) · 4 + j] = register 4 q + j of thread t

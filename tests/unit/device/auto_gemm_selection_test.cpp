@@ -144,6 +144,14 @@ TEST(AutoGemmSelection, EveryTierIsReached) {
   EXPECT_EQ(c.tier, Tier::kTable) << c.reason;
   EXPECT_EQ(c.short_name, "sm90_wgmma_default_stream_k");
   EXPECT_TRUE(Sm90AutoFixture::candidate_needs_workspace(c.index));
+  // forced without a workspace: the reason says it will be refused
+  auto streamed_forced = problem<Sm90AutoFixture>(200, 2048, 8192, 132);
+  streamed_forced.force_policy = "sm90_wgmma_default_stream_k";
+  c = Sm90AutoFixture::select(streamed_forced);
+  EXPECT_EQ(c.tier, Tier::kForced);
+  EXPECT_NE(c.reason.find("needs a workspace of workspace_size(args) bytes: none given"),
+            std::string::npos)
+      << c.reason;
   // another SM count than the table's: the model
   EXPECT_EQ(Sm90AutoFixture::select(problem<Sm90AutoFixture>(32, 8192, 8192, 114)).tier,
             Tier::kModel);
