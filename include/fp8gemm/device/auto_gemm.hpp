@@ -173,7 +173,8 @@ class AutoGemm {
   }
 
   /// The bytes of workspace the choice needs when a workspace is given (the model may then split
-  /// K); 0 when it would not split. Pass that many bytes as args.workspace.
+  /// K, the table may name a stream-K candidate); 0 when the choice needs none. Pass that many
+  /// bytes as args.workspace.
   static std::size_t workspace_size(Arguments const& args) {
     Arguments planned = args;
     planned.workspace = planned_workspace();

@@ -31,7 +31,8 @@ class Gemm {
   static constexpr LayoutB kLayoutB = Config::kLayoutB;
 
   /// Alignment (can_implement refuses less): A and B 16 bytes, lda and ldb multiples of 16; C, the
-  /// scales, bias, amax and the workspace their element's size (accessed one element at a time).
+  /// scales, bias, amax and the split-K workspace their element's size (accessed one element at a
+  /// time); a stream-K workspace 16 bytes (float4 slots).
   struct Arguments {
     ProblemShape problem;         // M, N, K; L = 1 (one GEMM)
     ElementA const* a = nullptr;  // [M, K], lda >= K

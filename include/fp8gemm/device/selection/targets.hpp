@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /// AutoGemm's targets (device layer): per target its candidate policies for the element types
-/// (in the fixed order that breaks the model's ties: smaller tiles first; the table-only ones
-/// last), each with a short
+/// (in the fixed order that breaks the model's ties: smaller tiles first, later additions
+/// appended), each with a short
 /// name and its tile class's compute efficiency, the machine the model plans for, the SM / CU
 /// count used when no device can be asked, the tier-3 default, and its measured table.
 #pragma once
