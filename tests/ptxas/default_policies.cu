@@ -90,6 +90,18 @@ Status run_stream_k(Gemm<StreamKDefault>::Arguments const& a,
   return Gemm<StreamKMidM>::run(c);
 }
 
+// AutoGemm's 128 x 144 and 128 x 160 candidates (two n72 / n80 chunks, C from registers)
+using Wide144PerTensor =
+    GemmConfig<WgmmaTilePolicy<128, 144, 2, 6>, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+using Wide160PerChannel =
+    GemmConfig<WgmmaTilePolicy<128, 160, 2, 6>, PerChannel, LayoutB::kNK, Epilogue<bf16>>;
+
+Status run_wide_n(Gemm<Wide144PerTensor>::Arguments const& a,
+                  Gemm<Wide160PerChannel>::Arguments const& b) {
+  FP8GEMM_RETURN_IF_ERROR(Gemm<Wide144PerTensor>::run(a));
+  return Gemm<Wide160PerChannel>::run(b);
+}
+
 // grouped, per-channel, 128 x 256: the tile's scales copied into shared memory beside its main
 // loop and read there by the TMA staging loop (TmaStoreEpilogue's staged scales)
 using GroupedLargePerChannel =

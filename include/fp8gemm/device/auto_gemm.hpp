@@ -430,10 +430,11 @@ class AutoGemm {
     bool const forced_split = args.split_k != 1, forced_band = args.band_m != 0;
     bool const has_ws = args.workspace != nullptr;
     c.band_m = args.band_m;
+    selection::Environment const env = selection::environment();
     std::string forced_name = args.force_policy != nullptr ? args.force_policy : "";
     std::string forced_by = "Arguments::force_policy";
     if (forced_name.empty()) {
-      forced_name = selection::environment().force_policy;
+      forced_name = env.force_policy;
       forced_by = "FP8GEMM_FORCE_POLICY";
     }
     auto finish = [&](int index, int split_k, Tier tier, std::string reason) {
@@ -472,6 +473,9 @@ class AutoGemm {
     std::string const split_note =
         forced_split ? "split_k " + std::to_string(args.split_k) + " given by the caller; " : "";
 
+    // A table file the caller named that could not be read: no choice (can_implement says why).
+    if (!env.table_error.empty()) return finish(-1, args.split_k, Tier::kTable, env.table_error);
+
     // Forced policy: that candidate, the split the caller gave or the model's for it.
     if (!forced_name.empty()) {
       int const i = find_candidate(forced_name);
@@ -494,10 +498,13 @@ class AutoGemm {
               " on " + where);
     }
 
-    // Tier 1: the measured table, when the call plans for the SM count it was measured on.
-    selection::TableView const table = Target::table();
+    // Tier 1: the measured tables, when the call plans for the SM count they were measured on:
+    // those read at run time (selection::load_table, FP8GEMM_TABLE) for this target, then the
+    // target's own. The first table with an entry for the call decides, or hands over to the model
+    // (a stale name, an infeasible entry, stream-K without a workspace: the reason says which).
     std::string table_note;  // why a matching entry did not decide
-    if (!forced_split && table.size > 0 && table.sm_count == key.sm_count) {
+    auto lookup = [&](selection::TableView const& table, Choice* out) -> bool {
+      if (forced_split || table.size == 0 || table.sm_count != key.sm_count) return false;
       for (std::size_t e = 0; e < table.size; ++e) {
         selection::TableEntry const& t = table.entries[e];
         if (t.granularity != selection::granularity_class<Granularity>() ||
@@ -505,23 +512,44 @@ class AutoGemm {
             t.epilogue != selection::epilogue_class<typename EpilogueT::Act>() || t.n != pr.n ||
             t.k != pr.k || pr.m < t.m_lo || pr.m > t.m_hi)
           continue;
+        std::string const range = "N=" + std::to_string(t.n) + " K=" + std::to_string(t.k) +
+                                  " M in [" + std::to_string(t.m_lo) + ", " +
+                                  std::to_string(t.m_hi) + "] (" + table.provenance + ")";
         int const i = find_candidate(t.candidate);
+        if (i < 0) {
+          table_note = "the table entry " + range + " names " + t.candidate +
+                       ", which this AutoGemm does not have; ";
+          return true;
+        }
         int const sk = has_ws ? t.split_k : 1;
-        if (i < 0 || !feasible(i, pr, sk).ok()) break;  // stale entry: the model decides
+        if (Status const f = feasible(i, pr, sk); !f.ok()) {
+          table_note = "the table entry " + range + " names " + short_names()[i] +
+                       ", which cannot run it (" + f.message() + "); ";
+          return true;
+        }
         if (!has_ws && candidate_needs_workspace(i)) {  // stream-K without a workspace
           table_note = std::string("the table's ") + short_names()[i] +
                        " needs a workspace (workspace_size(args) bytes): none given; ";
-          break;
+          return true;
         }
-        return finish(i, sk, forced_band ? Tier::kForced : Tier::kTable,
-                      std::string("table entry N=") + std::to_string(t.n) +
-                          " K=" + std::to_string(t.k) + " M in [" + std::to_string(t.m_lo) + ", " +
-                          std::to_string(t.m_hi) + "] (" + table.provenance + ")" +
+        *out = finish(i, sk, forced_band ? Tier::kForced : Tier::kTable,
+                      "table entry " + range +
                           (sk != t.split_k ? "; its split_k " + std::to_string(t.split_k) +
                                                  " needs a workspace: none given, split_k 1"
                                            : "") +
                           " on " + where);
+        return true;
       }
+      return false;
+    };
+    {
+      Choice from_table;
+      bool decided = false;  // an entry matched (it chose, or said why the model does)
+      for (auto const& loaded : env.tables)
+        if (!decided && loaded->target == Target::kName)
+          decided = lookup(loaded->view(), &from_table);
+      if (!decided) decided = lookup(Target::table(), &from_table);
+      if (decided && from_table.index >= 0) return from_table;
     }
 
     // Tier 2: the model.

@@ -80,13 +80,14 @@ void expect_same(Choice const& x, Choice const& y) {
 }
 
 TEST(AutoGemmSelection, CandidatesAreFilteredAtCompileTime) {
-  // Sm90: 3 decode + small + medium + default + large + mma.sync, then the twelve table-only
-  // tiles (five, four two-consumer swapped ones, and stream-K on 128 x 128, 128 x 192 and
-  // 128 x 256); Blockwise drops the swapped policies (8-32
+  // Sm90: 3 decode + small + medium + default + large + mma.sync, then the fourteen table-only
+  // tiles (five, four two-consumer swapped ones, stream-K on 128 x 128, 128 x 192 and
+  // 128 x 256, then 128 x 144 and 128 x 160); Blockwise drops the swapped policies (8-32
   // compile but ran slower than Sm90WgmmaSmallM, and the two-consumer ones are NotForBlockwise;
-  // 128 does not compile, W9) and 128 x 192 (a 128-wide scale block straddles its N tile), B as
+  // 128 does not compile, W9), 128 x 192, 144 and 160 (a 128-wide scale block straddles their N
+  // tile), B as
   // [K, N] every WGMMA one (mk_kn_mn is a compile error there).
-  static_assert(Sm90Auto::kCandidates == 20);
+  static_assert(Sm90Auto::kCandidates == 22);
   static_assert(Sm90AutoBlockwise::kCandidates == 10);
   static_assert(Sm90AutoKN::kCandidates == 1);
   static_assert(Cdna4Auto::kCandidates == 2 && Cdna3Auto::kCandidates == 1);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /// AutoGemm's decision record, its environment switches and its memo (device layer): Choice and
-/// Tier, FP8GEMM_FORCE_POLICY / FP8GEMM_PRINT_CHOICES read once, and the per-instantiation cache.
+/// Tier, FP8GEMM_FORCE_POLICY / FP8GEMM_PRINT_CHOICES / FP8GEMM_TABLE read once, tables loaded at
+/// run time (load_table), and the per-instantiation cache.
 #pragma once
 
 #include <atomic>
@@ -8,9 +9,14 @@
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
+
+#include "fp8gemm/device/selection/table_file.hpp"
+#include "fp8gemm/status.hpp"
 
 namespace fp8gemm::selection {
 
@@ -49,9 +55,17 @@ struct Choice {
 /// The environment, read at first use (and again after reset_for_testing):
 ///   FP8GEMM_FORCE_POLICY=<short name | Gemm::name()>  every AutoGemm that has it runs it
 ///   FP8GEMM_PRINT_CHOICES=1                           each new choice once to stderr
+///   FP8GEMM_TABLE=<file>[:<file>...]                  measured tables (table_file.hpp) looked
+///                                                     up before the target's own, first file first
+/// A table file that cannot be read is not skipped: every AutoGemm choice then fails
+/// (can_implement returns kErrorInvalidArgument with table_error), so a typo is not a silent
+/// fall back to the model.
 struct Environment {
   std::string force_policy;
   bool print_choices = false;
+  std::vector<std::shared_ptr<LoadedTable const>> tables;  // load_table's newest first, then
+                                                           // FP8GEMM_TABLE's in order
+  std::string table_error;
 };
 
 /// Bumped by reset_for_testing: caches of an older generation are cleared on their next use.
@@ -64,6 +78,23 @@ inline Environment read_environment() {
   Environment e;
   if (char const* f = std::getenv("FP8GEMM_FORCE_POLICY")) e.force_policy = f;
   if (char const* p = std::getenv("FP8GEMM_PRINT_CHOICES")) e.print_choices = p[0] == '1';
+  if (char const* t = std::getenv("FP8GEMM_TABLE")) {
+    std::string const list = t;
+    std::size_t start = 0;
+    while (start <= list.size() && e.table_error.empty()) {
+      std::size_t end = list.find(':', start);
+      if (end == std::string::npos) end = list.size();
+      std::string const path = list.substr(start, end - start);
+      start = end + 1;
+      if (path.empty()) continue;
+      auto table = std::make_shared<LoadedTable>();
+      Status const s = read_table_file(path, table.get());
+      if (!s.ok())
+        e.table_error = "FP8GEMM_TABLE: " + s.message();
+      else
+        e.tables.push_back(std::move(table));
+    }
+  }
   return e;
 }
 
@@ -81,13 +112,31 @@ inline Environment environment() {
   return environment_storage();
 }
 
-/// Tests: re-read the environment and empty every AutoGemm's cache (a fresh process's state).
+/// Tests: re-read the environment and empty every AutoGemm's cache (a fresh process's state:
+/// tables given to load_table are dropped).
 inline void reset_for_testing() {
   {
     std::lock_guard<std::mutex> lock(environment_mutex());
     environment_storage() = read_environment();
   }
   generation().fetch_add(1, std::memory_order_acq_rel);
+}
+
+/// Reads a measured table (table_file.hpp's format, bench/make_table.py --csv) for every AutoGemm
+/// of its target: looked up before the tables loaded earlier, FP8GEMM_TABLE's and the target's
+/// own, where a call plans for its SM count. Every AutoGemm's memo is emptied, so the next call
+/// of each shape chooses again. A file that cannot be read changes nothing and is the error.
+inline Status load_table(std::string const& path) {
+  auto table = std::make_shared<LoadedTable>();
+  Status const s = read_table_file(path, table.get());
+  if (!s.ok()) return s;
+  {
+    std::lock_guard<std::mutex> lock(environment_mutex());
+    auto& tables = environment_storage().tables;
+    tables.insert(tables.begin(), std::move(table));
+  }
+  generation().fetch_add(1, std::memory_order_acq_rel);
+  return Status::success();
 }
 
 /// What a choice depends on besides the AutoGemm's types.

@@ -43,6 +43,12 @@
 ///            commit 47aee8e, 2026-12-07T11:51:16Z, 302 points (per_channel), 5 rounds
 ///            on an NVIDIA H100 80GB HBM3 (same SM count; shapes bench/shapes/llm_shapes.csv)
 ///            SM clock median 1530 MHz (1095-1980) over 784 samples above 150 W
+///   sweep 9:  2026-12-07_bf647f9_wide_n_holes.json.gz
+///            commit bf647f9+wide-n, 2026-12-07T15:23:18Z, 49 points (per_tensor), 5 rounds
+///            on an NVIDIA H100 80GB HBM3 (same SM count; shapes bench/shapes/wide_n_holes.csv)
+///            SM clock median 1500 MHz (960-1980) over 516 samples above 150 W
+///   renamed: x_128x144 (an experiment's name) = sm90_wgmma_128x144
+///   renamed: x_128x160 (an experiment's name) = sm90_wgmma_128x160
 /// Keys: granularity, accumulation (promoted), epilogue (identity), N, K, M in [m_lo, m_hi]:
 /// each measured M, with neighbours of the same best merged; other M values go to the model.
 #pragma once
@@ -1577,7 +1583,9 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      576, 7168, 2048, 2048, "sm90_wgmma_mid_m80", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     576, 7168, 8192, 16384, "sm90_wgmma_128x192", 1},
+     576, 7168, 8192, 8192, "sm90_wgmma_128x144", 1},
+    {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
+     576, 7168, 16384, 16384, "sm90_wgmma_128x192", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      1536, 2048, 1, 16, "sm90_wgmma_decode8", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -1833,7 +1841,7 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      5120, 8192, 200, 224, "sm90_wgmma_mid_m80", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     5120, 8192, 512, 512, "sm90_wgmma_128x192", 1},
+     5120, 8192, 512, 512, "sm90_wgmma_128x160", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      5120, 8192, 2048, 2048, "sm90_wgmma_default", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -1855,7 +1863,7 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      5120, 17408, 200, 224, "sm90_wgmma_mid_m80", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     5120, 17408, 512, 512, "sm90_wgmma_128x192", 1},
+     5120, 17408, 512, 512, "sm90_wgmma_128x160", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      5120, 17408, 2048, 2048, "sm90_wgmma_default", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -1877,7 +1885,7 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      5120, 25600, 200, 224, "sm90_wgmma_mid_m80", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     5120, 25600, 512, 512, "sm90_wgmma_128x192", 1},
+     5120, 25600, 512, 512, "sm90_wgmma_128x160", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      5120, 25600, 2048, 2048, "sm90_wgmma_default", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -1937,7 +1945,7 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      6144, 16384, 192, 192, "sm90_wgmma_mid_m96", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     6144, 16384, 200, 200, "sm90_wgmma_mid_m104", 1},
+     6144, 16384, 200, 200, "sm90_wgmma_default", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      6144, 16384, 224, 224, "sm90_wgmma_mid_m112", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -2009,9 +2017,11 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      7168, 16384, 224, 224, "sm90_wgmma_mid_m112", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     7168, 16384, 512, 2048, "sm90_wgmma_default", 1},
+     7168, 16384, 512, 512, "sm90_wgmma_large", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     7168, 16384, 8192, 8192, "sm90_wgmma_large", 1},
+     7168, 16384, 2048, 2048, "sm90_wgmma_default", 1},
+    {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
+     7168, 16384, 8192, 8192, "sm90_wgmma_default_stream_k", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      7168, 16384, 16384, 16384, "sm90_wgmma_large_stream_k", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -2093,7 +2103,7 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      8192, 28672, 192, 192, "sm90_wgmma_mid_m96", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     8192, 28672, 200, 200, "sm90_wgmma_mid_m104", 1},
+     8192, 28672, 200, 200, "sm90_wgmma_default", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      8192, 28672, 224, 224, "sm90_wgmma_mid_m112", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -2115,7 +2125,7 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      9216, 4096, 200, 224, "sm90_wgmma_128x192", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     9216, 4096, 512, 512, "sm90_wgmma_default", 1},
+     9216, 4096, 512, 512, "sm90_wgmma_128x144", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      9216, 4096, 2048, 2048, "sm90_wgmma_128x192", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -2149,9 +2159,11 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      10240, 8192, 192, 192, "sm90_wgmma_pingpong_64x256", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     10240, 8192, 200, 224, "sm90_wgmma_128x192", 1},
+     10240, 8192, 200, 200, "sm90_wgmma_128x160", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     10240, 8192, 512, 512, "sm90_wgmma_default", 1},
+     10240, 8192, 224, 224, "sm90_wgmma_128x192", 1},
+    {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
+     10240, 8192, 512, 512, "sm90_wgmma_128x160", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      10240, 8192, 2048, 2048, "sm90_wgmma_large", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -2211,9 +2223,7 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      16384, 53248, 256, 256, "sm90_wgmma_default", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     16384, 53248, 1024, 4096, "sm90_wgmma_large", 1},
-    {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     16384, 53248, 16384, 16384, "sm90_wgmma_large_stream_k", 1},
+     16384, 53248, 1024, 16384, "sm90_wgmma_large", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      18432, 16384, 1, 1, "sm90_wgmma_128x192", 4},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -2227,7 +2237,7 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      18432, 16384, 224, 224, "sm90_wgmma_mid_m112", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     18432, 16384, 256, 256, "sm90_wgmma_default_stream_k", 1},
+     18432, 16384, 256, 256, "sm90_wgmma_128x144", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      18432, 16384, 1024, 1024, "sm90_wgmma_128x192", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -2307,7 +2317,7 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      32768, 512, 192, 192, "sm90_wgmma_mid_m96", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     32768, 512, 200, 200, "sm90_wgmma_large", 1},
+     32768, 512, 200, 200, "sm90_wgmma_default", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      32768, 512, 224, 224, "sm90_wgmma_mid_m112", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -2387,7 +2397,7 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      51200, 5120, 192, 192, "sm90_wgmma_pingpong_64x256", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     51200, 5120, 200, 200, "sm90_wgmma_default_stream_k", 1},
+     51200, 5120, 200, 200, "sm90_wgmma_mid_m104", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      51200, 5120, 224, 224, "sm90_wgmma_mid_m112", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -2411,7 +2421,7 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      57344, 8192, 192, 192, "sm90_wgmma_mid_m96", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     57344, 8192, 200, 200, "sm90_wgmma_mid_m104", 1},
+     57344, 8192, 200, 200, "sm90_wgmma_default", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      57344, 8192, 224, 224, "sm90_wgmma_mid_m112", 1},
     {GranularityClass::kPerTensor, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -2592,12 +2602,12 @@ inline constexpr TableEntry kSm90H200Table[] = {
      151936, 5120, 512, 16384, "sm90_wgmma_128x192", 1},
 };
 // clang-format on
-inline constexpr std::size_t kSm90H200TableSize = 1267;
+inline constexpr std::size_t kSm90H200TableSize = 1269;
 
 constexpr TableView sm90_h200_table() {
   return {kSm90H200Table, kSm90H200TableSize, 132,
           "NVIDIA H200 (and NVIDIA H100 80GB HBM3), 132 SMs, 2026-12-07, commit "
-          "0c73687+15a70e7+21199df+405760a+47aee8e+c3196ff, fp8gemm_tune"};
+          "0c73687+15a70e7+21199df+405760a+47aee8e+bf647f9+wide-n+c3196ff, fp8gemm_tune"};
 }
 
 }  // namespace fp8gemm::selection

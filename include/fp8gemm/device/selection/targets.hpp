@@ -213,6 +213,18 @@ struct Sm90Target {
     static constexpr char const* kShortName = "sm90_wgmma_large_stream_k";
   };
 
+  /// 128 x 144 and 128 x 160 (two n72 / n80 chunks, C stored from registers): tiles whose width
+  /// divides the N of layers where 128, 192 and 256 leave a partial last wave (N = 576, 5120,
+  /// 9216, 10240, 18432 at M = 256-8192: about 0.97 of whole waves). Table-only: at their shapes
+  /// 1.03-1.13x the best of the others (H100), elsewhere 0.65-0.95x
+  /// (docs/performance.md#sm90-wide-n-tiles). Per-tensor and per-channel.
+  struct Tile128x144Info : TableOnly, NotForBlockwise {
+    static constexpr char const* kShortName = "sm90_wgmma_128x144";
+  };
+  struct Tile128x160Info : TableOnly, NotForBlockwise {
+    static constexpr char const* kShortName = "sm90_wgmma_128x160";
+  };
+
   template <class EA, class EB>
   using Candidates = std::tuple<
       Candidate<Sm90WgmmaDecode<8, EA, EB>, DecodeInfo8>,
@@ -236,7 +248,9 @@ struct Sm90Target {
       Candidate<StreamK<Sm90WgmmaDefault<EA, EB>>, DefaultStreamKInfo>,
       Candidate<StreamK<Sm90WgmmaDefaultBlockwise<EA, EB>>, DefaultBlockwiseStreamKInfo>,
       Candidate<StreamK<WgmmaTilePolicy<128, 192, 2, 4, EA, EB>>, Tile128x192StreamKInfo>,
-      Candidate<StreamK<Sm90WgmmaLarge<EA, EB>>, LargeStreamKInfo>>;
+      Candidate<StreamK<Sm90WgmmaLarge<EA, EB>>, LargeStreamKInfo>,
+      Candidate<WgmmaTilePolicy<128, 144, 2, 6, EA, EB>, Tile128x144Info>,
+      Candidate<WgmmaTilePolicy<128, 160, 2, 6, EA, EB>, Tile128x160Info>>;
 
   static constexpr TableView table() { return sm90_h200_table(); }
 
