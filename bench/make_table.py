@@ -153,6 +153,10 @@ def main():
                          "built the same policy under another name); the provenance lists it")
     a = ap.parse_args()
     sweeps = [json.load(open_any(f)) for f in a.tune_json]
+    if a.csv and a.out != ap.get_default("out"):
+        sys.exit("make_table.py: --csv and --out name two outputs: give one")
+    if any("=" not in r for r in a.rename):
+        sys.exit("make_table.py: --rename takes OLD=NEW")
     renames = dict(r.split("=", 1) for r in a.rename)
     for d in sweeps:
         for p in d["points"]:
@@ -182,6 +186,8 @@ def main():
         prov = prov.replace(", %d SMs" % data["sm_count"],
                             " (and %s), %d SMs" % (", ".join(others), data["sm_count"]))
     if a.csv:
+        if renames:
+            prov += "; renamed " + ", ".join("%s = %s" % r for r in renames.items())
         write_csv(a.csv, data, prov, rows)
         return
     sources = []

@@ -154,7 +154,7 @@ inline constexpr bool kWideOut =
     std::is_same_v<T, bf16> || std::is_same_v<T, fp16> || std::is_same_v<T, float>;
 
 // ---- the compiled matrix -----------------------------------------------------------------------
-// Each entry is one AutoGemm instantiation (CUDA: 20 candidate kernels, 10 for Blockwise). The
+// Each entry is one AutoGemm instantiation (CUDA: 22 candidate kernels, 10 for Blockwise). The
 // prebuilt libraries carry this set; anything else is refused as unsupported, naming the rule
 // (mirrored by _ops.py's compiled(), and tests/python checks the two agree):
 //   A and B both e4m3 (e4m3fn, or e4m3fnuz on the FNUZ targets): recipes tensor, row, block (and

@@ -4,6 +4,7 @@
 // FP64 within the bound derived for the chosen GemmConfig.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -13,6 +14,10 @@
 
 namespace fp8gemm::test {
 namespace {
+
+// The choices asserted here are the shipped table's and the model's: a table file the caller's
+// environment names (FP8GEMM_TABLE) must not change them. Unset before the first choice.
+[[maybe_unused]] int const kNoTableFile = (unsetenv("FP8GEMM_TABLE"), 0);
 
 using Sm90Auto =
     AutoGemm<selection::Sm90Target, e4m3fn, e4m3fn, PerTensor, LayoutB::kNK, Epilogue<bf16>>;

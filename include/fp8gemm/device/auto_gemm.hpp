@@ -152,8 +152,11 @@ class AutoGemm {
     selection::ChoiceKey const key = key_of(args);
     Choice c;
     if (cache().get(key, &c)) return c;
+    // a choice decided before load_table / reset_for_testing bumped the generation is returned
+    // but not memoized: it may have seen the old tables
+    unsigned const generation = selection::generation().load(std::memory_order_acquire);
     c = decide(args, key);
-    if (cache().insert(key, c) && selection::environment().print_choices)
+    if (cache().insert(key, c, generation) && selection::environment().print_choices)
       std::fprintf(stderr, "%s\n", describe(args, c).c_str());
     return c;
   }
@@ -465,8 +468,9 @@ class AutoGemm {
                       " tile rows per band)";
           }
         });
-      reason +=
-          forced_band ? "; band_m " + std::to_string(args.band_m) + " given by the caller" : raster;
+      if (index >= 0)  // a refusal (no candidate) is the reason alone
+        reason += forced_band ? "; band_m " + std::to_string(args.band_m) + " given by the caller"
+                              : raster;
       c.reason = reason;
       return c;
     };

@@ -9,6 +9,7 @@
 // infeasible; the host test could not see it.)
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,10 @@
 
 namespace fp8gemm {
 namespace {
+
+// The choices asserted here are the shipped table's and the model's: a table file the caller's
+// environment names (FP8GEMM_TABLE) must not change them. Unset before the first choice.
+[[maybe_unused]] int const kNoTableFile = (unsetenv("FP8GEMM_TABLE"), 0);
 
 template <class Auto, selection::GranularityClass G>
 void expect_table_reached() {

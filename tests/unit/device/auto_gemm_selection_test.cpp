@@ -25,6 +25,10 @@
 namespace fp8gemm {
 namespace {
 
+// The choices asserted here are the shipped table's and the model's: a table file the caller's
+// environment names (FP8GEMM_TABLE) must not change them. Unset before the first choice.
+[[maybe_unused]] int const kNoTableFile = (unsetenv("FP8GEMM_TABLE"), 0);
+
 using selection::Cdna3Target;
 using selection::Cdna4Target;
 using selection::Sm90Target;

@@ -19,10 +19,10 @@ namespace fp8gemm {
 namespace {
 
 using selection::LoadedTable;
-using Auto = AutoGemm<selection::Sm90Target, e4m3fn, e4m3fn, PerTensor, LayoutB::kNK,
-                      Epilogue<bf16>>;
-using AutoChannel = AutoGemm<selection::Sm90Target, e4m3fn, e4m3fn, PerChannel, LayoutB::kNK,
-                             Epilogue<bf16>>;
+using Auto =
+    AutoGemm<selection::Sm90Target, e4m3fn, e4m3fn, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
+using AutoChannel =
+    AutoGemm<selection::Sm90Target, e4m3fn, e4m3fn, PerChannel, LayoutB::kNK, Epilogue<bf16>>;
 
 constexpr char const* kHeader =
     "# written by hand for this test\n"
@@ -107,7 +107,13 @@ TEST_F(TableFileTest, RefusesEachMalformedLineWithItsLine) {
       {"target,sm90\nsm_count,0\n", "t.csv:2: sm_count takes one positive integer"},
       {"target,sm90\nsm_count,12x\n", "sm_count takes one positive integer"},
       {"target,sm90\ncolour,blue\n", "t.csv:2: unknown header key \"colour\""},
-      {"target,sm90\nsm_count,132\ngranularity,accumulation,epilogue,n,k,m_lo,m_hi,split_k,candidate\n",
+      {"target,sm_90\n",
+       "t.csv:1: target takes one of the library's targets: sm90, cdna4 or cdna3"},
+      {"target,sm90 # a note\n", "(got \"sm90 # a note\")"},
+      {"target,sm90\ntarget,cdna4\n", "t.csv:2: a second target line"},
+      {"target,sm90\nsm_count,132\nsm_count,114\n", "t.csv:3: a second sm_count line"},
+      {"target,sm90\nsm_count,132\ngranularity,accumulation,epilogue,n,k,m_lo,m_hi,split_k,"
+       "candidate\n",
        "t.csv:3: the column line must be exactly"},
       {std::string(kHeader) + "per_row,promoted,identity,1,1,1,1,x,1\n",
        "t.csv:6: granularity \"per_row\""},
@@ -115,7 +121,8 @@ TEST_F(TableFileTest, RefusesEachMalformedLineWithItsLine) {
       {std::string(kHeader) + "per_tensor,fast,relu,1,1,1,1,x,1\n", "epilogue \"relu\""},
       {std::string(kHeader) + "per_tensor,fast,identity,0,1,1,1,x,1\n", "n \"0\""},
       {std::string(kHeader) + "per_tensor,fast,identity,1,-4,1,1,x,1\n", "k \"-4\""},
-      {std::string(kHeader) + "per_tensor,fast,identity,1,1,1,99999999999,x,1\n", "m_hi \"99999999999\""},
+      {std::string(kHeader) + "per_tensor,fast,identity,1,1,1,99999999999,x,1\n",
+       "m_hi \"99999999999\""},
       {std::string(kHeader) + "per_tensor,fast,identity,1,1,9,8,x,1\n", "m_lo 9 > m_hi 8"},
       {std::string(kHeader) + "per_tensor,fast,identity,1,1,1,1,,1\n", "no candidate name"},
       {std::string(kHeader) + "per_tensor,fast,identity,1,1,1,1,x,0\n", "split_k \"0\""},
@@ -176,11 +183,11 @@ TEST_F(TableFileTest, NewestFirstAndStaleNamesSaySo) {
   std::string const older = write_file(
       "fp8gemm_table_older.csv",
       std::string(kHeader) + "per_tensor,promoted,identity,3072,4096,1,512,sm90_wgmma_256x64,1\n");
-  std::string const newer = write_file(
-      "fp8gemm_table_newer.csv",
-      std::string(kHeader) +
-          "per_tensor,promoted,identity,3072,4096,1,128,sm90_wgmma_pingpong_128x128,1\n"
-          "per_tensor,promoted,identity,3072,4096,129,256,sm90_wgmma_no_such_tile,1\n");
+  std::string const newer =
+      write_file("fp8gemm_table_newer.csv",
+                 std::string(kHeader) +
+                     "per_tensor,promoted,identity,3072,4096,1,128,sm90_wgmma_pingpong_128x128,1\n"
+                     "per_tensor,promoted,identity,3072,4096,129,256,sm90_wgmma_no_such_tile,1\n");
   ASSERT_TRUE(selection::load_table(older).ok());
   ASSERT_TRUE(selection::load_table(newer).ok());
   EXPECT_EQ(Auto::select(problem(100, 3072, 4096, 114)).short_name, "sm90_wgmma_pingpong_128x128");
@@ -192,11 +199,11 @@ TEST_F(TableFileTest, NewestFirstAndStaleNamesSaySo) {
             std::string::npos)
       << stale.reason;
   // a table for another target is not looked up
-  std::string const other = write_file(
-      "fp8gemm_table_cdna4.csv",
-      "target,cdna4\nsm_count,114\n"
-      "granularity,accumulation,epilogue,n,k,m_lo,m_hi,candidate,split_k\n"
-      "per_tensor,promoted,identity,3072,4096,1,1000,sm90_wgmma_large,1\n");
+  std::string const other =
+      write_file("fp8gemm_table_cdna4.csv",
+                 "target,cdna4\nsm_count,114\n"
+                 "granularity,accumulation,epilogue,n,k,m_lo,m_hi,candidate,split_k\n"
+                 "per_tensor,promoted,identity,3072,4096,1,1000,sm90_wgmma_large,1\n");
   ASSERT_TRUE(selection::load_table(other).ok());
   EXPECT_EQ(Auto::select(problem(100, 3072, 4096, 114)).short_name, "sm90_wgmma_pingpong_128x128");
 }
@@ -223,6 +230,7 @@ TEST_F(TableFileTest, EnvironmentTableAndItsErrors) {
               std::string::npos)
         << s.message();
     EXPECT_EQ(Auto::select(problem(200, 3072, 4096, sms)).index, -1);
+    EXPECT_EQ(s.message().find("raster"), std::string::npos) << s.message();  // the reason alone
     EXPECT_EQ(Auto::run(problem(200, 3072, 4096, sms)).code(), StatusCode::kErrorInvalidArgument);
   }
   unsetenv("FP8GEMM_TABLE");
@@ -230,6 +238,22 @@ TEST_F(TableFileTest, EnvironmentTableAndItsErrors) {
   Status const s = selection::load_table(bad);
   EXPECT_EQ(s.code(), StatusCode::kErrorInvalidArgument);
   EXPECT_NE(Auto::select(problem(200, 3072, 4096, 114)).index, -1);
+}
+
+// A choice decided before load_table (or reset_for_testing) bumped the generation may have seen
+// the old tables: it is returned but not memoized, so the next call decides again.
+TEST_F(TableFileTest, AChoiceFromBeforeALoadIsNotMemoized) {
+  selection::ChoiceCache cache;
+  selection::ChoiceKey key;
+  key.m = 200, key.n = 3072, key.k = 4096, key.sm_count = 114;
+  Choice c;
+  c.index = 3;
+  unsigned const before = selection::generation().load();
+  selection::reset_for_testing();  // what load_table does to the generation
+  EXPECT_FALSE(cache.insert(key, c, before));
+  EXPECT_EQ(cache.size(), 0u);
+  EXPECT_TRUE(cache.insert(key, c, selection::generation().load()));
+  EXPECT_EQ(cache.size(), 1u);
 }
 
 }  // namespace

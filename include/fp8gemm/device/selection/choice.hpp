@@ -193,6 +193,15 @@ class ChoiceCache {
     sync_generation();
     return map_.emplace(key, c).second;
   }
+  /// The same for a choice decided in generation `decided_in` (read before deciding): not
+  /// inserted when the generation has moved on since (load_table, reset_for_testing), since the
+  /// choice may have seen the tables before it. False then.
+  bool insert(ChoiceKey const& key, Choice const& c, unsigned decided_in) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    sync_generation();
+    if (decided_in != generation_) return false;
+    return map_.emplace(key, c).second;
+  }
   std::size_t size() {
     std::lock_guard<std::mutex> lock(mutex_);
     sync_generation();

@@ -100,7 +100,8 @@ inline Status parse_table(std::istream& in, std::string const& source, LoadedTab
     return Status::error(StatusCode::kErrorInvalidArgument,
                          source + ":" + std::to_string(line_no) + ": " + what);
   };
-  static char const* const kColumns = "granularity,accumulation,epilogue,n,k,m_lo,m_hi,candidate,split_k";
+  static char const* const kColumns =
+      "granularity,accumulation,epilogue,n,k,m_lo,m_hi,candidate,split_k";
   while (std::getline(in, line)) {
     ++line_no;
     std::size_t const first = line.find_first_not_of(" \t\r");
@@ -118,21 +119,29 @@ inline Status parse_table(std::istream& in, std::string const& source, LoadedTab
         continue;
       }
       if (f.size() < 2)
-        return fail("expected \"target,<name>\", \"sm_count,<SMs>\", \"provenance,<text>\" or "
-                    "the column line, got \"" + line + "\"");
+        return fail(
+            "expected \"target,<name>\", \"sm_count,<SMs>\", \"provenance,<text>\" or "
+            "the column line, got \"" +
+            f[0] + "\"");
       if (f[0] == "target") {
-        if (f.size() != 2 || f[1].empty()) return fail("target takes one name (e.g. sm90)");
+        if (!t.target.empty()) return fail("a second target line");
+        if (f.size() != 2 || (f[1] != "sm90" && f[1] != "cdna4" && f[1] != "cdna3"))
+          return fail("target takes one of the library's targets: sm90, cdna4 or cdna3 (got \"" +
+                      (f.size() > 1 ? f[1] : std::string()) + "\")");
         t.target = f[1];
       } else if (f[0] == "sm_count") {
+        if (t.sm_count > 0) return fail("a second sm_count line");
         std::int64_t v = 0;
         if (f.size() != 2 || !parse_int(f[1], 1, 1 << 20, &v))
-          return fail("sm_count takes one positive integer, got \"" + line + "\"");
+          return fail("sm_count takes one positive integer, got \"" + (f.size() > 1 ? f[1] : "") +
+                      "\"");
         t.sm_count = int(v);
       } else if (f[0] == "provenance") {
         t.provenance = line.substr(line.find(',') + 1);  // free text, commas included
         std::size_t const b = t.provenance.find_first_not_of(" \t");
         t.provenance = b == std::string::npos ? std::string() : t.provenance.substr(b);
-        while (!t.provenance.empty() && (t.provenance.back() == '\r' || t.provenance.back() == ' '))
+        while (!t.provenance.empty() && (t.provenance.back() == '\r' ||
+                                         t.provenance.back() == ' ' || t.provenance.back() == '\t'))
           t.provenance.pop_back();
       } else {
         return fail("unknown header key \"" + f[0] +
@@ -178,7 +187,8 @@ inline Status parse_table(std::istream& in, std::string const& source, LoadedTab
     if (!parse_int(f[6], 1, kMaxDim, &hi)) return fail("m_hi \"" + f[6] + "\": a positive integer");
     if (lo > hi) return fail("m_lo " + f[5] + " > m_hi " + f[6]);
     if (f[7].empty()) return fail("no candidate name");
-    if (!parse_int(f[8], 1, 64, &sk)) return fail("split_k \"" + f[8] + "\": an integer in [1, 64]");
+    if (!parse_int(f[8], 1, 64, &sk))
+      return fail("split_k \"" + f[8] + "\": an integer in [1, 64]");
     e.n = int(n), e.k = int(k), e.m_lo = int(lo), e.m_hi = int(hi), e.split_k = int(sk);
     e.candidate = t.names.emplace_back(f[7]).c_str();
     t.entries.push_back(e);
@@ -194,8 +204,9 @@ inline Status parse_table(std::istream& in, std::string const& source, LoadedTab
 inline Status read_table_file(std::string const& path, LoadedTable* out) {
   std::ifstream in(path);
   if (!in)
-    return Status::error(StatusCode::kErrorInvalidArgument,
-                         path + ": cannot be opened (a table written by bench/make_table.py --csv)");
+    return Status::error(
+        StatusCode::kErrorInvalidArgument,
+        path + ": cannot be opened (a table written by bench/make_table.py --csv)");
   return parse_table(in, path, out);
 }
 
