@@ -23,6 +23,9 @@ using Auto =
     AutoGemm<selection::Sm90Target, e4m3fn, e4m3fn, PerTensor, LayoutB::kNK, Epilogue<bf16>>;
 using AutoChannel =
     AutoGemm<selection::Sm90Target, e4m3fn, e4m3fn, PerChannel, LayoutB::kNK, Epilogue<bf16>>;
+// run() through a target whose kernels a host build instantiates cleanly (the emulator's CDNA4)
+using AutoCdna4 =
+    AutoGemm<selection::Cdna4Target, e4m3fn, e4m3fn, PerChannel, LayoutB::kNK, Epilogue<bf16>>;
 
 constexpr char const* kHeader =
     "# written by hand for this test\n"
@@ -231,8 +234,12 @@ TEST_F(TableFileTest, EnvironmentTableAndItsErrors) {
         << s.message();
     EXPECT_EQ(Auto::select(problem(200, 3072, 4096, sms)).index, -1);
     EXPECT_EQ(s.message().find("raster"), std::string::npos) << s.message();  // the reason alone
-    EXPECT_EQ(Auto::run(problem(200, 3072, 4096, sms)).code(), StatusCode::kErrorInvalidArgument);
   }
+  AutoCdna4::Arguments cdna4;
+  cdna4.problem = {200, 3072, 4096};
+  Status const r = AutoCdna4::run(cdna4);  // another target, the same refusal, from run()
+  EXPECT_EQ(r.code(), StatusCode::kErrorInvalidArgument);
+  EXPECT_NE(r.message().find("FP8GEMM_TABLE: " + bad + ":6:"), std::string::npos) << r.message();
   unsetenv("FP8GEMM_TABLE");
   selection::reset_for_testing();
   Status const s = selection::load_table(bad);
