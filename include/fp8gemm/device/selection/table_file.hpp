@@ -24,6 +24,7 @@
 #include <istream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fp8gemm/device/selection/table.hpp"
@@ -85,12 +86,43 @@ inline bool parse_int(std::string const& s, std::int64_t lo, std::int64_t hi, st
   return true;
 }
 
+/// The class a field names, from {name, class} pairs; false when it names none.
+template <class E, std::size_t N>
+bool parse_name(std::string const& s, std::pair<char const*, E> const (&names)[N], E* out) {
+  for (auto const& [name, value] : names)
+    if (s == name) return *out = value, true;
+  return false;
+}
+
+/// "a, b or c": the names a field may take, for its error.
+template <class E, std::size_t N>
+std::string name_list(std::pair<char const*, E> const (&names)[N]) {
+  std::string list;
+  for (std::size_t i = 0; i < N; ++i)
+    list += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + names[i].first;
+  return list;
+}
+
 }  // namespace table_file_detail
 
 /// Reads a table from `in` (`source` names it in errors and in explain()).
 inline Status parse_table(std::istream& in, std::string const& source, LoadedTable* out) {
+  using table_file_detail::name_list;
   using table_file_detail::parse_int;
+  using table_file_detail::parse_name;
   using table_file_detail::split_csv;
+  static std::pair<char const*, GranularityClass> const kGranularities[] = {
+      {"per_tensor", GranularityClass::kPerTensor},
+      {"per_channel", GranularityClass::kPerChannel},
+      {"blockwise", GranularityClass::kBlockwise},
+      {"mx32", GranularityClass::kMx32}};
+  static std::pair<char const*, AccumulationClass> const kAccumulations[] = {
+      {"promoted", AccumulationClass::kPromoted}, {"fast", AccumulationClass::kFast}};
+  static std::pair<char const*, EpilogueClass> const kEpilogues[] = {
+      {"identity", EpilogueClass::kIdentity},
+      {"gelu_tanh", EpilogueClass::kGeluTanh},
+      {"gelu_erf", EpilogueClass::kGeluErf},
+      {"other", EpilogueClass::kOther}};
   LoadedTable t;
   t.source = source;
   bool in_entries = false;
@@ -153,32 +185,12 @@ inline Status parse_table(std::istream& in, std::string const& source, LoadedTab
       return fail("an entry has 9 fields (" + std::string(kColumns) + "), this line " +
                   std::to_string(f.size()));
     TableEntry e{};
-    if (f[0] == "per_tensor")
-      e.granularity = GranularityClass::kPerTensor;
-    else if (f[0] == "per_channel")
-      e.granularity = GranularityClass::kPerChannel;
-    else if (f[0] == "blockwise")
-      e.granularity = GranularityClass::kBlockwise;
-    else if (f[0] == "mx32")
-      e.granularity = GranularityClass::kMx32;
-    else
-      return fail("granularity \"" + f[0] + "\": per_tensor, per_channel, blockwise or mx32");
-    if (f[1] == "promoted")
-      e.accumulation = AccumulationClass::kPromoted;
-    else if (f[1] == "fast")
-      e.accumulation = AccumulationClass::kFast;
-    else
-      return fail("accumulation \"" + f[1] + "\": promoted or fast");
-    if (f[2] == "identity")
-      e.epilogue = EpilogueClass::kIdentity;
-    else if (f[2] == "gelu_tanh")
-      e.epilogue = EpilogueClass::kGeluTanh;
-    else if (f[2] == "gelu_erf")
-      e.epilogue = EpilogueClass::kGeluErf;
-    else if (f[2] == "other")
-      e.epilogue = EpilogueClass::kOther;
-    else
-      return fail("epilogue \"" + f[2] + "\": identity, gelu_tanh, gelu_erf or other");
+    if (!parse_name(f[0], kGranularities, &e.granularity))
+      return fail("granularity \"" + f[0] + "\": " + name_list(kGranularities));
+    if (!parse_name(f[1], kAccumulations, &e.accumulation))
+      return fail("accumulation \"" + f[1] + "\": " + name_list(kAccumulations));
+    if (!parse_name(f[2], kEpilogues, &e.epilogue))
+      return fail("epilogue \"" + f[2] + "\": " + name_list(kEpilogues));
     std::int64_t n = 0, k = 0, lo = 0, hi = 0, sk = 0;
     constexpr std::int64_t kMaxDim = 2147483647;  // TableEntry holds ints
     if (!parse_int(f[3], 1, kMaxDim, &n)) return fail("n \"" + f[3] + "\": a positive integer");
