@@ -356,7 +356,9 @@ template <class Whole>
 /// cut; 300 x 1792 on 7: 42 whole, none cut, and the flags then not zeroed), K of one and
 /// two k-blocks, a CTA count forced low (sm_count 7: long walks over several tiles), fp8 C with
 /// amax; cooperative WGMMA tiles straight and swapped, promoted whole or in four chunks,
-/// Blockwise.
+/// Blockwise. Column groups (the tile rows of a column cut alike, fixups every R-th slot): 2, 3
+/// and 4 tile rows on 132 SMs, all cut or (256 x 17100: 268 tiles, 132 whole) after a whole
+/// wave; 3 rows on 7 CTAs are cut tile by tile.
 TEST(WgmmaStreamK, DeterministicAndMatchesUncut) {
   using Default = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>;
   using MidM = GemmConfig<Sm90WgmmaMidM<104>, PerChannel, LayoutB::kNK, Epilogue<bf16, Identity>>;
@@ -384,6 +386,8 @@ TEST(WgmmaStreamK, DeterministicAndMatchesUncut) {
   EXPECT_TRUE(stream_k_consistent<Decode>(GemmCase{16, 2000, 4096, seed++}));
   EXPECT_TRUE(stream_k_consistent<Decode>(GemmCase{5, 300, 128, seed++}));
   EXPECT_TRUE(stream_k_consistent<Large>(GemmCase{512, 3072, 2048, seed++}));
+  EXPECT_TRUE(stream_k_consistent<Large>(GemmCase{200, 6200, 1000, seed++}));
+  EXPECT_TRUE(stream_k_consistent<Default>(GemmCase{256, 17100, 256, seed++}));
   EXPECT_TRUE(stream_k_consistent<Block>(GemmCase{300, 1024, 2048, seed++}));
   EXPECT_TRUE(stream_k_consistent<Fp8>(GemmCase{200, 1000, 1500, seed++}));
 }

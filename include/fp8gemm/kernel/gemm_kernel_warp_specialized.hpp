@@ -232,7 +232,7 @@ struct WarpSpecializedGemmKernel {
             continue;
           }
           if (t.fixup_end > t.fixup_begin)  // the tile's earlier segments, in CTA order
-            stream_k_add_partials(p, t.fixup_begin, t.fixup_end, coords, acc);
+            stream_k_add_partials(p, t.fixup_begin, t.fixup_end, t.fixup_stride, coords, acc);
         }
         if (p.scheduler.split_k == 1)
           Epilogue::store(p.epilogue, epilogue_storage(shared_all), OutputBounds::of(p.problem), m0,
@@ -359,13 +359,13 @@ struct WarpSpecializedGemmKernel {
     if (c.t == 0) arch::flag_release(stream_k_flag(p, cta, c.consumer), 1);
   }
 
-  /// acc += slots (cta, consumer) for cta in [begin, end), in that order, each once its flag is
-  /// raised (lower CTAs only: stream_k.hpp).
+  /// acc += slots (cta, consumer) for cta = begin, begin + stride, ... below end, in that order,
+  /// each once its flag is raised (lower CTAs only: stream_k.hpp).
   template <class Coords>
-  FP8GEMM_DEVICE static void stream_k_add_partials(Params const& p, int begin, int end,
+  FP8GEMM_DEVICE static void stream_k_add_partials(Params const& p, int begin, int end, int stride,
                                                    Coords const& c, Accumulators& acc) {
     float* const regs = &acc.v[0][0][0];
-    for (int cta = begin; cta < end; ++cta) {
+    for (int cta = begin; cta < end; cta += stride) {
       if (c.t == 0) arch::flag_acquire_wait(stream_k_flag(p, cta, c.consumer));
       // waits for: thread 0 saw the slot's flag (its writes are visible from here on)
       arch::named_barrier_sync(stream_k_barrier(c.consumer), kConsumerThreads);

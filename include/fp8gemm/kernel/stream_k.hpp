@@ -8,6 +8,13 @@
 /// spread the CTAs' ranges over the whole matrix at once, each at its own k-block, and lost L2
 /// reuse (1.64x the data-parallel time at 4096 x 4096 x 7168, docs/performance.md#sm90-stream-k).
 ///
+/// Column groups (PersistentTileScheduler): where the tile rows of a column are few (2-8, one band
+/// of the banded order), the units cut below are tile columns on grid / R group CTAs, and the R
+/// CTAs of a group walk the same segments, each on its own row of the column: they read B's
+/// k-blocks together, where rows cut apart read them at different times. Below, "tile" is then a
+/// column and "CTA c" a group CTA; its R CTAs g R + r keep a slot each, and a final segment on
+/// row r adds the slots of row r's CTAs in the lower group CTAs (every R-th slot).
+///
 /// The cut tiles' iterations are (tile t, k-block kb) numbered t · KB + kb, t counted from the
 /// first cut tile, KB = ceil(K / BlockK). CTA c of C owns the range [begin(c), begin(c + 1)),
 ///   begin(c) = floor(c · I / C),   I = tiles · KB,

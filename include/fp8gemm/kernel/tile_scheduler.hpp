@@ -31,9 +31,10 @@ namespace fp8gemm {
 /// valid = false: next() was asked past the end of the walk (more() said false). Stream-K
 /// (stream_k.hpp): a segment that does not reach the tile's last k-block leaves its FP32 partial
 /// sum in slot partial_slot (>= 0) instead of storing C; a final segment that does not start at
-/// k-block 0 first adds slots [fixup_begin, fixup_end), in order. A grouped
-/// scheduler's tile: m0, n0 are in the group's C, (load_m0, load_n0) where the mainloop reads it in
-/// the flattened operands, bounds the group's outputs, offsets where the group's C and scales are.
+/// k-block 0 first adds slots fixup_begin, fixup_begin + fixup_stride, ... below fixup_end, in
+/// order. A grouped scheduler's tile: m0, n0 are in the group's C, (load_m0, load_n0) where the
+/// mainloop reads it in the flattened operands, bounds the group's outputs, offsets where the
+/// group's C and scales are.
 struct WorkTile {
   int group = 0;
   int m = 0, n = 0;              // tile indices
@@ -44,7 +45,8 @@ struct WorkTile {
   int k_tile_begin = 0, k_tile_end = 0;
   int split = 0;
   int partial_slot = -1;               // stream-K: >= 0, this segment's partial sum goes there
-  int fixup_begin = 0, fixup_end = 0;  // stream-K: the slots added before the store
+  int fixup_begin = 0, fixup_end = 0;  // stream-K: the slots added before the store,
+  int fixup_stride = 1;                // every fixup_stride-th from fixup_begin
   bool store = true;
   bool valid = false;
   FP8GEMM_HOST_DEVICE explicit operator bool() const { return valid; }
@@ -220,7 +222,13 @@ struct RasterTileScheduler {
 /// Stream-K (a StreamK<P> policy, split_k = 1): CTA c first takes the whole tiles c, c + grid, ...
 /// below the cut ones (stream_k_tiles), then walks the segments of its share of the cut tiles'
 /// k-blocks last to first (stream_k.hpp, tiles in the banded order above); grid = min(SMs, tiles x
-/// k-blocks), so every CTA has at least one k-block and all are resident.
+/// k-blocks), so every CTA has at least one k-block and all are resident. Column groups: where
+/// the banded order is one band of R = tiles_m rows (2 <= R <= kStreamKMaxGroup, R dividing the
+/// grid), the cut is made over tile columns instead of tiles, on grid / R group CTAs, and CTA c
+/// = g R + r computes row r of each column segment of group CTA g: the R CTAs of a group walk
+/// the same k-blocks of one column at once, so its B tile comes from DRAM once for all of them
+/// (cut tile by tile, the rows of a column run at different k-blocks, and a B larger than L2 is
+/// read again for each: docs/performance.md#sm90-stream-k).
 template <class Policy>
 struct PersistentTileScheduler {
   using Arch = typename Policy::Arch;
@@ -247,7 +255,10 @@ struct PersistentTileScheduler {
     int k_tiles = 1;            // ceil(K / BlockK)
     int k_tiles_per_split = 1;  // ceil(k_tiles / split_k)
     int whole_tiles = 0;        // stream-K: the tiles before the cut ones, run whole
+    int stream_k_group = 1;     // stream-K: R, the CTAs (tile rows) of a column group
   };
+  /// Stream-K's largest column group (tile rows cut alike); above it, tile by tile.
+  static constexpr int kStreamKMaxGroup = 8;
 
   static Status can_implement(ProblemShape const& problem, Arguments const& args) {
     auto fail = [](StatusCode code, std::string const& what) { return Status::error(code, what); };
@@ -325,32 +336,42 @@ struct PersistentTileScheduler {
     return static_cast<int>(iters < sms ? (iters > 0 ? iters : 1) : sms);
   }
 
-  /// Stream-K's grid, whole tiles and band on `sms` SMs, for p's tiles and k_tiles (initialize).
-  /// The cut tiles number tiles % grid + grid or fewer, so each CTA's share of them is at least
-  /// one k-block whenever the grid is the SM count.
+  /// Stream-K's grid, band, column group and whole tiles on `sms` SMs, for p's tiles and k_tiles
+  /// (initialize). The units cut are tiles, or with column groups of R rows (the class comment)
+  /// tile columns over grid / R group CTAs: stream_k_tiles(units, group CTAs) of them, so each
+  /// group CTA's share is at least one k-block whenever the grid is the SM count.
   static void stream_k_initialize(Params& p, int sms, int band_m) {
     int const tiles = p.tiles_m * p.tiles_n;
     p.grid = stream_k_ctas(std::int64_t(tiles) * p.k_tiles, sms);
-    p.whole_tiles = tiles - stream_k_tiles(tiles, p.grid);
     p.band_m = band_m_for(band_m, p.grid < tiles ? p.grid : tiles, 1);
+    int const r = p.tiles_m;
+    bool const columns = r >= 2 && r <= kStreamKMaxGroup && p.band_m >= r && p.grid % r == 0;
+    p.stream_k_group = columns ? r : 1;
+    int const units = columns ? p.tiles_n : tiles;
+    p.whole_tiles = tiles - stream_k_tiles(units, p.grid / p.stream_k_group) * p.stream_k_group;
   }
 
-  /// Stream-K's cut of the cut tiles' k-blocks over the grid (tile 0 of the plan is banded tile
-  /// whole_tiles).
+  /// Stream-K's cut of the cut units' k-blocks over the group CTAs (grid / R; unit 0 of the plan
+  /// is the R tiles from banded tile whole_tiles on).
   FP8GEMM_HOST_DEVICE static StreamKPlan stream_k_plan(Params const& p) {
-    return {p.tiles_m * p.tiles_n - p.whole_tiles, p.k_tiles, p.grid};
+    int const r = p.stream_k_group;
+    return {(p.tiles_m * p.tiles_n - p.whole_tiles) / r, p.k_tiles, p.grid / r};
   }
 
-  /// Stream-K: CTA `cta`'s segment ending at iteration `it_end` (its walk goes last to first),
-  /// as a WorkTile.
+  /// Stream-K: CTA `cta`'s segment ending at iteration `it_end` of its group CTA's range (its walk
+  /// goes last to first), as a WorkTile: its row of the unit, its own slot, and the slots of the
+  /// same row in the lower group CTAs the fixup adds.
   FP8GEMM_HOST_DEVICE static WorkTile stream_k_work_before(Params const& p, int cta,
                                                            std::int64_t it_end) {
-    StreamKSegment const seg = stream_k_segment_before(stream_k_plan(p), cta, it_end);
-    TileCoord const t = banded_tile(p.whole_tiles + seg.tile, p.tiles_m, p.tiles_n, p.band_m);
+    int const r = p.stream_k_group, row = cta % r;
+    StreamKSegment const seg = stream_k_segment_before(stream_k_plan(p), cta / r, it_end);
+    TileCoord const t =
+        banded_tile(p.whole_tiles + seg.tile * r + row, p.tiles_m, p.tiles_n, p.band_m);
     WorkTile w = work_tile<Policy>(t.m, t.n, 0, p.k_tiles, p.k_tiles);
     w.k_tile_begin = seg.kb_begin, w.k_tile_end = seg.kb_end;
     w.partial_slot = seg.final ? -1 : cta;
-    w.fixup_begin = seg.fixup_begin, w.fixup_end = seg.fixup_end;
+    w.fixup_begin = seg.fixup_begin * r + row, w.fixup_end = seg.fixup_end * r + row;
+    w.fixup_stride = r;
     return w;
   }
 
@@ -429,7 +450,8 @@ struct PersistentTileScheduler {
       : params_(p), items_(items(p)), next_(first), stride_(stride), rank_(rank) {
     if constexpr (kStreamK) {  // walked last to first (stream_k.hpp)
       StreamKPlan const plan = stream_k_plan(p);
-      cta_ = first, begin_ = plan.begin(first), it_ = plan.begin(first + 1);
+      int const group_cta = first / p.stream_k_group;
+      cta_ = first, begin_ = plan.begin(group_cta), it_ = plan.begin(group_cta + 1);
       items_ = p.whole_tiles;
     }
   }

@@ -12,7 +12,8 @@
 //    completes under random interleavings of the CTAs: no wait can be left hanging;
 //  - in the kernel's order (each CTA's segments last to first) the waits do not chain: the last
 //    CTA finishes within one share plus one tile of k-blocks;
-//  - the scheduler's WorkTiles: the banded order's tiles, the segments' K ranges and slots.
+//  - the scheduler's WorkTiles: the banded order's tiles, the segments' K ranges and slots, and
+//    its column groups (the tile rows of a column cut alike, on CTAs g R + r).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -214,7 +215,10 @@ TEST(StreamK, CutTilesAreThePartialWaveAndOneWholeWave) {
 /// whole tiles first (the banded order's first tiles, c + j · grid, full K, stored), then the cut
 /// tiles' segments; every (tile, k-block) once; one final segment per tile whose fixup CTAs left
 /// partial sums of that tile; the waits do not chain (the last CTA finishes within its share of
-/// whole tiles, one share of the cut and one tile of k-blocks).
+/// whole tiles, one share of the cut and one tile of k-blocks). Column groups (2-8 tile rows in
+/// one band, dividing the grid): CTA g R + r walks row r of its group's column segments, the same
+/// columns and k-blocks as the group's other CTAs; 3 rows on 7 CTAs, 4 rows in bands of 3 (16
+/// CTAs) and 1 row are cut tile by tile.
 TEST(StreamK, HybridWalkRunsWholeWavesThenCutsTheRest) {
   using S = PersistentTileScheduler<StreamK<Sm90WgmmaDefault<>>>;
   struct Case {
@@ -222,7 +226,9 @@ TEST(StreamK, HybridWalkRunsWholeWavesThenCutsTheRest) {
   };
   for (Case const c :
        {Case{16, 17, 56, 132}, Case{8, 33, 32, 132}, Case{2, 48, 32, 132}, Case{11, 13, 7, 132},
-        Case{32, 32, 56, 132}, Case{5, 9, 3, 7}, Case{1, 1, 2, 132}}) {
+        Case{32, 32, 56, 132}, Case{5, 9, 3, 7}, Case{1, 1, 2, 132}, Case{2, 134, 2, 132},
+        Case{4, 70, 16, 132}, Case{6, 30, 8, 132}, Case{3, 20, 5, 7}, Case{2, 3, 1, 132},
+        Case{4, 2, 2, 132}}) {
     SCOPED_TRACE(::testing::Message() << c.tiles_m << " x " << c.tiles_n << " tiles, " << c.k_tiles
                                       << " k-blocks, " << c.sms << " SMs");
     typename S::Params p;
@@ -232,7 +238,15 @@ TEST(StreamK, HybridWalkRunsWholeWavesThenCutsTheRest) {
     int const tiles = c.tiles_m * c.tiles_n;
     EXPECT_EQ(p.grid, std::min<std::int64_t>(c.sms, std::int64_t(tiles) * c.k_tiles));
     EXPECT_EQ(p.whole_tiles % p.grid, 0) << "whole waves only";
-    EXPECT_EQ(p.whole_tiles, tiles - stream_k_tiles(tiles, p.grid));
+    // column groups: where the banded order is one band of 2-8 rows that divide the grid
+    int const r = p.stream_k_group;
+    bool const columns =
+        c.tiles_m >= 2 && c.tiles_m <= 8 && p.band_m >= c.tiles_m && p.grid % c.tiles_m == 0;
+    EXPECT_EQ(r, columns ? c.tiles_m : 1);
+    EXPECT_EQ(p.whole_tiles, columns ? tiles - stream_k_tiles(c.tiles_n, p.grid / r) * r
+                                     : tiles - stream_k_tiles(tiles, p.grid));
+    // a group's CTAs walk the same column segments, each its own row: (n, k range) per step
+    std::vector<std::vector<std::vector<int>>> steps(static_cast<std::size_t>(p.grid));
     std::vector<int> covered(static_cast<std::size_t>(tiles * c.k_tiles), 0);
     std::vector<std::vector<int>> partial_of(static_cast<std::size_t>(tiles));  // CTAs, per tile
     std::vector<std::int64_t> partial_done(static_cast<std::size_t>(p.grid), -1);
@@ -263,6 +277,10 @@ TEST(StreamK, HybridWalkRunsWholeWavesThenCutsTheRest) {
           EXPECT_EQ(w.fixup_begin, w.fixup_end);
         }
         cut_started = cut_started || !whole;
+        if (!whole && r > 1) {
+          EXPECT_EQ(w.m, cta % r) << "row r of each column for CTA g R + r";
+          steps[static_cast<std::size_t>(cta)].push_back({w.n, w.k_tile_begin, w.k_tile_end});
+        }
         for (int kb = w.k_tile_begin; kb < w.k_tile_end; ++kb)
           ++covered[static_cast<std::size_t>(tile * c.k_tiles + kb)];
         t += w.k_tile_end - w.k_tile_begin;
@@ -274,16 +292,19 @@ TEST(StreamK, HybridWalkRunsWholeWavesThenCutsTheRest) {
           continue;
         }
         std::vector<int> const& before = partial_of[static_cast<std::size_t>(tile)];
-        ASSERT_EQ(w.fixup_end - w.fixup_begin, static_cast<int>(before.size()));
-        for (std::size_t i = 0; i < before.size(); ++i) {
-          EXPECT_EQ(before[i], w.fixup_begin + static_cast<int>(i));
-          t = std::max(t, partial_done[static_cast<std::size_t>(before[i])]);
-        }
+        std::vector<int> fixups;  // the slots the kernel adds, in its order
+        for (int s = w.fixup_begin; s < w.fixup_end; s += w.fixup_stride) fixups.push_back(s);
+        EXPECT_EQ(fixups, before) << "the CTAs that left partial sums of tile " << tile;
+        for (int b : before) t = std::max(t, partial_done[static_cast<std::size_t>(b)]);
       }
       EXPECT_FALSE(walk.next().valid);
       makespan = std::max(makespan, t);
     }
     for (int v : covered) ASSERT_EQ(v, 1);
+    for (int cta = 0; cta < p.grid; ++cta)
+      EXPECT_EQ(steps[static_cast<std::size_t>(cta)],
+                steps[static_cast<std::size_t>(cta - cta % r)])
+          << "CTA " << cta << " walks other column segments than its group's row 0";
     std::int64_t const cut_iters = std::int64_t(tiles - p.whole_tiles) * c.k_tiles;
     EXPECT_LE(makespan, std::int64_t(p.whole_tiles / p.grid) * c.k_tiles +
                             (cut_iters + p.grid - 1) / p.grid + c.k_tiles);
