@@ -12,7 +12,7 @@
 /// of the banded order), the units cut below are tile columns on grid / R group CTAs, and the R
 /// CTAs of a group walk the same segments, each on its own row of the column: they read B's
 /// k-blocks together, where rows cut apart read them at different times. Below, "tile" is then a
-/// column and "CTA c" a group CTA; its R CTAs g R + r keep a slot each, and a final segment on
+/// column and "CTA c" a group CTA; its R CTAs c R + r keep a slot each, and a final segment on
 /// row r adds the slots of row r's CTAs in the lower group CTAs (every R-th slot).
 ///
 /// The cut tiles' iterations are (tile t, k-block kb) numbered t · KB + kb, t counted from the

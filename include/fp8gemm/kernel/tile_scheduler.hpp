@@ -445,7 +445,8 @@ struct PersistentTileScheduler {
   /// where the kernel has it (parameter space), read per item, not copied into registers held
   /// across the main loop (docs/performance.md#persistent-walk-registers).
   /// Stream-K: CTA `first` takes the whole tiles first, first + stride, ... below whole_tiles,
-  /// then walks its range of the cut tiles' iterations (rank unused).
+  /// then walks the range of the cut units' iterations of its group CTA, first / R (rank
+  /// unused).
   FP8GEMM_DEVICE PersistentTileScheduler(Params const& p, int first, int stride, int rank)
       : params_(p), items_(items(p)), next_(first), stride_(stride), rank_(rank) {
     if constexpr (kStreamK) {  // walked last to first (stream_k.hpp)
