@@ -69,11 +69,6 @@ using Configs = ::testing::Types<
                Epilogue<float, Identity>>,
     GemmConfig<WgmmaTilePolicy<128, 176, 2, 5, e5m2, e5m2>, PerTensor, LayoutB::kNK,
                Epilogue<e4m3fn, Identity>>,
-    // narrow tiles, one wgmma per consumer and k-block (n96 / n112), C from registers: AutoGemm's
-    // per-tensor 128 x 96 form, and 128 x 112 per-channel
-    GemmConfig<WgmmaTilePolicy<128, 96, 2, 8>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>,
-    GemmConfig<WgmmaTilePolicy<128, 112, 2, 7, e4m3fn, e5m2>, PerChannel, LayoutB::kNK,
-               Epilogue<fp16, GeluTanh>>,
     // two partial-sum sets (kPipelinedPromotion, one m64 row block per consumer: sets alternate
     // over k-blocks; odd and even k-block counts below); then two row blocks per consumer, N = 64
     GemmConfig<Sm90WgmmaMediumM<e4m3fn, e5m2>, Blockwise<1, 64, 128>, LayoutB::kNK,

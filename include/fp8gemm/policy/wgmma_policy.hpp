@@ -125,12 +125,12 @@ struct WgmmaPolicyRules {
 #define FP8GEMM_RULE_WGMMA_CONSUMERS \
   "WgmmaTilePolicy: one consumer warpgroup, or two (cooperative or ping-pong)"
   static constexpr bool kConsumerCount = Consumers == 1 || Consumers == 2;
-#define FP8GEMM_RULE_WGMMA_BLOCK_N                                                    \
-  "WgmmaTilePolicy: BlockN must be 64, 96, 112, 128, 144, 160, 176, 192 or 256 (the " \
-  "wgmma N of one instruction)"
-  static constexpr bool kBlockNShape = BlockN == 64 || BlockN == 96 || BlockN == 112 ||
-                                       BlockN == 128 || BlockN == 144 || BlockN == 160 ||
-                                       BlockN == 176 || BlockN == 192 || BlockN == 256;
+#define FP8GEMM_RULE_WGMMA_BLOCK_N                                                   \
+  "WgmmaTilePolicy: BlockN must be 64, 128, 144, 160, 176, 192 or 256 (the wgmma N " \
+  "of one instruction)"
+  static constexpr bool kBlockNShape = BlockN == 64 || BlockN == 128 || BlockN == 144 ||
+                                       BlockN == 160 || BlockN == 176 || BlockN == 192 ||
+                                       BlockN == 256;
 #define FP8GEMM_RULE_WGMMA_PINGPONG_CONSUMERS \
   "WgmmaTilePolicy: the ping-pong schedule alternates two consumer warpgroups"
   static constexpr bool kPingPongConsumers = !kPingPong || Consumers == 2;

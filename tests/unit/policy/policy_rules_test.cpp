@@ -129,7 +129,7 @@ TEST(PolicyRules, SoftwareMx32NeedsAnAtomKThatDivides32) {
 TEST(PolicyRules, WgmmaPolicyRules) {
   EXPECT_EQ((policy_why<WgmmaTilePolicy<128, 256, 3, 3>>()),
             "WgmmaTilePolicy: one consumer warpgroup, or two (cooperative or ping-pong)");
-  EXPECT_EQ((policy_why<WgmmaTilePolicy<128, 120, 2, 3>>()),
+  EXPECT_EQ((policy_why<WgmmaTilePolicy<128, 96, 2, 3>>()),
             std::string(FP8GEMM_RULE_WGMMA_BLOCK_N));
   EXPECT_EQ(
       (policy_why<WgmmaTilePolicy<64, 128, 1, 4, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>>()),
@@ -206,7 +206,7 @@ TEST(PolicyRules, WgmmaMainloopRules) {
   EXPECT_EQ(
       (config_why<WgmmaTilePolicy<128, 256, 2, 5>, PerTensor, LayoutB::kNK, FastAccumulation>()),
       std::string(FP8GEMM_RULE_WGMMA_SMEM_BUDGET));
-  EXPECT_EQ((config_why<WgmmaTilePolicy<128, 120, 2, 3>, Blockwise<1, 128, 128>>()),
+  EXPECT_EQ((config_why<WgmmaTilePolicy<128, 96, 2, 3>, Blockwise<1, 128, 128>>()),
             std::string(FP8GEMM_RULE_WGMMA_BLOCK_N));
 }
 

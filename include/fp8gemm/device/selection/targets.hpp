@@ -225,19 +225,6 @@ struct Sm90Target {
     static constexpr char const* kShortName = "sm90_wgmma_128x160";
   };
 
-  /// 128 x 96 and 128 x 112 (one n96 / n112 wgmma per consumer, C stored from registers, as many
-  /// stages as fit): narrower tiles for the same purpose where N / 96 or N / 112 tiles come close
-  /// to whole waves (N = 3072, 6144 and 9216 by 96; 7168 and 28672 by 112, at M = 200-512) where
-  /// 128 x 128 leaves a quarter of the last wave idle; cuBLASLt takes a 128 x 96 tile at 256 x
-  /// 6144 x 16384. Table-only (docs/performance.md#sm90-narrow-n-tiles). Per-tensor and
-  /// per-channel.
-  struct Tile128x96Info : TableOnly, NotForBlockwise {
-    static constexpr char const* kShortName = "sm90_wgmma_128x96";
-  };
-  struct Tile128x112Info : TableOnly, NotForBlockwise {
-    static constexpr char const* kShortName = "sm90_wgmma_128x112";
-  };
-
   template <class EA, class EB>
   using Candidates = std::tuple<
       Candidate<Sm90WgmmaDecode<8, EA, EB>, DecodeInfo8>,
@@ -263,11 +250,7 @@ struct Sm90Target {
       Candidate<StreamK<WgmmaTilePolicy<128, 192, 2, 4, EA, EB>>, Tile128x192StreamKInfo>,
       Candidate<StreamK<Sm90WgmmaLarge<EA, EB>>, LargeStreamKInfo>,
       Candidate<WgmmaTilePolicy<128, 144, 2, 6, EA, EB>, Tile128x144Info>,
-      Candidate<WgmmaTilePolicy<128, 160, 2, 6, EA, EB>, Tile128x160Info>,
-      Candidate<WgmmaTilePolicy<128, 96, 2, wgmma_max_stages<(128 + 96) * 128>(), EA, EB>,
-                Tile128x96Info>,
-      Candidate<WgmmaTilePolicy<128, 112, 2, wgmma_max_stages<(128 + 112) * 128>(), EA, EB>,
-                Tile128x112Info>>;
+      Candidate<WgmmaTilePolicy<128, 160, 2, 6, EA, EB>, Tile128x160Info>>;
 
   static constexpr TableView table() { return sm90_h200_table(); }
 
