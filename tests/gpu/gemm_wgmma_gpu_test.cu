@@ -358,7 +358,7 @@ template <class Whole>
 /// amax; cooperative WGMMA tiles straight and swapped, promoted whole or in four chunks,
 /// Blockwise. Column groups (the tile rows of a column cut alike, fixups every R-th slot): 2, 3
 /// and 4 tile rows on 132 SMs, all cut or (256 x 17100: 268 tiles, 132 whole) after a whole
-/// wave; 3 rows on 7 CTAs are cut tile by tile.
+/// wave; 3 rows on 7 CTAs are cut tile by tile. AutoGemm's Blockwise form with both A scale layouts.
 TEST(WgmmaStreamK, DeterministicAndMatchesUncut) {
   using Default = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>;
   using MidM = GemmConfig<Sm90WgmmaMidM<104>, PerChannel, LayoutB::kNK, Epilogue<bf16, Identity>>;
@@ -390,6 +390,21 @@ TEST(WgmmaStreamK, DeterministicAndMatchesUncut) {
   EXPECT_TRUE(stream_k_consistent<Default>(GemmCase{256, 17100, 256, seed++}));
   EXPECT_TRUE(stream_k_consistent<Block>(GemmCase{300, 1024, 2048, seed++}));
   EXPECT_TRUE(stream_k_consistent<Fp8>(GemmCase{200, 1000, 1500, seed++}));
+  // AutoGemm's Blockwise stream-K form (the five-stage tile, bf16 C): 4 tile rows cut in column
+  // groups, A's scales row-major and K-block-major (through the scale ring): the same bits
+  using Block5 = GemmConfig<Sm90WgmmaDefaultBlockwise<>, Blockwise<1, 128, 128>, LayoutB::kNK,
+                            Epilogue<bf16, Identity>>;
+  static_assert(StreamKOf<Block5>::Mainloop::kScaleRing);
+  GemmCase const block5{512, 2600, 1500, seed++};
+  EXPECT_TRUE(stream_k_consistent<Block5>(block5));
+  GemmProblem<StreamKOf<Block5>> const p(block5);
+  std::vector<bf16> row, kb;
+  std::string report;
+  EXPECT_TRUE(run_on_gpu(p, nullptr, &row));
+  EXPECT_TRUE(run_on_gpu_with(p, &report, &kb, std::int64_t{block5.m} + 5)) << report;
+  ASSERT_EQ(row.size(), kb.size());
+  EXPECT_EQ(std::memcmp(row.data(), kb.data(), row.size() * sizeof(bf16)), 0)
+      << describe(block5) << ": K-block-major A scales differ from row-major";
 }
 
 /// The clustered two-consumer tiles (Sm90WgmmaMidMMulticastB) compute each tile as the
