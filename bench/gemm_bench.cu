@@ -598,6 +598,22 @@ int register_all() {
         [s](benchmark::State& st) { bench_fp8gemm<Sm90WgmmaLarge<>>(st, s.m, s.n, s.k); });
     add_cublaslt("cublaslt", s, LtMode::kPerTensor);
   }
+  // The mid-M holes (per-tensor points below 0.95x cuBLASLt at M = 200-512,
+  // docs/performance.md#sm90-narrow-n-tiles): fast accumulation, ours and cuBLASLt's, beside the
+  // promoted entries the mid-M and stream-K lists above register at these shapes (what promoting
+  // every k-block costs each kernel there).
+  for (Shape const s : {Shape{200, 28672, 4096}, Shape{200, 8192, 8192}, Shape{256, 6144, 16384},
+                        Shape{512, 9216, 4096}, Shape{512, 3072, 8192}}) {
+    std::string const shape = shape_name(s);
+    add("fp8gemm/sm90_wgmma_default_fast_accum/" + shape, [s](benchmark::State& st) {
+      bench_fp8gemm<Sm90WgmmaDefault<>, FastAccumulation>(st, s.m, s.n, s.k);
+    });
+    if (s.m == 200)
+      add("fp8gemm/sm90_wgmma_mid_m104_fast_accum/" + shape, [s](benchmark::State& st) {
+        bench_fp8gemm<Sm90WgmmaMidM<104>, FastAccumulation>(st, s.m, s.n, s.k);
+      });
+    add_cublaslt("cublaslt_fast_accum", s, LtMode::kFastAccum);
+  }
   // Decode with fewer 64-wide tiles than SMs (N = 4096: 64 tiles): split-K over the idle SMs.
   for (Shape const s : {Shape{16, 4096, 8192}}) {
     std::string const shape = shape_name(s);
