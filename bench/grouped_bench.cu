@@ -404,6 +404,7 @@ struct LtStrided {
 template <class P, class G>
 using Cfg = GemmConfig<P, G, LayoutB::kNK, Epilogue<bf16>>;
 using PingPong = WgmmaTilePolicy<128, 128, 2, 6, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>;
+using PingPong64x256 = WgmmaTilePolicy<64, 256, 2, 5, e4m3fn, e4m3fn, WgmmaSchedule::kPingPong>;
 using Bw = Blockwise<1, 128, 128>;
 
 /// Cfg with its epilogue storing every tile from registers (DirectStoreEpilogue), where Cfg's own
@@ -470,6 +471,9 @@ void add_all_ours(std::vector<Entry>& e, Case const& cs, Operands& ops) {
     add_ours<Cfg<Sm90WgmmaLarge<>, PerTensor>>(e, "large_128x256", cs, ops);
     add_ours<Cfg<Sm90WgmmaDefault<>, PerTensor>>(e, "default_128x128", cs, ops);
     add_ours<Cfg<Sm90WgmmaMediumM<>, PerTensor>>(e, "medium_128x64", cs, ops);
+    // ping-pong: one consumer's epilogue under the other's main loop (short K, batched)
+    add_ours<Cfg<PingPong, PerTensor>>(e, "pingpong_128x128", cs, ops);
+    add_ours<Cfg<PingPong64x256, PerTensor>>(e, "pingpong_64x256", cs, ops);
     add_ours<DirectCfg<Sm90WgmmaLarge<>, PerTensor>>(e, "large_128x256_direct", cs, ops);
     add_dense<Cfg<Sm90WgmmaLarge<>, PerTensor>>(e, "dense_large_all_rows", cs, ops);
     add_auto<PerTensor>(e, cs, ops);
