@@ -55,9 +55,6 @@
 ///            commit 5329bc9, 2026-12-07T17:53:37Z, 136 points (per_channel), 5 rounds
 ///            on an NVIDIA H100 80GB HBM3 (same SM count; shapes bench/shapes/llm_shapes.csv)
 ///            SM clock median 1965 MHz (1275-1980) over 457 samples above 150 W
-///   sweep 12:  2026-12-07_e3f101f_tune_blockwise_200_512.json.gz
-///            commit e3f101f, 2026-12-07T19:49:07Z, 132 points (blockwise), 5 rounds
-///            on an NVIDIA H100 80GB HBM3 (same SM count; shapes bench/shapes/llm_shapes.csv)
 ///   renamed: x_128x144 (an experiment's name) = sm90_wgmma_128x144
 ///   renamed: x_128x160 (an experiment's name) = sm90_wgmma_128x160
 /// Keys: granularity, accumulation (promoted), epilogue (identity), N, K, M in [m_lo, m_hi]:
@@ -198,7 +195,7 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      5120, 5120, 200, 200, "sm90_wgmma_default", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     5120, 5120, 512, 512, "sm90_wgmma_default_stream_k", 1},
+     5120, 5120, 512, 512, "sm90_wgmma_large", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      5120, 5120, 2048, 2048, "sm90_wgmma_default", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -210,7 +207,7 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      5120, 8192, 200, 200, "sm90_wgmma_default", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     5120, 8192, 512, 512, "sm90_wgmma_default_stream_k", 1},
+     5120, 8192, 512, 512, "sm90_wgmma_large", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      5120, 8192, 2048, 2048, "sm90_wgmma_default", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -222,9 +219,9 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      5120, 17408, 128, 128, "sm90_wgmma_medium_m", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     5120, 17408, 200, 512, "sm90_wgmma_default_stream_k", 1},
+     5120, 17408, 200, 200, "sm90_wgmma_default", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     5120, 17408, 2048, 16384, "sm90_wgmma_large", 1},
+     5120, 17408, 512, 16384, "sm90_wgmma_large", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      5120, 25600, 1, 1, "sm90_wgmma_small_m", 3},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -232,9 +229,9 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      5120, 25600, 128, 128, "sm90_wgmma_medium_m", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     5120, 25600, 200, 512, "sm90_wgmma_default_stream_k", 1},
+     5120, 25600, 200, 200, "sm90_wgmma_default", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     5120, 25600, 2048, 16384, "sm90_wgmma_large", 1},
+     5120, 25600, 512, 16384, "sm90_wgmma_large", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      6144, 4096, 1, 64, "sm90_wgmma_small_m", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -248,9 +245,9 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      6144, 6144, 128, 128, "sm90_wgmma_medium_m", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     6144, 6144, 200, 200, "sm90_wgmma_default", 1},
+     6144, 6144, 200, 512, "sm90_wgmma_default", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     6144, 6144, 512, 16384, "sm90_wgmma_large", 1},
+     6144, 6144, 2048, 16384, "sm90_wgmma_large", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      6144, 16384, 1, 16, "sm90_wgmma_medium_m", 4},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -258,7 +255,7 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      6144, 16384, 200, 256, "sm90_wgmma_default", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     6144, 16384, 512, 512, "sm90_wgmma_default_stream_k", 1},
+     6144, 16384, 512, 512, "sm90_wgmma_large", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      6144, 16384, 1024, 1024, "sm90_wgmma_default", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -328,7 +325,9 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      9216, 4096, 16, 128, "sm90_wgmma_default", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     9216, 4096, 200, 512, "sm90_wgmma_default_stream_k", 1},
+     9216, 4096, 200, 200, "sm90_wgmma_large", 1},
+    {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
+     9216, 4096, 512, 512, "sm90_wgmma_default", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      9216, 4096, 2048, 16384, "sm90_wgmma_large", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -346,7 +345,9 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      10240, 8192, 16, 128, "sm90_wgmma_default", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     10240, 8192, 200, 512, "sm90_wgmma_default_stream_k", 1},
+     10240, 8192, 200, 200, "sm90_wgmma_large", 1},
+    {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
+     10240, 8192, 512, 512, "sm90_wgmma_default", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      10240, 8192, 2048, 16384, "sm90_wgmma_large", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -382,7 +383,7 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      18432, 16384, 128, 128, "sm90_wgmma_large", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     18432, 16384, 256, 256, "sm90_wgmma_default_stream_k", 1},
+     18432, 16384, 256, 256, "sm90_wgmma_default", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      18432, 16384, 1024, 16384, "sm90_wgmma_large", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -434,17 +435,13 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      34816, 5120, 128, 128, "sm90_wgmma_medium_m", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     34816, 5120, 200, 200, "sm90_wgmma_default_stream_k", 1},
-    {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     34816, 5120, 512, 512, "sm90_wgmma_default", 1},
+     34816, 5120, 200, 512, "sm90_wgmma_default", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      34816, 5120, 2048, 16384, "sm90_wgmma_large", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      36864, 7168, 1, 128, "sm90_wgmma_small_m", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     36864, 7168, 200, 200, "sm90_wgmma_default_stream_k", 1},
-    {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     36864, 7168, 512, 512, "sm90_wgmma_default", 1},
+     36864, 7168, 200, 512, "sm90_wgmma_default", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      36864, 7168, 2048, 16384, "sm90_wgmma_large", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -452,9 +449,7 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      51200, 5120, 128, 128, "sm90_wgmma_medium_m", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     51200, 5120, 200, 200, "sm90_wgmma_default_stream_k", 1},
-    {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     51200, 5120, 512, 512, "sm90_wgmma_default", 1},
+     51200, 5120, 200, 512, "sm90_wgmma_default", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      51200, 5120, 2048, 16384, "sm90_wgmma_large", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -476,17 +471,13 @@ inline constexpr TableEntry kSm90H200Table[] = {
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      128256, 3072, 1, 64, "sm90_wgmma_small_m", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     128256, 3072, 128, 128, "sm90_wgmma_default", 1},
-    {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     128256, 3072, 256, 256, "sm90_wgmma_default_stream_k", 1},
+     128256, 3072, 128, 256, "sm90_wgmma_default", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      128256, 3072, 512, 512, "sm90_wgmma_large", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      128256, 4096, 1, 64, "sm90_wgmma_small_m", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     128256, 4096, 128, 128, "sm90_wgmma_default", 1},
-    {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
-     128256, 4096, 256, 256, "sm90_wgmma_default_stream_k", 1},
+     128256, 4096, 128, 256, "sm90_wgmma_default", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
      128256, 4096, 512, 512, "sm90_wgmma_large", 1},
     {GranularityClass::kBlockwise, AccumulationClass::kPromoted, EpilogueClass::kIdentity,
@@ -2621,13 +2612,12 @@ inline constexpr TableEntry kSm90H200Table[] = {
      151936, 5120, 16384, 16384, "sm90_wgmma_128x192", 1},
 };
 // clang-format on
-inline constexpr std::size_t kSm90H200TableSize = 1273;
+inline constexpr std::size_t kSm90H200TableSize = 1270;
 
 constexpr TableView sm90_h200_table() {
   return {kSm90H200Table, kSm90H200TableSize, 132,
           "NVIDIA H200 (and NVIDIA H100 80GB HBM3), 132 SMs, 2026-12-07, commit "
-          "0c73687+15a70e7+21199df+405760a+47aee8e+5329bc9+bf647f9+wide-n+c3196ff+e3f101f, "
-          "fp8gemm_tune"};
+          "0c73687+15a70e7+21199df+405760a+47aee8e+5329bc9+bf647f9+wide-n+c3196ff, fp8gemm_tune"};
 }
 
 }  // namespace fp8gemm::selection
