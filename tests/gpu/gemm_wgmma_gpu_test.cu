@@ -358,7 +358,8 @@ template <class Whole>
 /// amax; cooperative WGMMA tiles straight and swapped, promoted whole or in four chunks,
 /// Blockwise. Column groups (the tile rows of a column cut alike, fixups every R-th slot): 2, 3
 /// and 4 tile rows on 132 SMs, all cut or (256 x 17100: 268 tiles, 132 whole) after a whole
-/// wave; 3 rows on 7 CTAs are cut tile by tile. AutoGemm's Blockwise form with both A scale layouts.
+/// wave; 3 rows on 7 CTAs are cut tile by tile. AutoGemm's Blockwise form with both A scale
+/// layouts.
 TEST(WgmmaStreamK, DeterministicAndMatchesUncut) {
   using Default = GemmConfig<Sm90WgmmaDefault<>, PerTensor, LayoutB::kNK, Epilogue<bf16, Identity>>;
   using MidM = GemmConfig<Sm90WgmmaMidM<104>, PerChannel, LayoutB::kNK, Epilogue<bf16, Identity>>;
