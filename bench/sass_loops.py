@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 """The K loops of WGMMA kernels in a `cuobjdump -sass` listing, with their instruction mix.
 
-A K loop here is a backward branch's body that holds QGMMA (the innermost loops over k-blocks;
-the pipelined loops unroll two k-blocks per trip). For every kernel whose mangled name matches
+A K loop here is the body of a backward branch that holds QGMMA and no other such body (the
+innermost loops over k-blocks; the pipelined loops unroll two k-blocks per trip): the persistent
+tile loop around it, and the jumps back from out-of-line blocks (an mbarrier wait's retry placed
+after the kernel's EXIT) whose span reaches an EXIT or RET, are not K loops. For every kernel whose mangled name matches
 PATTERN it prints one summary line per loop (instructions, QGMMA, FP32 math, shared-memory
 loads, uniform-datapath instructions, barriers) and, with --bodies, the loop's instructions.
 cuobjdump is not on the development machine: scripts/h200_run.sh's `sass` mode runs this there.
@@ -59,17 +61,22 @@ def mix(body):
 
 
 def k_loops(code):
-    """Bodies of backward branches holding QGMMA, in address order."""
+    """The K loops' bodies (the module docstring), in address order."""
     index = {a: i for i, (a, _) in enumerate(code)}
+    spans = []  # [first, last] instruction indices of backward branches' bodies
     for i, (a, text) in enumerate(code):
         m = BRANCH_TARGET.search(text)
         if not m:
             continue
         target = int(m.group(1), 16)
         if target < a and target in index:
-            body = code[index[target]:i + 1]
-            if any(opcode(t) == "QGMMA" for _, t in body):
-                yield body
+            body = [opcode(t) for _, t in code[index[target]:i + 1]]
+            if "QGMMA" in body and "EXIT" not in body and "RET" not in body:
+                spans.append((index[target], i))
+    for first, last in spans:
+        inner = any(f >= first and l <= last and (f, l) != (first, last) for f, l in spans)
+        if not inner:
+            yield code[first:last + 1]
 
 
 def main():

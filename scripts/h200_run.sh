@@ -324,6 +324,7 @@ if [[ $what == sass ]]; then
   bin=${FP8GEMM_SASS_BINARY:-.carry/fp8gemm_bench}
   cuobjdump -sass "$bin" > /tmp/h200_run_sass.txt
   r=$?; rc=$((rc | r))
+  ((r == 0)) || echo "sass: cuobjdump -sass $bin exit $r"
   python3 bench/sass_loops.py /tmp/h200_run_sass.txt "$FP8GEMM_SASS_PATTERN" --bodies \
     > "$out/k_loops.txt" 2>&1
   r=$?; rc=$((rc | r))

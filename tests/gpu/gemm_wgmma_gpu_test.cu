@@ -988,6 +988,21 @@ TEST(WgmmaScaleLayout, RingTakenWhereTheLayoutAllows) {
   decode.problem.m = 1, decode.scale_a_ld = 1, decode.scale_a_count = kb;
   ASSERT_TRUE(G::can_implement(decode).ok()) << G::can_implement(decode).to_string();
   EXPECT_FALSE(ring(decode));
+  // AutoGemm's Blockwise stream-K form (five stages, bf16 C) takes it too: WgmmaStreamK compares
+  // its two A scale layouts' bits, which without the ring would compare one loop with itself
+  using Sk = StreamKOf<GemmConfig<Sm90WgmmaDefaultBlockwise<>, Blockwise<1, 128, 128>, LayoutB::kNK,
+                                  Epilogue<bf16, Identity>>>;
+  static_assert(Sk::Kernel::Mainloop::kScaleRing);
+  Gemm<Sk>::Arguments sk;
+  sk.problem = args.problem;
+  sk.a = args.a, sk.lda = args.lda, sk.b = args.b, sk.ldb = args.ldb;
+  sk.scale_a = args.scale_a, sk.scale_a_count = args.scale_a_count, sk.scale_a_ld = ld;
+  sk.scale_b = args.scale_b, sk.scale_b_count = args.scale_b_count;
+  sk.epilogue.c = c.as<bf16>(), sk.epilogue.ldc = n;
+  Sk::Kernel::Params sk_params;
+  Status const st = Sk::Kernel::initialize(Gemm<Sk>::kernel_arguments(sk), nullptr, sk_params);
+  ASSERT_TRUE(st.ok()) << st.to_string();
+  EXPECT_TRUE(sk_params.mainloop.scale_ring);
 }
 
 /// Device buffers for a per-tensor GEMM of M x N x K (A [M, K], B [N, K], one scale each, C

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 """bench/sass_loops.py on a synthetic cuobjdump listing: the K loop (a backward branch's body
 holding QGMMA) of the matching kernel only, its instruction mix (predicated and modified
-opcodes counted by their base), a backward loop without QGMMA and a forward branch skipped,
-and exit 1 where no kernel matches.
+opcodes counted by their base); skipped: a backward loop without QGMMA, a forward branch, the
+persistent loop around the K loop, and an out-of-line retry block's jump back into the K loop
+(its span reaches EXIT); exit 1 where no kernel matches.
 
 usage: sass_loops_test.py PATH/TO/sass_loops.py
 """
@@ -28,9 +29,14 @@ LISTING = """\
         /*00a0*/                   ULEA UR5, UR6, UR7, 0x4 ;         /* 0x0 */
         /*00b0*/                   BAR.SYNC.DEFER_BLOCKING 0x1, 0x100 ; /* 0x0 */
         /*00c0*/              @P0 BRA 0x30 ;                         /* 0x0 */
-        /*00d0*/                   BRA 0xf0 ;                        /* 0x0 */
-        /*00e0*/                   NOP ;                             /* 0x0 */
-        /*00f0*/                   EXIT ;                            /* 0x0 */
+        /*00d0*/                   STG.E [R12.64], R8 ;              /* 0x0 */
+        /*00e0*/              @P3 BRA 0x10 ;                         /* 0x0 */
+        /*00f0*/                   BRA 0x110 ;                       /* 0x0 */
+        /*0100*/                   NOP ;                             /* 0x0 */
+        /*0110*/                   EXIT ;                            /* 0x0 */
+        /*0120*/                   SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [UR8], R3 ; /* 0x0 */
+        /*0130*/              @!P0 BRA 0x120 ;                       /* 0x0 */
+        /*0140*/                   BRA 0x50 ;                        /* 0x0 */
 \t\tFunction : _ZN7fp8gemm4arch12kernel_entryILi128ELi128E
         /*0000*/                   QGMMA.64x128x32.F32.E4M3.E4M3 R24, gdesc[UR4], R24 ; /* 0x0 */
         /*0010*/              @P0 BRA 0x0 ;                          /* 0x0 */
