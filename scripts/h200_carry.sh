@@ -60,3 +60,13 @@ if ls .carry/fp8gemm_* >/dev/null 2>&1; then
   (cd .carry && strip --strip-unneeded fp8gemm_* && tar czf carry.tgz --remove-files $(ls fp8gemm_* libbenchmark* 2>/dev/null))
 fi
 du -sh .carry
+# the device tool carries at most 64 MiB: the working tree (tracked and untracked files git does
+# not ignore) and .carry together; say so here rather than have the call refused there
+tree=$(git ls-files -co --exclude-standard -z | xargs -0 du -cb 2>/dev/null | awk 'END {print $1}')
+carry=$(du -sb .carry | cut -f1)
+limit=$((64 * 1024 * 1024))
+if ((tree + carry > limit)); then
+  echo "h200_carry.sh: the working tree ($((tree / 1048576)) MiB) and .carry ($((carry / 1048576))" \
+    "MiB) pass the device tool's 64 MiB: carry less (FP8GEMM_CARRY_ONLY)" >&2
+  exit 1
+fi
