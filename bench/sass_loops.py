@@ -5,9 +5,10 @@
 A K loop here is the body of a backward branch that holds QGMMA and no other such body (the
 innermost loops over k-blocks; the pipelined loops unroll two k-blocks per trip): the persistent
 tile loop around it, and the jumps back from out-of-line blocks (an mbarrier wait's retry placed
-after the kernel's EXIT) whose span reaches an EXIT or RET, are not K loops. For every kernel whose mangled name matches
-PATTERN it prints one summary line per loop (instructions, QGMMA, FP32 math, shared-memory
-loads, uniform-datapath instructions, barriers) and, with --bodies, the loop's instructions.
+after the kernel's EXIT) whose span reaches an EXIT or RET, are not K loops. For every kernel
+whose mangled name matches PATTERN it prints one summary line per loop (instructions, QGMMA,
+FP32 math, shared-memory loads, uniform-datapath instructions, barriers) and, with --bodies, the
+loop's instructions.
 cuobjdump is not on the development machine: scripts/h200_run.sh's `sass` mode runs this there.
 
   cuobjdump -sass BINARY > b.sass
