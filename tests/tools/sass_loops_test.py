@@ -59,7 +59,8 @@ def main():
         lines = out.splitlines()
         if rc != 0:
             failures.append("exit %d for a matching kernel: %s" % (rc, err))
-        if [l for l in lines if l.startswith("==")] != ["== _ZN7fp8gemm4arch12kernel_entryILi128ELi256E"]:
+        heads = [l for l in lines if l.startswith("==")]
+        if heads != ["== _ZN7fp8gemm4arch12kernel_entryILi128ELi256E"]:
             failures.append("expected one K loop of the 128 x 256 kernel only, got:\n" + out)
         want = "instr 10  QGMMA 2  FP32 2  LDS 1  uniform 2  barrier 2"
         if len(lines) < 2 or lines[1].strip() != want:
@@ -67,10 +68,10 @@ def main():
         rc, out, _ = run(script, path, "ILi128ELi256E", "--bodies")
         body = [l.split(None, 1)[1] for l in out.splitlines()[2:]]
         if len(body) != 10 or not body[0].startswith("SYNCS") or not body[-1].startswith("@P0 BRA"):
-            failures.append("bodies: expected the 10 instructions from 0x30 to the branch, got:\n" + out)
+            failures.append("bodies: expected the 10 instructions from 0x30 to the branch:\n" + out)
         rc, out, _ = run(script, path, "ILi64E")
         if rc != 1 or out:
-            failures.append("no matching kernel: expected exit 1 and no output, got %d %r" % (rc, out))
+            failures.append("no matching kernel: expected exit 1, no output: %d %r" % (rc, out))
     for f in failures:
         print("FAIL:", f)
     print("sass_loops_test: %s" % ("FAILED" if failures else "passed"))
