@@ -9,7 +9,8 @@ after the kernel's EXIT) whose span reaches an EXIT or RET, are not K loops. For
 whose mangled name matches PATTERN it prints one summary line per loop (instructions, QGMMA,
 FP32 math, shared-memory loads, uniform-datapath instructions, barriers) and, with --bodies, the
 loop's instructions.
-cuobjdump is not on the development machine: scripts/h200_run.sh's `sass` mode runs this there.
+cuobjdump comes from scripts/install_deps.sh (build/deps/cuda-tools/nvidia/cu13/bin), so this runs
+here on any binary built with nvcc; no GPU needed.
 
   cuobjdump -sass BINARY > b.sass
   python3 bench/sass_loops.py b.sass 'WgmmaTilePolicyILi128ELi256E' [--bodies]

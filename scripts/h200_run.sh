@@ -2,7 +2,7 @@
 # Runs on the H200 (device tool): the GPU test suite, a compute-sanitizer subset, and the
 # benchmark, from binaries built here with nvcc and carried in .carry/. Everything lands in $OUT.
 #   usage there: bash scripts/h200_run.sh
-#     [tests|bench|all|profile|power|ab|tune|grouped|python|blockwise|sass]...
+#     [tests|bench|all|profile|power|ab|tune|grouped|python|blockwise]...
 # FP8GEMM_DEADLINE: seconds after the start by which the python and blockwise modes' steps end
 # (each step's timeout shrinks to fit; the device call's limit then does not cut the whole call).
 # Environment (for short runs): FP8GEMM_TEST_BINARIES (glob under .carry/, default
@@ -48,7 +48,7 @@ if (($# > 1)); then
 fi
 what=${1:-all}
 case $what in
-  tests | bench | all | profile | power | ab | tune | grouped | python | blockwise | sass) ;;
+  tests | bench | all | profile | power | ab | tune | grouped | python | blockwise) ;;
   *)
     echo "h200_run.sh: unknown mode '$what'" >&2
     exit 2
@@ -312,24 +312,6 @@ if [[ $what == profile ]]; then
       done
     fi
   fi
-fi
-if [[ $what == sass ]]; then
-  # the K loops of the kernels whose mangled names match FP8GEMM_SASS_PATTERN (required) in
-  # FP8GEMM_SASS_BINARY (default .carry/fp8gemm_bench): instruction mix and bodies
-  # (bench/sass_loops.py; cuobjdump is not on the development machine)
-  if [[ -z ${FP8GEMM_SASS_PATTERN:-} ]]; then
-    echo "sass: set FP8GEMM_SASS_PATTERN (a regex over mangled kernel names)" >&2
-    exit 2
-  fi
-  bin=${FP8GEMM_SASS_BINARY:-.carry/fp8gemm_bench}
-  cuobjdump -sass "$bin" > /tmp/h200_run_sass.txt
-  r=$?; rc=$((rc | r))
-  ((r == 0)) || echo "sass: cuobjdump -sass $bin exit $r"
-  python3 bench/sass_loops.py /tmp/h200_run_sass.txt "$FP8GEMM_SASS_PATTERN" --bodies \
-    > "$out/k_loops.txt" 2>&1
-  r=$?; rc=$((rc | r))
-  echo "sass exit $r: $(grep -c '^==' "$out/k_loops.txt") K loops"
-  grep -A1 '^==' "$out/k_loops.txt" | grep -v '^--' | cut -c1-200 | head -40
 fi
 if [[ $what == power ]]; then
   if [[ -z ${FP8GEMM_POWER_BENCHES:-} ]]; then
