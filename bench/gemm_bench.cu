@@ -46,26 +46,29 @@ std::vector<std::uint8_t> const& random_fp8_bytes(std::size_t bytes) {
 /// Rotating operand sets: together at least 3x the L2 size, so no iteration finds its inputs in L2.
 struct Operands {
   int m, n, k, sets;
+  std::int64_t ldb;  // B's row pitch in bytes: K, or more (bench_fp8gemm's ldb_pad)
   std::vector<void*> a, b;
   void* c = nullptr;
   float* scale_a = nullptr;  // per-tensor: one float each, in separate (256-byte aligned)
   float* scale_b = nullptr;  // allocations; blockwise: [M][K/128] and [N/128][K/128]
   std::int64_t scale_a_count = 1, scale_b_count = 1;
 
-  Operands(int m_, int n_, int k_, bool blockwise = false) : m(m_), n(n_), k(k_) {
+  Operands(int m_, int n_, int k_, bool blockwise = false, int ldb_pad = 0)
+      : m(m_), n(n_), k(k_), ldb(std::int64_t(k_) + ldb_pad) {
     int l2 = 0;
     BENCH_CHECK_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-    std::size_t const set_bytes = std::size_t(m) * k + std::size_t(n) * k;
+    std::size_t const b_bytes = std::size_t(n) * std::size_t(ldb);
+    std::size_t const set_bytes = std::size_t(m) * k + b_bytes;
     sets = static_cast<int>(std::min<std::size_t>(64, 3 * std::size_t(l2) / set_bytes + 1));
     std::vector<std::uint8_t> const& host =
-        random_fp8_bytes(std::max(std::size_t(m) * k, std::size_t(n) * k));
+        random_fp8_bytes(std::max(std::size_t(m) * k, b_bytes));
     for (int s = 0; s < sets; ++s) {
       void* pa = nullptr;
       void* pb = nullptr;
       BENCH_CHECK_CUDA(cudaMalloc(&pa, std::size_t(m) * k));
-      BENCH_CHECK_CUDA(cudaMalloc(&pb, std::size_t(n) * k));
+      BENCH_CHECK_CUDA(cudaMalloc(&pb, b_bytes));
       BENCH_CHECK_CUDA(cudaMemcpy(pa, host.data(), std::size_t(m) * k, cudaMemcpyHostToDevice));
-      BENCH_CHECK_CUDA(cudaMemcpy(pb, host.data(), std::size_t(n) * k, cudaMemcpyHostToDevice));
+      BENCH_CHECK_CUDA(cudaMemcpy(pb, host.data(), b_bytes, cudaMemcpyHostToDevice));
       a.push_back(pa);
       b.push_back(pb);
     }
@@ -163,16 +166,17 @@ bool time_gemm(benchmark::State& state, Operands const& ops, typename G::Argumen
 /// scale_a_ld > 0 (Blockwise): A's scales read K-block-major with that leading dimension (the
 /// same buffer, M x K/128 floats: ld = M), so the scales go through the scale ring where the
 /// mainloop has it (docs/performance.md#sm90-scale-ring; not on the swapped tiles); 0: row-major,
-/// loaded by the consumers.
+/// loaded by the consumers. ldb_pad > 0: B's rows ldb = K + ldb_pad bytes apart (a measurement of
+/// how the weights' DRAM addresses map, not a layout users have).
 template <class Policy, class Accumulation = AtomDefaultAccumulation, class Granularity = PerTensor,
           class Act = Identity>
 void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1,
-                   std::int64_t scale_a_ld = 0) {
+                   std::int64_t scale_a_ld = 0, int ldb_pad = 0) {
   using Config = GemmConfig<Policy, Granularity, LayoutB::kNK, Epilogue<bf16, Act>, Accumulation>;
-  Operands ops(m, n, k, IsBlockwise<Granularity>::value);
+  Operands ops(m, n, k, IsBlockwise<Granularity>::value, ldb_pad);
   typename Gemm<Config>::Arguments args;
   args.split_k = split_k;
-  args.problem.m = m, args.problem.n = n, args.problem.k = k, args.lda = k, args.ldb = k;
+  args.problem.m = m, args.problem.n = n, args.problem.k = k, args.lda = k, args.ldb = ops.ldb;
   args.scale_a = ops.scale_a, args.scale_b = ops.scale_b;
   args.scale_a_count = ops.scale_a_count, args.scale_b_count = ops.scale_b_count;
   args.epilogue.c = static_cast<bf16*>(ops.c), args.epilogue.ldc = n;
@@ -181,7 +185,8 @@ void bench_fp8gemm(benchmark::State& state, int m, int n, int k, int split_k = 1
   if (time_gemm<Gemm<Config>>(state, ops, args))
     state.SetLabel(Gemm<Config>::name() +
                    (split_k > 1 ? " split_k " + std::to_string(split_k) : "") +
-                   (scale_a_ld > 0 ? " A scales K-block-major" : ""));
+                   (scale_a_ld > 0 ? " A scales K-block-major" : "") +
+                   (ldb_pad > 0 ? " ldb K + " + std::to_string(ldb_pad) : ""));
 }
 
 /// 128 x BlockN cooperative tiles in 2-CTA clusters sharing A (kA) or B (kB) by TMA multicast.
@@ -613,6 +618,19 @@ int register_all() {
         bench_fp8gemm<Sm90WgmmaMidM<104>, FastAccumulation>(st, s.m, s.n, s.k);
       });
     add_cublaslt("cublaslt_fast_accum", s, LtMode::kFastAccum);
+    // B's rows padded past a power of two (K + 128 / + 512 bytes): whether the rate at which these
+    // kernels stream the weights from DRAM depends on where their rows fall
+    // (docs/performance.md#sm90-mid-m: the same bytes read at 2.05 TB/s here, 2.44 by cuBLASLt)
+    for (int pad : {128, 512}) {
+      std::string const tag = "_ldb_pad" + std::to_string(pad) + "/" + shape;
+      add("fp8gemm/sm90_wgmma_default" + tag, [s, pad](benchmark::State& st) {
+        bench_fp8gemm<Sm90WgmmaDefault<>>(st, s.m, s.n, s.k, 1, 0, pad);
+      });
+      if (s.m == 200)
+        add("fp8gemm/sm90_wgmma_mid_m104" + tag, [s, pad](benchmark::State& st) {
+          bench_fp8gemm<Sm90WgmmaMidM<104>>(st, s.m, s.n, s.k, 1, 0, pad);
+        });
+    }
   }
   // Decode with fewer 64-wide tiles than SMs (N = 4096: 64 tiles): split-K over the idle SMs.
   for (Shape const s : {Shape{16, 4096, 8192}}) {
