@@ -271,8 +271,9 @@ enum class LtMode {
 };
 
 /// cuBLASLt FP8: D[M,N] (row-major) = s_a s_b A[M,K] B[N,K]^T, as column-major D^T = B A^T ("TN").
-void bench_cublaslt(benchmark::State& state, int m, int n, int k, LtMode mode) {
-  Operands ops(m, n, k, mode == LtMode::kBlockwise);
+/// ldb_pad: B's rows K + ldb_pad bytes apart (bench_fp8gemm's).
+void bench_cublaslt(benchmark::State& state, int m, int n, int k, LtMode mode, int ldb_pad = 0) {
+  Operands ops(m, n, k, mode == LtMode::kBlockwise, ldb_pad);
   cublasLtHandle_t handle;
   BENCH_CHECK_CUBLAS(cublasLtCreate(&handle));
   bool const blockwise = mode == LtMode::kBlockwise;  // our A: 1x128, our B: 128x128
@@ -287,7 +288,7 @@ void bench_cublaslt(benchmark::State& state, int m, int n, int k, LtMode mode) {
         cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
   }
   cublasLtMatrixLayout_t la, lb, lc;
-  BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, k, n, k));
+  BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, k, n, ops.ldb));
   BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&lb, CUDA_R_8F_E4M3, k, m, k));
   BENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, n, m, n));
   std::size_t const ws_bytes = 64u << 20;
@@ -630,6 +631,9 @@ int register_all() {
         add("fp8gemm/sm90_wgmma_mid_m104" + tag, [s, pad](benchmark::State& st) {
           bench_fp8gemm<Sm90WgmmaMidM<104>>(st, s.m, s.n, s.k, 1, 0, pad);
         });
+      add("cublaslt" + tag, [s, pad](benchmark::State& st) {
+        bench_cublaslt(st, s.m, s.n, s.k, LtMode::kPerTensor, pad);
+      });
     }
   }
   // Decode with fewer 64-wide tiles than SMs (N = 4096: 64 tiles): split-K over the idle SMs.
