@@ -818,6 +818,11 @@ TEST(WgmmaScaleLayout, KBlockMajorAGivesTheSameBits) {
   EXPECT_TRUE(same_bits(Default5{}, GemmCase{200, 136, 4096, seed++}));  // tail box, ring
   // AutoGemm's Blockwise stream-K form: 4 tile rows cut in column groups, the ring in each segment
   EXPECT_TRUE(same_bits(StreamKOf<Default5>{}, GemmCase{512, 2600, 1500, seed++}));
+  // ... with the last tile row past M (rows 384-499: the tail box and the ring's clamped rows in
+  // cut tiles), and the hybrid walk: 16 x 19 tiles on 132 SMs run one wave whole, then cut the
+  // other 172 tile by tile (16 tile rows: no column groups), the last tile row past M again
+  EXPECT_TRUE(same_bits(StreamKOf<Default5>{}, GemmCase{500, 2600, 1500, seed++}));
+  EXPECT_TRUE(same_bits(StreamKOf<Default5>{}, GemmCase{2000, 2400, 1500, seed++}));
   // 2-CTA clusters: each CTA copies its own tile's scales beside the multicast halves; odd tile
   // counts along the paired dimension (a pair's second tile past the matrix)
   EXPECT_TRUE(same_bits(RingMulticastA{}, GemmCase{1100, 1000, 600, seed++}));
