@@ -60,8 +60,7 @@ struct Operands {
     std::size_t const b_bytes = std::size_t(n) * std::size_t(ldb);
     std::size_t const set_bytes = std::size_t(m) * k + b_bytes;
     sets = static_cast<int>(std::min<std::size_t>(64, 3 * std::size_t(l2) / set_bytes + 1));
-    std::vector<std::uint8_t> const& host =
-        random_fp8_bytes(std::max(std::size_t(m) * k, b_bytes));
+    std::vector<std::uint8_t> const& host = random_fp8_bytes(std::max(std::size_t(m) * k, b_bytes));
     for (int s = 0; s < sets; ++s) {
       void* pa = nullptr;
       void* pb = nullptr;
