@@ -157,7 +157,11 @@ struct GemmProblem {
     a_f = random_matrix(c.m, c.k, lda, c.distribution, c.seed * 7919 + 1);
     std::int64_t const b_rows = kLayoutB == LayoutB::kNK ? c.n : c.k;
     std::int64_t const b_cols = kLayoutB == LayoutB::kNK ? c.k : c.n;
-    b_f = random_matrix(b_rows, b_cols, ldb, Distribution::kNormal, c.seed * 7919 + 2);
+    // B is N(0, 1), or with kKRanges the same K pattern as A's (its k-blocks a power of two apart)
+    b_f = random_matrix(
+        b_rows, b_cols, ldb,
+        c.distribution == Distribution::kKRanges ? Distribution::kKRanges : Distribution::kNormal,
+        c.seed * 7919 + 2, kLayoutB == LayoutB::kKN);
     a_q.resize(static_cast<std::size_t>(c.m * lda));
     b_q.resize(static_cast<std::size_t>(b_rows * ldb));
     ScaleShape const ssa = scale_shape<Granularity>(Operand::kA, c.m, c.k);

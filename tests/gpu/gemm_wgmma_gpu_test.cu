@@ -395,6 +395,12 @@ TEST(WgmmaStreamK, DeterministicAndMatchesUncut) {
   using Block5 = GemmConfig<Sm90WgmmaDefaultBlockwise<>, Blockwise<1, 128, 128>, LayoutB::kNK,
                             Epilogue<bf16, Identity>>;
   EXPECT_TRUE(stream_k_consistent<Block5>(GemmCase{512, 2600, 1500, seed++}));
+  // K blocks a power of two apart (kKRanges): a segment promoting with another k-block's scales
+  // is off by 2x or more, where normal data's scales differ by tens of percent
+  EXPECT_TRUE(
+      stream_k_consistent<Block5>(GemmCase{512, 2600, 1500, seed++, Distribution::kKRanges}));
+  EXPECT_TRUE(
+      stream_k_consistent<Block>(GemmCase{300, 1024, 2048, seed++, Distribution::kKRanges}));
 }
 
 /// The clustered two-consumer tiles (Sm90WgmmaMidMMulticastB) compute each tile as the

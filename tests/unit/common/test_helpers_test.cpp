@@ -290,6 +290,23 @@ TEST(Generators, DistributionProperties) {
   for (float v : out) big += std::fabs(v) > 50.0f;
   EXPECT_GE(big, 5);
   EXPECT_LE(big, 10);  // 10 outliers (one in 1000), a few may be small
+  // kKRanges: every 32-wide block of K at 2^k_range_exponent (its RMS within a factor 2^0.3),
+  // along the columns, or along the rows for a K x N operand
+  auto const kr = random_matrix(64, 512, 512, Distribution::kKRanges, 1);
+  auto const kr_t = random_matrix(512, 64, 64, Distribution::kKRanges, 1, /*k_along_rows=*/true);
+  for (std::int64_t k0 = 0; k0 < 512; k0 += 32) {
+    double s2 = 0, s2_t = 0;
+    for (std::int64_t r = 0; r < 64; ++r)
+      for (std::int64_t k = k0; k < k0 + 32; ++k) {
+        s2 += double(kr[r * 512 + k]) * kr[r * 512 + k];
+        s2_t += double(kr_t[k * 64 + r]) * kr_t[k * 64 + r];
+      }
+    EXPECT_NEAR(0.5 * std::log2(s2 / (64 * 32)), k_range_exponent(k0), 0.3) << "k " << k0;
+    EXPECT_NEAR(0.5 * std::log2(s2_t / (64 * 32)), k_range_exponent(k0), 0.3) << "k " << k0;
+  }
+  EXPECT_EQ(k_range_exponent(0), -6);
+  EXPECT_EQ(k_range_exponent(127), -6 - 3);
+  EXPECT_EQ(k_range_exponent(128), -1);
   auto const rr = random_matrix(40, 64, 64, Distribution::kRowRanges, 1);
   for (std::int64_t r = 0; r < 40; ++r) {
     float amax = 0;
