@@ -304,9 +304,11 @@ TEST(Generators, DistributionProperties) {
     EXPECT_NEAR(0.5 * std::log2(s2 / (64 * 32)), k_range_exponent(k0), 0.3) << "k " << k0;
     EXPECT_NEAR(0.5 * std::log2(s2_t / (64 * 32)), k_range_exponent(k0), 0.3) << "k " << k0;
   }
-  EXPECT_EQ(k_range_exponent(0), -6);
-  EXPECT_EQ(k_range_exponent(127), -6 - 3);
-  EXPECT_EQ(k_range_exponent(128), -1);
+  EXPECT_EQ(k_range_exponent(0), -3);
+  EXPECT_EQ(k_range_exponent(127), -3 - 3);
+  EXPECT_EQ(k_range_exponent(128), 0);
+  for (std::int64_t kb = 0; kb < 64; ++kb)  // neighbouring 128-blocks at least 2^3 apart
+    EXPECT_GE(std::abs(k_range_exponent(128 * (kb + 1)) - k_range_exponent(128 * kb)), 3) << kb;
   auto const rr = random_matrix(40, 64, 64, Distribution::kRowRanges, 1);
   for (std::int64_t r = 0; r < 40; ++r) {
     float amax = 0;
